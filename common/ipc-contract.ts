@@ -1,0 +1,142 @@
+/**
+ * The one IPC contract between main and the renderer, for both hosts (Electron IPC and the browser
+ * host's loopback WebSocket). Every invoke channel is `namespace.verb` with a runtime schema for its
+ * arguments and result; every event has a schema for its payload. Main validates all arguments with
+ * these schemas; the renderer imports types only (plus `createBridge`, which is transport-agnostic).
+ */
+import { z } from 'zod';
+import type { Envelope } from './app-error';
+import { DeviceSchema, HubPlatformSchema } from './wire';
+
+// ---- Views: what the renderer is allowed to know. No token, secret or session ever appears here.
+
+export const UserViewSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+});
+export type UserView = z.infer<typeof UserViewSchema>;
+
+export const AuthViewSchema = z.discriminatedUnion('status', [
+  /** `reason` says why the user is signed out when it was not their own choice. */
+  z.object({ status: z.literal('signed-out'), reason: z.string().optional() }),
+  /** Tokens were found at start-up and are being checked with the cloud. */
+  z.object({ status: z.literal('restoring') }),
+  z.object({ status: z.literal('signing-in'), authorizationOrigin: z.string() }),
+  z.object({ status: z.literal('signed-in'), user: UserViewSchema }),
+]);
+export type AuthView = z.infer<typeof AuthViewSchema>;
+
+export const NoticeSchema = z.object({
+  id: z.string(),
+  level: z.enum(['info', 'warning', 'error']),
+  message: z.string(),
+  /** An action the user can take from the notice, e.g. opting in to weaker token storage. */
+  action: z.enum(['allow-plaintext-storage']).optional(),
+});
+export type Notice = z.infer<typeof NoticeSchema>;
+
+export const SessionViewSchema = z.object({
+  auth: AuthViewSchema,
+  notices: z.array(NoticeSchema),
+  backend: z.object({ authUrl: z.string(), embedded: z.boolean() }),
+  /** How tokens are kept: encrypted on disk, or only in memory until the app quits. */
+  tokenStorage: z.enum(['encrypted', 'memory-only', 'plaintext-opt-in']),
+});
+export type SessionView = z.infer<typeof SessionViewSchema>;
+
+export const RouteKindSchema = z.enum(['local-secure', 'local', 'remote']);
+export type RouteKind = z.infer<typeof RouteKindSchema>;
+
+export const HubViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  platform: HubPlatformSchema,
+  routes: z.object({ 'local-secure': z.boolean(), local: z.boolean(), remote: z.boolean() }),
+});
+export type HubView = z.infer<typeof HubViewSchema>;
+
+export const DeviceListSchema = z.object({
+  hubId: z.string(),
+  route: RouteKindSchema,
+  fetchedAt: z.string(),
+  devices: z.array(DeviceSchema),
+});
+export type DeviceList = z.infer<typeof DeviceListSchema>;
+
+// ---- Channels
+
+const hubId = z.string().min(1).max(200);
+const noArgs = z.tuple([]);
+
+export const invokeContract = {
+  'session.get': { args: noArgs, result: SessionViewSchema },
+  'auth.signIn': { args: noArgs, result: z.void() },
+  'auth.cancel': { args: noArgs, result: z.void() },
+  'auth.signOut': { args: noArgs, result: z.void() },
+  'hubs.list': { args: noArgs, result: z.array(HubViewSchema) },
+  'hubs.devices': { args: z.tuple([hubId]), result: DeviceListSchema },
+  'vault.allowPlaintextStorage': { args: z.tuple([z.boolean()]), result: z.void() },
+  'notices.dismiss': { args: z.tuple([z.string().min(1).max(100)]), result: z.void() },
+} as const;
+
+export const eventContract = {
+  'session.changed': SessionViewSchema,
+} as const;
+
+export type InvokeContract = typeof invokeContract;
+export type Channel = keyof InvokeContract;
+export type EventName = keyof typeof eventContract;
+export type ArgsOf<C extends Channel> = z.infer<InvokeContract[C]['args']>;
+export type ResultOf<C extends Channel> = z.infer<InvokeContract[C]['result']>;
+export type EventPayload<E extends EventName> = z.infer<(typeof eventContract)[E]>;
+
+export const CHANNELS = Object.keys(invokeContract) as Channel[];
+export const EVENT_NAMES = Object.keys(eventContract) as EventName[];
+
+export function isChannel(value: unknown): value is Channel {
+  return typeof value === 'string' && Object.hasOwn(invokeContract, value);
+}
+export function isEventName(value: unknown): value is EventName {
+  return typeof value === 'string' && Object.hasOwn(eventContract, value);
+}
+
+/** Main-side implementation of every channel. */
+export type Handlers = { [C in Channel]: (...args: ArgsOf<C>) => Promise<ResultOf<C>> };
+
+// ---- The bridge: verbs grouped by namespace (`bridge.auth.signIn()`), built from the contract.
+
+type Namespace<C extends string> = C extends `${infer NS}.${string}` ? NS : never;
+type VerbOf<C extends string, NS extends string> = C extends `${NS}.${infer V}` ? V : never;
+
+type Verb<C extends Channel> = (...args: ArgsOf<C>) => Promise<Envelope<ResultOf<C>>>;
+
+export type BridgeVerbs = {
+  [NS in Namespace<Channel>]: { [C in Extract<Channel, `${NS}.${string}`> as VerbOf<C, NS>]: Verb<C> };
+};
+
+export interface Bridge extends BridgeVerbs {
+  /** Subscribe to an event; returns the function that unsubscribes. */
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+export interface Transport {
+  invoke(channel: Channel, args: unknown[]): Promise<Envelope<unknown>>;
+  on(event: EventName, listener: (payload: unknown) => void): () => void;
+}
+
+/** Builds the verb object from a transport; used by the Electron preload and the browser-host client. */
+export function createBridge(transport: Transport): Bridge {
+  const verbs: Record<string, Record<string, (...args: unknown[]) => Promise<Envelope<unknown>>>> = {};
+  for (const channel of CHANNELS) {
+    const [ns, verb] = channel.split('.') as [string, string];
+    verbs[ns] ??= {};
+    verbs[ns][verb] = (...args: unknown[]) => transport.invoke(channel, args);
+  }
+  const on = (event: EventName, listener: (payload: unknown) => void) => {
+    if (!isEventName(event)) throw new Error(`unknown event ${String(event)}`);
+    return transport.on(event, listener);
+  };
+  return { ...verbs, on } as unknown as Bridge;
+}

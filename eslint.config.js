@@ -1,0 +1,44 @@
+// @ts-check
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+const electronOnlyInHost = {
+  paths: [{ name: 'electron', message: 'Only main/electron/ and preload/ may import electron (see docs/architecture.md).' }],
+  patterns: [{ group: ['electron/*'], message: 'Only main/electron/ and preload/ may import electron.' }],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test-results/', 'playwright-report/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      'no-restricted-imports': ['error', electronOnlyInHost],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // The Electron host and the preload bridge are the only places that may touch electron.
+    files: ['main/electron/**', 'preload/**', 'main/index.ts', 'test/unit/main/electron/**', 'test/e2e/electron/**'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          ...electronOnlyInHost,
+          patterns: [
+            ...electronOnlyInHost.patterns,
+            { group: ['**/main/**', '**/services/**'], message: 'The renderer talks to main only through the bridge.' },
+          ],
+        },
+      ],
+    },
+  },
+);

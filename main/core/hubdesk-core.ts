@@ -1,0 +1,33 @@
+/**
+ * The app core's face towards the hosts. A host (Electron or browser) builds the ports, calls
+ * `createHubdeskCore`, registers `handlers` on its transport through `createDispatcher`, forwards
+ * events to the renderer, and hands every OAuth redirect it receives to `handleOAuthCallback`.
+ */
+import type { EventName, EventPayload, Handlers } from '../../common/ipc-contract';
+import type { BackendConfig, Clock, KeyValueStore, Logger, OpenExternal, SecretCipher } from './ports';
+
+export interface CoreDeps {
+  backend: BackendConfig;
+  cipher: SecretCipher;
+  store: KeyValueStore;
+  openExternal: OpenExternal;
+  logger: Logger;
+  clock?: Clock;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** The query parameters of an authorisation redirect, already parsed by the host. */
+export interface OAuthCallbackParams {
+  code?: string;
+  state?: string;
+  error?: string;
+  error_description?: string;
+}
+
+export interface HubdeskCore {
+  readonly handlers: Handlers;
+  onEvent<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  /** 'ignored' for unsolicited or mismatched callbacks (logged, never acted on). */
+  handleOAuthCallback(params: OAuthCallbackParams): Promise<'accepted' | 'ignored'>;
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,36 @@
+/**
+ * Turns an untrusted (channel, args) pair from any transport into a validated handler call.
+ * Both hosts use it, so validation and error mapping are identical over IPC and WebSocket.
+ */
+import { AppError, type Envelope } from '../../common/app-error';
+import { type Handlers, invokeContract, isChannel } from '../../common/ipc-contract';
+import type { Logger } from './ports';
+
+export type Dispatch = (channel: unknown, args: unknown) => Promise<Envelope<unknown>>;
+
+export function createDispatcher(handlers: Handlers, logger: Logger): Dispatch {
+  return async (channel, args) => {
+    if (!isChannel(channel)) {
+      logger.warn('ipc: unknown channel refused', { channel: typeof channel === 'string' ? channel.slice(0, 80) : typeof channel });
+      return failure(new AppError('invalid-argument', 'Unknown request.'));
+    }
+    const parsed = invokeContract[channel].args.safeParse(args);
+    if (!parsed.success) {
+      logger.warn('ipc: arguments refused', { channel, issue: parsed.error.issues[0]?.message });
+      return failure(new AppError('invalid-argument', `Invalid arguments for ${channel}.`));
+    }
+    try {
+      const handler = handlers[channel] as (...a: unknown[]) => Promise<unknown>;
+      const value = await handler(...(parsed.data as unknown[]));
+      return { ok: true, value };
+    } catch (error) {
+      if (error instanceof AppError) return failure(error);
+      logger.error('ipc: handler failed', { channel, error: error instanceof Error ? error.message : String(error) });
+      return failure(new AppError('internal', 'Something went wrong inside Hubdesk. Details are in the log.'));
+    }
+  };
+}
+
+function failure(error: AppError): Envelope<never> {
+  return { ok: false, error: { code: error.code, message: error.message } };
+}

@@ -1,0 +1,48 @@
+/**
+ * Ports: everything platform-specific that main/core needs, as interfaces. The Electron host and the
+ * browser host each provide adapters; unit tests provide fakes. Nothing here may import `electron`.
+ */
+
+/** Encrypts secrets at rest. Electron: safeStorage; browser host: AES-256-GCM with a 0600 key file. */
+export interface SecretCipher {
+  /**
+   * Which backend protects the data. `basic_text` is Electron's Linux fallback with a hard-coded
+   * key: it is obfuscation, not encryption, so the vault keeps tokens in memory unless the user opts in.
+   */
+  readonly backend: 'os-keychain' | 'aes-256-gcm' | 'basic_text' | 'unavailable';
+  encrypt(plaintext: string): Promise<string>; // returns base64
+  decrypt(ciphertext: string): Promise<string>; // throws when the data cannot be decrypted
+}
+
+/** A small persistent key-value store (electron-store, or a JSON file in the browser host). */
+export interface KeyValueStore {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+  delete(key: string): void;
+}
+
+/** Opens a URL in the user's system browser (RFC 8252: never an embedded user-agent). */
+export type OpenExternal = (url: string) => Promise<void>;
+
+export interface Clock {
+  now(): number; // milliseconds since the epoch
+}
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Where the app's cloud is and who the app is to it. */
+export interface BackendConfig {
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** The host's redirect URI: the private-use scheme (Electron) or the loopback one (browser host). */
+  redirectUri: string;
+  /** True when the app started the reference stack in-process because nothing was configured. */
+  embedded: boolean;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
