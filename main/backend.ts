@@ -1,0 +1,76 @@
+/**
+ * Which cloud the app talks to. Configured through the environment (all three variables, or none);
+ * with none, the app starts the reference stack in-process and uses its demo client — the embedded default.
+ */
+import type { BackendConfig, Logger } from './core/ports';
+
+export interface BackendHandle {
+  config: BackendConfig;
+  close(): Promise<void>;
+}
+
+export const BACKEND_ENV = ['HUBDESK_AUTH_URL', 'HUBDESK_CLIENT_ID', 'HUBDESK_CLIENT_SECRET'] as const;
+
+export class BackendConfigError extends Error {
+  override readonly name = 'BackendConfigError';
+}
+
+/** Reads the configured backend, or null when nothing is configured. Throws on partial or bad configuration. */
+export function readConfiguredBackend(env: NodeJS.ProcessEnv, redirectUri: string): BackendConfig | null {
+  const present = BACKEND_ENV.filter((name) => (env[name] ?? '') !== '');
+  if (present.length === 0) return null;
+  if (present.length !== BACKEND_ENV.length) {
+    const missing = BACKEND_ENV.filter((name) => !present.includes(name));
+    throw new BackendConfigError(`Incomplete cloud configuration: ${missing.join(', ')} must be set too (or unset all of ${BACKEND_ENV.join(', ')} to use the built-in demo cloud).`);
+  }
+  const authUrl = parseBaseUrl(env.HUBDESK_AUTH_URL as string);
+  return {
+    authUrl,
+    clientId: env.HUBDESK_CLIENT_ID as string,
+    clientSecret: env.HUBDESK_CLIENT_SECRET as string,
+    redirectUri,
+    embedded: false,
+  };
+}
+
+function parseBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new BackendConfigError(`HUBDESK_AUTH_URL is not a URL: ${JSON.stringify(raw.slice(0, 200))}`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
+    throw new BackendConfigError('HUBDESK_AUTH_URL must use https (plain http is allowed only on loopback).');
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new BackendConfigError('HUBDESK_AUTH_URL must be a plain base URL (no credentials, query or fragment).');
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+export function isLoopback(hostname: string): boolean {
+  return hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost';
+}
+
+export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string, log: Logger): Promise<BackendHandle> {
+  const configured = readConfiguredBackend(env, redirectUri);
+  if (configured) {
+    log.info('backend: using the configured cloud', { authUrl: configured.authUrl, clientId: configured.clientId });
+    return { config: configured, close: async () => {} };
+  }
+  // Imported lazily: a configured app never loads the reference services.
+  const { startStack } = await import('../services/stack');
+  const stack = await startStack();
+  log.info('backend: started the built-in demo cloud', { authUrl: stack.info.auth_url });
+  return {
+    config: {
+      authUrl: stack.info.auth_url,
+      clientId: stack.info.client.id,
+      clientSecret: stack.info.client.secret,
+      redirectUri,
+      embedded: true,
+    },
+    close: () => stack.close(),
+  };
+}

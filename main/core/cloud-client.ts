@@ -1,0 +1,131 @@
+/**
+ * Calls to the cloud API with the user's access token (spec §4.3, §4.4). A 401 means the access
+ * token ran out: concurrent 401s share one refresh (single flight), then each call is retried once.
+ * A refresh the cloud refuses ends the session; a refresh that gets no answer loses nothing.
+ */
+import { AppError } from '../../common/app-error';
+import { JsonStringTokenSchema, type UserRecord, UserRecordSchema } from '../../common/wire';
+import type { z } from 'zod';
+import { type FetchFn, type HttpOutcome, type HttpRequest, joinUrl, requestJson } from './http';
+import type { BackendConfig, Logger } from './ports';
+import { CLOUD_TIMEOUT_MS, type TokenEndpoint } from './token-endpoint';
+import type { TokenVault } from './token-vault';
+
+export const SESSION_REVOKED_REASON = 'Your sign-in has expired or was revoked. Please sign in again.';
+const NOT_SIGNED_IN = 'You are not signed in.';
+
+export interface CloudClient {
+  getUser(): Promise<UserRecord>;
+  /** A delegation token for one hub only (least privilege). */
+  delegationToken(hubId: string): Promise<string>;
+}
+
+export interface CloudClientDeps {
+  backend: BackendConfig;
+  fetch: FetchFn;
+  vault: TokenVault;
+  tokenEndpoint: TokenEndpoint;
+  logger: Logger;
+  lifetime: AbortSignal;
+  /** Called once when the cloud no longer accepts the sign-in; the core forgets it and tells the user. */
+  onSessionEnded: (reason: string) => void;
+}
+
+export function createCloudClient(deps: CloudClientDeps): CloudClient {
+  const { backend, vault, tokenEndpoint, logger } = deps;
+  const origin = new URL(backend.authUrl).origin;
+  let refreshing: Promise<void> | null = null;
+
+  const endSession = (reason: string): AppError => {
+    deps.onSessionEnded(reason);
+    return new AppError('signed-out', reason);
+  };
+
+  const refresh = async (stale: NonNullable<ReturnType<TokenVault['current']>>) => {
+    const result = await tokenEndpoint.refresh(stale.refresh_token);
+    // A sign-out or a new sign-in may have happened meanwhile: never resurrect or overwrite it.
+    if (vault.current() !== stale) {
+      if (!vault.current()) throw new AppError('signed-out', NOT_SIGNED_IN);
+      return;
+    }
+    if (result.ok) {
+      await vault.save(result.tokens); // the whole object: the refresh token may have rotated
+      logger.info('cloud: access token refreshed');
+      return;
+    }
+    logger.warn('cloud: refresh failed', { failure: result.failure, detail: result.detail });
+    if (result.failure === 'rejected') throw endSession(SESSION_REVOKED_REASON);
+    if (result.failure === 'unreachable') throw unreachable();
+    throw new AppError('cloud-error', 'The cloud answered with an error while renewing your sign-in. Please try again.');
+  };
+
+  /** Makes sure the access token that just failed is replaced, by at most one refresh at a time. */
+  const refreshOnce = (failedAccessToken: string): Promise<void> => {
+    if (refreshing) return refreshing;
+    const current = vault.current();
+    if (!current) return Promise.reject(new AppError('signed-out', NOT_SIGNED_IN));
+    if (current.access_token !== failedAccessToken) return Promise.resolve(); // already refreshed
+    refreshing = refresh(current).finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  };
+
+  const authorized = async <T>(build: (accessToken: string) => HttpRequest, schema: z.ZodType<T>): Promise<HttpOutcome<T>> => {
+    for (let attempt = 1; ; attempt++) {
+      const tokens = vault.current();
+      if (!tokens) throw new AppError('signed-out', NOT_SIGNED_IN);
+      const outcome = await requestJson(deps.fetch, build(tokens.access_token), schema);
+      if (outcome.kind !== 'status' || outcome.status !== 401) return outcome;
+      if (attempt === 1) {
+        await refreshOnce(tokens.access_token);
+        continue;
+      }
+      logger.warn('cloud: a fresh access token was refused');
+      // Only end the session this call belongs to, not one that replaced it meanwhile.
+      if (vault.current() === tokens) throw endSession(SESSION_REVOKED_REASON);
+      throw new AppError('signed-out', NOT_SIGNED_IN);
+    }
+  };
+
+  const request = (method: HttpRequest['method'], path: string) => (accessToken: string): HttpRequest => ({
+    method,
+    url: joinUrl(backend.authUrl, path),
+    headers: { authorization: `Bearer ${accessToken}` },
+    timeoutMs: CLOUD_TIMEOUT_MS,
+    signal: deps.lifetime,
+  });
+
+  const unreachable = () => new AppError('cloud-unreachable', `Hubdesk could not reach the cloud at ${origin}.`);
+
+  const expectOk = <T>(outcome: HttpOutcome<T>, what: string): T => {
+    switch (outcome.kind) {
+      case 'ok':
+        return outcome.value;
+      case 'network':
+        logger.warn(`cloud: ${what} failed`, { detail: outcome.detail });
+        throw unreachable();
+      case 'malformed':
+        logger.warn(`cloud: ${what} returned an unusable response`, { detail: outcome.detail });
+        throw new AppError('cloud-error', 'The cloud sent a response Hubdesk could not understand.');
+      case 'status':
+        logger.warn(`cloud: ${what} failed`, { status: outcome.status, error: outcome.error?.error });
+        if (outcome.status === 403) throw new AppError('forbidden', 'The cloud refused this request: Hubdesk was not granted access to it.');
+        throw new AppError('cloud-error', `The cloud answered with an error (HTTP ${outcome.status}).`);
+    }
+  };
+
+  return {
+    async getUser() {
+      return expectOk(await authorized(request('GET', '/user/me'), UserRecordSchema), 'GET /user/me');
+    },
+    async delegationToken(hubId) {
+      const query = new URLSearchParams({ audience: 'hub', hub: hubId }).toString();
+      const outcome = await authorized(request('POST', `/delegation/token?${query}`), JsonStringTokenSchema);
+      if (outcome.kind === 'status' && outcome.status === 404) {
+        throw new AppError('hub-not-found', 'This hub is no longer in your account.');
+      }
+      return expectOk(outcome, 'POST /delegation/token');
+    },
+  };
+}

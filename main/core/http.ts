@@ -1,0 +1,82 @@
+/**
+ * One way to call a cloud or a hub: every request has a deadline, may be cancelled by the core's
+ * lifetime signal, never follows redirects (a redirect could carry a bearer token elsewhere), and
+ * every answer is parsed with a schema. Failures come back as values so each caller can decide
+ * what a 401 or a network error means in its own protocol.
+ */
+import type { z } from 'zod';
+import { type ErrorBody, ErrorBodySchema } from '../../common/wire';
+
+export type FetchFn = typeof globalThis.fetch;
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  /** Aborts the request early, e.g. when the core is disposed or a probe is no longer needed. */
+  signal?: AbortSignal;
+}
+
+export type HttpOutcome<T> =
+  | { kind: 'ok'; value: T }
+  /** The peer answered with a non-2xx status; `error` is its RFC 6749-style body when it sent one. */
+  | { kind: 'status'; status: number; error: ErrorBody | null }
+  /** No answer: refused, reset, timed out or aborted. */
+  | { kind: 'network'; detail: string }
+  /** A 2xx answer that is not what the protocol says (not JSON, or not the schema). */
+  | { kind: 'malformed'; detail: string };
+
+export async function requestJson<T>(fetchFn: FetchFn, request: HttpRequest, schema: z.ZodType<T>): Promise<HttpOutcome<T>> {
+  const deadline = AbortSignal.timeout(request.timeoutMs);
+  const signal = request.signal ? AbortSignal.any([deadline, request.signal]) : deadline;
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetchFn(request.url, {
+      method: request.method,
+      headers: { accept: 'application/json', ...request.headers },
+      body: request.body,
+      redirect: 'manual',
+      signal,
+    });
+    text = await response.text();
+  } catch (error) {
+    return { kind: 'network', detail: describeFailure(error) };
+  }
+  const json = parseJson(text);
+  if (!response.ok) {
+    const body = ErrorBodySchema.safeParse(json);
+    return { kind: 'status', status: response.status, error: body.success ? body.data : null };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { kind: 'malformed', detail: issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unexpected response' };
+  }
+  return { kind: 'ok', value: parsed.data };
+}
+
+/** Joins a base URL (with or without trailing slash, possibly with a path) and an absolute path. */
+export function joinUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + path;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError') return 'timed out';
+    if (error.name === 'AbortError') return 'aborted';
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    return typeof cause?.code === 'string' ? cause.code : error.message;
+  }
+  return 'request failed';
+}
