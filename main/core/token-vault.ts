@@ -33,11 +33,18 @@ export const ALLOW_PLAINTEXT_KEY = 'vault:allowPlaintext';
 
 const RecordSchema = z.object({ v: z.literal(1), backend: z.string(), data: z.string().min(1) });
 
-export function backendKeyOf(backend: Pick<BackendConfig, 'authUrl' | 'clientId'>): string {
-  return createHash('sha256').update(`${backend.authUrl}\n${backend.clientId}`).digest('hex').slice(0, 16);
+type BackendIdentity = Pick<BackendConfig, 'authUrl' | 'clientId' | 'embedded'>;
+
+/**
+ * The embedded demo cloud gets a new loopback port on every start, so its records share one key: a
+ * stale demo sign-in is then found, refused by the new cloud and removed, instead of lingering on disk.
+ */
+export function backendKeyOf(backend: BackendIdentity): string {
+  const identity = backend.embedded ? 'embedded-demo' : `${backend.authUrl}\n${backend.clientId}`;
+  return createHash('sha256').update(identity).digest('hex').slice(0, 16);
 }
 
-export function tokenRecordKey(backend: Pick<BackendConfig, 'authUrl' | 'clientId'>): string {
+export function tokenRecordKey(backend: BackendIdentity): string {
   return `tokens:${backendKeyOf(backend)}`;
 }
 

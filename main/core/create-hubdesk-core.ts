@@ -1,0 +1,191 @@
+/**
+ * Composes the app core from its modules and the host's ports. This is the only place that knows how
+ * sign-in, the vault, the cloud client and the hub sessions depend on each other; each of them stays
+ * testable on its own.
+ */
+import { z } from 'zod';
+import { AppError } from '../../common/app-error';
+import type { AuthView, Handlers, UserView } from '../../common/ipc-contract';
+import type { UserRecord } from '../../common/wire';
+import { createCloudClient } from './cloud-client';
+import { createHubClient } from './hub-client';
+import { createHubSessions } from './hub-sessions';
+import type { CoreDeps, HubdeskCore } from './hubdesk-core';
+import { createNoticeBoard } from './notices';
+import { createOAuthFlow } from './oauth-flow';
+import { systemClock } from './ports';
+import { createParallelPingSelector } from './route-selection';
+import { createSessionState, type SessionListener } from './session-state';
+import { createTokenEndpoint } from './token-endpoint';
+import { createTokenVault } from './token-vault';
+
+const UserViewRecordSchema = z.object({ id: z.string(), email: z.string(), firstname: z.string(), lastname: z.string() });
+
+export const SIGN_IN_EXPIRED_REASON = 'The sign-in in your browser took too long. Please sign in again.';
+export const DECLINED_REASON = 'You declined access in your browser, so Hubdesk is not signed in.';
+export const UNREADABLE_REASON = 'Your saved sign-in could not be read, so it was removed. Please sign in again.';
+
+export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
+  const { backend, cipher, store, logger } = deps;
+  const clock = deps.clock ?? systemClock;
+  const fetchFn = deps.fetch ?? globalThis.fetch;
+  const lifetime = new AbortController();
+
+  const vault = createTokenVault({ backend, cipher, store, logger });
+  const userKey = `user:${vault.backendKey}`;
+  const notices = createNoticeBoard(store, cipher.backend, vault.storage);
+  const state = createSessionState({
+    backend,
+    notices,
+    tokenStorage: vault.storage,
+    logger,
+    initialAuth: vault.hasRecord() ? { status: 'restoring' } : { status: 'signed-out' },
+  });
+
+  /** Bumped whenever the signed-in identity changes: late answers for an older sign-in are dropped. */
+  let epoch = 0;
+  const signOut = (reason?: string) => {
+    epoch++;
+    vault.clear();
+    store.delete(userKey);
+    sessions.clear();
+    state.setAuth(reason === undefined ? { status: 'signed-out' } : { status: 'signed-out', reason });
+  };
+
+  const tokenEndpoint = createTokenEndpoint(backend, fetchFn, lifetime.signal);
+  const cloud = createCloudClient({
+    backend,
+    fetch: fetchFn,
+    vault,
+    tokenEndpoint,
+    logger,
+    lifetime: lifetime.signal,
+    onSessionEnded: (reason) => signOut(reason),
+  });
+  const hubClient = createHubClient(fetchFn, lifetime.signal);
+  const sessions = createHubSessions({ cloud, hubClient, routes: createParallelPingSelector(hubClient.ping), clock, logger });
+  const oauth = createOAuthFlow({
+    backend,
+    tokenEndpoint,
+    openExternal: deps.openExternal,
+    clock,
+    logger,
+    onExpired: () => {
+      if (state.auth().status === 'signing-in') state.setAuth({ status: 'signed-out', reason: SIGN_IN_EXPIRED_REASON });
+    },
+  });
+
+  /** The user as last seen, kept (without any secret) so a restart shows who is signed in even offline. */
+  const rememberUser = (user: UserRecord): UserView => {
+    const view = { id: user._id, email: user.email, firstname: user.firstname, lastname: user.lastname };
+    store.set(userKey, view);
+    return view;
+  };
+  const rememberedUser = (): UserView | null => {
+    const parsed = UserViewRecordSchema.safeParse(store.get(userKey));
+    return parsed.success ? parsed.data : null;
+  };
+
+  /** After tokens are in the vault: reads the user and shows them as signed in. */
+  const enterSignedIn = async (): Promise<void> => {
+    const started = epoch;
+    try {
+      const record = await cloud.getUser();
+      if (epoch !== started) return; // signed out (or in again) meanwhile
+      state.setAuth({ status: 'signed-in', user: rememberUser(record) });
+    } catch (error) {
+      if (epoch !== started) return;
+      if (error instanceof AppError && error.code === 'signed-out') return; // the cloud client already signed out
+      // The cloud is unreachable or misbehaving: the sign-in is kept; the hub list will say what is wrong.
+      const user = rememberedUser();
+      logger.warn('core: could not read the user record', { code: error instanceof AppError ? error.code : 'internal' });
+      state.setAuth({ status: 'signed-in', user: user ?? { id: '', email: '', firstname: '', lastname: '' } });
+    }
+  };
+
+  const restore = async () => {
+    const loaded = await vault.load();
+    if (loaded === 'empty') return state.setAuth({ status: 'signed-out' });
+    if (loaded === 'unreadable') return signOut(UNREADABLE_REASON);
+    await enterSignedIn();
+  };
+
+  const requireSignedIn = (auth: AuthView) => {
+    if (auth.status !== 'signed-in' && auth.status !== 'restoring') throw new AppError('signed-out', 'You are not signed in.');
+  };
+
+  const handlers: Handlers = {
+    'session.get': async () => state.view(),
+    'auth.signIn': async () => {
+      if (state.auth().status === 'signed-in') return;
+      state.setAuth({ status: 'signing-in', authorizationOrigin: new URL(backend.authUrl).origin });
+      try {
+        await oauth.start();
+      } catch (error) {
+        logger.error('core: could not open the system browser', { error: error instanceof Error ? error.message : String(error) });
+        state.setAuth({ status: 'signed-out', reason: 'Hubdesk could not open your browser to sign in.' });
+        throw new AppError('internal', 'Hubdesk could not open your browser to sign in.');
+      }
+    },
+    'auth.cancel': async () => {
+      oauth.cancel();
+      if (state.auth().status === 'signing-in') state.setAuth({ status: 'signed-out' });
+    },
+    'auth.signOut': async () => {
+      oauth.cancel();
+      signOut();
+    },
+    'hubs.list': async () => {
+      requireSignedIn(state.auth());
+      return sessions.list();
+    },
+    'hubs.devices': async (hubId) => {
+      requireSignedIn(state.auth());
+      return sessions.devices(hubId);
+    },
+    'vault.allowPlaintextStorage': async (allow) => {
+      await vault.setAllowPlaintext(allow);
+      state.refresh();
+    },
+    'notices.dismiss': async (id) => {
+      notices.dismiss(id);
+      state.refresh();
+    },
+  };
+
+  const restoring = state.auth().status === 'restoring' ? restore() : Promise.resolve();
+
+  return {
+    handlers,
+    // session.changed is the only event so far; its payload is the session view.
+    onEvent: (_event, listener) => state.subscribe(listener as SessionListener),
+    async handleOAuthCallback(params) {
+      const result = await oauth.handleCallback(params);
+      switch (result.kind) {
+        case 'ignored':
+          return 'ignored';
+        case 'tokens':
+          epoch++;
+          sessions.clear();
+          await vault.save(result.tokens);
+          await enterSignedIn();
+          return 'accepted';
+        case 'declined':
+          state.setAuth({ status: 'signed-out', reason: DECLINED_REASON });
+          return 'accepted';
+        case 'expired':
+          state.setAuth({ status: 'signed-out', reason: SIGN_IN_EXPIRED_REASON });
+          return 'accepted';
+        case 'failed':
+          state.setAuth({ status: 'signed-out', reason: result.reason });
+          return 'accepted';
+      }
+    },
+    async dispose() {
+      lifetime.abort();
+      oauth.dispose();
+      await restoring.catch(() => {});
+      state.dispose();
+    },
+  };
+}

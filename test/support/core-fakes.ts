@@ -1,0 +1,63 @@
+/**
+ * Fakes of the core's ports for unit tests of one module: an in-memory store, a reversible cipher
+ * (so tests can see what would be on disk), a logger that records, and a fixed backend.
+ */
+import type { TokenObject } from '../../common/wire';
+import type { BackendConfig, KeyValueStore, Logger, SecretCipher } from '../../main/core/ports';
+
+export const TEST_BACKEND: BackendConfig = {
+  authUrl: 'https://cloud.example.test',
+  clientId: 'hubdesk-test',
+  clientSecret: 'test-secret',
+  redirectUri: 'io.hubdesk.app:/oauth/callback',
+  embedded: false,
+};
+
+export function memoryStore(initial: Record<string, unknown> = {}): KeyValueStore & { data: Map<string, unknown> } {
+  const data = new Map(Object.entries(structuredClone(initial)));
+  return {
+    data,
+    get: (key) => structuredClone(data.get(key)),
+    set: (key, value) => void data.set(key, structuredClone(value)),
+    delete: (key) => void data.delete(key),
+  };
+}
+
+/** Reverses and base64-encodes: reversible like a real cipher, and the plaintext does not appear in the output. */
+export function fakeCipher(backend: SecretCipher['backend'] = 'aes-256-gcm'): SecretCipher & { encrypted: number } {
+  const cipher = {
+    backend,
+    encrypted: 0,
+    async encrypt(plaintext: string) {
+      cipher.encrypted++;
+      return Buffer.from([...plaintext].reverse().join(''), 'utf8').toString('base64');
+    },
+    async decrypt(ciphertext: string) {
+      if (!/^[A-Za-z0-9+/=]+$/.test(ciphertext)) throw new Error('bad ciphertext');
+      return [...Buffer.from(ciphertext, 'base64').toString('utf8')].reverse().join('');
+    },
+  };
+  return cipher;
+}
+
+export interface RecordingLogger extends Logger {
+  lines: { level: 'info' | 'warn' | 'error'; message: string; fields?: Record<string, unknown> }[];
+}
+
+export function recordingLogger(): RecordingLogger {
+  const lines: RecordingLogger['lines'] = [];
+  return {
+    lines,
+    info: (message, fields) => void lines.push({ level: 'info', message, fields }),
+    warn: (message, fields) => void lines.push({ level: 'warn', message, fields }),
+    error: (message, fields) => void lines.push({ level: 'error', message, fields }),
+  };
+}
+
+export function tokens(n: number): TokenObject {
+  return { token_type: 'bearer', grant_type: 'authorization_code', access_token: `access-${n}`, refresh_token: `refresh-${n}`, expires_in: '3600' };
+}
+
+export function jsonResponse(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { CloudClient } from '../../../../main/core/cloud-client';
+import type { HubClient } from '../../../../main/core/hub-client';
+import { createHubSessions } from '../../../../main/core/hub-sessions';
+import type { HttpOutcome } from '../../../../main/core/http';
+import { createParallelPingSelector } from '../../../../main/core/route-selection';
+import type { DeviceMap, HubRecord } from '../../../../common/wire';
+import { recordingLogger } from '../../../support/core-fakes';
+
+const DEVICES: DeviceMap = { d1: { id: 'd1', name: 'Lamp', class: 'light', capabilities: ['onoff'] } };
+
+function hub(addresses: Partial<HubRecord> = {}): HubRecord {
+  return { _id: 'hub-1', name: 'Home', platform: 'local', localUrl: 'http://lan.test', localUrlSecure: null, remoteUrl: 'https://remote.test', ...addresses };
+}
+
+/** A fake hub that answers on `reachable` addresses and accepts only sessions it issued and did not expire. */
+function setup(initial: HubRecord) {
+  let record = initial;
+  const reachable = new Set<string>(['http://lan.test', 'https://remote.test']);
+  const live = new Set<string>();
+  let logins = 0;
+  let userReads = 0;
+  const cloud: CloudClient = {
+    getUser: vi.fn(async () => {
+      userReads++;
+      return { _id: 'u', email: 'e', firstname: 'f', lastname: 'l', hubs: [record] };
+    }),
+    delegationToken: vi.fn(async () => 'delegation'),
+  };
+  const down = (url: string): HttpOutcome<never> | null => (reachable.has(url) ? null : { kind: 'network', detail: 'ECONNREFUSED' });
+  const hubClient: HubClient = {
+    ping: async (url) => reachable.has(url),
+    login: async (url) => {
+      logins++;
+      const token = `session-${logins}`;
+      live.add(token);
+      return down(url) ?? { kind: 'ok', value: token };
+    },
+    devices: async (url, token) => down(url) ?? (live.has(token) ? { kind: 'ok', value: DEVICES } : { kind: 'status', status: 401, error: null }),
+  };
+  const sessions = createHubSessions({ cloud, hubClient, routes: createParallelPingSelector(hubClient.ping), clock: { now: () => 0 }, logger: recordingLogger() });
+  return {
+    sessions,
+    reachable,
+    expireAll: () => live.clear(),
+    move: (next: HubRecord) => (record = next),
+    logins: () => logins,
+    userReads: () => userReads,
+  };
+}
+
+describe('hub sessions', () => {
+  it('lists hubs with the routes they have', async () => {
+    const { sessions } = setup(hub());
+    expect(await sessions.list()).toEqual([{ id: 'hub-1', name: 'Home', platform: 'local', routes: { 'local-secure': false, local: true, remote: true } }]);
+  });
+
+  it('prefers the LAN address and caches one session per hub', async () => {
+    const { sessions, logins } = setup(hub());
+    const [a, b] = await Promise.all([sessions.devices('hub-1'), sessions.devices('hub-1')]);
+    await sessions.devices('hub-1');
+    expect(a.route).toBe('local');
+    expect(b.devices).toEqual([DEVICES.d1]);
+    expect(logins()).toBe(1);
+  });
+
+  it('a hub 401 leads to one new session and a retry', async () => {
+    const { sessions, logins, expireAll } = setup(hub());
+    await sessions.devices('hub-1');
+    expireAll();
+    const list = await sessions.devices('hub-1');
+    expect(list.devices).toHaveLength(1);
+    expect(logins()).toBe(2);
+  });
+
+  it('gives up with hub-session-lost when the new session is refused too', async () => {
+    const { sessions, logins } = alwaysAnswering({ kind: 'status', status: 401, error: null });
+    await expect(sessions.devices('hub-1')).rejects.toMatchObject({ code: 'hub-session-lost' });
+    expect(logins()).toBe(2);
+  });
+
+  it('falls back to the remote address when the LAN one is down', async () => {
+    const { sessions, reachable } = setup(hub());
+    reachable.delete('http://lan.test');
+    expect((await sessions.devices('hub-1')).route).toBe('remote');
+  });
+
+  it('re-reads the addresses from the cloud when none answers', async () => {
+    const { sessions, reachable, move, userReads } = setup(hub({ remoteUrl: null }));
+    await sessions.devices('hub-1');
+    reachable.delete('http://lan.test'); // the hub moved
+    reachable.add('http://new-lan.test');
+    move(hub({ localUrl: 'http://new-lan.test', remoteUrl: null }));
+    const reads = userReads();
+    const list = await sessions.devices('hub-1');
+    expect(list.route).toBe('local');
+    expect(userReads()).toBeGreaterThan(reads);
+  });
+
+  it('reports an unreachable hub clearly once every address failed, even after re-reading', async () => {
+    const { sessions, reachable } = setup(hub());
+    reachable.clear();
+    await expect(sessions.devices('hub-1')).rejects.toMatchObject({ code: 'hub-unreachable', message: expect.stringContaining('Home') });
+  });
+
+  it('reports a hub that left the account', async () => {
+    const { sessions } = setup(hub());
+    await expect(sessions.devices('other-hub')).rejects.toMatchObject({ code: 'hub-not-found' });
+  });
+
+  it('maps a 403 to forbidden without retrying', async () => {
+    const { sessions, logins } = alwaysAnswering({ kind: 'status', status: 403, error: { error: 'insufficient_scope' } });
+    await expect(sessions.devices('hub-1')).rejects.toMatchObject({ code: 'forbidden' });
+    expect(logins()).toBe(1);
+  });
+});
+
+/** A hub that accepts every login and answers every device list with `outcome`. */
+function alwaysAnswering(outcome: HttpOutcome<DeviceMap>) {
+  let logins = 0;
+  const sessions = createHubSessions({
+    cloud: { getUser: async () => ({ _id: 'u', email: '', firstname: '', lastname: '', hubs: [hub()] }), delegationToken: async () => 'd' },
+    hubClient: { ping: async () => true, login: async () => ({ kind: 'ok', value: `s${++logins}` }), devices: async () => outcome },
+    routes: createParallelPingSelector(async () => true),
+    clock: { now: () => 0 },
+    logger: recordingLogger(),
+  });
+  return { sessions, logins: () => logins };
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { ALLOW_PLAINTEXT_KEY, createTokenVault, tokenRecordKey } from '../../../../main/core/token-vault';
+import type { SecretCipher } from '../../../../main/core/ports';
+import { fakeCipher, memoryStore, recordingLogger, TEST_BACKEND, tokens } from '../../../support/core-fakes';
+
+const KEY = tokenRecordKey(TEST_BACKEND);
+
+function vaultWith(backend: SecretCipher['backend'], store = memoryStore()) {
+  const cipher = fakeCipher(backend);
+  return { vault: createTokenVault({ backend: TEST_BACKEND, cipher, store, logger: recordingLogger() }), store, cipher };
+}
+
+describe('token vault', () => {
+  it('encrypts the whole token object at rest with a real cipher', async () => {
+    const { vault, store } = vaultWith('aes-256-gcm');
+    await vault.save(tokens(7));
+    expect(vault.storage()).toBe('encrypted');
+    const raw = JSON.stringify(store.data.get(KEY));
+    expect(raw).not.toContain('access-7');
+    expect(raw).not.toContain('refresh-7');
+    const reloaded = vaultWith('aes-256-gcm', store).vault;
+    expect(await reloaded.load()).toBe('loaded');
+    expect(reloaded.current()).toEqual(tokens(7));
+  });
+
+  it('refuses to persist with the basic_text backend unless the user opts in', async () => {
+    const { vault, store, cipher } = vaultWith('basic_text');
+    await vault.save(tokens(1));
+    expect(vault.storage()).toBe('memory-only');
+    expect(store.data.has(KEY)).toBe(false);
+    expect(cipher.encrypted).toBe(0);
+    expect(vault.current()).toEqual(tokens(1));
+
+    await vault.setAllowPlaintext(true);
+    expect(vault.storage()).toBe('plaintext-opt-in');
+    expect(store.data.has(KEY)).toBe(true);
+
+    await vault.setAllowPlaintext(false);
+    expect(store.data.has(KEY)).toBe(false);
+    expect(store.data.get(ALLOW_PLAINTEXT_KEY)).toBe(false);
+  });
+
+  it('never writes tokens when no cipher is available', async () => {
+    const { vault, store } = vaultWith('unavailable');
+    await vault.save(tokens(1));
+    await vault.setAllowPlaintext(true);
+    expect(vault.storage()).toBe('memory-only');
+    expect(store.data.has(KEY)).toBe(false);
+  });
+
+  it('discards a record that fails to decrypt', async () => {
+    const store = memoryStore({ [KEY]: { v: 1, backend: 'aes-256-gcm', data: '%%%not-base64%%%' } });
+    const { vault } = vaultWith('aes-256-gcm', store);
+    expect(vault.hasRecord()).toBe(true);
+    expect(await vault.load()).toBe('unreadable');
+    expect(store.data.has(KEY)).toBe(false);
+    expect(vault.current()).toBeNull();
+  });
+
+  it.each([
+    ['not an object', 'tokens'],
+    ['wrong version', { v: 2, backend: 'aes-256-gcm', data: 'x' }],
+    ['another cipher', { v: 1, backend: 'os-keychain', data: 'eA==' }],
+    ['not a token object inside', { v: 1, backend: 'aes-256-gcm', data: Buffer.from('}{').toString('base64') }],
+  ])('discards a stored record that is %s', async (_label, record) => {
+    const { vault, store } = vaultWith('aes-256-gcm', memoryStore({ [KEY]: record }));
+    expect(await vault.load()).toBe('unreadable');
+    expect(store.data.has(KEY)).toBe(false);
+  });
+
+  it('keeps records of different clouds apart', async () => {
+    const store = memoryStore();
+    const { vault } = vaultWith('aes-256-gcm', store);
+    await vault.save(tokens(1));
+    const other = createTokenVault({ backend: { ...TEST_BACKEND, authUrl: 'https://other.example.test' }, cipher: fakeCipher(), store, logger: recordingLogger() });
+    expect(await other.load()).toBe('empty');
+  });
+
+  it('clear forgets memory and disk', async () => {
+    const { vault, store } = vaultWith('aes-256-gcm');
+    await vault.save(tokens(1));
+    vault.clear();
+    expect(vault.current()).toBeNull();
+    expect(store.data.has(KEY)).toBe(false);
+  });
+});
