@@ -1,0 +1,96 @@
+/**
+ * `npm start` without an Electron runtime, and the end-to-end tests: the browser host. Same core,
+ * same renderer; the contract over a loopback WebSocket and tokens encrypted with AES-256-GCM under a
+ * 0600 key file in the profile folder. Prints one machine-readable line on stdout:
+ * `Hubdesk is running at <app URL>`; logs go to stderr.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { resolveBackend } from '../backend';
+import { createHubdeskCore } from '../core/create-hubdesk-core';
+import type { Logger } from '../core/ports';
+import { createConsoleLogger } from '../logger';
+import { createAesGcmCipher, loadOrCreateKey } from './aes-gcm-cipher';
+import { createJsonFileStore } from './json-file-store';
+import { createOpenExternal, openInBrowser } from './open-external';
+import { startBrowserHostServer } from './server';
+
+export const RUNNING_LINE_PREFIX = 'Hubdesk is running at ';
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const rendererRoot = join(projectRoot, 'out', 'renderer');
+
+export interface BrowserHostArgs {
+  profile: string;
+  port: number;
+  build: boolean;
+}
+
+export function parseBrowserHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv): BrowserHostArgs {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { profile: { type: 'string' }, port: { type: 'string' }, 'skip-build': { type: 'boolean' } },
+    strict: true,
+  });
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be a port number, not ${JSON.stringify(values.port)}`);
+  const configHome = env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  return { profile: resolve(values.profile ?? join(configHome, 'hubdesk-browser')), port, build: !values['skip-build'] };
+}
+
+export async function runBrowserHost(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  const logger = createConsoleLogger('browser-host');
+  const args = parseBrowserHostArgs(argv, process.env);
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  if (args.build || !existsSync(join(rendererRoot, 'index.html'))) await buildRenderer();
+
+  mkdirSync(args.profile, { recursive: true, mode: 0o700 });
+  const cipher = createAesGcmCipher(loadOrCreateKey(join(args.profile, 'token-key')));
+  const store = createJsonFileStore(join(args.profile, 'settings.json'), logger);
+  let closeBackend = async () => {};
+  const host = await startBrowserHostServer({
+    staticRoot: rendererRoot,
+    secret: randomBytes(32).toString('base64url'),
+    port: args.port,
+    logger,
+    async createCore(redirectUri) {
+      const backend = await resolveBackend(process.env, redirectUri, logger);
+      closeBackend = backend.close;
+      return createHubdeskCore({ backend: backend.config, cipher, store, logger, openExternal: createOpenExternal(process.env, logger, print) });
+    },
+  });
+  print(`${RUNNING_LINE_PREFIX}${host.appUrl}`);
+  if (process.env.HUBDESK_OPEN_EXTERNAL !== 'none') await openApp(host.appUrl, args.profile, logger);
+
+  const stop = () => {
+    void host
+      .close()
+      .then(() => closeBackend())
+      .finally(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/**
+ * Opens the app through a 0600 launcher page in the profile instead of passing the URL (and so its
+ * secret) on a command line, where other local users could read it from the process list.
+ */
+async function openApp(appUrl: string, profile: string, logger: Logger): Promise<void> {
+  const launcher = join(profile, 'open-hubdesk.html');
+  const escaped = appUrl.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  writeFileSync(launcher, `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${escaped}"><title>Hubdesk</title><a href="${escaped}">Open Hubdesk</a>`, { mode: 0o600 });
+  chmodSync(launcher, 0o600);
+  await openInBrowser(pathToFileURL(launcher).href).catch((error: unknown) => {
+    logger.warn('could not open the browser; open the printed address yourself', { error: error instanceof Error ? error.message : String(error) });
+  });
+}
+
+async function buildRenderer(): Promise<void> {
+  // Vite is a development dependency: loaded only when the renderer has to be (re)built.
+  const { build } = await import('vite');
+  await build({ configFile: join(projectRoot, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
+}

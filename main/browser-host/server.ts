@@ -1,0 +1,259 @@
+/**
+ * The browser host's loopback server: the renderer's files, the OAuth loopback redirect
+ * (RFC 8252 §7.3) and the WebSocket that carries the IPC contract. It listens on 127.0.0.1 only,
+ * answers only requests addressed to that host name (no DNS rebinding), and serves the bridge only to
+ * pages of its own origin that present the per-run secret.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { type WebSocket, WebSocketServer } from 'ws';
+import {
+  BRIDGE_MAX_MESSAGE_BYTES,
+  BRIDGE_PATH,
+  ClientMessageSchema,
+  CLOSE_PROTOCOL_ERROR,
+  CLOSE_UNAUTHORISED,
+  type ServerMessage,
+  TOKEN_FRAGMENT_KEY,
+} from '../../common/bridge-protocol';
+import { EVENT_NAMES } from '../../common/ipc-contract';
+import type { HubdeskCore, OAuthCallbackParams } from '../core/hubdesk-core';
+import { createDispatcher } from '../core/ipc-dispatcher';
+import type { Logger } from '../core/ports';
+
+export const OAUTH_CALLBACK_PATH = '/oauth/callback';
+const HELLO_TIMEOUT_MS = 10_000;
+const CALLBACK_PARAMS = ['code', 'state', 'error', 'error_description', 'iss'] as const;
+
+export interface BrowserHostServerOptions {
+  /** Folder with the built renderer (index.html and assets). */
+  staticRoot: string;
+  /** The per-run secret a page must present before it may use the bridge. */
+  secret: string;
+  port?: number;
+  logger: Logger;
+  /** Builds the core once the port (and so the loopback redirect URI) is known. */
+  createCore(redirectUri: string): Promise<HubdeskCore>;
+}
+
+export interface RunningBrowserHost {
+  /** The origin the app is served from, e.g. http://127.0.0.1:5123 */
+  origin: string;
+  /** The address to open: the origin with the secret in the fragment. */
+  appUrl: string;
+  core: HubdeskCore;
+  close(): Promise<void>;
+}
+
+export async function startBrowserHostServer(options: BrowserHostServerOptions): Promise<RunningBrowserHost> {
+  const { logger } = options;
+  let core: HubdeskCore | undefined;
+  const server = createServer((request, response) => {
+    handleHttp(request, response).catch((error: unknown) => {
+      logger.error('browser host: request failed', { error: error instanceof Error ? error.message : String(error) });
+      if (!response.headersSent) send(response, 500, 'text/plain; charset=utf-8', 'Internal error');
+      else response.destroy();
+    });
+  });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_MESSAGE_BYTES });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+  const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const allowedOrigins = new Set([origin, `http://localhost:${port}`]);
+  try {
+    core = await options.createCore(`${origin}${OAUTH_CALLBACK_PATH}`);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  const readyCore = core;
+  const dispatch = createDispatcher(readyCore.handlers, logger);
+
+  async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!allowedHosts.has(request.headers.host ?? '')) return send(response, 421, 'text/plain; charset=utf-8', 'Misdirected request');
+    if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed', { allow: 'GET, HEAD' });
+    const url = new URL(request.url ?? '/', origin);
+    if (url.pathname === OAUTH_CALLBACK_PATH) return handleCallback(url, response);
+    return serveStatic(url.pathname, response);
+  }
+
+  async function handleCallback(url: URL, response: ServerResponse): Promise<void> {
+    const params = callbackParams(url.searchParams);
+    const outcome = params ? await readyCore.handleOAuthCallback(params) : 'ignored';
+    if (!params) logger.warn('oauth: malformed loopback callback ignored');
+    const page =
+      outcome === 'accepted'
+        ? resultPage('Back to Hubdesk', 'Your browser has passed the answer to Hubdesk. You can close this tab and return to the Hubdesk tab.')
+        : resultPage('Not expected', 'Hubdesk was not waiting for this sign-in answer, so it was ignored. Start the sign-in again from Hubdesk.');
+    send(response, outcome === 'accepted' ? 200 : 400, 'text/html; charset=utf-8', page, { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
+  }
+
+  async function serveStatic(pathname: string, response: ServerResponse): Promise<void> {
+    const relative = pathname === '/' ? 'index.html' : decodeSafely(pathname.slice(1));
+    const file = relative === undefined ? undefined : inside(options.staticRoot, relative);
+    if (!file) return send(response, 404, 'text/plain; charset=utf-8', 'Not found');
+    let body: Buffer;
+    try {
+      body = await readFile(file);
+    } catch {
+      return send(response, 404, 'text/plain; charset=utf-8', 'Not found');
+    }
+    const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
+    const extra: Record<string, string> = type.startsWith('text/html') ? { 'content-security-policy': appCsp(port) } : {};
+    send(response, 200, type, body, extra);
+  }
+
+  server.on('upgrade', (request, socket, head) => {
+    const url = new URL(request.url ?? '/', origin);
+    const refused =
+      url.pathname !== BRIDGE_PATH ? 404 : !allowedHosts.has(request.headers.host ?? '') ? 421 : !allowedOrigins.has(request.headers.origin ?? '') ? 403 : 0;
+    if (refused) {
+      logger.warn('bridge: connection refused', { status: refused, origin: (request.headers.origin ?? '').slice(0, 100) });
+      socket.end(`HTTP/1.1 ${refused} Refused\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => serveBridge(ws));
+  });
+
+  const expectedSecret = digest(options.secret);
+  function serveBridge(ws: WebSocket): void {
+    let welcomed = false;
+    let unsubscribe: (() => void)[] = [];
+    const post = (message: ServerMessage) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    };
+    const helloTimer = setTimeout(() => ws.close(CLOSE_UNAUTHORISED, 'hello expected'), HELLO_TIMEOUT_MS);
+    ws.on('close', () => {
+      clearTimeout(helloTimer);
+      for (const stop of unsubscribe) stop();
+      unsubscribe = [];
+    });
+    ws.on('error', (error) => logger.warn('bridge: socket error', { error: error.message }));
+    ws.on('message', (data, isBinary) => {
+      const message = isBinary ? undefined : parseClientMessage(data.toString());
+      if (!message) {
+        ws.close(CLOSE_PROTOCOL_ERROR, 'malformed message');
+        return;
+      }
+      if (!welcomed) {
+        if (message.type !== 'hello' || !timingSafeEqual(digest(message.token), expectedSecret)) {
+          logger.warn('bridge: a client without the secret was refused');
+          ws.close(CLOSE_UNAUTHORISED, 'unauthorised');
+          return;
+        }
+        clearTimeout(helloTimer);
+        welcomed = true;
+        unsubscribe = EVENT_NAMES.map((name) => readyCore.onEvent(name, (payload) => post({ type: 'event', name, payload })));
+        post({ type: 'welcome' });
+        // A page that (re)connects may have missed events: give it the current session at once.
+        void readyCore.handlers['session.get']().then((view) => post({ type: 'event', name: 'session.changed', payload: view }));
+        return;
+      }
+      if (message.type !== 'invoke') return;
+      void dispatch(message.channel, message.args).then((envelope) => {
+        post({ type: 'result', id: message.id, envelope });
+      });
+    });
+  }
+
+  return {
+    origin,
+    core: readyCore,
+    appUrl: `${origin}/#${TOKEN_FRAGMENT_KEY}=${options.secret}`,
+    async close() {
+      for (const client of sockets.clients) client.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await readyCore.dispose();
+    },
+  };
+}
+
+function parseClientMessage(text: string) {
+  try {
+    const parsed = ClientMessageSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Only the parameters an authorisation response may carry, each at most once (RFC 6749 §4.1.2). */
+export function callbackParams(query: URLSearchParams): OAuthCallbackParams | undefined {
+  const params: OAuthCallbackParams = {};
+  for (const key of new Set(query.keys())) {
+    const values = query.getAll(key);
+    if (!(CALLBACK_PARAMS as readonly string[]).includes(key) || values.length !== 1 || (values[0] ?? '').length > 2048) return undefined;
+    if (key !== 'iss') params[key as keyof OAuthCallbackParams] = values[0];
+  }
+  return params;
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+function decodeSafely(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file under `root` that `relative` names, or undefined when it would leave `root`. */
+function inside(root: string, relative: string): string | undefined {
+  if (relative.includes('\0')) return undefined;
+  const file = normalize(join(root, relative));
+  return file.startsWith(normalize(root) + sep) ? file : undefined;
+}
+
+function appCsp(port: number): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+function send(response: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
+  response.writeHead(status, {
+    'content-type': type,
+    'content-length': Buffer.byteLength(body),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'cache-control': 'no-store',
+    ...extra,
+  });
+  response.end(response.req.method === 'HEAD' ? undefined : body);
+}
+
+function resultPage(title: string, text: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Hubdesk — ${title}</title><meta name="color-scheme" content="light dark"><style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}</style></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
+}

@@ -1,0 +1,102 @@
+/**
+ * A new user, end to end: the browser host (the real app core and renderer) against the reference
+ * stack in its own process, driven in Chromium. The "system browser" is a second page of the same
+ * browser, opened at the URL the app asked to open.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { createAesGcmCipher, loadOrCreateKey } from '../../../main/browser-host/aes-gcm-cipher';
+import type { StackInfo } from '../../../services/stack';
+import { type RunningProgram, startProgram } from '../support/processes';
+
+const RUNNING = 'Hubdesk is running at ';
+const OPEN_EXTERNAL = 'open-external: ';
+
+let stack: RunningProgram;
+let info: StackInfo;
+const profile = mkdtempSync(join(tmpdir(), 'hubdesk-e2e-profile-'));
+
+test.beforeAll(async () => {
+  stack = startProgram('services/stack-cli.ts');
+  info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
+});
+test.afterAll(async () => {
+  expect(await stack?.stop()).toBe(0);
+});
+
+function startHost(): RunningProgram {
+  return startProgram('main/browser-host/bin.ts', ['--profile', profile, '--skip-build'], {
+    HUBDESK_AUTH_URL: info.auth_url,
+    HUBDESK_CLIENT_ID: info.client.id,
+    HUBDESK_CLIENT_SECRET: info.client.secret,
+    HUBDESK_OPEN_EXTERNAL: 'none',
+  });
+}
+
+async function expectDevicesOfBothHubs(page: Page) {
+  const hubs = page.getByRole('navigation', { name: 'Hubs' });
+  for (const hub of info.hubs) {
+    await hubs.getByRole('button', { name: hub.name, exact: true }).click();
+    const devices = page.getByRole('region', { name: `Devices on ${hub.name}` });
+    await expect(devices.getByRole('article').first()).toBeVisible();
+    expect(await devices.getByRole('heading', { level: 2 }).count()).toBeGreaterThan(0);
+  }
+  await hubs.getByRole('button', { name: 'Home', exact: true }).click();
+  await expect.poll(() => page.getByRole('region', { name: 'Devices on Home' }).getByRole('article').count()).toBeGreaterThanOrEqual(20);
+}
+
+test('a fresh profile signs in through the consent page, sees both hubs, and stays signed in after a restart', async ({ browser }) => {
+  const context = await browser.newContext();
+  let host = startHost();
+  try {
+    const app = await context.newPage();
+    await app.goto(await host.line(RUNNING));
+    await expect(app).not.toHaveURL(/token=/); // the secret leaves the address bar at once
+    await app.getByRole('button', { name: 'Sign in' }).click();
+    await expect(app.getByRole('button', { name: 'Cancel' })).toBeVisible();
+
+    const consent = await context.newPage();
+    await consent.goto(await host.line(OPEN_EXTERNAL));
+    await consent.getByLabel('Email').fill(info.user.email);
+    await consent.getByLabel('Password').fill(info.user.password);
+    await consent.getByRole('button', { name: 'Sign in' }).click();
+    await consent.getByRole('button', { name: 'Allow' }).click();
+    await expect(consent.getByRole('heading', { name: 'Back to Hubdesk' })).toBeVisible();
+
+    await expect(app.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expectDevicesOfBothHubs(app);
+
+    // The token record on disk is encrypted: it decrypts with the profile's key, and neither token is in the file.
+    const settings = readFileSync(join(profile, 'settings.json'), 'utf8');
+    const [, record] = Object.entries(JSON.parse(settings) as Record<string, { data?: string }>).find(([key]) => key.startsWith('tokens:'))!;
+    const key = loadOrCreateKey(join(profile, 'token-key'));
+    const tokens = JSON.parse(await createAesGcmCipher(key).decrypt(record.data!)) as { access_token: string; refresh_token: string };
+    expect(tokens.access_token.length).toBeGreaterThan(10);
+    expect(settings).not.toContain(tokens.access_token);
+    expect(settings).not.toContain(tokens.refresh_token);
+
+    expect(await host.stop()).toBe(0);
+    host = startHost();
+    const again = await context.newPage();
+    await again.goto(await host.line(RUNNING));
+    await expect(again.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expectDevicesOfBothHubs(again);
+    expect(host.stderr()).not.toContain(tokens.refresh_token);
+  } finally {
+    await host.stop();
+    await context.close();
+  }
+});
+
+test('a page without the secret cannot drive the app', async ({ page }) => {
+  const host = startHost();
+  try {
+    const url = new URL(await host.line(RUNNING));
+    await page.goto(url.origin);
+    await expect(page.getByText('not connected to Hubdesk')).toBeVisible();
+  } finally {
+    await host.stop();
+  }
+});

@@ -1,0 +1,154 @@
+/**
+ * The browser host's server over real loopback sockets, with a stand-in core: who may use the
+ * bridge, what it carries, what the static server and the OAuth loopback redirect accept.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { CLOSE_UNAUTHORISED } from '../../../../common/bridge-protocol';
+import type { Handlers, SessionView } from '../../../../common/ipc-contract';
+import type { HubdeskCore, OAuthCallbackParams } from '../../../../main/core/hubdesk-core';
+import { callbackParams, type RunningBrowserHost, startBrowserHostServer } from '../../../../main/browser-host/server';
+import { recordingLogger } from '../../../support/core-fakes';
+
+const SECRET = 'the-per-run-secret';
+const view: SessionView = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true }, tokenStorage: 'encrypted' };
+const callbacks: OAuthCallbackParams[] = [];
+let redirectUri = '';
+let host: RunningBrowserHost;
+
+function fakeCore(): HubdeskCore {
+  const handlers = {
+    'session.get': async () => view,
+    'hubs.devices': async (hubId: string) => ({ hubId, route: 'local', fetchedAt: 'now', devices: [] }),
+  } as unknown as Handlers;
+  return {
+    handlers,
+    onEvent: () => () => {},
+    handleOAuthCallback: async (params) => {
+      callbacks.push(params);
+      return params.state === 'expected' ? 'accepted' : 'ignored';
+    },
+    dispose: async () => {},
+  };
+}
+
+beforeAll(async () => {
+  const root = mkdtempSync(join(tmpdir(), 'hubdesk-static-'));
+  writeFileSync(join(root, 'index.html'), '<!doctype html><title>Hubdesk</title>');
+  host = await startBrowserHostServer({
+    staticRoot: root,
+    secret: SECRET,
+    logger: recordingLogger(),
+    createCore: async (uri) => {
+      redirectUri = uri;
+      return fakeCore();
+    },
+  });
+});
+afterAll(() => host?.close());
+
+/** Raw HTTP, so the Host header can be anything (fetch would not let a test forge it). */
+function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const url = new URL(host.origin);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, headers: { host: url.host, ...headers } }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function connect(origin = host.origin): WebSocket {
+  return new WebSocket(`${host.origin.replace('http', 'ws')}/bridge`, { origin });
+}
+
+function messages(ws: WebSocket): { next(): Promise<Record<string, unknown>>; closed: Promise<number> } {
+  const queue: Record<string, unknown>[] = [];
+  const waiters: ((m: Record<string, unknown>) => void)[] = [];
+  ws.on('message', (data) => {
+    const message = JSON.parse(data.toString()) as Record<string, unknown>;
+    const waiter = waiters.shift();
+    if (waiter) waiter(message);
+    else queue.push(message);
+  });
+  return {
+    next: () => (queue.length > 0 ? Promise.resolve(queue.shift()!) : new Promise((resolve) => waiters.push(resolve))),
+    closed: new Promise((resolve) => ws.on('close', (code) => resolve(code))),
+  };
+}
+
+describe('browser host server', () => {
+  it('gives the core a loopback redirect URI on its own port', () => {
+    expect(redirectUri).toBe(`${host.origin}/oauth/callback`);
+    expect(host.appUrl).toBe(`${host.origin}/#token=${SECRET}`);
+  });
+
+  it('serves the app with a strict CSP and refuses other host names and path traversal', async () => {
+    const index = await get('/');
+    expect(index.status).toBe(200);
+    expect(String(index.headers['content-security-policy'])).toContain("script-src 'self'");
+    expect((await get('/', { host: 'evil.example:80' })).status).toBe(421);
+    expect((await get('/../../../../etc/passwd')).status).toBe(404);
+    expect((await get('/%2e%2e/%2e%2e/etc/passwd')).status).toBe(404);
+    expect((await get('/%E0%A4%A')).status).toBe(404);
+  });
+
+  it('passes a well-formed loopback callback to the core and rejects malformed ones', async () => {
+    callbacks.length = 0;
+    const accepted = await get('/oauth/callback?code=abc&state=expected');
+    expect(accepted.status).toBe(200);
+    expect(callbacks).toEqual([{ code: 'abc', state: 'expected' }]);
+    expect((await get('/oauth/callback?code=abc&state=other')).status).toBe(400);
+    expect((await get('/oauth/callback?code=a&code=b&state=expected')).status).toBe(400);
+    expect(callbacks).toHaveLength(2); // the duplicated one never reached the core
+  });
+
+  it('keeps only the parameters an authorisation response may carry', () => {
+    expect(callbackParams(new URLSearchParams('code=1&state=2&iss=x'))).toEqual({ code: '1', state: '2' });
+    expect(callbackParams(new URLSearchParams('code=1&redirect=evil'))).toBeUndefined();
+  });
+
+  it('refuses a WebSocket from another origin', async () => {
+    const ws = connect('http://evil.example');
+    const status = await new Promise<number>((resolve) => ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    expect(status).toBe(403);
+  });
+
+  it('closes a connection that does not know the secret', async () => {
+    const ws = connect();
+    const inbox = messages(ws);
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', token: 'guess' })));
+    expect(await inbox.closed).toBe(CLOSE_UNAUTHORISED);
+  });
+
+  it('refuses invokes before hello', async () => {
+    const ws = connect();
+    const inbox = messages(ws);
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'invoke', id: 1, channel: 'session.get', args: [] })));
+    expect(await inbox.closed).toBe(CLOSE_UNAUTHORISED);
+  });
+
+  it('after hello: sends the session, answers invokes and validates their arguments', async () => {
+    const ws = connect();
+    const inbox = messages(ws);
+    await new Promise((resolve) => ws.on('open', resolve));
+    ws.send(JSON.stringify({ type: 'hello', token: SECRET }));
+    expect(await inbox.next()).toEqual({ type: 'welcome' });
+    expect(await inbox.next()).toEqual({ type: 'event', name: 'session.changed', payload: view });
+    ws.send(JSON.stringify({ type: 'invoke', id: 7, channel: 'session.get', args: [] }));
+    expect(await inbox.next()).toEqual({ type: 'result', id: 7, envelope: { ok: true, value: view } });
+    ws.send(JSON.stringify({ type: 'invoke', id: 8, channel: 'hubs.devices', args: [42] }));
+    expect(await inbox.next()).toMatchObject({ type: 'result', id: 8, envelope: { ok: false, error: { code: 'invalid-argument' } } });
+    ws.send(JSON.stringify({ type: 'invoke', id: 9, channel: 'process.exit', args: [] }));
+    expect(await inbox.next()).toMatchObject({ id: 9, envelope: { ok: false, error: { code: 'invalid-argument' } } });
+    ws.send('not json');
+    expect(await inbox.closed).not.toBe(1000);
+  });
+});
