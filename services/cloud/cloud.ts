@@ -1,0 +1,88 @@
+/**
+ * The reference cloud (spec §4.1–§4.4): OAuth 2.0 authorisation server with consent pages, the user
+ * record, and delegation tokens for hubs. State is in memory. See docs/services.md.
+ */
+import type { JWK } from 'jose';
+import type { Logger } from '../../main/core/ports';
+import { createServiceApp, listen } from '../shared/http-app';
+import { silentLogger } from '../shared/logger';
+import { parseFormBody } from '../shared/params';
+import { registerApiRoutes } from './api-routes';
+import { AuthorisationRequests } from './authorisation-requests';
+import { registerAuthoriseRoutes } from './authorise-routes';
+import { type ClientRegistration, ClientRegistry } from './clients';
+import { createDelegationSigner } from './delegation-signer';
+import { GrantStore } from './grants';
+import { registerTokenRoutes } from './token-routes';
+import { type HubAddresses, UserDirectory, type UserSeed } from './users';
+
+export type { ClientRegistration } from './clients';
+export type { HubAddresses, HubSeed, UserSeed } from './users';
+
+export interface CloudOptions {
+  host?: string;
+  port?: number;
+  clients: ClientRegistration[];
+  users: UserSeed[];
+  accessTokenTtlSec?: number;
+  codeTtlSec?: number;
+  delegationTtlSec?: number;
+  refreshInactivitySec?: number;
+  /** Milliseconds since the epoch; injectable so tests can move time. */
+  now?: () => number;
+  /** Shown on the sign-in page (the embedded demo's account). */
+  demoHint?: { email: string; password: string };
+  logger?: Logger;
+}
+
+export interface RunningCloud {
+  url: string;
+  /** The `iss` of delegation tokens. */
+  issuer: string;
+  publicJwk: JWK;
+  setHubAddresses(hubId: string, addresses: HubAddresses): void;
+  close(): Promise<void>;
+}
+
+const SIX_MONTHS_SEC = 180 * 24 * 3600;
+
+export async function startCloud(options: CloudOptions): Promise<RunningCloud> {
+  const now = options.now ?? Date.now;
+  const logger = options.logger ?? silentLogger;
+  const clients = new ClientRegistry(options.clients);
+  const users = await UserDirectory.create(options.users);
+  const grants = new GrantStore(
+    {
+      accessTokenTtlSec: options.accessTokenTtlSec ?? 3600,
+      codeTtlSec: options.codeTtlSec ?? 30,
+      refreshInactivitySec: options.refreshInactivitySec ?? SIX_MONTHS_SEC,
+    },
+    now,
+  );
+
+  const app = createServiceApp(logger);
+  // Forms are the only bodies the cloud reads; anything else is read (within the size limit) and
+  // then refused by the endpoint with its own error format.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseFormBody);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
+
+  let url = '';
+  const signer = await createDelegationSigner(() => url, options.delegationTtlSec ?? 60, now);
+  const requests = new AuthorisationRequests(now);
+  registerAuthoriseRoutes(app, { clients, users, grants, requests, logger, demoHint: options.demoHint });
+  registerTokenRoutes(app, { clients, grants, accessTokenTtlSec: options.accessTokenTtlSec ?? 3600, logger });
+  registerApiRoutes(app, { grants, users, signer, logger });
+
+  url = await listen(app, options.host ?? '127.0.0.1', options.port ?? 0);
+  logger.info('cloud: listening', { url });
+  return {
+    url,
+    issuer: url,
+    publicJwk: signer.publicJwk,
+    setHubAddresses: (hubId, addresses) => users.setHubAddresses(hubId, addresses),
+    close: async () => {
+      await app.close();
+    },
+  };
+}

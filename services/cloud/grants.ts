@@ -1,0 +1,157 @@
+/**
+ * What the user allowed, and the credentials that carry it. A grant is born when a code is redeemed;
+ * its access and refresh tokens hang off it, so revoking the grant ends every one of them. Codes and
+ * tokens are stored only as SHA-256 hashes.
+ *
+ * Reuse rules (RFC 6749 §4.1.2, OAuth 2.0 Security BCP §4.14): a code is presented once — a second
+ * presentation fails and revokes the grant the first one created; a refresh token is used once — each
+ * refresh rotates it, and presenting a rotated one revokes the whole grant.
+ */
+import type { Scope } from '../../common/wire';
+import { hashSecret, randomToken } from '../shared/secrets';
+import { verifyS256 } from './pkce';
+
+export interface GrantLifetimes {
+  accessTokenTtlSec: number;
+  codeTtlSec: number;
+  refreshInactivitySec: number;
+}
+
+export interface CodeRequest {
+  clientId: string;
+  userId: string;
+  scopes: readonly Scope[];
+  redirectUri: string;
+  /** S256 challenge, when the client sent one. */
+  codeChallenge: string | undefined;
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+}
+
+/** Who an access token speaks for. */
+export interface Authorisation {
+  grantId: string;
+  clientId: string;
+  userId: string;
+  scopes: readonly Scope[];
+}
+
+export type GrantResult = { ok: true; tokens: IssuedTokens } | { ok: false; reason: string; revokedGrant?: boolean };
+
+interface StoredCode extends CodeRequest {
+  expiresAt: number;
+  /** Set once the code has been presented; the grant it created, if any, lives in `grantId`. */
+  presented: boolean;
+  grantId: string | undefined;
+}
+
+interface Grant extends Authorisation {
+  lastUsedAt: number;
+}
+
+interface StoredRefreshToken {
+  grantId: string;
+  /** False once rotated: presenting it again is the theft signal. */
+  current: boolean;
+}
+
+export class GrantStore {
+  private readonly codes = new Map<string, StoredCode>();
+  private readonly grants = new Map<string, Grant>();
+  private readonly accessTokens = new Map<string, { grantId: string; expiresAt: number }>();
+  private readonly refreshTokens = new Map<string, StoredRefreshToken>();
+
+  constructor(
+    private readonly lifetimes: GrantLifetimes,
+    private readonly now: () => number,
+  ) {}
+
+  issueCode(request: CodeRequest): string {
+    this.pruneCodes();
+    const code = randomToken();
+    this.codes.set(hashSecret(code), { ...request, expiresAt: this.now() + this.lifetimes.codeTtlSec * 1000, presented: false, grantId: undefined });
+    return code;
+  }
+
+  redeemCode(code: string, clientId: string, verifier: string | undefined, redirectUri: string | undefined): GrantResult {
+    const stored = this.codes.get(hashSecret(code));
+    if (!stored || stored.clientId !== clientId) return { ok: false, reason: 'The authorization code is not valid.' };
+    if (stored.presented) {
+      const revokedGrant = stored.grantId !== undefined && this.revoke(stored.grantId);
+      return { ok: false, reason: 'The authorization code was already used.', revokedGrant };
+    }
+    stored.presented = true; // one presentation, whatever its outcome
+    if (this.now() >= stored.expiresAt) return { ok: false, reason: 'The authorization code has expired.' };
+    if (redirectUri !== undefined && redirectUri !== stored.redirectUri) return { ok: false, reason: 'redirect_uri does not match the authorisation request.' };
+    if (stored.codeChallenge !== undefined) {
+      if (verifier === undefined) return { ok: false, reason: 'code_verifier is required for this code.' };
+      if (!verifyS256(verifier, stored.codeChallenge)) return { ok: false, reason: 'code_verifier does not match the code challenge.' };
+    }
+    const grantId = randomToken();
+    this.grants.set(grantId, { grantId, clientId, userId: stored.userId, scopes: stored.scopes, lastUsedAt: this.now() });
+    stored.grantId = grantId;
+    return { ok: true, tokens: this.issueTokens(grantId) };
+  }
+
+  refresh(refreshToken: string, clientId: string): GrantResult {
+    const stored = this.refreshTokens.get(hashSecret(refreshToken));
+    const grant = stored && this.grants.get(stored.grantId);
+    if (!stored || !grant || grant.clientId !== clientId) return { ok: false, reason: 'The refresh token is not valid.' };
+    if (!stored.current) {
+      this.revoke(grant.grantId);
+      return { ok: false, reason: 'The refresh token was already used; the grant has been revoked.', revokedGrant: true };
+    }
+    if (this.now() - grant.lastUsedAt > this.lifetimes.refreshInactivitySec * 1000) {
+      this.revoke(grant.grantId);
+      return { ok: false, reason: 'The grant expired after a long time without use.', revokedGrant: true };
+    }
+    stored.current = false;
+    grant.lastUsedAt = this.now();
+    return { ok: true, tokens: this.issueTokens(grant.grantId) };
+  }
+
+  /** The authorisation behind a live access token, or undefined (unknown, expired or revoked). */
+  authorise(accessToken: string): Authorisation | undefined {
+    const stored = this.accessTokens.get(hashSecret(accessToken));
+    const grant = stored && this.grants.get(stored.grantId);
+    if (!stored || !grant) return undefined;
+    if (this.now() >= stored.expiresAt) {
+      this.accessTokens.delete(hashSecret(accessToken));
+      return undefined;
+    }
+    grant.lastUsedAt = this.now(); // an API call keeps the refresh token alive (spec §5.5)
+    const { grantId, clientId, userId, scopes } = grant;
+    return { grantId, clientId, userId, scopes };
+  }
+
+  /** Ends a grant and every token issued under it. Returns whether it was live. */
+  revoke(grantId: string): boolean {
+    const existed = this.grants.delete(grantId);
+    for (const [hash, token] of this.accessTokens) if (token.grantId === grantId) this.accessTokens.delete(hash);
+    for (const [hash, token] of this.refreshTokens) if (token.grantId === grantId) this.refreshTokens.delete(hash);
+    return existed;
+  }
+
+  private issueTokens(grantId: string): IssuedTokens {
+    const accessToken = randomToken();
+    const refreshToken = randomToken();
+    this.accessTokens.set(hashSecret(accessToken), { grantId, expiresAt: this.now() + this.lifetimes.accessTokenTtlSec * 1000 });
+    this.refreshTokens.set(hashSecret(refreshToken), { grantId, current: true });
+    return { accessToken, refreshToken };
+  }
+
+  /**
+   * Forgets codes that can no longer matter: expired ones never presented. Presented codes are kept
+   * while their grant lives, so a late replay still revokes it.
+   */
+  private pruneCodes(): void {
+    const now = this.now();
+    for (const [hash, code] of this.codes) {
+      const live = code.presented ? code.grantId !== undefined && this.grants.has(code.grantId) : now < code.expiresAt;
+      if (!live) this.codes.delete(hash);
+    }
+  }
+}

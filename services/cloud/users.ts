@@ -1,0 +1,101 @@
+/**
+ * The cloud's users and their hubs. Passwords are kept as scrypt hashes with a random salt and
+ * compared in constant time; an unknown e-mail costs the same scrypt as a wrong password, so the
+ * login page does not reveal which accounts exist.
+ */
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import type { HubPlatform, HubRecord, UserRecord } from '../../common/wire';
+
+// Type aliases, not interfaces: they must fit the loose (index-signature) wire records.
+export type HubAddresses = {
+  localUrl: string | null;
+  localUrlSecure: string | null;
+  remoteUrl: string | null;
+};
+
+export type HubSeed = HubAddresses & {
+  _id: string;
+  name: string;
+  platform: HubPlatform;
+};
+
+export type UserSeed = {
+  _id: string;
+  email: string;
+  password: string;
+  firstname: string;
+  lastname: string;
+  hubs: HubSeed[];
+};
+
+interface StoredUser {
+  record: UserRecord;
+  passwordHash: PasswordHash;
+}
+
+interface PasswordHash {
+  salt: Buffer;
+  hash: Buffer;
+}
+
+const KEY_LENGTH = 32;
+
+function derive(password: string, salt: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, (error, key) => (error ? reject(error) : resolve(key))));
+}
+
+async function hashPassword(password: string): Promise<PasswordHash> {
+  const salt = randomBytes(16);
+  return { salt, hash: await derive(password, salt) };
+}
+
+export class UserDirectory {
+  private constructor(
+    private readonly byId: Map<string, StoredUser>,
+    private readonly decoy: PasswordHash,
+  ) {}
+
+  static async create(seeds: readonly UserSeed[]): Promise<UserDirectory> {
+    const byId = new Map<string, StoredUser>();
+    for (const { password, ...record } of seeds) {
+      byId.set(record._id, { record: structuredClone({ ...record, email: record.email.toLowerCase() }), passwordHash: await hashPassword(password) });
+    }
+    return new UserDirectory(byId, await hashPassword(randomBytes(16).toString('hex')));
+  }
+
+  /** The user's id when the e-mail and password match, otherwise null. */
+  async verify(email: string, password: string): Promise<string | null> {
+    const wanted = email.trim().toLowerCase();
+    const user = [...this.byId.values()].find((u) => u.record.email === wanted);
+    const stored = user?.passwordHash ?? this.decoy;
+    const presented = await derive(password, stored.salt);
+    return timingSafeEqual(presented, stored.hash) && user ? user.record._id : null;
+  }
+
+  /** A copy of the user record (spec §2.2), or undefined. */
+  record(userId: string): UserRecord | undefined {
+    const user = this.byId.get(userId);
+    return user ? structuredClone(user.record) : undefined;
+  }
+
+  ownsHub(userId: string, hubId: string): boolean {
+    return this.byId.get(userId)?.record.hubs.some((hub) => hub._id === hubId) ?? false;
+  }
+
+  hubIds(userId: string): string[] {
+    return this.byId.get(userId)?.record.hubs.map((hub) => hub._id) ?? [];
+  }
+
+  /** Hubs move (spec §2.2): their addresses change and the user record shows the new ones. */
+  setHubAddresses(hubId: string, addresses: HubAddresses): void {
+    let found = false;
+    for (const user of this.byId.values()) {
+      for (const hub of user.record.hubs as HubRecord[]) {
+        if (hub._id !== hubId) continue;
+        Object.assign(hub, { localUrl: addresses.localUrl, localUrlSecure: addresses.localUrlSecure, remoteUrl: addresses.remoteUrl });
+        found = true;
+      }
+    }
+    if (!found) throw new Error(`unknown hub: ${hubId}`);
+  }
+}

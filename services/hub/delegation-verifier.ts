@@ -1,0 +1,61 @@
+/**
+ * Checks a delegation token from the cloud (spec §2.3) before the hub opens a session: ES256 only,
+ * signed by the cloud's key, issuer, audience `hub`, not expired by the hub's clock, naming this hub,
+ * and never seen before (each `jti` is accepted once; it is remembered until the token expires).
+ */
+import { errors, importJWK, type JWK, jwtVerify } from 'jose';
+import { z } from 'zod';
+import { SCOPES, type Scope } from '../../common/wire';
+
+export interface VerifiedDelegation {
+  userId: string;
+  scopes: Scope[];
+  clientId: string;
+}
+
+export type VerifyResult = { ok: true; delegation: VerifiedDelegation } | { ok: false; reason: string };
+
+export interface DelegationVerifier {
+  verify(token: string): Promise<VerifyResult>;
+}
+
+const ClaimsSchema = z.object({
+  sub: z.string().min(1),
+  jti: z.string().min(16).max(256),
+  exp: z.number(),
+  scope: z.string().max(1024),
+  hubs: z.array(z.string()).max(1000),
+  client_id: z.string().min(1),
+});
+
+export async function createDelegationVerifier(options: { hubId: string; issuer: string; publicJwk: JWK; now: () => number }): Promise<DelegationVerifier> {
+  const key = await importJWK(options.publicJwk, 'ES256');
+  const seen = new Map<string, number>(); // jti → exp (seconds)
+
+  return {
+    async verify(token) {
+      let payload: unknown;
+      try {
+        ({ payload } = await jwtVerify(token, key, {
+          algorithms: ['ES256'],
+          issuer: options.issuer,
+          audience: 'hub',
+          currentDate: new Date(options.now()),
+          requiredClaims: ['sub', 'jti', 'exp', 'iat'],
+        }));
+      } catch (error) {
+        return { ok: false, reason: error instanceof errors.JOSEError ? error.code : 'unverifiable token' };
+      }
+      const claims = ClaimsSchema.safeParse(payload);
+      if (!claims.success) return { ok: false, reason: 'malformed claims' };
+      const { sub, jti, exp, scope, hubs, client_id } = claims.data;
+      if (!hubs.includes(options.hubId)) return { ok: false, reason: 'token is for another hub' };
+      const nowSec = options.now() / 1000;
+      for (const [id, expiry] of seen) if (expiry <= nowSec) seen.delete(id);
+      if (seen.has(jti)) return { ok: false, reason: 'token replayed' };
+      seen.set(jti, exp);
+      const scopes = scope.split(' ').filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+      return { ok: true, delegation: { userId: sub, scopes, clientId: client_id } };
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The reference hub (spec §4.5, §4.6 and the ping of DESIGN.md): session login with a delegation
+ * token from the cloud, the device list, and the ping the app uses to choose an address.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { JWK } from 'jose';
+import { z } from 'zod';
+import type { Logger } from '../../main/core/ports';
+import { bearerToken, createServiceApp, listen, sendJsonString } from '../shared/http-app';
+import { HttpError, invalidRequest } from '../shared/http-error';
+import { silentLogger } from '../shared/logger';
+import { createDelegationVerifier } from './delegation-verifier';
+import type { DemoHome } from './demo-home';
+import { HubSessionStore } from './hub-sessions';
+
+export interface HubOptions {
+  id: string;
+  name: string;
+  cloudIssuer: string;
+  cloudPublicJwk: JWK;
+  home: DemoHome;
+  host?: string;
+  port?: number;
+  sessionTtlSec?: number;
+  now?: () => number;
+  logger?: Logger;
+}
+
+export interface RunningHub {
+  id: string;
+  url: string;
+  /** Ends every session: the next call with an old session token gets a 401. */
+  expireSessions(): void;
+  close(): Promise<void>;
+}
+
+const LoginBodySchema = z.object({ token: z.string().min(1).max(8192) });
+
+export async function startHub(options: HubOptions): Promise<RunningHub> {
+  const now = options.now ?? Date.now;
+  const logger = options.logger ?? silentLogger;
+  const verifier = await createDelegationVerifier({ hubId: options.id, issuer: options.cloudIssuer, publicJwk: options.cloudPublicJwk, now });
+  const sessions = new HubSessionStore(options.sessionTtlSec ?? 86_400, now);
+
+  const app = createServiceApp(logger);
+  acceptJsonOnly(app);
+
+  app.post('/api/manager/users/login', async (request, reply) => {
+    const body = LoginBodySchema.safeParse(request.body);
+    if (!body.success) throw invalidRequest('The body must be a JSON object with a string field token.');
+    const result = await verifier.verify(body.data.token);
+    if (!result.ok) {
+      logger.warn('hub: delegation token refused', { hubId: options.id, reason: result.reason });
+      throw new HttpError(401, 'invalid_token', 'The delegation token is not valid for this hub.');
+    }
+    logger.info('hub: session opened', { hubId: options.id, userId: result.delegation.userId, clientId: result.delegation.clientId });
+    return sendJsonString(reply, sessions.open(result.delegation));
+  });
+
+  app.get('/api/manager/devices/device', async (request, reply) => {
+    const token = bearerToken(request);
+    const session = token === undefined ? undefined : sessions.find(token);
+    if (!session) {
+      throw new HttpError(401, 'invalid_token', 'The session is missing, invalid or expired.', {
+        'www-authenticate': `Bearer realm="hub"${token === undefined ? '' : ', error="invalid_token"'}`,
+      });
+    }
+    if (!session.scopes.includes('devices.readonly') && !session.scopes.includes('devices')) {
+      throw new HttpError(403, 'insufficient_scope', 'The devices.readonly scope is required.', {
+        'www-authenticate': 'Bearer realm="hub", error="insufficient_scope", scope="devices.readonly"',
+      });
+    }
+    return reply.header('cache-control', 'no-store').send(options.home.devices());
+  });
+
+  // No authentication: it only tells the caller which hub answers at this address.
+  app.get('/api/manager/system/ping', async (_request, reply) => sendJsonString(reply, options.id));
+
+  const url = await listen(app, options.host ?? '127.0.0.1', options.port ?? 0);
+  logger.info('hub: listening', { hubId: options.id, name: options.name, url });
+  return {
+    id: options.id,
+    url,
+    expireSessions: () => sessions.clear(),
+    close: async () => {
+      await app.close();
+    },
+  };
+}
+
+/** The hub reads JSON bodies only: anything else is a 415 before a handler runs. */
+function acceptJsonOnly(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+}
