@@ -1,0 +1,22 @@
+/**
+ * The one way the renderer reaches main. In Electron the preload exposes the bridge as
+ * `window.hubdesk`; in a browser (the browser host) the same bridge is built over the loopback
+ * WebSocket. Either way the rest of the renderer sees the same `Bridge`.
+ */
+import { type Bridge, createBridge } from '../../common/ipc-contract';
+import { createWebSocketTransport } from './transport/websocket-transport';
+
+declare global {
+  interface Window {
+    hubdesk?: Bridge;
+  }
+}
+
+let webSocketBridge: Bridge | undefined;
+
+export function getBridge(): Bridge {
+  if (window.hubdesk) return window.hubdesk;
+  // Built once: a second transport would open a second connection and double every event.
+  webSocketBridge ??= createBridge(createWebSocketTransport());
+  return webSocketBridge;
+}

@@ -1,0 +1,62 @@
+/**
+ * Capability values as people read them. Pure, so every rule is unit-tested; the components only
+ * lay the strings out. Numbers use a fixed English format because the whole interface is English.
+ */
+import type { CapabilityState, Device } from '../../../common/wire';
+
+export interface CapabilityLine {
+  id: string;
+  label: string;
+  value: string;
+}
+
+const UNKNOWN = 'Unknown';
+
+export function formatCapability(capability: CapabilityState): string {
+  const { id, value } = capability;
+  if (value === null) return UNKNOWN;
+  switch (capability.type) {
+    case 'boolean':
+      return typeof value === 'boolean' ? formatBoolean(id, value) : String(value);
+    case 'number':
+      return typeof value === 'number' ? formatNumber(capability, value) : String(value);
+    case 'enum':
+      return capability.values?.find((option) => option.id === value)?.title ?? String(value);
+    case 'string':
+      return String(value);
+  }
+}
+
+/** The device's capabilities in the device's own order, skipping any it lists without a state. */
+export function capabilityLines(device: Device): CapabilityLine[] {
+  const states = device.capabilitiesObj ?? {};
+  return device.capabilities.flatMap((id) => {
+    const state = Object.hasOwn(states, id) ? states[id] : undefined;
+    return state ? [{ id, label: state.title || id, value: formatCapability(state) }] : [];
+  });
+}
+
+function formatBoolean(id: string, value: boolean): string {
+  if (id === 'onoff') return value ? 'On' : 'Off';
+  if (id === 'locked') return value ? 'Locked' : 'Unlocked';
+  if (id.startsWith('alarm_')) return value ? 'Alarm' : 'OK';
+  return value ? 'Yes' : 'No';
+}
+
+function formatNumber(capability: CapabilityState, value: number): string {
+  if (!Number.isFinite(value)) return UNKNOWN;
+  // Dim levels are fractions 0..1 on the wire; people think in percent.
+  if (capability.id === 'dim' || capability.id.startsWith('dim.')) return `${formatDecimal(value * 100, 0)} %`;
+  const text = formatDecimal(value, capability.decimals);
+  return capability.units ? `${text} ${capability.units}` : text;
+}
+
+function formatDecimal(value: number, decimals: number | undefined): string {
+  const digits = decimals !== undefined && Number.isInteger(decimals) && decimals >= 0 && decimals <= 6 ? decimals : undefined;
+  const text = new Intl.NumberFormat('en-US', {
+    minimumFractionDigits: digits ?? 0,
+    maximumFractionDigits: digits ?? 2,
+  }).format(value);
+  // Rounding can leave "-0"; a reading of minus zero means nothing to anyone.
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { CapabilityState, Device } from '../../../common/wire';
+import { capabilityLines, formatCapability } from '../../../renderer/src/format/format-capability';
+
+function cap(overrides: Partial<CapabilityState> & Pick<CapabilityState, 'id' | 'type' | 'value'>): CapabilityState {
+  return { title: overrides.id, getable: true, setable: false, lastUpdated: null, ...overrides };
+}
+
+describe('formatCapability', () => {
+  it.each([
+    ['onoff', true, 'On'],
+    ['onoff', false, 'Off'],
+    ['locked', true, 'Locked'],
+    ['locked', false, 'Unlocked'],
+    ['alarm_motion', true, 'Alarm'],
+    ['alarm_contact', false, 'OK'],
+    ['button_pressed', true, 'Yes'],
+  ])('boolean %s=%s reads %s', (id, value, expected) => {
+    expect(formatCapability(cap({ id, type: 'boolean', value }))).toBe(expected);
+  });
+
+  it('formats numbers with their decimals and units', () => {
+    expect(formatCapability(cap({ id: 'measure_temperature', type: 'number', value: 21.5, units: '°C', decimals: 1 }))).toBe('21.5 °C');
+    expect(formatCapability(cap({ id: 'measure_temperature', type: 'number', value: 21, units: '°C', decimals: 1 }))).toBe('21.0 °C');
+    expect(formatCapability(cap({ id: 'measure_humidity', type: 'number', value: 45, units: '%' }))).toBe('45 %');
+    expect(formatCapability(cap({ id: 'measure_power', type: 'number', value: 1234.567, units: 'W' }))).toBe('1,234.57 W');
+    expect(formatCapability(cap({ id: 'target_temperature', type: 'number', value: 19.96, units: '°C', decimals: 1 }))).toBe('20.0 °C');
+  });
+
+  it('does not show minus zero or non-finite numbers', () => {
+    expect(formatCapability(cap({ id: 'measure_temperature', type: 'number', value: -0.01, units: '°C', decimals: 1 }))).toBe('0.0 °C');
+    expect(formatCapability(cap({ id: 'measure_power', type: 'number', value: Number.NaN, units: 'W' }))).toBe('Unknown');
+  });
+
+  it('ignores nonsense decimals', () => {
+    expect(formatCapability(cap({ id: 'measure_power', type: 'number', value: 3.14159, decimals: -3 }))).toBe('3.14');
+  });
+
+  it('shows a dim level 0..1 as a percentage', () => {
+    expect(formatCapability(cap({ id: 'dim', type: 'number', value: 0.5, min: 0, max: 1 }))).toBe('50 %');
+    expect(formatCapability(cap({ id: 'dim', type: 'number', value: 1 }))).toBe('100 %');
+    expect(formatCapability(cap({ id: 'dim', type: 'number', value: 0.333 }))).toBe('33 %');
+  });
+
+  it('shows the title of an enum value, or the value itself when it has no title', () => {
+    const values = [
+      { id: 'heat', title: 'Heating' },
+      { id: 'off', title: 'Off' },
+    ];
+    expect(formatCapability(cap({ id: 'thermostat_mode', type: 'enum', value: 'heat', values }))).toBe('Heating');
+    expect(formatCapability(cap({ id: 'thermostat_mode', type: 'enum', value: 'eco', values }))).toBe('eco');
+  });
+
+  it('shows strings as they are and a missing value as Unknown', () => {
+    expect(formatCapability(cap({ id: 'speaker_track', type: 'string', value: 'Blue in Green' }))).toBe('Blue in Green');
+    expect(formatCapability(cap({ id: 'measure_temperature', type: 'number', value: null, units: '°C' }))).toBe('Unknown');
+  });
+
+  it('does not misread a value of the wrong type', () => {
+    expect(formatCapability(cap({ id: 'onoff', type: 'boolean', value: 'maybe' }))).toBe('maybe');
+    expect(formatCapability(cap({ id: 'measure_power', type: 'number', value: true }))).toBe('true');
+  });
+});
+
+describe('capabilityLines', () => {
+  it('lists capabilities in the device order with their titles, skipping those without state', () => {
+    const device: Device = {
+      id: 'd1',
+      name: 'Lamp',
+      class: 'light',
+      capabilities: ['onoff', 'dim', 'light_hue'],
+      capabilitiesObj: {
+        dim: cap({ id: 'dim', type: 'number', value: 0.25, title: 'Brightness' }),
+        onoff: cap({ id: 'onoff', type: 'boolean', value: true, title: 'Turned on' }),
+      },
+    };
+    expect(capabilityLines(device)).toEqual([
+      { id: 'onoff', label: 'Turned on', value: 'On' },
+      { id: 'dim', label: 'Brightness', value: '25 %' },
+    ]);
+  });
+
+  it('copes with a device without capability states and with inherited property names', () => {
+    expect(capabilityLines({ id: 'd', name: 'X', class: 'other', capabilities: ['onoff'] })).toEqual([]);
+    expect(capabilityLines({ id: 'd', name: 'X', class: 'other', capabilities: ['constructor', 'toString'], capabilitiesObj: {} })).toEqual([]);
+  });
+});
