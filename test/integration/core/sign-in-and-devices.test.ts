@@ -134,6 +134,35 @@ describe('app core against the reference services', () => {
     await core.dispose();
   });
 
+  it('a hub that moved is found again at the address the cloud now lists', async () => {
+    const { core, opened } = await newCore();
+    await signIn(core, opened);
+    const home = (await core.handlers['hubs.list']()).find((h) => h.name === 'Home')!;
+    await core.handlers['hubs.devices'](home.id);
+    const userReadsBefore = count('/user/me');
+    await stack.relocateHub(home.id);
+    const moved = await core.handlers['hubs.devices'](home.id);
+    expect(moved.devices.length).toBeGreaterThanOrEqual(20);
+    expect(count('/user/me')).toBeGreaterThan(userReadsBefore); // the addresses were re-read
+    await core.dispose();
+  });
+
+  it('a hub that answers at none of its addresses is reported unreachable, and found again once it is back', async () => {
+    const { core, opened } = await newCore();
+    await signIn(core, opened);
+    const cabin = (await core.handlers['hubs.list']()).find((h) => h.name === 'Holiday cabin')!;
+    await core.handlers['hubs.devices'](cabin.id);
+    const listed = stack.info.hubs.find((h) => h.id === cabin.id)!;
+    const { id: _id, name: _name, ...addresses } = listed;
+    await stack.relocateHub(cabin.id); // the old address stops answering...
+    const current = stack.info.hubs.find((h) => h.id === cabin.id)!;
+    stack.cloud.setHubAddresses(cabin.id, addresses); // ...and the cloud still lists only that one
+    await expect(core.handlers['hubs.devices'](cabin.id)).rejects.toMatchObject({ code: 'hub-unreachable' });
+    stack.cloud.setHubAddresses(cabin.id, { localUrl: current.localUrl, localUrlSecure: current.localUrlSecure, remoteUrl: current.remoteUrl });
+    expect((await core.handlers['hubs.devices'](cabin.id)).devices.length).toBeGreaterThan(0);
+    await core.dispose();
+  });
+
   it('a restarted core is still signed in from the encrypted record, without the browser', async () => {
     const first = await newCore();
     await signIn(first.core, first.opened);

@@ -1,0 +1,67 @@
+/**
+ * Composition root of the Electron host: builds the platform adapters, the core, the window and the
+ * IPC, and ties them to the app's lifecycle. Everything here is wiring; behaviour lives in main/core
+ * and main/electron.
+ */
+import { app, dialog } from 'electron';
+import { fileURLToPath } from 'node:url';
+import { resolveBackend } from './backend';
+import { createHubdeskCore } from './core/create-hubdesk-core';
+import { OAUTH_REDIRECT_URI } from './core/deep-link';
+import { createDispatcher } from './core/ipc-dispatcher';
+import { type AppLifecycle, registerShutdown, startAppLifecycle } from './electron/app-lifecycle';
+import { createElectronStore } from './electron/electron-store-adapter';
+import { registerIpc } from './electron/ipc';
+import { createOpenExternal } from './electron/open-external';
+import { createSafeStorageCipher } from './electron/safe-storage-cipher';
+import { createMainWindow, isRendererUrl, resolveRendererSource } from './electron/window';
+import { createConsoleLogger } from './logger';
+
+// Paths in the build output (out/main/index.js): electron-vite writes the siblings.
+const PRELOAD_PATH = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
+const RENDERER_INDEX = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
+
+const logger = createConsoleLogger('electron');
+
+async function start(lifecycle: AppLifecycle): Promise<void> {
+  const backend = await resolveBackend(process.env, OAUTH_REDIRECT_URI, logger);
+  const core = await createHubdeskCore({
+    backend: backend.config,
+    cipher: await createSafeStorageCipher(),
+    store: createElectronStore(),
+    openExternal: createOpenExternal(new URL(backend.config.authUrl).origin, logger),
+    logger,
+  });
+
+  const source = resolveRendererSource(process.env, RENDERER_INDEX);
+  const window = createMainWindow({ preloadPath: PRELOAD_PATH, source, logger });
+  const unregisterIpc = registerIpc({
+    window,
+    isRendererUrl: (url) => isRendererUrl(source, url),
+    dispatch: createDispatcher(core.handlers, logger),
+    events: core,
+    logger,
+  });
+  lifecycle.attach({ handleOAuthCallback: (params) => core.handleOAuthCallback(params), window: () => window });
+
+  // One window is the whole app (on macOS too): closing it quits, so no state outlives the UI.
+  app.on('window-all-closed', () => app.quit());
+  registerShutdown(async () => {
+    unregisterIpc();
+    await core.dispose();
+    await backend.close();
+  }, logger);
+}
+
+const lifecycle = startAppLifecycle({ argv: process.argv, defaultApp: process.defaultApp === true, execPath: process.execPath, logger });
+if (lifecycle) {
+  app
+    .whenReady()
+    .then(() => start(lifecycle))
+    .catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      logger.error('Hubdesk could not start', { error: message });
+      dialog.showErrorBox('Hubdesk could not start', message);
+      app.exit(1);
+    });
+}

@@ -1,0 +1,157 @@
+/**
+ * The one fake `electron` module for unit tests of the Electron host (the runtime is not installed on
+ * our machines). Use it with `vi.mock('electron', () => import('<path>/support/fake-electron'))` and
+ * call `resetFakeElectron()` in `beforeEach`. It models only what the host uses, with the same names
+ * and call shapes as Electron, plus `fakeElectron` knobs and helpers that play the OS or the renderer.
+ */
+import { EventEmitter } from 'node:events';
+import { pathToFileURL } from 'node:url';
+import { vi } from 'vitest';
+
+/** Electron's `Event`: listeners may call preventDefault(); extra fields are the event's parameters. */
+export function fakeEvent<T extends object>(params: T = {} as T): T & { preventDefault: () => void; defaultPrevented: boolean } {
+  const event = {
+    ...params,
+    defaultPrevented: false,
+    preventDefault() {
+      event.defaultPrevented = true;
+    },
+  };
+  return event;
+}
+
+export class FakeWebFrameMain {
+  constructor(
+    public url: string,
+    readonly processId: number,
+    readonly routingId: number,
+    readonly parent: FakeWebFrameMain | null = null,
+  ) {}
+}
+
+class FakeSession {
+  readonly webRequest = { onHeadersReceived: vi.fn() };
+  readonly setPermissionRequestHandler = vi.fn();
+  readonly setPermissionCheckHandler = vi.fn();
+}
+
+let nextId = 1;
+
+export class FakeWebContents extends EventEmitter {
+  readonly id = nextId++;
+  readonly session = session.defaultSession;
+  readonly mainFrame = new FakeWebFrameMain('about:blank', 100 + this.id, 1);
+  windowOpenHandler: ((details: { url: string }) => { action: 'allow' | 'deny' }) | undefined;
+  destroyed = false;
+  readonly send = vi.fn();
+  readonly setWindowOpenHandler = vi.fn((handler: NonNullable<FakeWebContents['windowOpenHandler']>) => {
+    this.windowOpenHandler = handler;
+  });
+  readonly isDestroyed = () => this.destroyed;
+  /** A frame of this page other than the main one (an iframe), for sender checks. */
+  childFrame(url: string): FakeWebFrameMain {
+    return new FakeWebFrameMain(url, this.mainFrame.processId, 2, this.mainFrame);
+  }
+}
+
+export class BrowserWindow extends EventEmitter {
+  static readonly instances: BrowserWindow[] = [];
+  readonly webContents = new FakeWebContents();
+  destroyed = false;
+  minimized = false;
+  readonly show = vi.fn();
+  readonly focus = vi.fn();
+  readonly restore = vi.fn(() => {
+    this.minimized = false;
+  });
+  readonly isMinimized = () => this.minimized;
+  readonly isDestroyed = () => this.destroyed;
+  readonly loadFile = vi.fn(async (path: string) => {
+    this.webContents.mainFrame.url = pathToFileURL(path).href;
+  });
+  readonly loadURL = vi.fn(async (url: string) => {
+    this.webContents.mainFrame.url = url;
+  });
+
+  constructor(readonly options: Record<string, unknown> = {}) {
+    super();
+    BrowserWindow.instances.push(this);
+    app.emit('web-contents-created', fakeEvent(), this.webContents);
+  }
+}
+
+const state = {
+  singleInstanceLock: true,
+  encryptionAvailable: true,
+  linuxBackend: 'gnome_libsecret' as string,
+};
+
+class FakeApp extends EventEmitter {
+  readonly requestSingleInstanceLock = vi.fn(() => state.singleInstanceLock);
+  readonly quit = vi.fn();
+  readonly enableSandbox = vi.fn();
+  readonly setAsDefaultProtocolClient = vi.fn(() => true);
+}
+
+export const app = new FakeApp();
+
+type InvokeHandler = (event: unknown, ...args: unknown[]) => unknown;
+
+export const ipcMain = {
+  handlers: new Map<string, InvokeHandler>(),
+  handle: vi.fn((channel: string, handler: InvokeHandler) => {
+    if (ipcMain.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+    ipcMain.handlers.set(channel, handler);
+  }),
+  removeHandler: vi.fn((channel: string) => void ipcMain.handlers.delete(channel)),
+};
+
+export const shell = { openExternal: vi.fn(async (_url: string) => {}) };
+
+export const session = { defaultSession: new FakeSession() };
+
+/** Reversible and recognisable: decrypting anything that was not produced here fails, like the real one. */
+export const safeStorage = {
+  isAsyncEncryptionAvailable: vi.fn(async () => state.encryptionAvailable),
+  getSelectedStorageBackend: vi.fn(() => state.linuxBackend),
+  encryptStringAsync: vi.fn(async (plaintext: string) => Buffer.from(`sealed:${[...plaintext].reverse().join('')}`, 'utf8')),
+  decryptStringAsync: vi.fn(async (encrypted: Buffer) => {
+    const text = encrypted.toString('utf8');
+    if (!text.startsWith('sealed:')) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+    return { shouldReEncrypt: false, result: [...text.slice('sealed:'.length)].reverse().join('') };
+  }),
+};
+
+export const contextBridge = {
+  exposed: new Map<string, unknown>(),
+  exposeInMainWorld: vi.fn((key: string, api: unknown) => void contextBridge.exposed.set(key, api)),
+};
+
+class FakeIpcRenderer extends EventEmitter {
+  readonly invoke = vi.fn(async (..._args: unknown[]): Promise<unknown> => ({ ok: true, value: undefined }));
+}
+export const ipcRenderer = new FakeIpcRenderer();
+
+/** Knobs and helpers for tests; not part of Electron's API. */
+export const fakeElectron = {
+  state,
+  /** Plays a renderer frame calling `ipcRenderer.invoke(channel, ...args)`. */
+  async invoke(sender: FakeWebContents, frame: FakeWebFrameMain | null, channel: string, ...args: unknown[]): Promise<unknown> {
+    const handler = ipcMain.handlers.get(channel);
+    if (!handler) throw new Error(`No handler registered for '${channel}'`);
+    return handler({ sender, senderFrame: frame, processId: frame?.processId, frameId: frame?.routingId }, ...args);
+  },
+};
+
+export function resetFakeElectron(): void {
+  state.singleInstanceLock = true;
+  state.encryptionAvailable = true;
+  state.linuxBackend = 'gnome_libsecret';
+  BrowserWindow.instances.length = 0;
+  app.removeAllListeners();
+  ipcRenderer.removeAllListeners();
+  ipcMain.handlers.clear();
+  contextBridge.exposed.clear();
+  session.defaultSession = new FakeSession();
+  vi.clearAllMocks();
+}
