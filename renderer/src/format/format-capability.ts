@@ -45,10 +45,16 @@ function formatBoolean(id: string, value: boolean): string {
 
 function formatNumber(capability: CapabilityState, value: number): string {
   if (!Number.isFinite(value)) return UNKNOWN;
-  // Dim levels are fractions 0..1 on the wire; people think in percent.
-  if (capability.id === 'dim' || capability.id.startsWith('dim.')) return `${formatDecimal(value * 100, 0)} %`;
+  // Dim levels, positions, fan speeds… are fractions 0..1 on the wire (with or without units '%');
+  // people think in percent.
+  if (isFraction(capability)) return `${formatDecimal(value * 100, 0)} %`;
   const text = formatDecimal(value, capability.decimals);
   return capability.units ? `${text} ${capability.units}` : text;
+}
+
+function isFraction(capability: CapabilityState): boolean {
+  if (capability.id === 'dim' || capability.id.startsWith('dim.')) return true;
+  return capability.units === '%' && capability.min === 0 && capability.max === 1;
 }
 
 function formatDecimal(value: number, decimals: number | undefined): string {

@@ -23,7 +23,8 @@ export async function settle<T>(call: () => Promise<Envelope<T>>): Promise<Envel
 
 function isEnvelope(value: unknown): value is Envelope<unknown> {
   if (typeof value !== 'object' || value === null || !('ok' in value)) return false;
-  if (value.ok === true) return 'value' in value;
+  // A void result has no `value` once it has crossed JSON (the browser host's WebSocket).
+  if (value.ok === true) return true;
   if (value.ok !== false || !('error' in value)) return false;
   const error = value.error;
   return (

@@ -6,9 +6,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { createAesGcmCipher, loadOrCreateKey } from '../../../main/browser-host/aes-gcm-cipher';
-import type { StackInfo } from '../../../services/stack';
+import { DEMO_USER, type StackInfo } from '../../../services/stack';
 import { type RunningProgram, startProgram } from '../support/processes';
 
 const RUNNING = 'Hubdesk is running at ';
@@ -47,6 +47,21 @@ async function expectDevicesOfBothHubs(page: Page) {
   await expect.poll(() => page.getByRole('region', { name: 'Devices on Home' }).getByRole('article').count()).toBeGreaterThanOrEqual(20);
 }
 
+/** Plays the user: Sign in in the app, then the consent pages in "the system browser" (another page). */
+async function signInThroughBrowser(context: BrowserContext, app: Page, host: RunningProgram, user: { email: string; password: string }) {
+  await app.getByRole('button', { name: 'Sign in' }).click();
+  await expect(app.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  const consent = await context.newPage();
+  await consent.goto(await host.line(OPEN_EXTERNAL));
+  await consent.getByLabel('Email').fill(user.email);
+  await consent.getByLabel('Password').fill(user.password);
+  await consent.getByRole('button', { name: 'Sign in' }).click();
+  await consent.getByRole('button', { name: 'Allow' }).click();
+  await expect(consent.getByRole('heading', { name: 'Back to Hubdesk' })).toBeVisible();
+  await expect(app.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(app.locator('.action-error')).toBeEmpty(); // no action reported a failure on the way
+}
+
 test('a fresh profile signs in through the consent page, sees both hubs, and stays signed in after a restart', async ({ browser }) => {
   const context = await browser.newContext();
   let host = startHost();
@@ -54,18 +69,7 @@ test('a fresh profile signs in through the consent page, sees both hubs, and sta
     const app = await context.newPage();
     await app.goto(await host.line(RUNNING));
     await expect(app).not.toHaveURL(/token=/); // the secret leaves the address bar at once
-    await app.getByRole('button', { name: 'Sign in' }).click();
-    await expect(app.getByRole('button', { name: 'Cancel' })).toBeVisible();
-
-    const consent = await context.newPage();
-    await consent.goto(await host.line(OPEN_EXTERNAL));
-    await consent.getByLabel('Email').fill(info.user.email);
-    await consent.getByLabel('Password').fill(info.user.password);
-    await consent.getByRole('button', { name: 'Sign in' }).click();
-    await consent.getByRole('button', { name: 'Allow' }).click();
-    await expect(consent.getByRole('heading', { name: 'Back to Hubdesk' })).toBeVisible();
-
-    await expect(app.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await signInThroughBrowser(context, app, host, info.user);
     await expectDevicesOfBothHubs(app);
 
     // The token record on disk is encrypted: it decrypts with the profile's key, and neither token is in the file.
@@ -84,6 +88,26 @@ test('a fresh profile signs in through the consent page, sees both hubs, and sta
     await expect(again.getByRole('button', { name: 'Sign out' })).toBeVisible();
     await expectDevicesOfBothHubs(again);
     expect(host.stderr()).not.toContain(tokens.refresh_token);
+  } finally {
+    await host.stop();
+    await context.close();
+  }
+});
+
+test('with no configuration the app runs against the built-in demo cloud and hubs', async ({ browser }) => {
+  const context = await browser.newContext();
+  const host = startProgram('main/browser-host/bin.ts', ['--profile', mkdtempSync(join(tmpdir(), 'hubdesk-e2e-embedded-')), '--skip-build'], {
+    HUBDESK_AUTH_URL: '',
+    HUBDESK_CLIENT_ID: '',
+    HUBDESK_CLIENT_SECRET: '',
+    HUBDESK_OPEN_EXTERNAL: 'none',
+  });
+  try {
+    const app = await context.newPage();
+    await app.goto(await host.line(RUNNING));
+    await expect(app.getByText('built-in demo cloud')).toBeVisible();
+    await signInThroughBrowser(context, app, host, DEMO_USER);
+    await expectDevicesOfBothHubs(app);
   } finally {
     await host.stop();
     await context.close();

@@ -40,6 +40,8 @@ describe('formatCapability', () => {
     expect(formatCapability(cap({ id: 'dim', type: 'number', value: 0.5, min: 0, max: 1 }))).toBe('50 %');
     expect(formatCapability(cap({ id: 'dim', type: 'number', value: 1 }))).toBe('100 %');
     expect(formatCapability(cap({ id: 'dim', type: 'number', value: 0.333 }))).toBe('33 %');
+    expect(formatCapability(cap({ id: 'windowcoverings_set', type: 'number', value: 0.25, min: 0, max: 1, units: '%' }))).toBe('25 %');
+    expect(formatCapability(cap({ id: 'measure_humidity', type: 'number', value: 64, min: 0, max: 100, units: '%' }))).toBe('64 %');
   });
 
   it('shows the title of an enum value, or the value itself when it has no title', () => {

@@ -1,3 +1,4 @@
+import type { Envelope } from '../../../common/app-error';
 import { describe, expect, it } from 'vitest';
 import { createSessionStore } from '../../../renderer/src/stores/session-store';
 import { fakeBridge, flush, ok, SIGNED_IN, sessionView } from './fake-bridge';
@@ -109,6 +110,14 @@ describe('session store', () => {
     expect(store.getState().actionError).toBeNull();
     fake.waiting('auth.signIn')[0]!.resolve(ok(undefined));
     await next;
+    expect(store.getState().actionError).toBeNull();
+  });
+
+  it('accepts a void result that crossed JSON without a value', async () => {
+    const { fake, store } = await loadedStore();
+    const done = store.getState().signIn();
+    fake.waiting('auth.signIn')[0]!.resolve(JSON.parse(JSON.stringify({ ok: true, value: undefined })) as Envelope<unknown>);
+    await done;
     expect(store.getState().actionError).toBeNull();
   });
 
