@@ -1,0 +1,89 @@
+/**
+ * The forwarder's listener channel (DESIGN.md "Webhook listener channel"): one WebSocket at
+ * `{webhook_url}/listen`, shared by the reference forwarder and the app's listener.
+ *
+ * 1. The server sends `challenge` with a random nonce.
+ * 2. The client answers `register` with `proof = hex(HMAC-SHA256(key = webhook secret, nonce))`: it proves
+ *    it knows the secret without sending it. A wrong proof is answered by closing with CLOSE_BAD_SECRET.
+ *    `role: 'listener'` registers a hub (by `hubId`, by `data` with `$key`/`$keys`, or free `data` for a
+ *    legacy function); `role: 'tap'` is the webhook owner's view of every intake with its routing decision.
+ *    `listenerId` is chosen by the client and stays the same across reconnects; `resumeAfter` is the id of
+ *    the last message it acknowledged, and the server re-sends what followed from a bounded buffer.
+ * 3. The server answers `registered`, then sends `message` (listener) or `tap` (tap) frames.
+ * 4. A listener acknowledges each message with `ack`; acknowledged messages leave the resume buffer.
+ * Heartbeats are WebSocket pings from the server; a peer that misses them is dropped.
+ */
+import { z } from 'zod';
+
+export const LISTEN_PATH = '/listen';
+export const CLOSE_BAD_SECRET = 4401;
+export const CLOSE_UNKNOWN_WEBHOOK = 4404;
+export const CLOSE_PROTOCOL_ERROR = 4400;
+/** Another connection registered with the same listenerId: the newer one wins. */
+export const CLOSE_REPLACED = 4409;
+
+/** Registration data (spec 2.6): `$key`, `$keys`, or free properties for a legacy function. */
+export const KeyValueSchema = z.union([z.string().max(1024), z.number(), z.boolean()]);
+export type KeyValue = z.infer<typeof KeyValueSchema>;
+export const RegistrationDataSchema = z.record(z.string().max(200), z.unknown());
+export type RegistrationData = z.infer<typeof RegistrationDataSchema>;
+
+const id = z.string().min(1).max(200);
+
+export const ListenerClientMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('register'),
+    webhookId: id,
+    proof: z.string().regex(/^[0-9a-f]{64}$/),
+    role: z.enum(['listener', 'tap']),
+    listenerId: id,
+    hubId: id.optional(),
+    data: RegistrationDataSchema.optional(),
+    resumeAfter: id.optional(),
+  }),
+  z.object({ type: z.literal('ack'), id }),
+]);
+export type ListenerClientMessage = z.infer<typeof ListenerClientMessageSchema>;
+
+/** Spec 2.7 plus what a receiver needs: an id to acknowledge, the time, and the raw body for signatures. */
+export const WebhookMessageSchema = z.object({
+  id,
+  receivedAt: z.string(),
+  headers: z.record(z.string(), z.string()),
+  query: z.record(z.string(), z.string()),
+  body: z.unknown(),
+  /** The request body exactly as received, base64. */
+  rawBody: z.string(),
+});
+export type WebhookMessage = z.infer<typeof WebhookMessageSchema>;
+
+/** How the forwarder routed one intake: what the tap shows the owner. */
+export const RoutingDecisionSchema = z.object({
+  option: z.enum(['query', 'key-path', 'legacy', 'none']),
+  /** The configured key path (key-path option). */
+  keyPath: z.string().optional(),
+  /** The value the key path extracted; absent when it resolved to nothing. */
+  value: z.unknown().optional(),
+  /** listenerIds (and their hub ids) that received the message. */
+  matched: z.array(z.object({ listenerId: z.string(), hubId: z.string().optional() })),
+  /** Why nothing (or not everything) matched, in words, e.g. "no registration has $key \"abc\"". */
+  reason: z.string().optional(),
+});
+export type RoutingDecision = z.infer<typeof RoutingDecisionSchema>;
+
+export const TapEventSchema = z.object({
+  message: WebhookMessageSchema,
+  method: z.string(),
+  /** Body size in bytes. */
+  size: z.number(),
+  routing: RoutingDecisionSchema,
+});
+export type TapEvent = z.infer<typeof TapEventSchema>;
+
+export const ListenerServerMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('challenge'), nonce: z.string() }),
+  z.object({ type: z.literal('registered'), listenerId: id, resumed: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('message'), message: WebhookMessageSchema }),
+  z.object({ type: z.literal('tap'), event: TapEventSchema }),
+]);
+export type ListenerServerMessage = z.infer<typeof ListenerServerMessageSchema>;
