@@ -1,13 +1,21 @@
 /**
- * The reference services together: one cloud with the demo client and user, and the user's two hubs
- * ("Home" on the LAN, "Holiday cabin" in the cloud). The app's embedded default and the peer of the
- * integration and end-to-end tests. Everything listens on loopback ports chosen by the OS.
+ * The reference services together: one cloud with the demo client and user, the user's two hubs
+ * ("Home" on the LAN, "Holiday cabin" in the cloud), the webhook forwarder with its legacy-function
+ * sandbox, and the developer portal. The app's embedded default and the peer of the integration and
+ * end-to-end tests. Everything listens on loopback ports chosen by the OS.
  */
+import { randomBytes } from 'node:crypto';
 import type { Logger } from '../main/core/ports';
 import { type ClientRegistration, type HubAddresses, type RunningCloud, startCloud } from './cloud/cloud';
+import { UserDirectory } from './cloud/users';
+import { type RunningForwarder, startForwarder } from './forwarder/forwarder';
+import { loadLegacyFixtures } from './forwarder/legacy/legacy-fixtures';
+import { createLegacyRunner } from './forwarder/legacy/legacy-runner';
+import { createWebhookStore, type WebhookRecord, type WebhookStore } from './forwarder/webhook-store';
 import { createDemoHome, type DemoHome } from './hub/demo-home';
 import { type RunningHub, startHub } from './hub/hub';
 import { silentLogger } from './shared/logger';
+import { type RunningToolsPortal, startToolsPortal } from './tools/tools-portal';
 import type { HubPlatform } from '../common/wire';
 
 export interface StackOptions {
@@ -26,11 +34,20 @@ export interface StackInfo {
   hubs: ({ id: string; name: string } & HubAddresses)[];
   client: { id: string; secret: string; redirect_uri: string; loopback_redirect_uri: string };
   user: { email: string; password: string };
+  /** The forwarder's base URL ({webhook_url}: intake at /webhook/<id>, listener channel at /listen). */
+  webhook_url: string;
+  /** The developer portal's base URL ({tools_url}/webhooks). */
+  tools_url: string;
+  /** The demo webhook (key path `body.device.id`), owned by the demo user. */
+  webhook: { id: string; secret: string };
 }
 
 export interface RunningStack {
   info: StackInfo;
   cloud: RunningCloud;
+  forwarder: RunningForwarder;
+  /** The forwarder's webhooks: the demo one, one per legacy fixture (`wh_legacy_<name>`), and any made in the portal. */
+  webhooks: WebhookStore;
   /** The running hubs, in the order of `info.hubs`; an entry is replaced when its hub is relocated. */
   hubs: RunningHub[];
   /** Restarts a hub on a new port (same devices, sessions dropped) and tells the cloud its new address. */
@@ -60,6 +77,8 @@ interface HubSpec {
   home: DemoHome;
 }
 
+const DEMO_WEBHOOK_KEY_PATH = 'body.device.id';
+
 const NO_ADDRESSES: HubAddresses = { localUrl: null, localUrlSecure: null, remoteUrl: null };
 
 /** A LAN hub is reached at its plain local address; a cloud hub only remotely. */
@@ -87,12 +106,28 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     logger,
   });
   const hubs: RunningHub[] = [];
-  const info: StackInfo = {
-    auth_url: cloud.url,
-    hubs: [],
-    client: { id: DEMO_CLIENT.id, secret: DEMO_CLIENT.secret, redirect_uri: REDIRECT_URI, loopback_redirect_uri: LOOPBACK_REDIRECT_URI },
-    user: { email: DEMO_USER.email, password: DEMO_USER.password },
+  let webhookServices: WebhookServices | undefined;
+  const close = async () => {
+    await Promise.allSettled([...hubs.map((hub) => hub.close()), cloud.close(), webhookServices?.close()]);
   };
+
+  let info: StackInfo;
+  try {
+    webhookServices = await startWebhookServices(host, options, logger);
+    info = {
+      auth_url: cloud.url,
+      hubs: [],
+      client: { id: DEMO_CLIENT.id, secret: DEMO_CLIENT.secret, redirect_uri: REDIRECT_URI, loopback_redirect_uri: LOOPBACK_REDIRECT_URI },
+      user: { email: DEMO_USER.email, password: DEMO_USER.password },
+      webhook_url: webhookServices.forwarder.url,
+      tools_url: webhookServices.portal.url,
+      webhook: { id: webhookServices.demoWebhook.id, secret: webhookServices.demoWebhook.secret },
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const { forwarder, webhooks } = webhookServices;
 
   const launch = async (spec: HubSpec, index: number) => {
     const hub = await startHub({
@@ -112,10 +147,6 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     info.hubs[index] = { id: spec.id, name: spec.name, ...addresses };
   };
 
-  const close = async () => {
-    await Promise.allSettled([...hubs.map((hub) => hub.close()), cloud.close()]);
-  };
-
   try {
     for (const [index, spec] of specs.entries()) await launch(spec, index);
   } catch (error) {
@@ -126,6 +157,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   return {
     info,
     cloud,
+    forwarder,
+    webhooks,
     hubs,
     async relocateHub(hubId) {
       const index = specs.findIndex((spec) => spec.id === hubId);
@@ -136,4 +169,48 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     },
     close,
   };
+}
+
+interface WebhookServices {
+  webhooks: WebhookStore;
+  demoWebhook: WebhookRecord;
+  forwarder: RunningForwarder;
+  portal: RunningToolsPortal;
+  close(): Promise<void>;
+}
+
+/** The webhook store (demo webhook + one per legacy fixture), the legacy sandbox, the forwarder and the portal. */
+async function startWebhookServices(host: string, options: StackOptions, logger: Logger): Promise<WebhookServices> {
+  const now = options.now ?? Date.now;
+  const webhooks = createWebhookStore(now);
+  const demoWebhook = webhooks.setKeyPath(webhooks.create({ name: 'Demo webhook', ownerId: DEMO_USER._id }).id, DEMO_WEBHOOK_KEY_PATH);
+  for (const fixture of await loadLegacyFixtures()) {
+    webhooks.seed({
+      id: `wh_legacy_${fixture.name}`,
+      name: `Legacy: ${fixture.name}`,
+      ownerId: DEMO_USER._id,
+      secret: randomBytes(32).toString('base64url'),
+      keyPath: null,
+      legacyFunction: fixture.source,
+      createdAt: now(),
+    });
+  }
+  const legacyRunner = createLegacyRunner();
+  let forwarder: RunningForwarder | undefined;
+  let portal: RunningToolsPortal | undefined;
+  // The servers first: the sandbox must outlive any request still being routed.
+  const close = async () => {
+    await Promise.allSettled([forwarder?.close(), portal?.close()]);
+    await legacyRunner.close();
+  };
+  try {
+    forwarder = await startForwarder({ host, store: webhooks, legacyRunner, now, logger });
+    // The portal signs in the same demo account as the cloud, from its own copy of the user record.
+    const users = await UserDirectory.create([{ ...DEMO_USER, hubs: [] }]);
+    portal = await startToolsPortal({ host, store: webhooks, users, demoHint: { email: DEMO_USER.email, password: DEMO_USER.password }, now, logger });
+    return { webhooks, demoWebhook, forwarder, portal, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }

@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../main/core/ports';
+import { readCookie } from '../shared/cookies';
 import { HttpError } from '../shared/http-error';
 import { Params } from '../shared/params';
 import type { AuthorisationRequests, LoginSession, PendingRequest } from './authorisation-requests';
@@ -169,13 +170,7 @@ function redirect(reply: FastifyReply, redirectUri: string, query: Record<string
   return reply.code(303).headers({ location: url.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).send();
 }
 
-function cookie(request: FastifyRequest): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === COOKIE) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
+const cookie = (request: FastifyRequest) => readCookie(request, COOKIE);
 
 function setSessionCookie(reply: FastifyReply, request: FastifyRequest, session: LoginSession): void {
   const secure = request.protocol === 'https' ? '; Secure' : '';

@@ -82,7 +82,8 @@ export function sendErrorPage(reply: FastifyReply, status: number, message: stri
   return sendPage(reply, status, 'Cannot continue', `<h1>Cannot continue</h1><p class="alert" role="alert">${escape(message)}</p>`, []);
 }
 
-function sendPage(reply: FastifyReply, status: number, title: string, body: string, extraFormTargets: string[]): FastifyReply {
+/** The page shell every server-rendered page of the services uses (the tools portal too). */
+export function sendPage(reply: FastifyReply, status: number, title: string, body: string, extraFormTargets: string[]): FastifyReply {
   const csp = [
     "default-src 'none'",
     `style-src 'sha256-${STYLE_HASH}'`,

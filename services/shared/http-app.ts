@@ -1,9 +1,12 @@
 /**
- * The fastify setup both reference services share: a 16 KiB body limit, JSON errors in one shape for
- * every failure (fastify's own, ours, and unknown routes), no stack traces, no fastify logger (the
- * service's Logger records notable events, never secrets), and connections closed on shutdown.
+ * The fastify setup the reference services share: a 16 KiB body limit (a service may choose another),
+ * JSON errors in one shape for every failure (fastify's own, ours, unknown routes, and the ones Node
+ * answers before a request reaches fastify: slow clients, oversized headers), no stack traces, no
+ * fastify logger (the service's Logger records notable events, never secrets), and connections closed
+ * on shutdown.
  */
-import type { AddressInfo } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from '../../main/core/ports';
 import { HttpError } from './http-error';
@@ -19,13 +22,33 @@ const STATUS_ERRORS: Record<number, string> = {
   415: 'unsupported_media_type',
 };
 
-export function createServiceApp(logger: Logger): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true, trustProxy: false });
+export interface ServiceAppOptions {
+  /** Bytes; default BODY_LIMIT_BYTES. */
+  bodyLimit?: number;
+  /** Node's headersTimeout: a client that has not sent all headers by then gets 408. Default Node's (60 s). */
+  headersTimeoutMs?: number;
+  /** Node's requestTimeout: a client that has not sent the whole request by then gets 408. Default fastify's (none). */
+  requestTimeoutMs?: number;
+}
+
+export function createServiceApp(logger: Logger, options: ServiceAppOptions = {}): FastifyInstance {
+  const bodyLimit = options.bodyLimit ?? BODY_LIMIT_BYTES;
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    forceCloseConnections: true,
+    trustProxy: false,
+    requestTimeout: options.requestTimeoutMs ?? 0,
+    // Node checks both timeouts on this interval (default 30 s); short timeouts need a finer one.
+    http: { connectionsCheckingInterval: checkingInterval(options) },
+    clientErrorHandler: answerClientError,
+  });
+  if (options.headersTimeoutMs !== undefined) app.server.headersTimeout = options.headersTimeoutMs;
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return sendError(reply, error);
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return sendError(reply, new HttpError(status, STATUS_ERRORS[status] ?? 'invalid_request', clientMessage(error)));
+      return sendError(reply, new HttpError(status, STATUS_ERRORS[status] ?? 'invalid_request', clientMessage(error, bodyLimit)));
     }
     logger.error('unexpected error while handling a request', { method: request.method, path: routePath(request), error: error.message });
     return sendError(reply, new HttpError(500, 'server_error', 'The server could not handle this request.'));
@@ -67,10 +90,10 @@ function routePath(request: FastifyRequest): string {
 }
 
 /** Fastify's messages for client errors are safe to show; they never include request data beyond sizes and types. */
-function clientMessage(error: FastifyError): string {
+function clientMessage(error: FastifyError, bodyLimit: number): string {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`;
+      return `The request body is larger than ${bodyLimit} bytes.`;
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return 'Unsupported Content-Type.';
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -78,4 +101,29 @@ function clientMessage(error: FastifyError): string {
     default:
       return error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? 'The body is not valid JSON.' : error.message;
   }
+}
+
+function checkingInterval(options: ServiceAppOptions): number {
+  const shortest = Math.min(options.headersTimeoutMs ?? Infinity, options.requestTimeoutMs || Infinity);
+  return Number.isFinite(shortest) ? Math.max(10, Math.min(1_000, Math.floor(shortest / 4))) : 1_000;
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; error: string; description: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'request_timeout', description: 'The request was not received in time.' },
+  HPE_HEADER_OVERFLOW: { status: 431, error: 'request_header_fields_too_large', description: 'The request headers are too large.' },
+};
+
+/** Errors Node reports before fastify sees a request (bad framing, slow clients): answered in the same JSON shape, then closed. */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const known = CLIENT_ERRORS[error.code ?? ''] ?? { status: 400, error: 'invalid_request', description: 'The request is not valid HTTP.' };
+  const body = JSON.stringify({ error: known.error, error_description: known.description });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  // Closes once the answer is flushed (destroy() could drop it).
+  socket.destroySoon();
 }

@@ -1,11 +1,13 @@
 /**
  * The stack as a program (stack-cli: one JSON line on stdout, clean exit on SIGTERM) and in-process
- * (a relocated hub answers at its new address, and the cloud's user record says so).
+ * (a relocated hub answers at its new address, and the cloud's user record says so; the demo webhook
+ * routes by its key path; the portal and the legacy webhooks are there).
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { UserRecordSchema } from '../../../common/wire';
-import { type StackInfo, startStack } from '../../../services/stack';
+import { DEMO_USER, type StackInfo, startStack } from '../../../services/stack';
+import { TestListener } from '../../support/webhook-listener';
 import { signIn } from './oauth-helpers';
 
 const ping = async (url: string, id: string) => (await fetch(`${url}/api/manager/system/ping?id=${id}`)).json();
@@ -38,12 +40,40 @@ describe('stack-cli', () => {
     expect(cabin).toMatchObject({ localUrl: null, localUrlSecure: null });
     expect(await ping(home!.localUrl!, home!.id)).toBe(home!.id);
     expect(await ping(cabin!.remoteUrl!, cabin!.id)).toBe(cabin!.id);
+    expect(info.webhook).toEqual({ id: expect.stringMatching(/^wh_/), secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect((await fetch(`${info.tools_url}/webhooks`)).status).toBe(200);
+    const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(intake.status).toBe(202);
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(stdout).toBe(`${firstLine}\n`); // exactly one line; logs went to stderr
     expect(stderr).toContain('stopping');
     await expect(fetch(`${info.auth_url}/.well-known/jwks.json`)).rejects.toThrow();
+    await expect(fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST' })).rejects.toThrow();
+    await expect(fetch(`${info.tools_url}/webhooks`)).rejects.toThrow();
+  });
+});
+
+describe('webhooks in the stack', () => {
+  it('routes the demo webhook by body.device.id, seeds the legacy fixtures, and closes the forwarder', async () => {
+    const stack = await startStack();
+    const { info } = stack;
+    try {
+      const listener = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId: info.webhook.id, secret: info.webhook.secret, listenerId: 'stack-test', data: { $key: 'dev-1' } });
+      const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ device: { id: 'dev-1' } }) });
+      const { id } = (await response.json()) as { id: string };
+      const message = await listener.nextMessage();
+      expect(message.id).toBe(id);
+      expect(message.body).toEqual({ device: { id: 'dev-1' } });
+      await listener.close();
+
+      expect(stack.webhooks.get(info.webhook.id)).toMatchObject({ name: 'Demo webhook', keyPath: 'body.device.id', ownerId: DEMO_USER._id });
+      expect(stack.webhooks.get('wh_legacy_match-by-room')?.legacyFunction).toContain('function (hubData, webhookData)');
+    } finally {
+      await stack.close();
+    }
+    await expect(fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST' })).rejects.toThrow();
   });
 });
 

@@ -1,0 +1,213 @@
+/**
+ * The listener channel (common/webhook-protocol.ts) on the forwarder's HTTP server at LISTEN_PATH.
+ *
+ * - Challenge: 32 random bytes (base64url). Proof: hex HMAC-SHA256(secret, nonce), compared in constant
+ *   time. Unknown webhook → CLOSE_UNKNOWN_WEBHOOK; wrong proof → CLOSE_BAD_SECRET; anything malformed, or
+ *   no `register` within `registerTimeoutMs` → CLOSE_PROTOCOL_ERROR. Frames are limited to 64 KiB.
+ * - Listeners get their resume buffer (ResumeBuffer) re-sent after `resumeAfter`, then live messages.
+ *   A listener that stays away `forgetAfterMs` (10 minutes) is forgotten with its buffer. A second
+ *   connection with the same listenerId replaces the first (CLOSE_REPLACED).
+ * - Back-pressure: nothing more is written to a socket holding over HIGH_WATER_BYTES unsent; the messages
+ *   wait in the resume buffer and go out as acknowledgements arrive. Tap events are skipped instead.
+ * - Heartbeat: a ping every `heartbeatMs`; a peer that has not answered the previous ping is terminated.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { KeyValueSchema, type ListenerClientMessage, ListenerClientMessageSchema, type ListenerServerMessage, type RegistrationData, type TapEvent, type WebhookMessage, CLOSE_BAD_SECRET, CLOSE_PROTOCOL_ERROR, CLOSE_REPLACED, CLOSE_UNKNOWN_WEBHOOK, LISTEN_PATH } from '../../common/webhook-protocol';
+import { canonicalKeyValue } from '../../common/key-path';
+import type { Logger } from '../../main/core/ports';
+import type { ListenerRegistry, ListenerSlot } from './listener-registry';
+import { sequenceOf } from './message-ids';
+import { parseJsonSafely } from './safe-json';
+import type { WebhookStore } from './webhook-store';
+
+export const HIGH_WATER_BYTES = 1024 * 1024;
+const MAX_FRAME_BYTES = 64 * 1024;
+const MAX_FRAME_DEPTH = 32;
+const MAX_KEYS = 1000;
+
+export interface ChannelOptions {
+  store: WebhookStore;
+  registry: ListenerRegistry;
+  logger: Logger;
+  heartbeatMs: number;
+  registerTimeoutMs: number;
+  forgetAfterMs: number;
+}
+
+export interface ListenerChannel {
+  /** For the HTTP server's 'upgrade' event. */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Queues a routed message for each target and sends what the sockets can take. */
+  deliver(message: WebhookMessage, sequence: number, targets: readonly ListenerSlot[]): void;
+  /** Shows an intake to the webhook's taps. */
+  tap(webhookId: string, event: TapEvent): void;
+  close(): void;
+}
+
+type Registered = { kind: 'listener'; slot: ListenerSlot } | { kind: 'tap'; webhookId: string };
+
+export function createListenerChannel(options: ChannelOptions): ListenerChannel {
+  const { store, registry, logger } = options;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const alive = new WeakSet<WebSocket>();
+
+  const heartbeat = setInterval(() => {
+    for (const socket of wss.clients) {
+      if (!alive.has(socket)) {
+        logger.info('forwarder: peer missed a heartbeat, dropped');
+        socket.terminate();
+        continue;
+      }
+      alive.delete(socket);
+      socket.ping();
+    }
+  }, options.heartbeatMs);
+  heartbeat.unref();
+
+  const flush = (slot: ListenerSlot) => {
+    const socket = slot.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    slot.buffer.flush((message) => {
+      if (socket.bufferedAmount > HIGH_WATER_BYTES) return false;
+      send(socket, { type: 'message', message });
+      return true;
+    });
+  };
+
+  const registerListener = (socket: WebSocket, message: Extract<ListenerClientMessage, { type: 'register' }>): ListenerSlot | undefined => {
+    const keys = registrationKeys(message.data);
+    if (keys === undefined) {
+      socket.close(CLOSE_PROTOCOL_ERROR, '$key must be a string, number or boolean; $keys a list of them');
+      return undefined;
+    }
+    const slot = registry.register(message.webhookId, message.listenerId, { hubId: message.hubId, data: message.data, keys });
+    clearTimeout(slot.forgetTimer);
+    slot.forgetTimer = undefined;
+    if (slot.socket && slot.socket !== socket) slot.socket.close(CLOSE_REPLACED, 'replaced by a newer connection');
+    slot.socket = socket;
+    slot.buffer.rewind(message.resumeAfter === undefined ? undefined : sequenceOf(message.resumeAfter));
+    send(socket, { type: 'registered', listenerId: message.listenerId, resumed: slot.buffer.size });
+    flush(slot);
+    return slot;
+  };
+
+  const onConnection = (socket: WebSocket) => {
+    alive.add(socket);
+    socket.on('pong', () => alive.add(socket));
+    const nonce = randomBytes(32).toString('base64url');
+    let registered: Registered | undefined;
+    const deadline = setTimeout(() => socket.close(CLOSE_PROTOCOL_ERROR, 'no registration in time'), options.registerTimeoutMs);
+    deadline.unref();
+
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      const message = isBinary ? undefined : parseClientMessage(data);
+      if (!message) return socket.close(CLOSE_PROTOCOL_ERROR, 'malformed message');
+      if (message.type === 'ack') {
+        if (registered?.kind !== 'listener') return socket.close(CLOSE_PROTOCOL_ERROR, 'ack before registering as a listener');
+        registered.slot.buffer.acknowledge(message.id);
+        return flush(registered.slot);
+      }
+      if (registered) return socket.close(CLOSE_PROTOCOL_ERROR, 'already registered');
+      clearTimeout(deadline);
+      const webhook = store.get(message.webhookId);
+      if (!webhook) return socket.close(CLOSE_UNKNOWN_WEBHOOK, 'unknown webhook');
+      if (!proofMatches(webhook.secret, nonce, message.proof)) {
+        logger.warn('forwarder: listener refused, wrong proof', { webhookId: webhook.id });
+        return socket.close(CLOSE_BAD_SECRET, 'wrong secret');
+      }
+      if (message.role === 'tap') {
+        registry.addTap(webhook.id, socket);
+        registered = { kind: 'tap', webhookId: webhook.id };
+        send(socket, { type: 'registered', listenerId: message.listenerId, resumed: 0 });
+      } else {
+        const slot = registerListener(socket, message);
+        if (slot) registered = { kind: 'listener', slot };
+      }
+      logger.info('forwarder: registered', { webhookId: webhook.id, role: message.role, listenerId: message.listenerId });
+    });
+
+    socket.on('close', () => {
+      clearTimeout(deadline);
+      if (registered?.kind === 'tap') registry.removeTap(registered.webhookId, socket);
+      else if (registered?.kind === 'listener' && registered.slot.socket === socket) {
+        const slot = registered.slot;
+        slot.socket = undefined;
+        slot.forgetTimer = setTimeout(() => registry.forget(slot), options.forgetAfterMs);
+        slot.forgetTimer.unref();
+      }
+    });
+    socket.on('error', () => socket.terminate());
+    send(socket, { type: 'challenge', nonce });
+  };
+  wss.on('connection', onConnection);
+
+  return {
+    handleUpgrade(request, socket, head) {
+      if (new URL(request.url ?? '/', 'http://forwarder').pathname !== LISTEN_PATH) {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    },
+    deliver(message, sequence, targets) {
+      for (const slot of targets) {
+        if (slot.buffer.add(message, sequence) && (slot.buffer.dropped === 1 || slot.buffer.dropped % 100 === 0)) {
+          logger.warn('forwarder: resume buffer full, oldest messages dropped', { webhookId: slot.webhookId, listenerId: slot.listenerId, dropped: slot.buffer.dropped });
+        }
+        flush(slot);
+      }
+    },
+    tap(webhookId, event) {
+      for (const socket of registry.of(webhookId)?.taps ?? []) {
+        if (socket.readyState !== WebSocket.OPEN) continue;
+        if (socket.bufferedAmount > HIGH_WATER_BYTES) logger.warn('forwarder: tap too slow, event skipped', { webhookId });
+        else send(socket, { type: 'tap', event });
+      }
+    },
+    close() {
+      clearInterval(heartbeat);
+      for (const slot of registry.allSlots()) clearTimeout(slot.forgetTimer);
+      for (const socket of wss.clients) socket.terminate();
+      wss.close();
+    },
+  };
+}
+
+function send(socket: WebSocket, message: ListenerServerMessage): void {
+  socket.send(JSON.stringify(message));
+}
+
+function parseClientMessage(data: RawData): ListenerClientMessage | undefined {
+  const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
+  const parsed = parseJsonSafely(text, MAX_FRAME_DEPTH);
+  if (!parsed.ok) return undefined;
+  const message = ListenerClientMessageSchema.safeParse(parsed.value);
+  return message.success ? message.data : undefined;
+}
+
+/** Both sides are 32 bytes (the schema requires 64 hex digits), so timingSafeEqual compares them whole. */
+function proofMatches(secret: string, nonce: string, proof: string): boolean {
+  const expected = createHmac('sha256', secret).update(nonce).digest();
+  return timingSafeEqual(expected, Buffer.from(proof, 'hex'));
+}
+
+/** The canonical `$key` / `$keys` values, or undefined when they are malformed. */
+function registrationKeys(data: RegistrationData | undefined): string[] | undefined {
+  if (!data) return [];
+  const values: unknown[] = [];
+  if (Object.hasOwn(data, '$key')) values.push(data.$key);
+  if (Object.hasOwn(data, '$keys')) {
+    if (!Array.isArray(data.$keys) || data.$keys.length > MAX_KEYS) return undefined;
+    values.push(...data.$keys);
+  }
+  const keys = new Set<string>();
+  for (const value of values) {
+    const key = KeyValueSchema.safeParse(value).success ? canonicalKeyValue(value) : undefined;
+    if (key === undefined) return undefined;
+    keys.add(key);
+  }
+  return [...keys];
+}

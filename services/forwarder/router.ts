@@ -1,0 +1,83 @@
+/**
+ * Routing of one intake (spec 6.1), decided per request, in this order:
+ * 1. `?hub=<id>` (first value) → the listeners registered with that hub id; nothing else is tried.
+ * 2. the webhook's key path → its value in canonical form (canonicalKeyValue: strings as is, finite
+ *    numbers as String(n), booleans as "true"/"false"; so `$key: 5` matches "5") → the listeners whose
+ *    `$key` / `$keys` hold it. One Map lookup.
+ * 3. the webhook's legacy function → one sandbox run for all listeners that registered data.
+ * 4. otherwise nothing is forwarded.
+ * The decision always says what was done and, when nothing (or not all) matched, why.
+ */
+import { canonicalKeyValue, evaluateKeyPath, type KeyPath } from '../../common/key-path';
+import type { RoutingDecision } from '../../common/webhook-protocol';
+import type { LegacyRunner } from './legacy/legacy-runner';
+import type { ListenerSlot, WebhookListeners } from './listener-registry';
+import type { WebhookRecord } from './webhook-store';
+
+export interface RouteInput {
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  body: unknown;
+}
+
+export interface Routed {
+  decision: RoutingDecision;
+  targets: ListenerSlot[];
+}
+
+export interface RouteContext {
+  webhook: WebhookRecord;
+  keyPath: KeyPath | null;
+  listeners: WebhookListeners | undefined;
+  legacyRunner: LegacyRunner | undefined;
+}
+
+const MAX_REASON_VALUE_LENGTH = 80;
+
+export async function route(context: RouteContext, input: RouteInput): Promise<Routed> {
+  const { webhook, keyPath, listeners } = context;
+  const hubId = input.query.hub;
+  if (hubId !== undefined && hubId !== '') {
+    const targets = [...(listeners?.byHub.get(hubId)?.values() ?? [])];
+    return routed({ option: 'query' }, targets, `no listener registered for hub ${quote(hubId)}`);
+  }
+  if (keyPath) return routeByKeyPath(keyPath, listeners, input);
+  if (webhook.legacyFunction !== null) return routeByLegacyFunction(webhook.legacyFunction, context, input);
+  return routed({ option: 'none' }, [], 'the request has no hub query parameter and the webhook has neither a key path nor a legacy function');
+}
+
+function routeByKeyPath(keyPath: KeyPath, listeners: WebhookListeners | undefined, input: RouteInput): Routed {
+  const base = { option: 'key-path' as const, keyPath: keyPath.source };
+  const value = evaluateKeyPath(keyPath, input);
+  if (value === undefined) return routed(base, [], `the key path ${keyPath.source} resolved to nothing`);
+  const key = canonicalKeyValue(value);
+  if (key === undefined) return routed({ ...base, value }, [], 'the key path value is not a string, number or boolean');
+  const targets = [...(listeners?.byKey.get(key)?.values() ?? [])];
+  return routed({ ...base, value }, targets, `no registration has $key ${quote(key)}`);
+}
+
+async function routeByLegacyFunction(source: string, context: RouteContext, input: RouteInput): Promise<Routed> {
+  const candidates = [...(context.listeners?.slots.values() ?? [])].filter((slot) => slot.data !== undefined);
+  if (candidates.length === 0) return routed({ option: 'legacy' }, [], 'no listener registered data for the legacy function');
+  if (!context.legacyRunner) return routed({ option: 'legacy' }, [], 'legacy functions are not available on this forwarder');
+  const outcome = await context.legacyRunner.run(
+    source,
+    input,
+    candidates.map((slot) => ({ listenerId: slot.listenerId, data: slot.data })),
+  );
+  if (!outcome.ok) return routed({ option: 'legacy' }, [], `the legacy function failed (${outcome.error}): ${outcome.message}`);
+  const matched = new Set(outcome.matched);
+  // A listener that went away during the run is no longer in the registry, so it gets nothing.
+  const targets = candidates.filter((slot) => matched.has(slot.listenerId) && context.listeners?.slots.get(slot.listenerId) === slot);
+  return routed({ option: 'legacy' }, targets, 'the legacy function returned true for no listener');
+}
+
+function routed(base: Omit<RoutingDecision, 'matched'>, targets: ListenerSlot[], reasonIfNone: string): Routed {
+  const matched = targets.map((slot) => (slot.hubId === undefined ? { listenerId: slot.listenerId } : { listenerId: slot.listenerId, hubId: slot.hubId }));
+  return { decision: targets.length > 0 ? { ...base, matched } : { ...base, matched, reason: reasonIfNone }, targets };
+}
+
+function quote(value: string): string {
+  const shown = value.length > MAX_REASON_VALUE_LENGTH ? `${value.slice(0, MAX_REASON_VALUE_LENGTH)}…` : value;
+  return JSON.stringify(shown);
+}

@@ -1,0 +1,161 @@
+/**
+ * The developer portal (`{tools_url}/webhooks`, spec 2.6): sign in with a cloud account, list your
+ * webhooks, "New Webhook" (id + secret, the secret shown once), and set or clear a webhook's key path.
+ * Server-rendered forms only; every POST needs the session cookie and its CSRF token.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { KeyPathError } from '../../common/key-path';
+import type { Logger } from '../../main/core/ports';
+import type { UserDirectory } from '../cloud/users';
+import { sendErrorPage } from '../cloud/pages';
+import { MAX_WEBHOOK_NAME_LENGTH, type WebhookStore } from '../forwarder/webhook-store';
+import { readCookie } from '../shared/cookies';
+import { createServiceApp, listen } from '../shared/http-app';
+import { silentLogger } from '../shared/logger';
+import { Params, parseFormBody } from '../shared/params';
+import { SIGN_IN_PATH, SIGN_OUT_PATH, WEBHOOKS_PATH, sendSignInPage, sendWebhooksPage, type WebhooksPage } from './portal-pages';
+import { MAX_FAILED_SIGN_INS, type PortalSession, PortalSessions } from './portal-sessions';
+
+export interface ToolsPortalOptions {
+  host?: string;
+  port?: number;
+  store: WebhookStore;
+  users: UserDirectory;
+  /** Shown on the sign-in page (the embedded demo's account). */
+  demoHint?: { email: string; password: string };
+  now?: () => number;
+  logger?: Logger;
+}
+
+export interface RunningToolsPortal {
+  url: string;
+  close(): Promise<void>;
+}
+
+const COOKIE = 'hubdesk_tools';
+const MAX_CREDENTIAL_LENGTH = 1024;
+const START_AGAIN = 'This page has expired. Please open the portal again.';
+
+export async function startToolsPortal(options: ToolsPortalOptions): Promise<RunningToolsPortal> {
+  const { store, users } = options;
+  const logger = options.logger ?? silentLogger;
+  const sessions = new PortalSessions(options.now ?? Date.now);
+  const app = createServiceApp(logger);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseFormBody);
+
+  const listPage = (session: PortalSession & { userId: string }, extra: Partial<WebhooksPage> = {}): WebhooksPage => ({
+    csrf: session.csrf,
+    email: users.record(session.userId)?.email ?? '',
+    webhooks: store.list(session.userId),
+    ...extra,
+  });
+
+  app.get('/', async (_request, reply) => reply.code(303).header('location', WEBHOOKS_PATH).send());
+
+  app.get(WEBHOOKS_PATH, async (request, reply) => {
+    const session = sessions.find(cookie(request));
+    if (session && isSignedIn(session)) return sendWebhooksPage(reply, 200, listPage(session));
+    const anonymous = session ?? sessions.open(undefined);
+    setCookie(reply, anonymous);
+    return sendSignInPage(reply, 200, { csrf: anonymous.csrf, demoHint: options.demoHint });
+  });
+
+  app.post(SIGN_IN_PATH, async (request, reply) => {
+    const form = verifiedForm(request, sessions);
+    if (!form) return sendErrorPage(reply, 400, START_AGAIN);
+    const { params, session } = form;
+    const email = params.optional('email') ?? '';
+    const password = params.optional('password') ?? '';
+    const plausible = email !== '' && password !== '' && email.length <= MAX_CREDENTIAL_LENGTH && password.length <= MAX_CREDENTIAL_LENGTH;
+    const userId = plausible ? await users.verify(email, password) : null;
+    if (userId === null) {
+      logger.info('tools: sign-in failed');
+      if (++session.failedSignIns >= MAX_FAILED_SIGN_INS) {
+        sessions.end(session);
+        return sendErrorPage(reply, 400, 'Too many failed sign-in attempts. Please open the portal again.');
+      }
+      return sendSignInPage(reply, 401, { csrf: session.csrf, email: email.slice(0, MAX_CREDENTIAL_LENGTH), error: 'The e-mail address or password is incorrect.', demoHint: options.demoHint });
+    }
+    sessions.end(session);
+    setCookie(reply, sessions.open(userId));
+    logger.info('tools: user signed in', { userId });
+    return reply.code(303).header('location', WEBHOOKS_PATH).send();
+  });
+
+  app.post(SIGN_OUT_PATH, async (request, reply) => {
+    const form = verifiedForm(request, sessions);
+    if (form) sessions.end(form.session);
+    return reply.code(303).header('location', WEBHOOKS_PATH).send();
+  });
+
+  app.post(WEBHOOKS_PATH, async (request, reply) => {
+    const form = signedInForm(request, sessions);
+    if (!form) return sendErrorPage(reply, 400, START_AGAIN);
+    const { params, session } = form;
+    const name = (params.optional('name') ?? '').trim();
+    if (name === '' || name.length > MAX_WEBHOOK_NAME_LENGTH) {
+      return sendWebhooksPage(reply, 400, listPage(session, { error: `A webhook name has 1 to ${MAX_WEBHOOK_NAME_LENGTH} characters.` }));
+    }
+    const created = store.create({ name, ownerId: session.userId });
+    logger.info('tools: webhook created', { webhookId: created.id, ownerId: session.userId });
+    // The answer to the POST itself carries the secret: it never sits in a URL or a later page.
+    return sendWebhooksPage(reply, 201, listPage(session, { created }));
+  });
+
+  app.post<{ Params: { id: string } }>(`${WEBHOOKS_PATH}/:id/key-path`, async (request, reply) => {
+    const form = signedInForm(request, sessions);
+    if (!form) return sendErrorPage(reply, 400, START_AGAIN);
+    const { params, session } = form;
+    const webhook = store.get(request.params.id);
+    if (!webhook || webhook.ownerId !== session.userId) {
+      return sendWebhooksPage(reply, 404, listPage(session, { error: 'No such webhook.' }));
+    }
+    const source = params.optional('keyPath')?.trim();
+    try {
+      store.setKeyPath(webhook.id, source ?? null);
+    } catch (error) {
+      if (!(error instanceof KeyPathError)) throw error;
+      const keyPathProblem = { webhookId: webhook.id, source: source ?? '', message: error.message, position: error.position };
+      return sendWebhooksPage(reply, 400, listPage(session, { keyPathProblem }));
+    }
+    logger.info('tools: key path set', { webhookId: webhook.id });
+    return reply.code(303).header('location', WEBHOOKS_PATH).send();
+  });
+
+  const url = await listen(app, options.host ?? '127.0.0.1', options.port ?? 0);
+  logger.info('tools: listening', { url });
+  return {
+    url,
+    close: async () => {
+      await app.close();
+    },
+  };
+}
+
+const isSignedIn = (session: PortalSession): session is PortalSession & { userId: string } => session.userId !== undefined;
+
+/** A form POST whose cookie names a live session and whose CSRF token matches it. */
+function verifiedForm(request: FastifyRequest, sessions: PortalSessions): { params: Params; session: PortalSession } | undefined {
+  let params: Params;
+  try {
+    params = Params.ofForm(request.body);
+    params.assertNoRepeats();
+  } catch {
+    return undefined;
+  }
+  const session = sessions.find(cookie(request));
+  return session && sessions.csrfMatches(session, params.optional('csrf')) ? { params, session } : undefined;
+}
+
+function signedInForm(request: FastifyRequest, sessions: PortalSessions): { params: Params; session: PortalSession & { userId: string } } | undefined {
+  const form = verifiedForm(request, sessions);
+  return form && isSignedIn(form.session) ? { params: form.params, session: form.session } : undefined;
+}
+
+const cookie = (request: FastifyRequest) => readCookie(request, COOKIE);
+
+function setCookie(reply: FastifyReply, session: PortalSession): void {
+  const secure = reply.request.protocol === 'https' ? '; Secure' : '';
+  reply.header('set-cookie', `${COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Lax${secure}`);
+}

@@ -1,0 +1,377 @@
+/**
+ * The forwarder over real sockets: routing by hub, key path and `$keys`, the tap's decisions, resume
+ * after a dropped connection, authentication of the channel, heartbeats, and hostile intake requests
+ * (each followed by a normal request that must still be served).
+ *
+ * "Not forwarded" is shown without waiting: after the request under test, a marker request that the
+ * listener does match is sent; the channel keeps order, so the marker arriving first proves the other
+ * one was never sent.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLOSE_BAD_SECRET, CLOSE_PROTOCOL_ERROR, CLOSE_REPLACED, CLOSE_UNKNOWN_WEBHOOK, LISTEN_PATH } from '../../../common/webhook-protocol';
+import { type RunningForwarder, startForwarder } from '../../../services/forwarder/forwarder';
+import { createWebhookStore, type WebhookRecord, type WebhookStore } from '../../../services/forwarder/webhook-store';
+import { rawExchange, writeAsync } from '../../support/raw-http';
+import { ChannelClosed, TestListener, type TestListenerOptions } from '../../support/webhook-listener';
+import { WebSocket } from 'ws';
+
+let store: WebhookStore;
+let forwarder: RunningForwarder;
+let webhook: WebhookRecord;
+const open: TestListener[] = [];
+
+beforeAll(async () => {
+  store = createWebhookStore();
+  forwarder = await startForwarder({
+    store,
+    limits: { bodyBytes: 64 * 1024, jsonDepth: 64, headers: 100, headersTimeoutMs: 300, requestTimeoutMs: 600 },
+    heartbeatMs: 60_000,
+  });
+});
+afterAll(() => forwarder.close());
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((listener) => listener.close()));
+});
+
+/** A fresh webhook per test, so registrations never leak between tests. */
+function newWebhook(keyPath: string | null = null): WebhookRecord {
+  webhook = store.create({ name: 'test', ownerId: 'owner-1' });
+  return keyPath === null ? webhook : store.setKeyPath(webhook.id, keyPath);
+}
+
+async function listen(options: Omit<TestListenerOptions, 'forwarderUrl' | 'webhookId' | 'secret'> & Partial<TestListenerOptions>): Promise<TestListener> {
+  const listener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, ...options });
+  open.push(listener);
+  return listener;
+}
+
+async function post(body: unknown, query = '', headers: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(`${forwarder.url}/webhook/${webhook.id}${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+async function postId(body: unknown, query = ''): Promise<string> {
+  const { status, json } = await post(body, query);
+  expect(status).toBe(202);
+  return (json as { id: string }).id;
+}
+
+/** The service answers a normal request after whatever came before. */
+async function expectServing(): Promise<void> {
+  const tap = await listen({ role: 'tap', listenerId: 'serving-tap' });
+  const id = await postId({ ok: true });
+  expect((await tap.nextTap()).message.id).toBe(id);
+}
+
+describe('intake', () => {
+  it('answers 202 with the event id whether or not anything matched, and 404 for an unknown webhook', async () => {
+    newWebhook();
+    const { status, json } = await post({ hello: 'world' });
+    expect(status).toBe(202);
+    expect(json).toEqual({ id: expect.stringMatching(/^evt_[0-9a-z]{9}_[0-9a-z]{10}$/) });
+    const unknown = await fetch(`${forwarder.url}/webhook/wh_nope`, { method: 'POST', body: '{}' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: 'not_found' });
+  });
+
+  it('delivers headers (lower-cased, no cookie or hop-by-hop), first query values, the parsed body and the raw bytes', async () => {
+    newWebhook();
+    const listener = await listen({ listenerId: 'l1', hubId: 'hub-1' });
+    const raw = '{"temperature": 21.5, "room": "kitchen"}';
+    await post(raw, '?hub=hub-1&x=1&x=2', { 'X-Signature': 'abc', cookie: 'session=secret', 'proxy-authorization': 'Basic eA==' });
+    const message = await listener.nextMessage();
+    expect(message.body).toEqual({ temperature: 21.5, room: 'kitchen' });
+    expect(message.query).toEqual({ hub: 'hub-1', x: '1' });
+    expect(message.headers['x-signature']).toBe('abc');
+    expect(message.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(message.headers).not.toHaveProperty('cookie');
+    expect(message.headers).not.toHaveProperty('proxy-authorization');
+    expect(Buffer.from(message.rawBody, 'base64').toString('utf8')).toBe(raw);
+    expect(Date.parse(message.receivedAt)).not.toBeNaN();
+  });
+
+  it('parses form bodies and keeps other content as text', async () => {
+    newWebhook();
+    const listener = await listen({ listenerId: 'l1', hubId: 'h' });
+    await fetch(`${forwarder.url}/webhook/${webhook.id}?hub=h`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=two&a=3' });
+    expect((await listener.nextMessage()).body).toEqual({ a: '1', b: 'two' });
+    await fetch(`${forwarder.url}/webhook/${webhook.id}?hub=h`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'plain words' });
+    expect((await listener.nextMessage()).body).toBe('plain words');
+  });
+});
+
+describe('routing', () => {
+  it('?hub= delivers to exactly the listeners of that hub', async () => {
+    newWebhook();
+    const [a1, b, a2] = [await listen({ listenerId: 'a1', hubId: 'hub-a' }), await listen({ listenerId: 'b', hubId: 'hub-b' }), await listen({ listenerId: 'a2', hubId: 'hub-a' })];
+    const tap = await listen({ role: 'tap', listenerId: 'tap' });
+    const id = await postId({ n: 1 }, '?hub=hub-a');
+    expect((await a1.nextMessage()).id).toBe(id);
+    expect((await a2.nextMessage()).id).toBe(id);
+    const decision = (await tap.nextTap()).routing;
+    expect(decision.option).toBe('query');
+    expect(decision.matched).toEqual(expect.arrayContaining([{ listenerId: 'a1', hubId: 'hub-a' }, { listenerId: 'a2', hubId: 'hub-a' }]));
+    expect(decision.matched).toHaveLength(2);
+    const marker = await postId({ n: 2 }, '?hub=hub-b');
+    expect((await b.nextMessage()).id).toBe(marker);
+  });
+
+  it('the key path delivers to exactly the listeners whose $key or $keys holds the value', async () => {
+    newWebhook('body.device.id');
+    const one = await listen({ listenerId: 'one', data: { $key: 'dev-1' } });
+    const many = await listen({ listenerId: 'many', data: { $keys: ['dev-2', 'dev-3'] } });
+    const also = await listen({ listenerId: 'also', data: { $key: 'dev-3' } });
+    const tap = await listen({ role: 'tap', listenerId: 'tap' });
+
+    const toThree = await postId({ device: { id: 'dev-3' } });
+    expect((await many.nextMessage()).id).toBe(toThree);
+    expect((await also.nextMessage()).id).toBe(toThree);
+    const toTwo = await postId({ device: { id: 'dev-2' } });
+    expect((await many.nextMessage()).id).toBe(toTwo);
+    const toOne = await postId({ device: { id: 'dev-1' } });
+    expect((await one.nextMessage()).id).toBe(toOne);
+
+    const decisions = [await tap.nextTap(), await tap.nextTap(), await tap.nextTap()].map((event) => event.routing);
+    expect(decisions[0]).toMatchObject({ option: 'key-path', keyPath: 'body.device.id', value: 'dev-3' });
+    expect(decisions[0]!.matched.map((m) => m.listenerId).sort()).toEqual(['also', 'many']);
+    expect(decisions[1]!.matched).toEqual([{ listenerId: 'many' }]);
+    expect(decisions[2]!.matched).toEqual([{ listenerId: 'one' }]);
+    // Neither "one" nor "also" got anything it did not match.
+    expect(one.messages.all).toHaveLength(1);
+    const marker = await postId({ device: { id: 'dev-3' } });
+    expect((await also.nextMessage()).id).toBe(marker);
+    expect(also.ids()).toEqual([toThree, marker]);
+  });
+
+  it('compares numbers and strings by canonical form: $key 5 matches 5 and "5", $key true matches "true"', async () => {
+    newWebhook('query.n');
+    const five = await listen({ listenerId: 'five', data: { $key: 5 } });
+    const yes = await listen({ listenerId: 'yes', data: { $keys: [true] } });
+    const viaQuery = await postId({}, '?n=5'); // the query gives the string "5"
+    expect((await five.nextMessage()).id).toBe(viaQuery);
+    store.setKeyPath(webhook.id, 'body.n');
+    const viaNumber = await postId({ n: 5 });
+    expect((await five.nextMessage()).id).toBe(viaNumber);
+    const viaBoolean = await postId({ n: 'true' });
+    expect((await yes.nextMessage()).id).toBe(viaBoolean);
+    expect(five.messages.all).toHaveLength(2);
+  });
+
+  it('a request matching nothing is not forwarded, and the tap says why', async () => {
+    newWebhook('body.device.id');
+    const listener = await listen({ listenerId: 'l', hubId: 'hub-x', data: { $key: 'dev-1' } });
+    const tap = await listen({ role: 'tap', listenerId: 'tap' });
+
+    const noMatch = await postId({ device: { id: 42 } });
+    const nothing = await postId({ other: true });
+    const noHub = await postId({ device: { id: 'dev-1' } }, '?hub=hub-y');
+    const events = [await tap.nextTap(), await tap.nextTap(), await tap.nextTap()];
+    expect(events.map((event) => event.message.id)).toEqual([noMatch, nothing, noHub]);
+    expect(events[0]!.routing).toEqual({ option: 'key-path', keyPath: 'body.device.id', value: 42, matched: [], reason: 'no registration has $key "42"' });
+    expect(events[1]!.routing).toMatchObject({ option: 'key-path', matched: [], reason: expect.stringContaining('resolved to nothing') });
+    expect(events[2]!.routing).toMatchObject({ option: 'query', matched: [], reason: 'no listener registered for hub "hub-y"' });
+    expect(events[0]!.method).toBe('POST');
+    expect(events[0]!.size).toBe(JSON.stringify({ device: { id: 42 } }).length);
+
+    const marker = await postId({ device: { id: 'dev-1' } });
+    expect((await listener.nextMessage()).id).toBe(marker);
+  });
+
+  it('a webhook with no key path and no legacy function forwards only ?hub= requests', async () => {
+    newWebhook();
+    const tap = await listen({ role: 'tap', listenerId: 'tap' });
+    await postId({ a: 1 });
+    expect((await tap.nextTap()).routing).toMatchObject({ option: 'none', matched: [], reason: expect.stringContaining('neither a key path nor a legacy function') });
+  });
+});
+
+describe('listener channel', () => {
+  it('after a dropped connection, resumeAfter delivers exactly what was missed, in order, once', async () => {
+    newWebhook('body.to');
+    const tap = await listen({ role: 'tap', listenerId: 'tap' });
+    const first = await listen({ listenerId: 'hub-listener', data: { $key: 'me' } });
+    const before = await postId({ to: 'me', n: 0 });
+    expect((await first.nextMessage()).id).toBe(before);
+    await tap.nextTap();
+
+    first.socket.terminate(); // no close handshake: the server learns of it from the socket
+    const missed = [await postId({ to: 'me', n: 1 }), await postId({ to: 'me', n: 2 }), await postId({ to: 'me', n: 3 })];
+    for (const id of missed) {
+      const event = await tap.nextTap();
+      expect(event.message.id).toBe(id);
+      expect(event.routing.matched).toEqual([{ listenerId: 'hub-listener' }]); // still registered while away
+    }
+
+    const second = await listen({ listenerId: 'hub-listener', data: { $key: 'me' }, resumeAfter: before });
+    expect(second.resumed).toBe(3);
+    const resumed = [await second.nextMessage(), await second.nextMessage(), await second.nextMessage()];
+    expect(resumed.map((message) => message.id)).toEqual(missed);
+    expect(resumed.map((message) => (message.body as { n: number }).n)).toEqual([1, 2, 3]);
+    const live = await postId({ to: 'me', n: 4 });
+    expect((await second.nextMessage()).id).toBe(live);
+    expect(second.ids()).toEqual([...missed, live]);
+  });
+
+  it('re-sends unacknowledged messages on reconnect, and a newer connection replaces the older one', async () => {
+    newWebhook();
+    const first = await listen({ listenerId: 'l', hubId: 'h', autoAck: false });
+    const a = await postId({ n: 1 }, '?hub=h');
+    const b = await postId({ n: 2 }, '?hub=h');
+    expect([(await first.nextMessage()).id, (await first.nextMessage()).id]).toEqual([a, b]);
+    first.ack(a);
+    const second = await listen({ listenerId: 'l', hubId: 'h', resumeAfter: a });
+    expect((await first.closed).code).toBe(CLOSE_REPLACED);
+    expect((await second.nextMessage()).id).toBe(b);
+    expect(second.resumed).toBe(1);
+  });
+
+  it('keeps at most resumeBufferSize unacknowledged messages per listener, dropping the oldest', async () => {
+    const small = await startForwarder({ store, resumeBufferSize: 2 });
+    try {
+      newWebhook();
+      const options = { forwarderUrl: small.url, webhookId: webhook.id, secret: webhook.secret, listenerId: 'l', hubId: 'h' };
+      const first = await TestListener.connect(options);
+      first.socket.terminate();
+      await first.closed;
+      const ids: string[] = [];
+      for (let n = 0; n < 4; n++) {
+        const response = await fetch(`${small.url}/webhook/${webhook.id}?hub=h`, { method: 'POST', body: String(n) });
+        ids.push(((await response.json()) as { id: string }).id);
+      }
+      const second = await TestListener.connect(options);
+      open.push(second);
+      expect(second.resumed).toBe(2);
+      expect([(await second.nextMessage()).id, (await second.nextMessage()).id]).toEqual(ids.slice(2));
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('refuses a wrong secret, an unknown webhook and a malformed registration', async () => {
+    newWebhook();
+    const refused = (options: Partial<TestListenerOptions>) => listen({ listenerId: 'x', ...options }).then(
+      () => undefined,
+      (error: unknown) => (error instanceof ChannelClosed ? error.code : error),
+    );
+    expect(await refused({ secret: 'not-the-secret' })).toBe(CLOSE_BAD_SECRET);
+    expect(await refused({ webhookId: 'wh_unknown' })).toBe(CLOSE_UNKNOWN_WEBHOOK);
+    expect(await refused({ data: { $key: { nested: true } } })).toBe(CLOSE_PROTOCOL_ERROR);
+
+    const socket = new WebSocket(forwarder.url.replace('http', 'ws') + LISTEN_PATH);
+    const code = await new Promise<number>((resolve) => {
+      socket.once('message', () => socket.send('{"type":"register","__proto__":{"x":1}}'));
+      socket.once('close', resolve);
+    });
+    expect(code).toBe(CLOSE_PROTOCOL_ERROR);
+    await expectServing();
+  });
+
+  it('drops a peer that stops answering heartbeats, keeps one that answers, and closes a connection that never registers', async () => {
+    const fast = await startForwarder({ store, heartbeatMs: 40, registerTimeoutMs: 40 });
+    try {
+      newWebhook();
+      const options = { forwarderUrl: fast.url, webhookId: webhook.id, secret: webhook.secret };
+      const healthy = await TestListener.connect({ ...options, listenerId: 'healthy', hubId: 'h' });
+      open.push(healthy);
+      const dead = await TestListener.connect({ ...options, listenerId: 'dead', hubId: 'h', autoPong: false });
+      const closed = await dead.closed;
+      expect(closed.code).toBe(1006); // terminated, no close frame
+      expect(healthy.socket.readyState).toBe(WebSocket.OPEN);
+
+      const silent = new WebSocket(fast.url.replace('http', 'ws') + LISTEN_PATH);
+      expect(await new Promise<number>((resolve) => silent.once('close', resolve))).toBe(CLOSE_PROTOCOL_ERROR);
+    } finally {
+      await fast.close();
+    }
+  });
+});
+
+describe('bad input (the service keeps serving)', () => {
+  const head = (path: string, lines: string[]) => [`POST ${path} HTTP/1.1`, `Host: 127.0.0.1`, ...lines, '', ''].join('\r\n');
+
+  it('413 for a declared Content-Length over the limit, without reading the body', async () => {
+    newWebhook();
+    const answer = await rawExchange(forwarder.url, (socket) => void socket.write(head(`/webhook/${webhook.id}`, ['Content-Type: application/json', 'Content-Length: 10000000'])));
+    expect(answer.status).toBe(413);
+    expect(answer.text).toContain('payload_too_large');
+    await expectServing();
+  });
+
+  it('413 for a chunked body that grows over the limit, stopping the read', async () => {
+    newWebhook();
+    const chunk = Buffer.alloc(16 * 1024, 0x61);
+    let sent = 0;
+    const answer = await rawExchange(forwarder.url, async (socket, answered) => {
+      await writeAsync(socket, head(`/webhook/${webhook.id}`, ['Content-Type: text/plain', 'Transfer-Encoding: chunked']));
+      while (!answered() && sent < 64 * 1024 * 1024) {
+        await writeAsync(socket, Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
+        sent += chunk.length;
+      }
+    });
+    expect(answer.status).toBe(413);
+    expect(sent).toBeLessThan(16 * 1024 * 1024); // it answered long before the client gave up
+    await expectServing();
+  });
+
+  it('400 for malformed JSON and for JSON nested beyond the limit', async () => {
+    newWebhook();
+    const malformed = await post('{"a": ');
+    expect(malformed.status).toBe(400);
+    expect(malformed.json).toMatchObject({ error: 'invalid_request', error_description: 'The body is not valid JSON.' });
+    const deep = await post('['.repeat(30_000) + ']'.repeat(30_000));
+    expect(deep.status).toBe(400);
+    expect(deep.json).toMatchObject({ error_description: expect.stringContaining('nested deeper than 64') });
+    const limitDeep = await post('['.repeat(64) + ']'.repeat(64));
+    expect(limitDeep.status).toBe(202);
+    await expectServing();
+  });
+
+  it('431 for too many header fields', async () => {
+    newWebhook();
+    const many = Array.from({ length: 150 }, (_, i) => `X-Field-${i}: ${i}`);
+    const answer = await rawExchange(forwarder.url, (socket) => void socket.write(head(`/webhook/${webhook.id}`, ['Content-Length: 2', ...many]) + '{}'));
+    expect(answer.status).toBe(431);
+    await expectServing();
+  });
+
+  it('408 for headers that do not arrive in time, and for a body that does not', async () => {
+    newWebhook();
+    const slowHeaders = await rawExchange(forwarder.url, (socket) => void socket.write(`POST /webhook/${webhook.id} HTTP/1.1\r\nHost: 127.0.0.1\r\n`));
+    expect(slowHeaders.status).toBe(408);
+    const slowBody = await rawExchange(forwarder.url, (socket) => void socket.write(head(`/webhook/${webhook.id}`, ['Content-Type: application/json', 'Content-Length: 100']) + '{"a":'));
+    expect(slowBody.status).toBe(408);
+    await expectServing();
+  });
+
+  it('key paths aimed at __proto__, constructor or prototype resolve to nothing', async () => {
+    newWebhook();
+    const tap = await listen({ role: 'tap', listenerId: 'tap' });
+    for (const keyPath of ['body.__proto__', 'body.constructor', "body['constructor']['prototype']", 'headers.__proto__.polluted']) {
+      store.setKeyPath(webhook.id, keyPath);
+      await postId({ a: 1 });
+      expect((await tap.nextTap()).routing).toMatchObject({ option: 'key-path', matched: [], reason: expect.stringContaining('resolved to nothing') });
+    }
+    await expectServing();
+  });
+
+  it('bodies carrying __proto__ pollute nothing: JSON is refused, form fields stay plain data', async () => {
+    newWebhook();
+    const listener = await listen({ listenerId: 'l', hubId: 'h' });
+    const json = await post('{"a": {"__proto__": {"polluted": true}}}', '?hub=h');
+    expect(json.status).toBe(400);
+    const escaped = await post('{"\\u005f_proto__": {"polluted": true}}', '?hub=h');
+    expect(escaped.status).toBe(400);
+    const ctor = await post('{"constructor": {"prototype": {"polluted": true}}}', '?hub=h');
+    expect(ctor.status).toBe(400);
+    await fetch(`${forwarder.url}/webhook/${webhook.id}?hub=h&__proto__=x`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '__proto__=1&polluted=yes' });
+    const message = await listener.nextMessage();
+    expect(Object.getPrototypeOf(message.body)).toBe(Object.prototype);
+    expect(message.body).toEqual({ ['__proto__']: '1', polluted: 'yes' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    await expectServing();
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * The developer portal over HTTP like a browser without script: cookie, CSRF token from the page,
+ * form posts. Sign-in, "New Webhook" showing the secret once, and the key-path form.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UserDirectory } from '../../../services/cloud/users';
+import { createWebhookStore, type WebhookStore } from '../../../services/forwarder/webhook-store';
+import { DEMO_USER } from '../../../services/stack';
+import { type RunningToolsPortal, startToolsPortal } from '../../../services/tools/tools-portal';
+
+let store: WebhookStore;
+let portal: RunningToolsPortal;
+
+beforeAll(async () => {
+  store = createWebhookStore();
+  const users = await UserDirectory.create([{ ...DEMO_USER, hubs: [] }]);
+  portal = await startToolsPortal({ store, users });
+});
+afterAll(() => portal.close());
+
+/** A browser: keeps the portal's cookie, reads the CSRF token of the last page. */
+class Browser {
+  cookie = '';
+  csrf = '';
+
+  async get(path: string): Promise<{ status: number; html: string; headers: Headers }> {
+    return this.answer(await fetch(portal.url + path, { headers: { cookie: this.cookie }, redirect: 'manual' }));
+  }
+
+  async post(path: string, form: Record<string, string>, withCsrf = true): Promise<{ status: number; html: string; headers: Headers }> {
+    const body = new URLSearchParams(withCsrf ? { csrf: this.csrf, ...form } : form);
+    return this.answer(await fetch(portal.url + path, { method: 'POST', headers: { cookie: this.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' }));
+  }
+
+  private async answer(response: Response) {
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+    const html = await response.text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+    if (csrf) this.csrf = csrf;
+    return { status: response.status, html, headers: response.headers };
+  }
+}
+
+async function signedIn(): Promise<Browser> {
+  const browser = new Browser();
+  await browser.get('/webhooks');
+  const answer = await browser.post('/sign-in', { email: DEMO_USER.email, password: DEMO_USER.password });
+  expect(answer.status).toBe(303);
+  await browser.get('/webhooks'); // follows the redirect, as a browser would: the new session's page and CSRF token
+  return browser;
+}
+
+const createdId = (html: string) => /Id: <code>(wh_[A-Za-z0-9_-]+)<\/code>/.exec(html)![1]!;
+
+describe('tools portal', () => {
+  it('asks for sign-in, refuses a wrong password or a missing CSRF token, and signs in the demo user', async () => {
+    const browser = new Browser();
+    const first = await browser.get('/webhooks');
+    expect(first.status).toBe(200);
+    expect(first.html).toContain('<h1>Sign in to the developer tools</h1>');
+    expect(first.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    expect(browser.cookie).toMatch(/^hubdesk_tools=/);
+
+    expect((await browser.post('/sign-in', { email: DEMO_USER.email, password: DEMO_USER.password }, false)).status).toBe(400);
+    const wrong = await browser.post('/sign-in', { email: DEMO_USER.email, password: 'wrong' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.html).toContain('role="alert"');
+
+    const anonymousCookie = browser.cookie;
+    const ok = await browser.post('/sign-in', { email: DEMO_USER.email, password: DEMO_USER.password });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toBe('/webhooks');
+    expect(browser.cookie).not.toBe(anonymousCookie); // a new session on sign-in
+    const list = await browser.get('/webhooks');
+    expect(list.html).toContain('<h1>Webhooks</h1>');
+    expect(list.html).toContain('<button type="submit">New Webhook</button>');
+  });
+
+  it('"New Webhook" creates a webhook and shows its secret once', async () => {
+    const browser = await signedIn();
+    const created = await browser.post('/webhooks', { name: 'Door <bell>' });
+    expect(created.status).toBe(201);
+    const id = createdId(created.html);
+    const record = store.get(id)!;
+    expect(record).toMatchObject({ name: 'Door <bell>', ownerId: DEMO_USER._id, keyPath: null });
+    expect(created.html).toContain(`<code id="new-secret">${record.secret}</code>`);
+    expect(created.html).toContain('Copy the secret now');
+    expect(created.html).toContain('Door &lt;bell&gt;');
+    expect(created.html).not.toContain('Door <bell>');
+
+    const later = await browser.get('/webhooks');
+    expect(later.html).toContain(id);
+    expect(later.html).not.toContain(record.secret);
+    expect((await browser.post('/webhooks', { name: '   ' })).status).toBe(400);
+  });
+
+  it('sets a valid key path, refuses an invalid one with its position, and clears it', async () => {
+    const browser = await signedIn();
+    const id = createdId((await browser.post('/webhooks', { name: 'Sensor' })).html);
+    const path = `/webhooks/${id}/key-path`;
+
+    const saved = await browser.post(path, { keyPath: "body.device['id']" });
+    expect(saved.status).toBe(303);
+    expect(store.get(id)!.keyPath).toBe("body.device['id']");
+    expect((await browser.get('/webhooks')).html).toContain('<button type="submit">Save key path</button>');
+
+    const refused = await browser.post(path, { keyPath: 'body.items[0' });
+    expect(refused.status).toBe(400);
+    const shown = /Key path not saved: ([^<]*) \(position (\d+)\)/.exec(refused.html);
+    expect(shown).not.toBeNull();
+    expect(shown![1]).toContain(`at ${shown![2]}`);
+    expect(Number(shown![2])).toBe('body.items[0'.length);
+    expect(refused.html).toContain('aria-invalid="true"');
+    expect(store.get(id)!.keyPath).toBe("body.device['id']"); // unchanged
+
+    expect((await browser.post(path, { keyPath: '' })).status).toBe(303);
+    expect(store.get(id)!.keyPath).toBeNull();
+  });
+
+  it("does not let a user touch another owner's webhook", async () => {
+    const other = store.create({ name: 'Not yours', ownerId: 'someone-else' });
+    const browser = await signedIn();
+    expect((await browser.get('/webhooks')).html).not.toContain(other.id);
+    expect((await browser.post(`/webhooks/${other.id}/key-path`, { keyPath: 'body.a' })).status).toBe(404);
+    expect(store.get(other.id)!.keyPath).toBeNull();
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * HTTP at the socket level, for requests fetch cannot make: too many headers, bodies that never end,
+ * clients that stall. Resolves with the server's answer once the server closes the connection.
+ */
+import { connect, type Socket } from 'node:net';
+
+export interface RawAnswer {
+  status: number;
+  text: string;
+}
+
+/** `drive` writes to the socket (it may keep writing until `answered()` is true). */
+export function rawExchange(baseUrl: string, drive: (socket: Socket, answered: () => boolean) => void | Promise<void>): Promise<RawAnswer> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = connect(Number(port), hostname);
+  let text = '';
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+  // The server may reset the connection while a client is still sending: what it answered first counts.
+  socket.on('error', () => {});
+  return new Promise((resolve, reject) => {
+    socket.on('close', () => {
+      const match = /^HTTP\/1\.1 (\d{3}) /.exec(text);
+      if (match) resolve({ status: Number(match[1]), text });
+      else reject(new Error(`no HTTP answer before the connection closed: ${JSON.stringify(text.slice(0, 200))}`));
+    });
+    socket.once('connect', () => void Promise.resolve(drive(socket, () => text.length > 0)).catch(() => socket.destroy()));
+  });
+}
+
+export function writeAsync(socket: Socket, data: string | Buffer): Promise<void> {
+  return new Promise((resolve, reject) => socket.write(data, (error) => (error ? reject(error) : resolve())));
+}

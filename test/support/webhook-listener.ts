@@ -1,0 +1,127 @@
+/**
+ * A small real client of the forwarder's listener channel (common/webhook-protocol.ts) for tests:
+ * answers the challenge with the HMAC proof, registers, records what arrives, and acknowledges
+ * messages unless told not to.
+ */
+import { createHmac } from 'node:crypto';
+import { WebSocket } from 'ws';
+import { LISTEN_PATH, ListenerServerMessageSchema, type RegistrationData, type TapEvent, type WebhookMessage } from '../../common/webhook-protocol';
+
+export interface TestListenerOptions {
+  forwarderUrl: string;
+  webhookId: string;
+  secret: string;
+  listenerId: string;
+  role?: 'listener' | 'tap';
+  hubId?: string;
+  data?: RegistrationData;
+  resumeAfter?: string;
+  /** Acknowledge each message on arrival (default true). */
+  autoAck?: boolean;
+  /** Answer the server's heartbeat pings (default true); false plays a dead peer. */
+  autoPong?: boolean;
+}
+
+export class ChannelClosed extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+  ) {
+    super(`closed with ${code} ${reason}`);
+  }
+}
+
+/** Items in arrival order, plus a way to wait for the next one. */
+class Inbox<T> {
+  readonly all: T[] = [];
+  private read = 0;
+  private waiters: ((item: T) => void)[] = [];
+
+  push(item: T): void {
+    this.all.push(item);
+    const waiter = this.waiters.shift();
+    if (waiter) {
+      this.read++;
+      waiter(item);
+    }
+  }
+
+  next(): Promise<T> {
+    if (this.read < this.all.length) return Promise.resolve(this.all[this.read++]!);
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
+
+export class TestListener {
+  readonly messages = new Inbox<WebhookMessage>();
+  readonly taps = new Inbox<TapEvent>();
+  /** Resolves when the socket closes (code, reason). */
+  readonly closed: Promise<ChannelClosed>;
+  resumed = 0;
+
+  private constructor(readonly socket: WebSocket) {
+    this.closed = new Promise((resolve) => socket.once('close', (code, reason) => resolve(new ChannelClosed(code, reason.toString()))));
+  }
+
+  /** Resolves once registered; rejects with ChannelClosed when the server closes first. */
+  static connect(options: TestListenerOptions): Promise<TestListener> {
+    const socket = new WebSocket(options.forwarderUrl.replace(/^http/, 'ws') + LISTEN_PATH, { autoPong: options.autoPong ?? true });
+    const listener = new TestListener(socket);
+    return new Promise((resolve, reject) => {
+      socket.on('error', reject);
+      void listener.closed.then(reject);
+      socket.on('message', (data: Buffer) => {
+        const message = ListenerServerMessageSchema.parse(JSON.parse(data.toString('utf8')));
+        switch (message.type) {
+          case 'challenge':
+            socket.send(
+              JSON.stringify({
+                type: 'register',
+                webhookId: options.webhookId,
+                proof: createHmac('sha256', options.secret).update(message.nonce).digest('hex'),
+                role: options.role ?? 'listener',
+                listenerId: options.listenerId,
+                hubId: options.hubId,
+                data: options.data,
+                resumeAfter: options.resumeAfter,
+              }),
+            );
+            break;
+          case 'registered':
+            listener.resumed = message.resumed;
+            resolve(listener);
+            break;
+          case 'message':
+            listener.messages.push(message.message);
+            if (options.autoAck ?? true) listener.ack(message.message.id);
+            break;
+          case 'tap':
+            listener.taps.push(message.event);
+            break;
+        }
+      });
+    });
+  }
+
+  nextMessage(): Promise<WebhookMessage> {
+    return this.messages.next();
+  }
+
+  nextTap(): Promise<TapEvent> {
+    return this.taps.next();
+  }
+
+  ack(id: string): void {
+    this.socket.send(JSON.stringify({ type: 'ack', id }));
+  }
+
+  /** The message ids received so far. */
+  ids(): string[] {
+    return this.messages.all.map((message) => message.id);
+  }
+
+  async close(): Promise<void> {
+    this.socket.close();
+    await this.closed;
+  }
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { WebhookMessage } from '../../../../common/webhook-protocol';
+import { createMessageIds, sequenceOf } from '../../../../services/forwarder/message-ids';
+import { ResumeBuffer } from '../../../../services/forwarder/resume-buffer';
+
+const ids = createMessageIds(() => 1_700_000_000_000);
+const message = () => {
+  const { id, sequence } = ids.next();
+  const m: WebhookMessage = { id, receivedAt: '', headers: {}, query: {}, body: null, rawBody: '' };
+  return { m, sequence };
+};
+
+function drain(buffer: ResumeBuffer, room = Infinity): string[] {
+  const sent: string[] = [];
+  buffer.flush((m) => {
+    if (sent.length >= room) return false;
+    sent.push(m.id);
+    return true;
+  });
+  return sent;
+}
+
+describe('message ids', () => {
+  it('are unique, ordered by sequence, and parse back', () => {
+    const a = ids.next();
+    const b = ids.next();
+    expect(b.sequence).toBe(a.sequence + 1);
+    expect(a.id < b.id).toBe(true);
+    expect(sequenceOf(b.id)).toBe(b.sequence);
+    expect(sequenceOf('evt_nonsense')).toBeUndefined();
+  });
+});
+
+describe('ResumeBuffer', () => {
+  it('sends each message once until a rewind, then re-sends the unacknowledged ones after the given sequence', () => {
+    const buffer = new ResumeBuffer(10);
+    const [one, two, three] = [message(), message(), message()];
+    for (const { m, sequence } of [one, two, three]) buffer.add(m, sequence);
+    expect(drain(buffer)).toEqual([one.m.id, two.m.id, three.m.id]);
+    expect(drain(buffer)).toEqual([]);
+    buffer.acknowledge(three.m.id);
+    buffer.rewind(one.sequence);
+    expect(buffer.size).toBe(1);
+    expect(drain(buffer)).toEqual([two.m.id]);
+  });
+
+  it('stops when the socket is full and continues later in order', () => {
+    const buffer = new ResumeBuffer(10);
+    const all = [message(), message(), message()];
+    for (const { m, sequence } of all) buffer.add(m, sequence);
+    expect(drain(buffer, 1)).toEqual([all[0]!.m.id]);
+    expect(drain(buffer)).toEqual([all[1]!.m.id, all[2]!.m.id]);
+  });
+
+  it('drops the oldest message when full and counts it', () => {
+    const buffer = new ResumeBuffer(2);
+    const all = [message(), message(), message()];
+    expect(all.map(({ m, sequence }) => buffer.add(m, sequence))).toEqual([false, false, true]);
+    expect(buffer.dropped).toBe(1);
+    expect(drain(buffer)).toEqual([all[1]!.m.id, all[2]!.m.id]);
+  });
+});

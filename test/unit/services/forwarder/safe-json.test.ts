@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { nestingExceeds, parseJsonSafely } from '../../../../services/forwarder/safe-json';
+
+describe('parseJsonSafely', () => {
+  it('parses ordinary JSON', () => {
+    expect(parseJsonSafely('{"a":[1,{"b":"c"}],"proto":"fine"}', 8)).toEqual({ ok: true, value: { a: [1, { b: 'c' }], proto: 'fine' } });
+  });
+
+  it('counts nesting outside strings only, up to and including the limit', () => {
+    expect(nestingExceeds('[[[]]]', 3)).toBe(false);
+    expect(nestingExceeds('[[[[]]]]', 3)).toBe(true);
+    expect(nestingExceeds('{"a":"[[[[[[\\"[[[["}', 1)).toBe(false);
+    expect(parseJsonSafely('['.repeat(1_000_000), 64)).toEqual({ ok: false, problem: 'The JSON body is nested deeper than 64 levels.' });
+  });
+
+  it('refuses malformed JSON', () => {
+    expect(parseJsonSafely('{"a":', 8)).toEqual({ ok: false, problem: 'The body is not valid JSON.' });
+  });
+
+  it('refuses __proto__ keys (plain or escaped, at any depth) and constructor.prototype, but not a plain constructor', () => {
+    for (const text of ['{"__proto__":{"x":1}}', '[{"a":{"\\u005f_proto__":1}}]', '{"constructor":{"prototype":{}}}']) {
+      expect(parseJsonSafely(text, 8).ok).toBe(false);
+    }
+    expect(parseJsonSafely('{"constructor":"Acme"}', 8)).toEqual({ ok: true, value: { constructor: 'Acme' } });
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});
