@@ -1,0 +1,141 @@
+/**
+ * Runs read-only legacy routing functions (spec 6.1 option 3) in QuickJS compiled to WebAssembly,
+ * inside worker threads, so the forwarder's event loop never runs legacy code. See
+ * docs/legacy-functions.md for the design, the limits and the failure semantics.
+ */
+import { createWorkerPool, type PoolAnswer } from './worker-pool';
+
+export interface LegacyRegistration {
+  listenerId: string;
+  data: unknown;
+}
+
+export interface WebhookData {
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  body: unknown;
+}
+
+export type LegacyOutcome =
+  | { ok: true; matched: string[] } // listenerIds whose call returned exactly true
+  | { ok: false; error: 'timeout' | 'memory' | 'invalid-function' | 'crashed' | 'busy'; message: string };
+
+export interface LegacyRunner {
+  run(source: string, webhook: WebhookData, registrations: readonly LegacyRegistration[]): Promise<LegacyOutcome>;
+  close(): Promise<void>;
+}
+
+export interface LegacyRunnerOptions {
+  /** Worker threads, each running one entry at a time (1–8, default 2). */
+  workers?: number;
+  /** Wall-clock deadline for one entry (all registrations of one request), at most and by default 100 ms. */
+  deadlineMs?: number;
+  /** QuickJS heap limit per entry (1–256 MiB, default 32 MiB). */
+  memoryBytes?: number;
+  /** Requests that may wait for a worker (default 1000); more answer `busy`. */
+  maxQueue?: number;
+}
+
+export const LEGACY_LIMITS = {
+  maxDeadlineMs: 100,
+  defaultMemoryBytes: 32 * 1024 * 1024,
+  maxSourceBytes: 64 * 1024,
+  /**
+   * QuickJS's own stack limit. It must trip before the worker's native stack does (QuickJS in wasm
+   * also uses the native stack): 128 KiB against an 8 MiB worker stack is a wide margin in our tests.
+   */
+  stackBytes: 128 * 1024,
+  workerStackMb: 8,
+  /** The watchdog's allowance beyond the deadline before it replaces a worker. */
+  watchdogGraceMs: 250,
+} as const;
+
+const WORKER_URL = new URL('./legacy-worker.mjs', import.meta.url);
+
+export function createLegacyRunner(options: LegacyRunnerOptions = {}): LegacyRunner {
+  const workers = integerIn('workers', options.workers ?? 2, 1, 8);
+  const deadlineMs = integerIn('deadlineMs', options.deadlineMs ?? LEGACY_LIMITS.maxDeadlineMs, 1, LEGACY_LIMITS.maxDeadlineMs);
+  const memoryBytes = integerIn('memoryBytes', options.memoryBytes ?? LEGACY_LIMITS.defaultMemoryBytes, 1024 * 1024, 256 * 1024 * 1024);
+  const maxQueue = integerIn('maxQueue', options.maxQueue ?? 1000, 0, 1_000_000);
+  const answerWithinMs = deadlineMs + LEGACY_LIMITS.watchdogGraceMs;
+
+  const pool = createWorkerPool({
+    workerUrl: WORKER_URL,
+    workers,
+    workerData: { deadlineMs, memoryBytes, stackBytes: LEGACY_LIMITS.stackBytes },
+    // Bounds the worker's own V8 heap (QuickJS's heap is WebAssembly memory, bounded by memoryBytes).
+    resourceLimits: { maxOldGenerationSizeMb: 128, stackSizeMb: LEGACY_LIMITS.workerStackMb },
+    answerWithinMs,
+    maxQueue,
+  });
+
+  return {
+    async run(source, webhook, registrations) {
+      if (typeof source !== 'string' || Buffer.byteLength(source) > LEGACY_LIMITS.maxSourceBytes) {
+        return failure('invalid-function', `the source must be a string of at most ${LEGACY_LIMITS.maxSourceBytes} bytes`);
+      }
+      // Nothing to decide: no need to enter the sandbox (the source is not even checked).
+      if (registrations.length === 0) return { ok: true, matched: [] };
+      let job: { source: string; webhookJson: string; dataJson: string };
+      try {
+        job = {
+          source,
+          webhookJson: JSON.stringify({ headers: webhook.headers, query: webhook.query, body: webhook.body }),
+          dataJson: JSON.stringify(registrations.map((registration) => registration.data ?? null)),
+        };
+      } catch {
+        return failure('crashed', 'the webhook or registration data is not serialisable as JSON');
+      }
+      return toOutcome(await pool.submit(job), registrations, { answerWithinMs, maxQueue });
+    },
+    close: () => pool.close(),
+  };
+}
+
+function toOutcome(
+  answer: PoolAnswer,
+  registrations: readonly LegacyRegistration[],
+  limits: { answerWithinMs: number; maxQueue: number },
+): LegacyOutcome {
+  switch (answer.kind) {
+    case 'busy':
+      return failure('busy', `too many legacy-function requests waiting (${limits.maxQueue})`);
+    case 'closed':
+      return failure('busy', 'the legacy-function runner is closed');
+    case 'timeout':
+      return failure('timeout', `the sandbox did not answer within ${limits.answerWithinMs} ms; its worker was replaced`);
+    case 'crashed':
+      return failure('crashed', answer.reason);
+    case 'answer':
+      return readAnswer(answer.answer, registrations);
+  }
+}
+
+const SANDBOX_ERRORS = new Set(['timeout', 'memory', 'invalid-function', 'crashed']);
+
+/** The worker is our code, but its answer still crosses a boundary: check it before trusting it. */
+function readAnswer(answer: unknown, registrations: readonly LegacyRegistration[]): LegacyOutcome {
+  const { status, flags, error, message } = (answer ?? {}) as Record<string, unknown>;
+  if (status === 'ok' && typeof flags === 'string' && flags.length === registrations.length) {
+    const matched: string[] = [];
+    registrations.forEach((registration, index) => {
+      if (flags[index] === '1') matched.push(registration.listenerId);
+    });
+    return { ok: true, matched };
+  }
+  if (status === 'error' && typeof error === 'string' && SANDBOX_ERRORS.has(error) && typeof message === 'string') {
+    return failure(error as 'timeout' | 'memory' | 'invalid-function' | 'crashed', message);
+  }
+  return failure('crashed', 'the sandbox worker gave a malformed answer');
+}
+
+function failure(error: Extract<LegacyOutcome, { ok: false }>['error'], message: string): LegacyOutcome {
+  return { ok: false, error, message };
+}
+
+function integerIn(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`legacy runner option ${name} must be an integer from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}

@@ -1,0 +1,88 @@
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from '../../../../services/forwarder/legacy/worker-pool';
+
+const SCRIPTED = new URL('./legacy-fixtures/scripted-worker.mjs', import.meta.url);
+const BROKEN = new URL('./legacy-fixtures/broken-worker.mjs', import.meta.url);
+
+const pools: WorkerPool[] = [];
+function pool(options: Partial<WorkerPoolOptions> = {}): WorkerPool {
+  const created = createWorkerPool({ workerUrl: SCRIPTED, workers: 1, workerData: {}, answerWithinMs: 300, maxQueue: 10, ...options });
+  pools.push(created);
+  return created;
+}
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('worker pool', () => {
+  it('answers jobs through a worker', async () => {
+    const p = pool();
+    await expect(p.submit({ mode: 'echo', n: 1 })).resolves.toEqual({ kind: 'answer', answer: { mode: 'echo', n: 1 } });
+  });
+
+  it('replaces a worker that does not answer in time, and the next job is served', async () => {
+    const p = pool();
+    await expect(p.submit({ mode: 'spin' })).resolves.toEqual({ kind: 'timeout' });
+    await expect(p.submit({ mode: 'echo', n: 2 })).resolves.toEqual({ kind: 'answer', answer: { mode: 'echo', n: 2 } });
+  });
+
+  it('answers crashed when a worker exits mid-job, then serves from a new worker', async () => {
+    const p = pool();
+    await expect(p.submit({ mode: 'exit' })).resolves.toEqual({ kind: 'crashed', reason: 'sandbox worker exited (code 3)' });
+    await expect(p.submit({ mode: 'echo', n: 3 })).resolves.toMatchObject({ kind: 'answer' });
+  });
+
+  it('keeps serving on the other worker while one is stuck', async () => {
+    const p = pool({ workers: 2 });
+    await Promise.all([p.submit({ mode: 'echo' }), p.submit({ mode: 'echo' })]); // both workers ready
+    const stuck = p.submit({ mode: 'spin' });
+    await expect(p.submit({ mode: 'echo', n: 4 })).resolves.toMatchObject({ kind: 'answer' });
+    await expect(stuck).resolves.toEqual({ kind: 'timeout' });
+  });
+
+  it('answers busy instead of queueing beyond maxQueue', async () => {
+    const p = pool({ maxQueue: 1 });
+    await p.submit({ mode: 'echo' }); // the worker is ready
+    const inFlight = p.submit({ mode: 'spin' });
+    const waiting = p.submit({ mode: 'echo', n: 5 });
+    await expect(p.submit({ mode: 'echo', n: 6 })).resolves.toEqual({ kind: 'busy' });
+    await expect(inFlight).resolves.toEqual({ kind: 'timeout' });
+    await expect(waiting).resolves.toMatchObject({ kind: 'answer', answer: { n: 5 } });
+  });
+
+  it('fails waiting jobs (no hang, no respawn loop) when workers cannot start, and tries again on the next job', async () => {
+    const p = pool({ workerUrl: BROKEN, workers: 2 });
+    await expect(p.submit({ mode: 'echo' })).resolves.toMatchObject({ kind: 'crashed' });
+    await expect(p.submit({ mode: 'echo' })).resolves.toMatchObject({ kind: 'crashed' });
+  });
+
+  it('close() answers pending jobs and terminates the workers', async () => {
+    const portCell = new Int32Array(new SharedArrayBuffer(4));
+    const p = pool({ workerData: { portCell } });
+    // The worker runs on its own thread, so blocking this one briefly while it starts is fine.
+    expect(Atomics.wait(portCell, 0, 0, 10_000)).not.toBe('timed-out');
+    const port = Atomics.load(portCell, 0);
+    expect(await canConnect(port)).toBe(true);
+
+    const inFlight = p.submit({ mode: 'spin' });
+    const waiting = p.submit({ mode: 'echo' });
+    await p.close();
+    await expect(inFlight).resolves.toEqual({ kind: 'closed' });
+    await expect(waiting).resolves.toEqual({ kind: 'closed' });
+    expect(await canConnect(port)).toBe(false);
+    await expect(p.submit({ mode: 'echo' })).resolves.toEqual({ kind: 'closed' });
+  });
+});
