@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { Envelope } from './app-error';
+import { RoutingDecisionSchema } from './webhook-protocol';
 import { DeviceSchema, HubPlatformSchema } from './wire';
 
 // ---- Views: what the renderer is allowed to know. No token, secret or session ever appears here.
@@ -65,6 +66,71 @@ export const DeviceListSchema = z.object({
 });
 export type DeviceList = z.infer<typeof DeviceListSchema>;
 
+// ---- Webhooks: registrations (never with their secret), connection status, inspector entries.
+
+/** Webhook ids are what the forwarder issues; kept to URL-safe characters so they are safe anywhere. */
+export const WebhookIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'a webhook id is 1–200 letters, digits, "-" or "_"');
+export const WEBHOOK_MAX_KEY_VALUES = 100;
+/** A `$key` value: a string, or a finite number (kept as a number: the forwarder compares 5 and "5" alike). */
+export const WebhookKeyValueSchema = z.union([z.string().min(1).max(1024), z.number().finite()]);
+
+export const WebhookRoutingSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('hub'), hubId: z.string().min(1).max(200) }),
+  z.object({ kind: z.literal('keys'), values: z.array(WebhookKeyValueSchema).min(1).max(WEBHOOK_MAX_KEY_VALUES) }),
+]);
+export type WebhookRouting = z.infer<typeof WebhookRoutingSchema>;
+
+export const WebhookRegistrationInputSchema = z.object({
+  id: WebhookIdSchema,
+  secret: z.string().min(8).max(512),
+  routing: WebhookRoutingSchema,
+  label: z.string().max(100).optional(),
+});
+export type WebhookRegistrationInput = z.infer<typeof WebhookRegistrationInputSchema>;
+
+/**
+ * One registration's connection, as the worse of its listener and tap sockets. `refused`: the
+ * forwarder does not know the webhook or the secret is wrong (no retries until it is added again);
+ * `unavailable`: nothing to connect to (no forwarder configured, or no secret to prove).
+ */
+export const WebhookConnectionSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('connecting') }),
+  z.object({ state: z.literal('connected') }),
+  z.object({ state: z.literal('reconnecting'), attempt: z.number().int().positive(), nextRetryAt: z.number() }),
+  z.object({ state: z.literal('refused'), reason: z.string() }),
+  z.object({ state: z.literal('unavailable'), reason: z.string() }),
+]);
+export type WebhookConnection = z.infer<typeof WebhookConnectionSchema>;
+
+export const WebhookStatusSchema = z.object({ webhookId: z.string(), connection: WebhookConnectionSchema });
+export type WebhookStatus = z.infer<typeof WebhookStatusSchema>;
+
+export const WebhookViewSchema = z.object({
+  id: z.string(),
+  routing: WebhookRoutingSchema,
+  label: z.string().optional(),
+  connection: WebhookConnectionSchema,
+});
+export type WebhookView = z.infer<typeof WebhookViewSchema>;
+
+/** One intake as the inspector shows it: the tap's event merged with this app's own delivery. */
+export const WebhookEntrySchema = z.object({
+  webhookId: z.string(),
+  id: z.string(),
+  receivedAt: z.string(),
+  /** Null when only the delivery was seen (the tap was not connected at the time). */
+  method: z.string().nullable(),
+  size: z.number(),
+  headers: z.record(z.string(), z.string()),
+  query: z.record(z.string(), z.string()),
+  body: z.unknown(),
+  rawBody: z.string(),
+  routing: RoutingDecisionSchema.nullable(),
+  /** True once this app's listener received the message. */
+  delivered: z.boolean(),
+});
+export type WebhookEntry = z.infer<typeof WebhookEntrySchema>;
+
 // ---- Channels
 
 const hubId = z.string().min(1).max(200);
@@ -79,10 +145,20 @@ export const invokeContract = {
   'hubs.devices': { args: z.tuple([hubId]), result: DeviceListSchema },
   'vault.allowPlaintextStorage': { args: z.tuple([z.boolean()]), result: z.void() },
   'notices.dismiss': { args: z.tuple([z.string().min(1).max(100)]), result: z.void() },
+  'webhooks.list': { args: noArgs, result: z.array(WebhookViewSchema) },
+  /** Adds a registration, or replaces the one with the same webhook id. */
+  'webhooks.add': { args: z.tuple([WebhookRegistrationInputSchema]), result: WebhookViewSchema },
+  'webhooks.remove': { args: z.tuple([WebhookIdSchema]), result: z.void() },
+  /** The recent entries kept in main, newest first, so a reloaded renderer is not empty. */
+  'inspector.snapshot': { args: noArgs, result: z.array(WebhookEntrySchema) },
+  'inspector.clear': { args: noArgs, result: z.void() },
 } as const;
 
 export const eventContract = {
   'session.changed': SessionViewSchema,
+  /** A new or updated inspector entry (an update has the same webhookId and id). */
+  'webhooks.entry': WebhookEntrySchema,
+  'webhooks.status': WebhookStatusSchema,
 } as const;
 
 export type InvokeContract = typeof invokeContract;

@@ -10,6 +10,8 @@ export interface BackendHandle {
 }
 
 export const BACKEND_ENV = ['HUBDESK_AUTH_URL', 'HUBDESK_CLIENT_ID', 'HUBDESK_CLIENT_SECRET'] as const;
+/** Optional, independent of the cloud variables: the webhook forwarder's base URL. */
+export const WEBHOOK_URL_ENV = 'HUBDESK_WEBHOOK_URL';
 
 export class BackendConfigError extends Error {
   override readonly name = 'BackendConfigError';
@@ -23,28 +25,35 @@ export function readConfiguredBackend(env: NodeJS.ProcessEnv, redirectUri: strin
     const missing = BACKEND_ENV.filter((name) => !present.includes(name));
     throw new BackendConfigError(`Incomplete cloud configuration: ${missing.join(', ')} must be set too (or unset all of ${BACKEND_ENV.join(', ')} to use the built-in demo cloud).`);
   }
-  const authUrl = parseBaseUrl(env.HUBDESK_AUTH_URL as string);
+  const authUrl = parseBaseUrl('HUBDESK_AUTH_URL', env.HUBDESK_AUTH_URL as string);
   return {
     authUrl,
     clientId: env.HUBDESK_CLIENT_ID as string,
     clientSecret: env.HUBDESK_CLIENT_SECRET as string,
     redirectUri,
     embedded: false,
+    webhookUrl: readWebhookUrl(env),
   };
 }
 
-function parseBaseUrl(raw: string): string {
+/** The configured forwarder, or null when HUBDESK_WEBHOOK_URL is unset (webhooks then say so). */
+export function readWebhookUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env[WEBHOOK_URL_ENV] ?? '';
+  return raw === '' ? null : parseBaseUrl(WEBHOOK_URL_ENV, raw);
+}
+
+function parseBaseUrl(name: string, raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new BackendConfigError(`HUBDESK_AUTH_URL is not a URL: ${JSON.stringify(raw.slice(0, 200))}`);
+    throw new BackendConfigError(`${name} is not a URL: ${JSON.stringify(raw.slice(0, 200))}`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-    throw new BackendConfigError('HUBDESK_AUTH_URL must use https (plain http is allowed only on loopback).');
+    throw new BackendConfigError(`${name} must use https (plain http is allowed only on loopback).`);
   }
   if (url.username || url.password || url.search || url.hash) {
-    throw new BackendConfigError('HUBDESK_AUTH_URL must be a plain base URL (no credentials, query or fragment).');
+    throw new BackendConfigError(`${name} must be a plain base URL (no credentials, query or fragment).`);
   }
   return url.href.replace(/\/+$/, '');
 }
@@ -59,6 +68,7 @@ export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string
     log.info('backend: using the configured cloud', { authUrl: configured.authUrl, clientId: configured.clientId });
     return { config: configured, close: async () => {} };
   }
+  const configuredWebhookUrl = readWebhookUrl(env); // before starting anything: bad configuration fails fast
   // Imported lazily: a configured app never loads the reference services.
   const { startStack } = await import('../services/stack');
   const stack = await startStack();
@@ -70,6 +80,8 @@ export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string
       clientSecret: stack.info.client.secret,
       redirectUri,
       embedded: true,
+      // An explicitly configured forwarder wins over the embedded one.
+      webhookUrl: configuredWebhookUrl ?? stack.info.webhook_url,
     },
     close: () => stack.close(),
   };

@@ -18,6 +18,9 @@ import { createParallelPingSelector } from './route-selection';
 import { createSessionState, type SessionListener } from './session-state';
 import { createTokenEndpoint } from './token-endpoint';
 import { createTokenVault } from './token-vault';
+import { createWebhookInspector } from './webhook-inspector';
+import { createWebhookListener } from './webhook-listener';
+import { createWebhookRegistrations } from './webhook-registrations';
 
 const UserViewRecordSchema = z.object({ id: z.string(), email: z.string(), firstname: z.string(), lastname: z.string() });
 
@@ -34,6 +37,13 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const vault = createTokenVault({ backend, cipher, store, logger });
   const userKey = `user:${vault.backendKey}`;
   const notices = createNoticeBoard(store, cipher.backend, vault.storage);
+  const webhooks = createWebhookListener({
+    webhookUrl: backend.webhookUrl,
+    registrations: createWebhookRegistrations({ cipher, store, logger, storage: vault.storage }),
+    inspector: createWebhookInspector(),
+    logger,
+    clock,
+  });
   const state = createSessionState({
     backend,
     notices,
@@ -151,14 +161,21 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
       notices.dismiss(id);
       state.refresh();
     },
+    // Webhooks need no sign-in: the forwarder authenticates them by id and secret.
+    'webhooks.list': async () => webhooks.list(),
+    'webhooks.add': (input) => webhooks.add(input),
+    'webhooks.remove': async (id) => webhooks.remove(id),
+    'inspector.snapshot': async () => webhooks.inspector.snapshot(),
+    'inspector.clear': async () => webhooks.inspector.clear(),
   };
 
   const restoring = state.auth().status === 'restoring' ? restore() : Promise.resolve();
+  await webhooks.start();
 
   return {
     handlers,
-    // session.changed is the only event so far; its payload is the session view.
-    onEvent: (_event, listener) => state.subscribe(listener as SessionListener),
+    onEvent: (event, listener) =>
+      event === 'session.changed' ? state.subscribe(listener as SessionListener) : webhooks.on(event, listener as (payload: unknown) => void),
     async handleOAuthCallback(params) {
       const result = await oauth.handleCallback(params);
       switch (result.kind) {
@@ -184,6 +201,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     async dispose() {
       lifetime.abort();
       oauth.dispose();
+      webhooks.dispose();
       await restoring.catch(() => {});
       state.dispose();
     },

@@ -43,6 +43,8 @@ export interface BackendConfig {
   redirectUri: string;
   /** True when the app started the reference stack in-process because nothing was configured. */
   embedded: boolean;
+  /** The webhook forwarder's base URL (its listener channel is `{webhookUrl}/listen`); null: none configured. */
+  webhookUrl: string | null;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };

@@ -5,12 +5,13 @@ import { getBridge } from './bridge';
 import { connectStores } from './stores/connect-stores';
 import { createHubsStore } from './stores/hubs-store';
 import { createSessionStore } from './stores/session-store';
+import { createWebhooksStore } from './stores/webhooks-store';
 import './styles.css';
 import { App } from './ui/app';
 import { StoresProvider } from './ui/stores-context';
 
 const bridge = getBridge();
-const stores = { session: createSessionStore(bridge), hubs: createHubsStore(bridge) };
+const stores = { session: createSessionStore(bridge), hubs: createHubsStore(bridge), webhooks: createWebhooksStore(bridge) };
 connectStores(stores.session, stores.hubs);
 
 const root = document.getElementById('root');

@@ -11,6 +11,7 @@ export const TEST_BACKEND: BackendConfig = {
   clientSecret: 'test-secret',
   redirectUri: 'io.hubdesk.app:/oauth/callback',
   embedded: false,
+  webhookUrl: null,
 };
 
 export function memoryStore(initial: Record<string, unknown> = {}): KeyValueStore & { data: Map<string, unknown> } {

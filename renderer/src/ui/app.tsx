@@ -1,15 +1,18 @@
-/** Chooses the screen for the current session state. */
+/** Chooses the screen for the current session state, and remembers which view (hubs or webhooks) is open. */
+import { useState } from 'react';
 import { useStore } from 'zustand';
 import { RestoringScreen, StartupFailedScreen } from './restoring-screen';
 import { SignedInScreen } from './signed-in-screen';
 import { SignedOutScreen } from './signed-out-screen';
 import { SigningInScreen } from './signing-in-screen';
 import { useStores } from './stores-context';
+import type { AppView } from './view-tabs';
 
 export function App() {
   const { session: sessionStore } = useStores();
   const session = useStore(sessionStore, (s) => s.session);
   const loadError = useStore(sessionStore, (s) => s.loadError);
+  const [view, setView] = useState<AppView>('hubs');
 
   if (!session) return loadError ? <StartupFailedScreen error={loadError} /> : <RestoringScreen message="Starting Hubdesk…" />;
   const { auth } = session;
@@ -19,8 +22,9 @@ export function App() {
     case 'signing-in':
       return <SigningInScreen authorizationOrigin={auth.authorizationOrigin} />;
     case 'signed-in':
-      return <SignedInScreen user={auth.user} />;
+      return <SignedInScreen user={auth.user} view={view} onView={setView} />;
     case 'signed-out':
-      return <SignedOutScreen reason={auth.reason} backend={session.backend} />;
+      // Webhooks need no sign-in (the forwarder checks their secret), so the view stays reachable.
+      return <SignedOutScreen reason={auth.reason} backend={session.backend} view={view} onView={setView} />;
   }
 }

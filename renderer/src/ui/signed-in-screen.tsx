@@ -1,4 +1,4 @@
-/** Signed in: who, how the sign-in is kept, and the hub list beside the selected hub's devices. */
+/** Signed in: who, how the sign-in is kept, and either the hubs (list beside devices) or the webhooks view. */
 import { useStore } from 'zustand';
 import type { SessionView, UserView } from '../../../common/ipc-contract';
 import { ActionError } from './action-error';
@@ -6,13 +6,15 @@ import { DevicesPanel } from './devices-panel';
 import { HubList } from './hub-list';
 import { Notices } from './notices';
 import { useStores } from './stores-context';
+import { type AppView, ViewPanel, ViewTabs } from './view-tabs';
+import { WebhooksView } from './webhooks-view';
 
 const STORAGE_HINT: Partial<Record<SessionView['tokenStorage'], string>> = {
   'memory-only': 'Sign-in kept until Hubdesk quits',
   'plaintext-opt-in': 'Sign-in saved without encryption',
 };
 
-export function SignedInScreen({ user }: { user: UserView }) {
+export function SignedInScreen({ user, view, onView }: { user: UserView; view: AppView; onView(view: AppView): void }) {
   const { session } = useStores();
   const pending = useStore(session, (s) => s.pending);
   const tokenStorage = useStore(session, (s) => s.session?.tokenStorage);
@@ -36,9 +38,18 @@ export function SignedInScreen({ user }: { user: UserView }) {
       </header>
       <ActionError />
       <Notices />
-      <main className="columns">
-        <HubList />
-        <DevicesPanel />
+      <ViewTabs current={view} onChange={onView} />
+      <main>
+        {view === 'hubs' ? (
+          <ViewPanel view="hubs" className="columns">
+            <HubList />
+            <DevicesPanel />
+          </ViewPanel>
+        ) : (
+          <ViewPanel view="webhooks">
+            <WebhooksView />
+          </ViewPanel>
+        )}
       </main>
     </div>
   );

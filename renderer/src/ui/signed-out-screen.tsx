@@ -3,8 +3,37 @@ import { ActionError } from './action-error';
 import { Notices } from './notices';
 import { useStores } from './stores-context';
 import { useStore } from 'zustand';
+import { type AppView, ViewPanel, ViewTabs } from './view-tabs';
+import { WebhooksView } from './webhooks-view';
 
-export function SignedOutScreen({ reason, backend }: { reason: string | undefined; backend: SessionView['backend'] }) {
+interface SignedOutProps {
+  reason: string | undefined;
+  backend: SessionView['backend'];
+  view: AppView;
+  onView(view: AppView): void;
+}
+
+/** Signed out: the sign-in card under "Hubs" (hubs need the cloud account); "Webhooks" works as well. */
+export function SignedOutScreen({ reason, backend, view, onView }: SignedOutProps) {
+  return (
+    <div className="signed-out">
+      <ViewTabs current={view} onChange={onView} />
+      {view === 'hubs' ? (
+        <ViewPanel view="hubs">
+          <SignInCard reason={reason} backend={backend} />
+        </ViewPanel>
+      ) : (
+        <ViewPanel view="webhooks">
+          <main>
+            <WebhooksView />
+          </main>
+        </ViewPanel>
+      )}
+    </div>
+  );
+}
+
+function SignInCard({ reason, backend }: Pick<SignedOutProps, 'reason' | 'backend'>) {
   const { session } = useStores();
   const pending = useStore(session, (s) => s.pending);
   return (

@@ -2,10 +2,12 @@
 import { createContext, type ReactNode, useContext } from 'react';
 import type { HubsStore } from '../stores/hubs-store';
 import type { SessionStore } from '../stores/session-store';
+import type { WebhooksStore } from '../stores/webhooks-store';
 
 export interface Stores {
   session: SessionStore;
   hubs: HubsStore;
+  webhooks: WebhooksStore;
 }
 
 const StoresContext = createContext<Stores | null>(null);

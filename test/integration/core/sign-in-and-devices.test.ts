@@ -30,7 +30,7 @@ const countingFetch: typeof fetch = (input, init) => {
 const count = (path: string) => calls.filter((p) => p === path).length;
 
 function backend(): BackendConfig {
-  return { authUrl: stack.info.auth_url, clientId: stack.info.client.id, clientSecret: stack.info.client.secret, redirectUri: stack.info.client.redirect_uri, embedded: false };
+  return { authUrl: stack.info.auth_url, clientId: stack.info.client.id, clientSecret: stack.info.client.secret, redirectUri: stack.info.client.redirect_uri, embedded: false, webhookUrl: null };
 }
 
 async function newCore(store = memoryStore()) {

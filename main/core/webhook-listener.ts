@@ -1,0 +1,168 @@
+/**
+ * The app's webhook listener: for every registration, a `listener` socket (receives and acknowledges
+ * the messages routed to this app, resuming after the persisted last acknowledgement) and a `tap`
+ * socket (the owner's view of every intake with its routing decision), both kept open by
+ * webhook-channel.ts. It serves the `webhooks.*` and `inspector.*` channels and emits
+ * `webhooks.entry` and `webhooks.status`. Registrations belong to the developer, not to the cloud
+ * sign-in, so signing out leaves them running.
+ */
+import type { EventPayload, WebhookConnection, WebhookRegistrationInput, WebhookView } from '../../common/ipc-contract';
+import type { RegistrationData } from '../../common/webhook-protocol';
+import type { Clock, Logger } from './ports';
+import { openWebhookChannel, type WebhookChannel, type WebhookChannelOptions } from './webhook-channel';
+import type { WebhookInspector } from './webhook-inspector';
+import type { WebhookRegistration, WebhookRegistrations } from './webhook-registrations';
+
+type WebhookEvent = 'webhooks.entry' | 'webhooks.status';
+
+export const NO_FORWARDER_REASON = 'No webhook forwarder is configured (set HUBDESK_WEBHOOK_URL).';
+export const NO_SECRET_REASON = 'The secret was kept only until Hubdesk quit; add this webhook again with its secret.';
+
+export interface WebhookListener {
+  start(): Promise<void>;
+  list(): WebhookView[];
+  add(input: WebhookRegistrationInput): Promise<WebhookView>;
+  remove(id: string): void;
+  inspector: Pick<WebhookInspector, 'snapshot' | 'clear'>;
+  on<E extends WebhookEvent>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  dispose(): void;
+}
+
+export interface WebhookListenerDeps {
+  webhookUrl: string | null;
+  registrations: WebhookRegistrations;
+  inspector: WebhookInspector;
+  logger: Logger;
+  clock: Clock;
+  /** Replaced in tests to speed up heartbeats or control scheduling. */
+  channelOptions?: Pick<WebhookChannelOptions, 'heartbeatMs' | 'schedule'> & { backoff?: () => WebhookChannelOptions['backoff'] };
+}
+
+interface Running {
+  registration: WebhookRegistration;
+  connection: { listener: WebhookConnection; tap: WebhookConnection };
+  channels: WebhookChannel[];
+}
+
+/** The worse of the two sockets is the registration's state: a dead tap is as visible as a dead listener. */
+const SEVERITY: Record<WebhookConnection['state'], number> = { connected: 0, connecting: 1, reconnecting: 2, unavailable: 3, refused: 4 };
+const worse = (a: WebhookConnection, b: WebhookConnection) => (SEVERITY[b.state] > SEVERITY[a.state] ? b : a);
+
+export function registrationData(registration: WebhookRegistration): { hubId?: string; data?: RegistrationData } {
+  const { routing } = registration;
+  if (routing.kind === 'hub') return { hubId: routing.hubId };
+  return { data: routing.values.length === 1 ? { $key: routing.values[0] } : { $keys: routing.values } };
+}
+
+export function createWebhookListener(deps: WebhookListenerDeps): WebhookListener {
+  const { registrations, inspector, logger, clock } = deps;
+  const running = new Map<string, Running>();
+  const listeners = { 'webhooks.entry': new Set<(p: unknown) => void>(), 'webhooks.status': new Set<(p: unknown) => void>() };
+  let disposed = false;
+
+  const emit = <E extends WebhookEvent>(event: E, payload: EventPayload<E>) => {
+    for (const listener of listeners[event]) {
+      try {
+        listener(payload);
+      } catch (error) {
+        logger.error(`webhooks: a ${event} listener failed`, { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  };
+
+  const connectionOf = (run: Running) => worse(run.connection.listener, run.connection.tap);
+  const view = (run: Running): WebhookView => ({
+    id: run.registration.id,
+    routing: run.registration.routing,
+    ...(run.registration.label !== undefined && { label: run.registration.label }),
+    connection: connectionOf(run),
+  });
+
+  const update = (run: Running, socket: 'listener' | 'tap', connection: WebhookConnection) => {
+    if (running.get(run.registration.id) !== run) return; // removed or replaced meanwhile
+    const before = JSON.stringify(connectionOf(run));
+    run.connection[socket] = connection;
+    const after = connectionOf(run);
+    if (JSON.stringify(after) !== before) emit('webhooks.status', { webhookId: run.registration.id, connection: after });
+  };
+
+  const stop = (id: string) => {
+    const run = running.get(id);
+    running.delete(id);
+    for (const channel of run?.channels ?? []) channel.stop();
+  };
+
+  const launch = (registration: WebhookRegistration) => {
+    stop(registration.id);
+    const { webhookUrl } = deps;
+    const { secret } = registration;
+    const blocked = webhookUrl === null ? NO_FORWARDER_REASON : secret === null ? NO_SECRET_REASON : null;
+    const initial: WebhookConnection = blocked === null ? { state: 'connecting' } : { state: 'unavailable', reason: blocked };
+    const run: Running = { registration, connection: { listener: initial, tap: initial }, channels: [] };
+    running.set(registration.id, run);
+    emit('webhooks.status', { webhookId: registration.id, connection: initial });
+    if (webhookUrl === null || secret === null) return run;
+
+    const common = {
+      webhookUrl,
+      webhookId: registration.id,
+      secret,
+      logger,
+      clock,
+      heartbeatMs: deps.channelOptions?.heartbeatMs,
+      schedule: deps.channelOptions?.schedule,
+      resumeAfter: () => registrations.lastAck(registration.id),
+    };
+    run.channels.push(
+      openWebhookChannel({
+        ...common,
+        ...registrationData(registration),
+        backoff: deps.channelOptions?.backoff?.(),
+        role: 'listener',
+        listenerId: registration.listenerId,
+        onMessage: (message) => emit('webhooks.entry', inspector.delivered(registration.id, message)),
+        onAcknowledged: (id) => registrations.setLastAck(registration.id, id),
+        onConnection: (connection) => update(run, 'listener', connection),
+      }),
+      openWebhookChannel({
+        ...common,
+        backoff: deps.channelOptions?.backoff?.(),
+        role: 'tap',
+        listenerId: registration.tapId,
+        onTap: (event) => emit('webhooks.entry', inspector.tapped(registration.id, event)),
+        onConnection: (connection) => update(run, 'tap', connection),
+      }),
+    );
+    return run;
+  };
+
+  return {
+    async start() {
+      const loaded = await registrations.load();
+      if (disposed) return;
+      for (const registration of loaded) if (!running.has(registration.id)) launch(registration);
+    },
+    list: () => [...running.values()].map(view),
+    async add(input) {
+      const registration = await registrations.add(input);
+      if (disposed) throw new Error('the webhook listener has been disposed');
+      return view(launch(registration));
+    },
+    remove(id) {
+      stop(id);
+      registrations.remove(id);
+      inspector.forget(id);
+    },
+    inspector: { snapshot: () => inspector.snapshot(), clear: () => inspector.clear() },
+    on(event, listener) {
+      const set = listeners[event];
+      set.add(listener as (p: unknown) => void);
+      return () => set.delete(listener as (p: unknown) => void);
+    },
+    dispose() {
+      disposed = true;
+      for (const id of [...running.keys()]) stop(id);
+      for (const set of Object.values(listeners)) set.clear();
+    },
+  };
+}

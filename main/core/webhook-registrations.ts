@@ -1,0 +1,117 @@
+/**
+ * The developer's webhook registrations in settings. The secret is encrypted through the same
+ * SecretCipher as the cloud tokens and under the same policy (token-vault.ts): with a cipher that
+ * does not really encrypt, and no opt-in, it is kept in memory only, so after a restart such a
+ * registration is listed without a secret and must be added again. Views never carry the secret.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { type WebhookRegistrationInput, WebhookRoutingSchema, type WebhookRouting } from '../../common/ipc-contract';
+import type { KeyValueStore, Logger, SecretCipher } from './ports';
+import type { TokenStorage } from './token-vault';
+
+export const REGISTRATIONS_KEY = 'webhooks:registrations';
+export const ackKey = (webhookId: string) => `webhooks:ack:${webhookId}`;
+
+export interface WebhookRegistration {
+  id: string;
+  routing: WebhookRouting;
+  label?: string;
+  /** Chosen once, kept across reconnects and restarts: the forwarder resumes per listenerId. */
+  listenerId: string;
+  tapId: string;
+  /** Null when it was kept in memory only and the app has restarted since. */
+  secret: string | null;
+}
+
+const StoredSchema = z.object({
+  v: z.literal(1),
+  id: z.string().min(1).max(200),
+  routing: WebhookRoutingSchema,
+  label: z.string().max(100).optional(),
+  listenerId: z.string().min(1).max(200),
+  tapId: z.string().min(1).max(200),
+  secretRecord: z.object({ backend: z.string(), data: z.string().min(1) }).nullable(),
+});
+type Stored = z.infer<typeof StoredSchema>;
+
+export interface WebhookRegistrations {
+  /** Reads and decrypts what settings hold; malformed entries are dropped (and logged). */
+  load(): Promise<WebhookRegistration[]>;
+  /** Adds, or replaces the registration with the same id (keeping its listenerId, so resuming still works). */
+  add(input: WebhookRegistrationInput): Promise<WebhookRegistration>;
+  remove(id: string): void;
+  lastAck(id: string): string | undefined;
+  setLastAck(id: string, messageId: string): void;
+}
+
+export interface WebhookRegistrationsDeps {
+  cipher: SecretCipher;
+  store: KeyValueStore;
+  logger: Logger;
+  storage: () => TokenStorage;
+}
+
+export function createWebhookRegistrations({ cipher, store, logger, storage }: WebhookRegistrationsDeps): WebhookRegistrations {
+  const stored = (): Stored[] => {
+    const raw = store.get(REGISTRATIONS_KEY);
+    if (!Array.isArray(raw)) return [];
+    return raw.flatMap((entry) => {
+      const parsed = StoredSchema.safeParse(entry);
+      if (!parsed.success) logger.warn('webhooks: dropped a malformed saved registration');
+      return parsed.success ? [parsed.data] : [];
+    });
+  };
+  const save = (records: Stored[]) => store.set(REGISTRATIONS_KEY, records);
+
+  const decrypt = async (record: Stored): Promise<string | null> => {
+    if (!record.secretRecord || record.secretRecord.backend !== cipher.backend || storage() === 'memory-only') return null;
+    try {
+      return await cipher.decrypt(record.secretRecord.data);
+    } catch {
+      logger.warn('webhooks: a saved webhook secret could not be decrypted', { webhookId: record.id });
+      return null;
+    }
+  };
+
+  return {
+    async load() {
+      return Promise.all(
+        stored().map(async (record) => ({
+          id: record.id,
+          routing: record.routing,
+          ...(record.label !== undefined && { label: record.label }),
+          listenerId: record.listenerId,
+          tapId: record.tapId,
+          secret: await decrypt(record),
+        })),
+      );
+    },
+    async add(input) {
+      const previous = stored().find((record) => record.id === input.id);
+      const secretRecord = storage() === 'memory-only' ? null : { backend: cipher.backend, data: await cipher.encrypt(input.secret) };
+      const record: Stored = {
+        v: 1,
+        id: input.id,
+        routing: input.routing,
+        ...(input.label !== undefined && { label: input.label }),
+        listenerId: previous?.listenerId ?? `hubdesk-${randomUUID()}`,
+        tapId: previous?.tapId ?? `hubdesk-tap-${randomUUID()}`,
+        secretRecord,
+      };
+      // Read again after the await: another add may have finished meanwhile.
+      save([...stored().filter((r) => r.id !== input.id), record]);
+      const { v: _v, secretRecord: _s, ...rest } = record;
+      return { ...rest, secret: input.secret };
+    },
+    remove(id) {
+      save(stored().filter((record) => record.id !== id));
+      store.delete(ackKey(id));
+    },
+    lastAck(id) {
+      const value = store.get(ackKey(id));
+      return typeof value === 'string' && value.length > 0 && value.length <= 200 ? value : undefined;
+    },
+    setLastAck: (id, messageId) => store.set(ackKey(id), messageId),
+  };
+}

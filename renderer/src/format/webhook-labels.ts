@@ -1,0 +1,89 @@
+/** Words and numbers the webhooks view shows: pure functions, so they are tested without a DOM. */
+import type { WebhookConnection, WebhookEntry, WebhookRouting } from '../../../common/ipc-contract';
+
+/**
+ * "lamp-1, 5, 007" → ["lamp-1", 5, "007"]: a value that reads as a plain decimal number (no leading
+ * zero, no sign but "-", no exponent) is kept as a number, since JSON bodies carry ids as numbers too;
+ * the forwarder compares 5 and "5" alike anyway. Empty items are dropped, duplicates kept once.
+ */
+export function parseKeyValues(text: string): (string | number)[] {
+  const values: (string | number)[] = [];
+  for (const item of text.split(',')) {
+    const trimmed = item.trim();
+    if (trimmed === '') continue;
+    const value = /^-?(0|[1-9]\d{0,14})(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
+    if (!values.includes(value)) values.push(value);
+  }
+  return values;
+}
+
+export function routingLabel(routing: WebhookRouting, hubName?: string): string {
+  if (routing.kind === 'hub') return `Hub ${hubName ?? routing.hubId}`;
+  return `Key ${routing.values.length === 1 ? 'value' : 'values'} ${routing.values.map(String).join(', ')}`;
+}
+
+export function connectionLabel(connection: WebhookConnection, now: number): string {
+  switch (connection.state) {
+    case 'connecting':
+      return 'Connecting…';
+    case 'connected':
+      return 'Connected';
+    case 'reconnecting': {
+      const seconds = Math.max(0, Math.ceil((connection.nextRetryAt - now) / 1000));
+      return `Reconnecting (attempt ${connection.attempt}, next try in ${seconds} s)`;
+    }
+    case 'refused':
+      return `Refused: ${connection.reason}`;
+    case 'unavailable':
+      return `Not connected: ${connection.reason}`;
+  }
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString(undefined, { hour12: false });
+}
+
+function valueText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** One line: how the forwarder routed it, and whether this app received it. */
+export function routingSummary(entry: Pick<WebhookEntry, 'routing' | 'delivered'>): string {
+  const delivered = entry.delivered ? ' → delivered' : '';
+  const { routing } = entry;
+  if (!routing) return entry.delivered ? 'delivered (routing not seen)' : 'routing not seen';
+  const matched = routing.matched.length;
+  const outcome = delivered || (matched > 0 ? ` → ${matched} ${matched === 1 ? 'listener' : 'listeners'}` : ` → not forwarded`);
+  switch (routing.option) {
+    case 'query':
+      return `query ?hub${outcome}`;
+    case 'key-path':
+      return routing.value === undefined ? `key path ${routing.keyPath ?? ''} = nothing${outcome}` : `key path ${routing.keyPath ?? ''} = ${valueText(routing.value)}${outcome}`;
+    case 'legacy':
+      return `legacy function${outcome}`;
+    case 'none':
+      return `no routing${outcome}`;
+  }
+}
+
+/** The raw body as text when it is valid UTF-8, else as it came (base64). */
+export function rawBodyText(rawBody: string): { kind: 'text' | 'base64'; text: string } {
+  let bytes: Uint8Array;
+  try {
+    bytes = Uint8Array.from(atob(rawBody), (c) => c.charCodeAt(0));
+  } catch {
+    return { kind: 'base64', text: rawBody };
+  }
+  try {
+    return { kind: 'text', text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    return { kind: 'base64', text: rawBody };
+  }
+}

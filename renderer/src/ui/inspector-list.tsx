@@ -1,0 +1,68 @@
+/**
+ * The inspector's messages, newest first, virtualised: only the rows in view (plus a few) are in the
+ * DOM, so 10,000 entries scroll as smoothly as ten. Rows are buttons; arrow keys, Home and End move
+ * the selection and keep it in view.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, useRef } from 'react';
+import type { WebhookEntry } from '../../../common/ipc-contract';
+import { formatSize, formatTime, routingSummary } from '../format/webhook-labels';
+import { entryKey } from '../stores/webhooks-store';
+
+const ROW_HEIGHT = 40;
+
+export function InspectorList({ entries, selectedKey, onSelect }: { entries: readonly WebhookEntry[]; selectedKey: string | null; onSelect(key: string): void }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // The virtualizer is mutable by design (it re-renders us on scroll); nothing here memoises its results.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({ count: entries.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  const selectedIndex = selectedKey === null ? -1 : entries.findIndex((entry) => entryKey(entry) === selectedKey);
+
+  const moveTo = (index: number) => {
+    const entry = entries[index];
+    if (!entry) return;
+    onSelect(entryKey(entry));
+    virtualizer.scrollToIndex(index);
+    // The row may only now be rendered: focus it once it is.
+    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLButtonElement>(`[data-index="${index}"] button`)?.focus());
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    const last = entries.length - 1;
+    const from = Math.max(selectedIndex, 0);
+    const next = { ArrowDown: Math.min(from + 1, last), ArrowUp: Math.max(from - 1, 0), Home: 0, End: last }[event.key];
+    if (next === undefined || last < 0) return;
+    event.preventDefault();
+    moveTo(next);
+  };
+
+  return (
+    <div ref={scrollRef} className="inspector-scroll">
+      {entries.length === 0 && <p className="muted inspector-empty">No messages yet. POST to a webhook to see it here.</p>}
+      <div role="list" aria-label="Webhook messages" className="inspector-list" style={{ height: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const entry = entries[item.index]!;
+          const key = entryKey(entry);
+          return (
+            <div
+              role="listitem"
+              key={key}
+              data-index={item.index}
+              aria-setsize={entries.length}
+              aria-posinset={item.index + 1}
+              className="inspector-row"
+              style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+            >
+              <button type="button" aria-current={key === selectedKey ? 'true' : undefined} onClick={() => onSelect(key)}>
+                <span className="cell-time">{formatTime(entry.receivedAt)}</span>
+                <span className="cell-method">{entry.method ?? '—'}</span>
+                <span className="cell-size">{formatSize(entry.size)}</span>
+                <span className="cell-routing">{routingSummary(entry)}</span>
+              </button>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

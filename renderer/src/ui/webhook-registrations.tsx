@@ -1,0 +1,65 @@
+/** The registrations with their connection indicator, and a way to remove each. */
+import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
+import type { WebhookConnection } from '../../../common/ipc-contract';
+import { connectionLabel, routingLabel } from '../format/webhook-labels';
+import { connectionOf } from '../stores/webhooks-store';
+import { useStores } from './stores-context';
+
+export function WebhookRegistrations() {
+  const { webhooks, hubs } = useStores();
+  const registrations = useStore(webhooks, (s) => s.registrations);
+  const connections = useStore(webhooks, (s) => s.connections);
+  const pending = useStore(webhooks, (s) => s.pending);
+  const hubList = useStore(hubs, (s) => s.list);
+  const hubName = (id: string) => (hubList.status === 'loaded' ? hubList.hubs.find((hub) => hub.id === id)?.name : undefined);
+
+  return (
+    <section className="webhook-registrations" aria-labelledby="webhook-registrations-title">
+      <h2 id="webhook-registrations-title">Your webhooks</h2>
+      {registrations.status === 'loading' && <p>Loading webhooks…</p>}
+      {registrations.status === 'error' && <p className="error-text">{registrations.error.message}</p>}
+      {registrations.status === 'loaded' && registrations.views.length === 0 && <p className="muted">No webhooks yet.</p>}
+      {registrations.status === 'loaded' && registrations.views.length > 0 && (
+        <ul aria-label="Webhooks">
+          {registrations.views.map((view) => {
+            const connection = connectionOf({ connections }, view);
+            return (
+              <li key={view.id} className="webhook-registration">
+                <div>
+                  <p className="webhook-id">{view.label ?? view.id}</p>
+                  <p className="muted">{routingLabel(view.routing, view.routing.kind === 'hub' ? hubName(view.routing.hubId) : undefined)}</p>
+                  <ConnectionIndicator connection={connection} />
+                </div>
+                <button type="button" aria-label={`Remove ${view.id}`} disabled={pending === 'remove'} onClick={() => void webhooks.getState().remove(view.id)}>
+                  Remove
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export function ConnectionIndicator({ connection }: { connection: WebhookConnection }) {
+  const now = useNow(connection.state === 'reconnecting');
+  return (
+    <p className="connection" data-state={connection.state} role="status">
+      <span className="connection-dot" aria-hidden="true" />
+      {connectionLabel(connection, now)}
+    </p>
+  );
+}
+
+/** The time, ticking once a second while `ticking` (the reconnect countdown), still otherwise. */
+function useNow(ticking: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!ticking) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  return now;
+}

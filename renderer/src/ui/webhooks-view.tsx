@@ -1,0 +1,73 @@
+/** The Webhooks view: registrations on one side, the live inspector with its detail pane on the other. */
+import { useStore } from 'zustand';
+import { connectionOf, entryKey } from '../stores/webhooks-store';
+import { InspectorList } from './inspector-list';
+import { MessageDetails } from './message-details';
+import { useStores } from './stores-context';
+import { WebhookForm } from './webhook-form';
+import { WebhookRegistrations } from './webhook-registrations';
+
+export function WebhooksView() {
+  const { webhooks } = useStores();
+  const actionError = useStore(webhooks, (s) => s.actionError);
+  return (
+    <div className="webhooks-view">
+      <div className="webhooks-side">
+        <WebhookForm />
+        {actionError && (
+          <p className="error-text" role="alert">
+            {actionError.message}
+          </p>
+        )}
+        <WebhookRegistrations />
+      </div>
+      <Inspector />
+    </div>
+  );
+}
+
+function Inspector() {
+  const { webhooks } = useStores();
+  const entries = useStore(webhooks, (s) => s.entries);
+  const held = useStore(webhooks, (s) => s.held.length);
+  const paused = useStore(webhooks, (s) => s.paused);
+  const selectedKey = useStore(webhooks, (s) => s.selectedKey);
+  const total = useStore(webhooks, (s) => (s.registrations.status === 'loaded' ? s.registrations.views.length : 0));
+  const connected = useStore(webhooks, (s) =>
+    s.registrations.status === 'loaded' ? s.registrations.views.filter((view) => connectionOf(s, view).state === 'connected').length : 0,
+  );
+  const selected = selectedKey === null ? undefined : entries.find((entry) => entryKey(entry) === selectedKey);
+  const state = webhooks.getState();
+
+  return (
+    <section className="inspector" aria-labelledby="inspector-title">
+      <div className="inspector-toolbar">
+        <h2 id="inspector-title">Inspector</h2>
+        <p className="connection" data-state={total === 0 ? 'none' : connected === total ? 'connected' : 'reconnecting'} role="status">
+          <span className="connection-dot" aria-hidden="true" />
+          {total === 0 ? 'No webhooks' : `${connected} of ${total} connected`}
+        </p>
+        <p className="muted" aria-live="polite">
+          {entries.length} {entries.length === 1 ? 'message' : 'messages'}
+          {paused && ` · paused, ${held} new`}
+        </p>
+        {paused ? (
+          <button type="button" onClick={() => state.resume()}>
+            Resume
+          </button>
+        ) : (
+          <button type="button" onClick={() => state.pause()}>
+            Pause
+          </button>
+        )}
+        <button type="button" onClick={() => void state.clear()}>
+          Clear
+        </button>
+      </div>
+      <div className="inspector-body">
+        <InspectorList entries={entries} selectedKey={selectedKey} onSelect={(key) => state.select(key)} />
+        <MessageDetails entry={selected} />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * Webhooks end to end: the browser host (real core and renderer) and the reference stack (with its
+ * forwarder) in their own processes, driven in Chromium. No sign-in: the forwarder authenticates a
+ * webhook by its id and secret, so the Webhooks view works signed out.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import type { StackInfo } from '../../../services/stack';
+import { type RunningProgram, startProgram } from '../support/processes';
+
+const RUNNING = 'Hubdesk is running at ';
+
+let stack: RunningProgram;
+let info: StackInfo;
+
+test.beforeAll(async () => {
+  stack = startProgram('services/stack-cli.ts');
+  info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
+});
+test.afterAll(async () => {
+  expect(await stack?.stop()).toBe(0);
+});
+
+function startHost(profile: string): RunningProgram {
+  return startProgram('main/browser-host/bin.ts', ['--profile', profile, '--skip-build'], {
+    HUBDESK_AUTH_URL: info.auth_url,
+    HUBDESK_CLIENT_ID: info.client.id,
+    HUBDESK_CLIENT_SECRET: info.client.secret,
+    HUBDESK_WEBHOOK_URL: info.webhook_url,
+    HUBDESK_OPEN_EXTERNAL: 'none',
+  });
+}
+
+async function addDemoWebhook(page: Page, values: string) {
+  await page.getByRole('tab', { name: 'Webhooks' }).click();
+  const form = page.getByRole('form', { name: 'Add a webhook' });
+  await form.getByLabel('Webhook ID').fill(info.webhook.id);
+  await form.getByLabel('Webhook secret').fill(info.webhook.secret);
+  await form.getByRole('radio', { name: 'Key values' }).check();
+  await form.getByRole('textbox', { name: 'Values' }).fill(values);
+  await form.getByRole('button', { name: 'Add webhook' }).click();
+  await expect(form.getByLabel('Webhook secret')).toHaveValue('');
+  await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem').getByRole('status')).toHaveText('Connected');
+}
+
+const postDemo = (body: unknown) =>
+  fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+test('a webhook added in the app shows a POSTed message with its body and routing', async ({ page }) => {
+  const profile = mkdtempSync(join(tmpdir(), 'hubdesk-e2e-webhooks-'));
+  const host = startHost(profile);
+  try {
+    await page.goto(await host.line(RUNNING));
+    await addDemoWebhook(page, 'lamp-1');
+    expect((await postDemo({ device: { id: 'lamp-1' }, on: true })).status).toBe(202);
+
+    const messages = page.getByRole('list', { name: 'Webhook messages' });
+    const row = messages.getByRole('button', { name: /key path body\.device\.id = lamp-1 → delivered/ });
+    await expect(row).toBeVisible();
+    await row.click();
+    const details = page.getByRole('region', { name: 'Message details' });
+    const body = details.getByRole('group', { name: 'Body' });
+    await expect(body.getByText('"lamp-1"', { exact: true })).toBeVisible();
+    await expect(body.getByText('true', { exact: true })).toBeVisible();
+    await expect(details.getByText('{"device":{"id":"lamp-1"},"on":true}', { exact: true })).toBeVisible();
+    await expect(details.getByRole('definition').filter({ hasText: /^key-path$/ })).toBeVisible();
+    await expect(details.getByRole('definition').filter({ hasText: 'body.device.id' })).toBeVisible();
+
+    // The JSON tree folds from the keyboard.
+    const device = body.getByRole('button', { name: /"device"/ });
+    await expect(device).toHaveAttribute('aria-expanded', 'true');
+    await device.focus();
+    await page.keyboard.press('Enter');
+    await expect(device).toHaveAttribute('aria-expanded', 'false');
+
+    // Pause holds new messages back and counts them; Resume shows them.
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await postDemo({ device: { id: 'lamp-1' }, on: false });
+    await expect(page.getByText('paused, 1 new')).toBeVisible();
+    await expect(messages.getByRole('listitem')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await expect(messages.getByRole('listitem')).toHaveCount(2);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect(messages.getByRole('listitem')).toHaveCount(0);
+
+    // The secret is on disk only encrypted.
+    expect(readFileSync(join(profile, 'settings.json'), 'utf8')).not.toContain(info.webhook.secret);
+  } finally {
+    await host.stop();
+  }
+});
+
+test('10,000 messages stay a short DOM: the list is virtualised and scrolls to the oldest', async ({ page }) => {
+  test.setTimeout(180_000);
+  const host = startHost(mkdtempSync(join(tmpdir(), 'hubdesk-e2e-webhooks-many-')));
+  try {
+    await page.goto(await host.line(RUNNING));
+    await addDemoWebhook(page, 'many-1');
+    const total = 10_000;
+    for (let start = 0; start < total; start += 250) {
+      await Promise.all(Array.from({ length: Math.min(250, total - start) }, (_, i) => postDemo({ device: { id: 'many-1' }, n: start + i })));
+    }
+    await expect(page.getByText(`${total} messages`)).toBeVisible({ timeout: 60_000 });
+    const messages = page.getByRole('list', { name: 'Webhook messages' });
+    expect(await messages.getByRole('listitem').count()).toBeLessThan(80);
+
+    // Keyboard: End selects the oldest message, which the detail pane then shows.
+    await messages.getByRole('button').first().click();
+    await page.keyboard.press('End');
+    const details = page.getByRole('region', { name: 'Message details' });
+    await expect(details.getByRole('group', { name: 'Body' }).getByText('0', { exact: true })).toBeVisible();
+    expect(await messages.getByRole('listitem').count()).toBeLessThan(80);
+  } finally {
+    await host.stop();
+  }
+});

@@ -1,0 +1,135 @@
+/**
+ * The app core's webhook listener against the real reference forwarder over real sockets: a
+ * registration in the core, a POST to the intake, and the inspector entry (routing from the tap,
+ * delivery from the listener) arriving as events. A TCP proxy between the core and the forwarder cuts
+ * the connection for real, to show that the listener resumes and receives what it missed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebhookEntry, WebhookStatus } from '../../../common/ipc-contract';
+import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
+import type { HubdeskCore } from '../../../main/core/hubdesk-core';
+import { type RunningStack, startStack } from '../../../services/stack';
+import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy';
+
+let stack: RunningStack;
+let proxy: TcpProxy;
+const cores: HubdeskCore[] = [];
+
+beforeAll(async () => {
+  stack = await startStack();
+  proxy = await startTcpProxy(stack.info.webhook_url);
+});
+afterAll(async () => {
+  for (const core of cores) await core.dispose();
+  await proxy?.close();
+  await stack?.close();
+});
+
+async function newCore(webhookUrl: string, store = memoryStore()) {
+  const core = await createHubdeskCore({
+    backend: {
+      authUrl: stack.info.auth_url,
+      clientId: stack.info.client.id,
+      clientSecret: stack.info.client.secret,
+      redirectUri: stack.info.client.redirect_uri,
+      embedded: false,
+      webhookUrl,
+    },
+    cipher: fakeCipher(),
+    store,
+    openExternal: async () => {},
+    logger: recordingLogger(),
+  });
+  cores.push(core);
+  const entries: WebhookEntry[] = [];
+  const statuses: WebhookStatus[] = [];
+  core.onEvent('webhooks.entry', (entry) => entries.push(entry));
+  core.onEvent('webhooks.status', (status) => statuses.push(status));
+  return { core, store, entries, statuses };
+}
+
+/** Resolves when `check` holds, re-checking after every event of the core. */
+function eventually(core: HubdeskCore, check: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (check()) return resolve();
+    const offs = [core.onEvent('webhooks.entry', test), core.onEvent('webhooks.status', test)];
+    function test() {
+      if (!check()) return;
+      offs.forEach((off) => off());
+      resolve();
+    }
+  });
+}
+
+async function post(body: unknown, webhookId = stack.info.webhook.id): Promise<string> {
+  const response = await fetch(`${stack.info.webhook_url}/webhook/${webhookId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-test': 'hubdesk' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(202);
+  return ((await response.json()) as { id: string }).id;
+}
+
+const connected = (statuses: WebhookStatus[], id: string) => statuses.findLast((s) => s.webhookId === id)?.connection.state === 'connected';
+
+describe('webhook listener against the reference forwarder', () => {
+  it('delivers a matching intake to the core, with the routing decision from the tap', async () => {
+    const { core, entries, statuses } = await newCore(stack.info.webhook_url);
+    const { id, secret } = stack.info.webhook;
+    const view = await core.handlers['webhooks.add']({ id, secret, routing: { kind: 'keys', values: ['lamp-1'] } });
+    expect(JSON.stringify(view)).not.toContain(secret);
+    await eventually(core, () => connected(statuses, id));
+
+    const eventId = await post({ device: { id: 'lamp-1' }, on: true });
+    await eventually(core, () => entries.some((e) => e.id === eventId && e.delivered && e.routing !== null));
+    const entry = entries.findLast((e) => e.id === eventId)!;
+    expect(entry).toMatchObject({
+      webhookId: id,
+      method: 'POST',
+      body: { device: { id: 'lamp-1' }, on: true },
+      headers: { 'x-test': 'hubdesk' },
+      routing: { option: 'key-path', keyPath: 'body.device.id', value: 'lamp-1' },
+      delivered: true,
+    });
+    expect(entry.routing!.matched.length).toBeGreaterThan(0);
+    expect(Buffer.from(entry.rawBody, 'base64').toString()).toBe(JSON.stringify({ device: { id: 'lamp-1' }, on: true }));
+    expect((await core.handlers['inspector.snapshot']())[0]).toMatchObject({ id: eventId, delivered: true });
+
+    // Another device's message is seen by the tap, with why it was not routed here, and not delivered.
+    const otherId = await post({ device: { id: 'kettle-9' } });
+    await eventually(core, () => entries.some((e) => e.id === otherId));
+    const other = entries.findLast((e) => e.id === otherId)!;
+    expect(other).toMatchObject({ delivered: false, routing: { option: 'key-path', value: 'kettle-9', matched: [] } });
+    expect(other.routing!.reason).toBeTruthy();
+    await core.handlers['webhooks.remove'](id);
+  });
+
+  it('refuses a wrong secret: the status says so', async () => {
+    const { core, statuses } = await newCore(stack.info.webhook_url);
+    await core.handlers['webhooks.add']({ id: stack.info.webhook.id, secret: 'definitely-not-the-secret', routing: { kind: 'keys', values: ['x'] } });
+    await eventually(core, () => statuses.some((s) => s.connection.state === 'refused'));
+    expect((await core.handlers['webhooks.list']())[0]!.connection).toEqual({ state: 'refused', reason: 'The forwarder refused the webhook secret.' });
+  });
+
+  it('after the connection drops, reconnects and receives what it missed', async () => {
+    const { core, entries, statuses } = await newCore(proxy.url);
+    const { id, secret } = stack.info.webhook;
+    await core.handlers['webhooks.add']({ id, secret, routing: { kind: 'keys', values: ['sensor-7'] } });
+    await eventually(core, () => connected(statuses, id));
+    const before = await post({ device: { id: 'sensor-7' }, n: 1 });
+    await eventually(core, () => entries.some((e) => e.id === before && e.delivered));
+
+    proxy.drop();
+    await eventually(core, () => statuses.at(-1)?.connection.state === 'reconnecting');
+    const missed = [await post({ device: { id: 'sensor-7' }, n: 2 }), await post({ device: { id: 'sensor-7' }, n: 3 })];
+    proxy.restore();
+
+    await eventually(core, () => missed.every((m) => entries.some((e) => e.id === m && e.delivered)));
+    await eventually(core, () => connected(statuses, id)); // the tap is back too
+    const snapshot = await core.handlers['inspector.snapshot']();
+    expect(snapshot.filter((e) => e.delivered).map((e) => (e.body as { n: number }).n)).toEqual([3, 2, 1]);
+    expect(proxy.connections()).toBeGreaterThanOrEqual(4); // listener and tap, before and after the drop
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * A small forwarder listener channel for unit tests of the app's listener: real `ws` sockets on
+ * 127.0.0.1, the real challenge/HMAC handshake, and hooks to send frames, drop sockets and see acks.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { type WebSocket, WebSocketServer } from 'ws';
+import {
+  CLOSE_BAD_SECRET,
+  CLOSE_UNKNOWN_WEBHOOK,
+  LISTEN_PATH,
+  type ListenerClientMessage,
+  ListenerClientMessageSchema,
+  type ListenerServerMessage,
+  type TapEvent,
+  type WebhookMessage,
+} from '../../../../common/webhook-protocol';
+
+type Register = Extract<ListenerClientMessage, { type: 'register' }>;
+
+export interface Peer {
+  socket: WebSocket;
+  register: Register;
+}
+
+export interface FakeListenServer {
+  url: string;
+  /** Every accepted registration, in order (reconnects included). */
+  registrations: Register[];
+  acks: string[];
+  peers(role?: 'listener' | 'tap'): Peer[];
+  send(role: 'listener' | 'tap', frame: ListenerServerMessage | string): void;
+  /** Drops every open socket without a close handshake. */
+  dropAll(): void;
+  /** Resolves once `count` registrations have been accepted in total. */
+  registered(count: number): Promise<void>;
+  acked(count: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startFakeListenServer(webhooks: Record<string, string>, port = 0): Promise<FakeListenServer> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port, path: LISTEN_PATH });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const registrations: Register[] = [];
+  const acks: string[] = [];
+  const peers: Peer[] = [];
+  const waiters: (() => void)[] = [];
+  const notify = () => waiters.splice(0).forEach((wake) => wake());
+  const until = (done: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => (done() ? resolve() : waiters.push(check));
+      check();
+    });
+
+  server.on('connection', (socket) => {
+    const nonce = randomBytes(16).toString('hex');
+    socket.send(JSON.stringify({ type: 'challenge', nonce } satisfies ListenerServerMessage));
+    socket.on('message', (data) => {
+      const message = ListenerClientMessageSchema.parse(JSON.parse(data.toString()));
+      if (message.type === 'ack') {
+        acks.push(message.id);
+        return notify();
+      }
+      const secret = webhooks[message.webhookId];
+      if (secret === undefined) return socket.close(CLOSE_UNKNOWN_WEBHOOK, 'unknown webhook');
+      if (createHmac('sha256', secret).update(nonce).digest('hex') !== message.proof) return socket.close(CLOSE_BAD_SECRET, 'bad secret');
+      const peer = { socket, register: message };
+      peers.push(peer);
+      socket.on('close', () => peers.splice(peers.indexOf(peer), 1));
+      registrations.push(message);
+      socket.send(JSON.stringify({ type: 'registered', listenerId: message.listenerId, resumed: 0 } satisfies ListenerServerMessage));
+      notify();
+    });
+  });
+
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    registrations,
+    acks,
+    peers: (role) => peers.filter((peer) => role === undefined || peer.register.role === role),
+    send(role, frame) {
+      for (const peer of peers) if (peer.register.role === role) peer.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+    },
+    dropAll: () => [...server.clients].forEach((client) => client.terminate()),
+    registered: (count) => until(() => registrations.length >= count),
+    acked: (count) => until(() => acks.length >= count),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of server.clients) client.terminate();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function webhookMessage(id: string, body: unknown = { device: { id: 'lamp-1' } }): WebhookMessage {
+  const raw = JSON.stringify(body);
+  return { id, receivedAt: '2026-01-01T00:00:00.000Z', headers: { 'content-type': 'application/json' }, query: {}, body, rawBody: Buffer.from(raw).toString('base64') };
+}
+
+export function tapEvent(id: string, matchedListenerId?: string): TapEvent {
+  const message = webhookMessage(id);
+  return {
+    message,
+    method: 'POST',
+    size: Buffer.byteLength(message.rawBody, 'base64'),
+    routing: {
+      option: 'key-path',
+      keyPath: 'body.device.id',
+      value: 'lamp-1',
+      matched: matchedListenerId ? [{ listenerId: matchedListenerId }] : [],
+      ...(matchedListenerId ? {} : { reason: 'no registration has $key "lamp-1"' }),
+    },
+  };
+}
+
+/** A schedule the test drives: nothing runs until the test fires it. */
+export function manualSchedule() {
+  const tasks: { run: () => void; ms: number; cancelled: boolean }[] = [];
+  return {
+    tasks,
+    schedule: (run: () => void, ms: number) => {
+      const task = { run, ms, cancelled: false };
+      tasks.push(task);
+      return () => void (task.cancelled = true);
+    },
+    /** Live tasks scheduled with exactly `ms`. */
+    pending: (ms?: number) => tasks.filter((task) => !task.cancelled && (ms === undefined || task.ms === ms)),
+    fire(task: { run: () => void; cancelled: boolean }) {
+      task.cancelled = true;
+      task.run();
+    },
+  };
+}

@@ -1,0 +1,185 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WebhookConnection } from '../../../../common/ipc-contract';
+import type { TapEvent, WebhookMessage } from '../../../../common/webhook-protocol';
+import { createBackoff } from '../../../../main/core/backoff';
+import { listenUrl, openWebhookChannel, proofFor, type WebhookChannel, type WebhookChannelOptions } from '../../../../main/core/webhook-channel';
+import { recordingLogger } from '../../../support/core-fakes';
+import { type FakeListenServer, manualSchedule, startFakeListenServer, tapEvent, webhookMessage } from './fake-listen-server';
+
+const SECRET = 'the-webhook-secret-0123456789';
+const HEARTBEAT_MS = 1_000_000;
+const WATCHDOG_MS = 2 * HEARTBEAT_MS;
+
+let server: FakeListenServer;
+let channel: WebhookChannel | undefined;
+let schedule: ReturnType<typeof manualSchedule>;
+let statuses: WebhookConnection[];
+let lastAck: string | undefined;
+const logger = recordingLogger();
+
+beforeEach(async () => {
+  server = await startFakeListenServer({ wh1: SECRET });
+  schedule = manualSchedule();
+  statuses = [];
+  lastAck = undefined;
+});
+afterEach(async () => {
+  channel?.stop();
+  channel = undefined;
+  await server.close();
+});
+
+function open(overrides: Partial<WebhookChannelOptions> = {}) {
+  const received: WebhookMessage[] = [];
+  const tapped: TapEvent[] = [];
+  channel = openWebhookChannel({
+    webhookUrl: server.url,
+    webhookId: 'wh1',
+    secret: SECRET,
+    role: 'listener',
+    listenerId: 'listener-1',
+    data: { $key: 'lamp-1' },
+    resumeAfter: () => lastAck,
+    onMessage: (message) => received.push(message),
+    onAcknowledged: (id) => (lastAck = id),
+    onTap: (event) => tapped.push(event),
+    onConnection: (connection) => statuses.push(connection),
+    logger,
+    clock: { now: () => 1_000 },
+    heartbeatMs: HEARTBEAT_MS,
+    schedule: schedule.schedule,
+    backoff: createBackoff(() => 1),
+    ...overrides,
+  });
+  return { received, tapped };
+}
+
+const until = async (done: () => boolean) => {
+  while (!done()) await new Promise((resolve) => setImmediate(resolve));
+};
+const retries = () => schedule.pending().filter((task) => task.ms !== WATCHDOG_MS);
+
+describe('listenUrl and proof', () => {
+  it('turns the base URL into the ws(s) listen URL', () => {
+    expect(listenUrl('http://127.0.0.1:5000')).toBe('ws://127.0.0.1:5000/listen');
+    expect(listenUrl('https://forwarder.example/base/')).toBe('wss://forwarder.example/base/listen');
+  });
+  it('is the hex HMAC-SHA256 of the nonce under the secret', () => {
+    expect(proofFor('key', 'The quick brown fox jumps over the lazy dog')).toBe('f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8');
+  });
+});
+
+describe('webhook channel', () => {
+  it('registers with a proof (never the secret), then reports connected', async () => {
+    open();
+    await server.registered(1);
+    const [register] = server.registrations;
+    expect(register).toMatchObject({ webhookId: 'wh1', role: 'listener', listenerId: 'listener-1', data: { $key: 'lamp-1' } });
+    expect(register).not.toHaveProperty('resumeAfter');
+    expect(JSON.stringify(register)).not.toContain(SECRET);
+    await until(() => statuses.at(-1)?.state === 'connected');
+    expect(statuses[0]).toEqual({ state: 'connecting' });
+  });
+
+  it('hands every message over and acknowledges it', async () => {
+    const { received } = open();
+    await server.registered(1);
+    server.send('listener', { type: 'message', message: webhookMessage('m1') });
+    server.send('listener', { type: 'message', message: webhookMessage('m2') });
+    await server.acked(2);
+    expect(server.acks).toEqual(['m1', 'm2']);
+    expect(received.map((m) => m.id)).toEqual(['m1', 'm2']);
+    expect(lastAck).toBe('m2');
+  });
+
+  it('passes tap events on', async () => {
+    const { tapped } = open({ role: 'tap', listenerId: 'tap-1', data: undefined });
+    await server.registered(1);
+    expect(server.registrations[0]).toMatchObject({ role: 'tap', listenerId: 'tap-1' });
+    server.send('tap', { type: 'tap', event: tapEvent('m1', 'listener-1') });
+    await until(() => tapped.length === 1);
+    expect(tapped[0]!.routing.matched).toEqual([{ listenerId: 'listener-1' }]);
+  });
+
+  it('after a drop, reconnects with backoff and resumes after the last acknowledged id', async () => {
+    open();
+    await server.registered(1);
+    server.send('listener', { type: 'message', message: webhookMessage('m7') });
+    await server.acked(1);
+    server.dropAll();
+    await until(() => retries().length === 1);
+    expect(retries()[0]!.ms).toBe(250);
+    expect(statuses.at(-1)).toEqual({ state: 'reconnecting', attempt: 1, nextRetryAt: 1_250 });
+    schedule.fire(retries()[0]!);
+    await server.registered(2);
+    expect(server.registrations[1]).toMatchObject({ listenerId: 'listener-1', resumeAfter: 'm7' });
+    await until(() => statuses.at(-1)?.state === 'connected');
+  });
+
+  it('grows the delay while the forwarder stays away, and starts again from 250 ms after a success', async () => {
+    open();
+    await server.registered(1);
+    const url = server.url;
+    await server.close();
+    const delays: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await until(() => retries().length === 1);
+      delays.push(retries()[0]!.ms);
+      schedule.fire(retries()[0]!);
+    }
+    expect(delays).toEqual([250, 500, 1000]);
+    // The forwarder comes back on the same port: the next success resets the backoff.
+    server = await startFakeListenServer({ wh1: SECRET }, Number(new URL(url).port));
+    await until(() => retries().length === 1);
+    schedule.fire(retries()[0]!);
+    await server.registered(1);
+    server.dropAll();
+    await until(() => retries().length === 1);
+    expect(retries()[0]!.ms).toBe(250);
+  });
+
+  it('a wrong secret is refused: status refused and no retry', async () => {
+    open({ secret: 'not-the-secret-at-all' });
+    await until(() => statuses.at(-1)?.state === 'refused');
+    expect(statuses.at(-1)).toEqual({ state: 'refused', reason: 'The forwarder refused the webhook secret.' });
+    expect(retries()).toHaveLength(0);
+    expect(server.registrations).toHaveLength(0);
+  });
+
+  it('an unknown webhook is refused too', async () => {
+    open({ webhookId: 'nope' });
+    await until(() => statuses.at(-1)?.state === 'refused');
+    expect(statuses.at(-1)).toMatchObject({ reason: 'The forwarder does not know this webhook id.' });
+  });
+
+  it('a silent forwarder is taken for dead after two heartbeats, and the channel reconnects', async () => {
+    open();
+    await server.registered(1);
+    const watchdog = schedule.pending(WATCHDOG_MS);
+    expect(watchdog).toHaveLength(1);
+    schedule.fire(watchdog[0]!);
+    await until(() => retries().length === 1);
+    schedule.fire(retries()[0]!);
+    await server.registered(2);
+  });
+
+  it('a malformed frame drops the connection (and is not acknowledged); the channel comes back', async () => {
+    const { received } = open();
+    await server.registered(1);
+    server.send('listener', '{"type":"message","message":{"id":5}}');
+    await until(() => retries().length === 1);
+    expect(received).toHaveLength(0);
+    expect(server.acks).toHaveLength(0);
+    schedule.fire(retries()[0]!);
+    await server.registered(2);
+  });
+
+  it('stop closes the socket and schedules nothing more', async () => {
+    open();
+    await until(() => statuses.at(-1)?.state === 'connected');
+    channel!.stop();
+    await until(() => server.peers().length === 0);
+    expect(retries()).toHaveLength(0);
+    expect(statuses.at(-1)?.state).toBe('connected');
+  });
+});

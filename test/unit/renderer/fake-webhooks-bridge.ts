@@ -1,0 +1,63 @@
+/**
+ * A scriptable bridge for the webhooks store: the `webhooks` and `inspector` verbs stay pending until
+ * the test answers them, and events are delivered per name.
+ */
+import type { Envelope } from '../../../common/app-error';
+import type { Bridge, WebhookEntry, WebhookView } from '../../../common/ipc-contract';
+
+export interface PendingWebhookCall {
+  channel: string;
+  args: unknown[];
+  resolve(envelope: Envelope<unknown>): void;
+}
+
+export function fakeWebhooksBridge() {
+  const calls: PendingWebhookCall[] = [];
+  const settled = new Set<PendingWebhookCall>();
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const verb =
+    (channel: string) =>
+    (...args: unknown[]) =>
+      new Promise<Envelope<unknown>>((resolve) => {
+        const call: PendingWebhookCall = { channel, args, resolve: (envelope) => (settled.add(call), resolve(envelope)) };
+        calls.push(call);
+      });
+  const bridge = {
+    webhooks: { list: verb('webhooks.list'), add: verb('webhooks.add'), remove: verb('webhooks.remove') },
+    inspector: { snapshot: verb('inspector.snapshot'), clear: verb('inspector.clear') },
+    on: (event: string, listener: (payload: unknown) => void) => {
+      const set = listeners.get(event) ?? new Set();
+      listeners.set(event, set);
+      set.add(listener);
+      return () => set.delete(listener);
+    },
+  } as unknown as Pick<Bridge, 'webhooks' | 'inspector' | 'on'>;
+  return {
+    bridge,
+    calls,
+    emit: (event: string, payload: unknown) => listeners.get(event)?.forEach((listener) => listener(payload)),
+    listenerCount: () => [...listeners.values()].reduce((sum, set) => sum + set.size, 0),
+    waiting: (channel: string) => calls.filter((call) => call.channel === channel && !settled.has(call)),
+  };
+}
+
+export function entry(id: string, overrides: Partial<WebhookEntry> = {}): WebhookEntry {
+  return {
+    webhookId: 'wh1',
+    id,
+    receivedAt: '2026-01-01T00:00:00.000Z',
+    method: 'POST',
+    size: 2,
+    headers: {},
+    query: {},
+    body: {},
+    rawBody: 'e30=',
+    routing: { option: 'key-path', keyPath: 'body.device.id', value: 'lamp-1', matched: [] },
+    delivered: false,
+    ...overrides,
+  };
+}
+
+export function webhookView(id: string, overrides: Partial<WebhookView> = {}): WebhookView {
+  return { id, routing: { kind: 'keys', values: ['lamp-1'] }, connection: { state: 'connecting' }, ...overrides };
+}
