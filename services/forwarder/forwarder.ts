@@ -31,6 +31,8 @@ export interface ForwarderOptions {
   forgetAfterMs?: number;
   /** How long a new connection has to register. */
   registerTimeoutMs?: number;
+  /** Who is registered; given only by benchmarks that pre-load more registrations than sockets allow. */
+  registry?: ListenerRegistry;
 }
 
 export interface RunningForwarder {
@@ -50,7 +52,7 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
   const limits: IntakeLimits = { ...DEFAULT_INTAKE_LIMITS, ...options.limits };
-  const registry = new ListenerRegistry(options.resumeBufferSize ?? 1000);
+  const registry = options.registry ?? new ListenerRegistry(options.resumeBufferSize ?? 1000);
   const channel = createListenerChannel({
     store: options.store,
     registry,

@@ -16,12 +16,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from '../../main/core/ports';
 import { sendError } from '../shared/http-app';
 import { HttpError } from '../shared/http-error';
-import { decodeBody, firstValues, readBody } from './intake-body';
+import { decodeBody, firstValues } from './intake-body';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import type { ListenerChannel } from './listener-channel';
 import type { ListenerRegistry } from './listener-registry';
 import type { MessageIds } from './message-ids';
-import { route } from './router';
+import { type Routed, route } from './router';
 import type { WebhookStore } from './webhook-store';
 
 export interface IntakeLimits {
@@ -51,29 +51,33 @@ export function registerIntakeRoute(app: FastifyInstance, deps: IntakeDeps): voi
   const { store, registry, channel, limits, ids } = deps;
   // Node silently ignores fields beyond maxHeadersCount; one more than allowed lets the hook see the excess.
   app.server.maxHeadersCount = limits.headers + 1;
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: an async hook costs a promise per request on the hottest path.
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.raw.rawHeaders.length / 2 > limits.headers) {
-      return sendError(reply, new HttpError(431, 'request_header_fields_too_large', `A request may have at most ${limits.headers} header fields.`, { connection: 'close' }));
+      sendError(reply, new HttpError(431, 'request_header_fields_too_large', `A request may have at most ${limits.headers} header fields.`, { connection: 'close' }));
+      return;
     }
+    done();
   });
 
-  // Every body is read by readBody (limit enforced while reading); decoding happens in the handler.
+  // Every body is read as bytes by fastify, which enforces the body limit while reading (Content-Length
+  // and chunked alike, answering 413); decoding happens in the handler, so the raw bytes are kept.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (request: FastifyRequest, payload, done) => {
-    readBody(payload, request.headers['content-length'], limits.bodyBytes).then(
-      (raw) => done(null, raw),
-      (error: Error) => done(error),
-    );
-  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request: FastifyRequest, raw: Buffer, done: (error: Error | null, body?: Buffer) => void) => done(null, raw));
 
   app.post<{ Params: { id: string } }>(
     '/webhook/:id',
     {
-      onRequest: async (request, reply) => {
-        if (!store.get(request.params.id)) return sendError(reply, new HttpError(404, 'not_found', 'No such webhook.', { connection: 'close' }));
+      // Unknown webhooks are refused before their body is read.
+      onRequest: (request, reply, done) => {
+        if (!store.get(request.params.id)) {
+          sendError(reply, new HttpError(404, 'not_found', 'No such webhook.', { connection: 'close' }));
+          return;
+        }
+        done();
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const webhook = store.get(request.params.id);
       if (!webhook) throw new HttpError(404, 'not_found', 'No such webhook.');
       const receivedAt = new Date(deps.now()).toISOString();
@@ -81,16 +85,21 @@ export function registerIntakeRoute(app: FastifyInstance, deps: IntakeDeps): voi
       const body = decodeBody(raw, request.headers['content-type'], limits.jsonDepth);
       const headers = forwardedHeaders(request.headers);
       const query = queryOf(request.raw.url ?? '');
-      const { decision, targets } = await route(
+      const accept = ({ decision, targets }: Routed): void => {
+        // The id is taken after routing (which may wait for the sandbox), so ids reach listeners in order.
+        const { id, sequence } = ids.next();
+        const message = { id, receivedAt, headers, query, body, rawBody: raw.toString('base64') };
+        channel.deliver(message, sequence, targets);
+        channel.tap(webhook.id, { message, method: request.method, size: raw.length, routing: decision });
+        void reply.code(202).header('cache-control', 'no-store').send({ id });
+      };
+      const routed = route(
         { webhook, keyPath: store.compiledKeyPath(webhook.id), listeners: registry.of(webhook.id), legacyRunner: deps.legacyRunner },
         { headers, query, body },
       );
-      // The id is taken after routing (which may wait for the sandbox), so ids reach listeners in order.
-      const { id, sequence } = ids.next();
-      const message = { id, receivedAt, headers, query, body, rawBody: raw.toString('base64') };
-      channel.deliver(message, sequence, targets);
-      channel.tap(webhook.id, { message, method: request.method, size: raw.length, routing: decision });
-      return reply.code(202).header('cache-control', 'no-store').send({ id });
+      // Only legacy functions wait (for the sandbox); every other request is answered synchronously.
+      if (routed instanceof Promise) return routed.then(accept);
+      accept(routed);
     },
   );
 }

@@ -34,7 +34,8 @@ export interface RouteContext {
 
 const MAX_REASON_VALUE_LENGTH = 80;
 
-export async function route(context: RouteContext, input: RouteInput): Promise<Routed> {
+/** Synchronous except for legacy functions, which wait for the sandbox. */
+export function route(context: RouteContext, input: RouteInput): Routed | Promise<Routed> {
   const { webhook, keyPath, listeners } = context;
   const hubId = input.query.hub;
   if (hubId !== undefined && hubId !== '') {

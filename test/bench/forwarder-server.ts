@@ -1,10 +1,19 @@
-/** The forwarder as the benchmarks load it: its own process, one webhook routed by key path `body.device.id`. */
+/**
+ * The forwarder as the benchmarks load it: its own process, one webhook routed by key path
+ * `body.device.id`. PRELOAD=N adds N registrations (`$key: "pre-<i>"`) straight into its registry:
+ * more than this machine has sockets for; their messages wait in their resume buffers, as for any
+ * listener that is away.
+ */
 import { startForwarder } from '../../services/forwarder/forwarder';
+import { ListenerRegistry } from '../../services/forwarder/listener-registry';
 import { createWebhookStore } from '../../services/forwarder/webhook-store';
 
 const store = createWebhookStore();
 const webhook = store.create({ name: 'Benchmark webhook', ownerId: 'bench' });
 store.setKeyPath(webhook.id, 'body.device.id');
-const forwarder = await startForwarder({ store, resumeBufferSize: 100 });
+const registry = new ListenerRegistry(100);
+const preload = Number(process.env.PRELOAD ?? 0);
+for (let i = 0; i < preload; i++) registry.register(webhook.id, `pre-${i}`, { hubId: undefined, data: { $key: `pre-${i}` }, keys: [`pre-${i}`] });
+const forwarder = await startForwarder({ store, registry });
 process.stdout.write(`${JSON.stringify({ url: forwarder.url, webhookId: webhook.id, secret: webhook.secret })}\n`);
 process.once('SIGTERM', () => void forwarder.close().then(() => process.exit(0)));
