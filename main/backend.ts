@@ -73,6 +73,11 @@ export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string
   const { startStack } = await import('../services/stack');
   const stack = await startStack();
   log.info('backend: started the built-in demo cloud', { authUrl: stack.info.auth_url });
+  // The portal is where a developer creates a webhook (its secret is shown there once, never logged).
+  log.info('backend: built-in webhook forwarder and developer portal (sign in with the demo account)', {
+    webhookUrl: stack.info.webhook_url,
+    webhooks: `${stack.info.tools_url}/webhooks`,
+  });
   return {
     config: {
       authUrl: stack.info.auth_url,
