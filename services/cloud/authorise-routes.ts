@@ -153,13 +153,8 @@ function validateRequest(params: Params, client: Client): string | undefined {
 
 /** The pending request a form POST continues, when its form, cookie and CSRF token all check out. */
 function continued(request: FastifyRequest, requests: AuthorisationRequests): { params: Params; request: PendingRequest; session: LoginSession } | undefined {
-  let params: Params;
-  try {
-    params = Params.ofForm(request.body);
-    params.assertNoRepeats();
-  } catch {
-    return undefined;
-  }
+  const params = Params.ofSingleValuedForm(request.body);
+  if (!params) return undefined;
   const found = requests.continue(params.optional('request'), cookie(request), params.optional('csrf'));
   return found && { params, ...found };
 }

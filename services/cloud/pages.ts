@@ -56,13 +56,18 @@ export function sendLoginPage(reply: FastifyReply, page: LoginPage): FastifyRepl
   const body = `<h1>Sign in to continue to ${escape(page.clientName)}</h1>${error}
 <form method="post" action="${LOGIN_PATH}">
 ${hidden(page.requestId, page.csrf)}
-<label for="email">Email</label>
-<input id="email" type="email" name="email" autocomplete="username" required value="${escape(page.email ?? '')}">
-<label for="password">Password</label>
-<input id="password" type="password" name="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button>
+${credentialFields(page.email)}
 </form>${hint}`;
   return sendPage(reply, 200, 'Sign in', body, []);
+}
+
+/** The e-mail and password fields and the "Sign in" button, shared by the consent and portal sign-in pages. */
+export function credentialFields(email: string | undefined): string {
+  return `<label for="email">Email</label>
+<input id="email" type="email" name="email" autocomplete="username" required value="${escape(email ?? '')}">
+<label for="password">Password</label>
+<input id="password" type="password" name="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>`;
 }
 
 export function sendConsentPage(reply: FastifyReply, page: ConsentPage): FastifyReply {

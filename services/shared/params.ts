@@ -20,6 +20,17 @@ export class Params {
     return new Params(body);
   }
 
+  /** A form body with no repeated parameter, or undefined: what every form POST of the consent and portal pages accepts. */
+  static ofSingleValuedForm(body: unknown): Params | undefined {
+    try {
+      const params = Params.ofForm(body);
+      params.assertNoRepeats();
+      return params;
+    } catch {
+      return undefined;
+    }
+  }
+
   isRepeated(name: string): boolean {
     return this.search.getAll(name).length > 1;
   }

@@ -3,7 +3,7 @@
  * A new webhook's secret appears on the one page that answers its creation, never again.
  */
 import type { FastifyReply } from 'fastify';
-import { escape, sendPage } from '../cloud/pages';
+import { credentialFields, escape, sendPage } from '../cloud/pages';
 import type { WebhookRecord } from '../forwarder/webhook-store';
 
 export const WEBHOOKS_PATH = '/webhooks';
@@ -42,11 +42,7 @@ export function sendSignInPage(reply: FastifyReply, status: number, page: SignIn
   const body = `<h1>Sign in to the developer tools</h1>${alert(page.error)}
 <form method="post" action="${SIGN_IN_PATH}">
 ${csrfField(page.csrf)}
-<label for="email">Email</label>
-<input id="email" type="email" name="email" autocomplete="username" required value="${escape(page.email ?? '')}">
-<label for="password">Password</label>
-<input id="password" type="password" name="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button>
+${credentialFields(page.email)}
 </form>${hint}`;
   return sendPage(reply, status, 'Sign in', body, []);
 }

@@ -137,13 +137,8 @@ const isSignedIn = (session: PortalSession): session is PortalSession & { userId
 
 /** A form POST whose cookie names a live session and whose CSRF token matches it. */
 function verifiedForm(request: FastifyRequest, sessions: PortalSessions): { params: Params; session: PortalSession } | undefined {
-  let params: Params;
-  try {
-    params = Params.ofForm(request.body);
-    params.assertNoRepeats();
-  } catch {
-    return undefined;
-  }
+  const params = Params.ofSingleValuedForm(request.body);
+  if (!params) return undefined;
   const session = sessions.find(cookie(request));
   return session && sessions.csrfMatches(session, params.optional('csrf')) ? { params, session } : undefined;
 }
