@@ -8,9 +8,14 @@ import { type FetchFn, type HttpOutcome, joinUrl, requestJson } from './http';
 export const HUB_PING_TIMEOUT_MS = 2_000;
 export const HUB_TIMEOUT_MS = 10_000;
 
+/** What a ping found at an address; route selection turns it into a per-route outcome for the user. */
+export type PingOutcome =
+  | { kind: 'hub' } // answered as the hub with the asked id
+  | { kind: 'wrong-hub' } // answered, but as another hub: the address now belongs to someone else
+  | { kind: 'failed'; detail: string }; // no usable answer: refused, untrusted certificate, HTTP error, not a hub
+
 export interface HubClient {
-  /** True only when the address answered as the hub with this id. */
-  ping(baseUrl: string, hubId: string, signal?: AbortSignal): Promise<boolean>;
+  ping(baseUrl: string, hubId: string, signal?: AbortSignal): Promise<PingOutcome>;
   login(baseUrl: string, delegationToken: string): Promise<HttpOutcome<string>>;
   devices(baseUrl: string, sessionToken: string): Promise<HttpOutcome<DeviceMap>>;
 }
@@ -28,7 +33,15 @@ export function createHubClient(fetchFn: FetchFn, lifetime: AbortSignal): HubCli
         },
         JsonStringTokenSchema,
       );
-      return outcome.kind === 'ok' && outcome.value === hubId;
+      switch (outcome.kind) {
+        case 'ok':
+          return outcome.value === hubId ? { kind: 'hub' } : { kind: 'wrong-hub' };
+        case 'status':
+          return { kind: 'failed', detail: `HTTP ${outcome.status}` };
+        case 'network':
+        case 'malformed':
+          return { kind: 'failed', detail: outcome.detail };
+      }
     },
     login: (baseUrl, delegationToken) =>
       requestJson(

@@ -2,7 +2,8 @@
  * Sessions on the user's hubs (spec §5.7): GET /user/me → delegation token → login → calls with the
  * session token. One cached session per hub, created by at most one login at a time. A hub that
  * answers 401 gets one new session and the call is retried once; a hub that cannot be reached has its
- * addresses re-read from /user/me (they may have changed, §2.2) before the app gives up.
+ * addresses re-read from /user/me (they may have changed, §2.2) before the app gives up. A session
+ * moves to a better route when one answers later, keeping its token (it is valid on every route of its hub).
  */
 import { AppError } from '../../common/app-error';
 import type { DeviceList, HubView } from '../../common/ipc-contract';
@@ -11,7 +12,7 @@ import type { CloudClient } from './cloud-client';
 import type { HubClient } from './hub-client';
 import type { HttpOutcome } from './http';
 import type { Clock, Logger } from './ports';
-import type { Route, RouteSelector } from './route-selection';
+import type { Route, RouteSelector, Selection } from './route-selection';
 
 export interface HubSessions {
   /** Reads the user's hubs from the cloud (always fresh: addresses and hubs change). */
@@ -30,7 +31,8 @@ export interface HubSessionsDeps {
 }
 
 interface Session {
-  route: Route;
+  /** The route in use now: the one chosen, or a better one that answered since. */
+  route: () => Route;
   token: string;
 }
 
@@ -38,6 +40,8 @@ export function createHubSessions({ cloud, hubClient, routes, clock, logger }: H
   let records = new Map<string, HubRecord>();
   const sessions = new Map<string, Session>();
   const opening = new Map<string, Promise<Session>>();
+  /** Per hub, the selection still looking for a better route; a new selection or clear() stops it. */
+  const watching = new Map<string, AbortController>();
   /** Bumped by clear(): a login that finishes after a sign-out must not leave its session behind. */
   let generation = 0;
 
@@ -54,12 +58,25 @@ export function createHubSessions({ cloud, hubClient, routes, clock, logger }: H
     return hub;
   };
 
-  /** The best route that answers; when none does, the addresses are re-read once (they may have moved). */
-  const reachableRoute = async (hubId: string): Promise<{ hub: HubRecord; route: Route }> => {
+  /** The first acceptable route that answers; when none does, the addresses are re-read once (they may have moved). */
+  const reachableRoute = async (hubId: string): Promise<{ hub: HubRecord; route: () => Route }> => {
     for (const fresh of [false, true]) {
       const hub = await record(hubId, fresh);
-      const route = await routes.select(hub);
-      if (route) return { hub, route };
+      watching.get(hubId)?.abort();
+      const watch = new AbortController();
+      watching.set(hubId, watch);
+      let better: Route | null = null;
+      const selection = await routes.select(hub, {
+        signal: watch.signal,
+        onBetter: (moved) => {
+          better = moved.route;
+          logger.info('hubs: moved to a better route', describe(hubId, moved));
+        },
+      });
+      if (selection) {
+        logger.info('hubs: route chosen', describe(hubId, selection));
+        return { hub, route: () => better ?? selection.route };
+      }
       logger.warn('hubs: no address answered', { hubId, reread: fresh });
     }
     const hub = await record(hubId, false);
@@ -69,7 +86,7 @@ export function createHubSessions({ cloud, hubClient, routes, clock, logger }: H
   const login = async (hubId: string): Promise<Session> => {
     const { hub, route } = await reachableRoute(hubId);
     const delegation = await cloud.delegationToken(hubId);
-    const outcome = await hubClient.login(route.baseUrl, delegation);
+    const outcome = await hubClient.login(route().baseUrl, delegation);
     if (outcome.kind === 'ok') return { route, token: outcome.value };
     throw failure(outcome, hub, 'login');
   };
@@ -113,9 +130,10 @@ export function createHubSessions({ cloud, hubClient, routes, clock, logger }: H
       // Attempt 1 uses the cached session; a 401 or a lost route costs one new session and one retry.
       for (let attempt = 1; ; attempt++) {
         const current = await session(hubId);
-        const outcome = await hubClient.devices(current.route.baseUrl, current.token);
+        const route = current.route();
+        const outcome = await hubClient.devices(route.baseUrl, current.token);
         if (outcome.kind === 'ok') {
-          return { hubId, route: current.route.kind, fetchedAt: new Date(clock.now()).toISOString(), devices: Object.values(outcome.value) };
+          return { hubId, route: route.kind, fetchedAt: new Date(clock.now()).toISOString(), devices: Object.values(outcome.value) };
         }
         const retryable = (outcome.kind === 'status' && outcome.status === 401) || outcome.kind === 'network';
         if (retryable && sessions.get(hubId) === current) sessions.delete(hubId);
@@ -125,11 +143,19 @@ export function createHubSessions({ cloud, hubClient, routes, clock, logger }: H
     },
     clear() {
       generation++;
+      for (const watch of watching.values()) watch.abort();
+      watching.clear();
       sessions.clear();
       opening.clear();
       records = new Map();
     },
   };
+}
+
+/** For the log: which route, how fast, and what every candidate did (addresses only; no secret is in them). */
+function describe(hubId: string, selection: Selection): Record<string, unknown> {
+  const outcomes = Object.fromEntries(selection.outcomes.map(({ route, outcome }) => [route.kind, outcome.status]));
+  return { hubId, route: selection.route.kind, rttMs: selection.rttMs, outcomes };
 }
 
 function toHubView(hub: HubRecord): HubView {

@@ -1,23 +1,76 @@
 /**
- * Chooses the address to reach a hub by. For now: ping every known address in parallel and take the
- * most preferred that answers as this hub (spec §2.2: local-secure, then local, then remote). The
- * `RouteSelector` interface is what the rest of the core depends on, so a fuller prober (grace period
- * for the secure route, mDNS) can replace this without touching hub-sessions.
+ * Chooses the address to reach a hub by (spec §2.2 order: local-secure, then local, then remote).
+ * Every candidate is pinged at once, each with its own deadline, and the selection resolves with the
+ * first route that is *acceptable* rather than waiting for better ones, so a dead route never costs
+ * its whole deadline once an acceptable one answered:
+ * - a route that answered is acceptable when every more preferred candidate has failed, or when its
+ *   wait has passed since probing started (local-secure 0 ms, local 250 ms, remote 500 ms by default);
+ * - the plain LAN route carries the session token unencrypted, hence its grace for the secure one;
+ * - after resolving with a worse route the better ones keep probing until their deadline, and the
+ *   caller hears of each one that answers (`onBetter`); probes that can no longer matter are aborted.
+ * The timing rules are written down in docs/decisions.md ("Route selection").
  */
 import type { RouteKind } from '../../common/ipc-contract';
 import type { HubRecord } from '../../common/wire';
+import { HUB_PING_TIMEOUT_MS, type PingOutcome } from './hub-client';
+import { type Clock, systemClock } from './ports';
 
 export interface Route {
   kind: RouteKind;
   baseUrl: string;
 }
 
-export interface RouteSelector {
-  /** The best route that answered, or null when none did. */
-  select(hub: HubRecord): Promise<Route | null>;
+/** Why a route was or was not taken; `pending` only for better routes still probing after the choice. */
+export type ProbeOutcome =
+  | { status: 'answered'; rttMs: number }
+  | { status: 'timed-out' }
+  | { status: 'refused'; detail: string }
+  | { status: 'wrong-hub' }
+  | { status: 'aborted' }
+  | { status: 'pending' };
+
+export interface Selection {
+  route: Route;
+  rttMs: number;
+  /** One entry per candidate, in order of preference, as known when this selection was made. */
+  outcomes: { route: Route; outcome: ProbeOutcome }[];
 }
 
-export type Ping = (baseUrl: string, hubId: string, signal: AbortSignal) => Promise<boolean>;
+export interface SelectOptions {
+  /** Called when a more preferred route answers after the selection resolved (each time a better one does). */
+  onBetter?: (better: Selection) => void;
+  /** Stops every probe, including the ones still looking for a better route. */
+  signal?: AbortSignal;
+}
+
+export interface RouteSelector {
+  /** The first acceptable route, or null when none answered before its deadline. */
+  select(hub: HubRecord, options?: SelectOptions): Promise<Selection | null>;
+}
+
+export type Ping = (baseUrl: string, hubId: string, signal: AbortSignal) => Promise<PingOutcome>;
+
+/** Schedules `run` after `ms`; returns a function that cancels it. */
+export type SetTimer = (run: () => void, ms: number) => () => void;
+
+export interface RouteSelectorOptions {
+  /** Deadline of each probe (default: the hub ping timeout). */
+  deadlineMs?: number;
+  /** How long the plain LAN route waits for the secure one (default and maximum 250 ms). */
+  localGraceMs?: number;
+  /** How long the remote route waits for a LAN one (default 500 ms: the LAN grace plus 250 ms). */
+  remoteGraceMs?: number;
+  clock?: Clock;
+  setTimer?: SetTimer;
+}
+
+export const MAX_LOCAL_GRACE_MS = 250;
+const REMOTE_AFTER_LOCAL_GRACE_MS = 250;
+
+const realTimer: SetTimer = (run, ms) => {
+  const handle = setTimeout(run, ms);
+  return () => clearTimeout(handle);
+};
 
 /** The hub's addresses in order of preference; only http(s) addresses can be a route. */
 export function candidateRoutes(hub: HubRecord): Route[] {
@@ -29,26 +82,125 @@ export function candidateRoutes(hub: HubRecord): Route[] {
   return addresses.flatMap(([kind, baseUrl]) => (baseUrl !== null && isHttp(baseUrl) ? [{ kind, baseUrl }] : []));
 }
 
-export function createParallelPingSelector(ping: Ping): RouteSelector {
+export function createParallelPingSelector(ping: Ping, options: RouteSelectorOptions = {}): RouteSelector {
+  const { deadlineMs = HUB_PING_TIMEOUT_MS, clock = systemClock, setTimer = realTimer } = options;
+  const localGraceMs = options.localGraceMs ?? MAX_LOCAL_GRACE_MS;
+  const remoteGraceMs = options.remoteGraceMs ?? localGraceMs + REMOTE_AFTER_LOCAL_GRACE_MS;
+  if (!(localGraceMs >= 0 && localGraceMs <= MAX_LOCAL_GRACE_MS)) throw new RangeError(`localGraceMs must be within 0..${MAX_LOCAL_GRACE_MS}`);
+  if (!(remoteGraceMs >= localGraceMs)) throw new RangeError('remoteGraceMs must not be shorter than localGraceMs');
+  if (!(deadlineMs > 0)) throw new RangeError('deadlineMs must be positive');
+
   return {
-    async select(hub) {
-      const probing = new AbortController();
-      const candidates = candidateRoutes(hub).map((route) => ({
-        route,
-        answered: ping(route.baseUrl, hub._id, probing.signal).catch(() => false),
-      }));
-      try {
-        // All probes run at once; awaiting them in preference order returns as soon as every
-        // better route has failed and this one has answered.
-        for (const candidate of candidates) {
-          if (await candidate.answered) return candidate.route;
+    select: (hub, { onBetter, signal } = {}) =>
+      new Promise((resolve) => {
+        const startedAt = clock.now();
+        const probes = candidateRoutes(hub).map((route): Probe => ({ route, outcome: { status: 'pending' }, probing: new AbortController(), stopDeadline: () => {} }));
+        const timers: (() => void)[] = [];
+        // Set by timers rather than compared with the clock, so a timer firing a millisecond early cannot strand a route.
+        const waited: Record<RouteKind, boolean> = { 'local-secure': true, local: false, remote: false };
+        /** Index of the route in use; `probes.length` until one is chosen. */
+        let chosen = probes.length;
+        let resolved = false;
+
+        const settle = (probe: Probe, outcome: ProbeOutcome, abort: boolean) => {
+          if (probe.outcome.status !== 'pending') return; // a late answer after a deadline or an abort
+          probe.outcome = outcome;
+          probe.stopDeadline();
+          if (abort) probe.probing.abort();
+        };
+        const snapshot = (index: number): Selection => {
+          const { route, outcome } = probes[index]!;
+          return {
+            route,
+            rttMs: outcome.status === 'answered' ? outcome.rttMs : 0,
+            outcomes: probes.map((probe) => ({ route: probe.route, outcome: probe.outcome })),
+          };
+        };
+        const finish = (selection: Selection | null) => {
+          if (resolved) return;
+          resolved = true;
+          resolve(selection);
+        };
+        const stopTimers = () => {
+          for (const cancel of timers) cancel();
+          signal?.removeEventListener('abort', stopAll);
+        };
+        function stopAll() {
+          for (const probe of probes) settle(probe, { status: 'aborted' }, true);
+          stopTimers();
+          finish(null);
         }
-        return null;
-      } finally {
-        probing.abort(); // the slower, less preferred probes are no longer needed
-      }
-    },
+
+        /** Re-evaluates after every probe result and grace timer. */
+        const decide = () => {
+          const acceptable = probes.findIndex(
+            (probe, index) =>
+              index < chosen &&
+              probe.outcome.status === 'answered' &&
+              (resolved || probes.slice(0, index).every((better) => better.outcome.status !== 'pending' || waited[probe.route.kind])),
+          );
+          if (acceptable !== -1) {
+            chosen = acceptable;
+            // Routes worse than the chosen one can no longer matter.
+            probes.slice(chosen + 1).forEach((probe) => settle(probe, { status: 'aborted' }, true));
+            if (resolved) onBetter?.(snapshot(chosen));
+            else finish(snapshot(chosen));
+          }
+          const stillLooking = probes.slice(0, chosen).some((probe) => probe.outcome.status === 'pending');
+          if (!stillLooking) {
+            stopTimers();
+            finish(null); // every candidate settled and none answered (no-op when already resolved)
+          }
+        };
+
+        if (signal?.aborted) return stopAll();
+        signal?.addEventListener('abort', stopAll, { once: true });
+        for (const probe of probes) {
+          probe.stopDeadline = setTimer(() => {
+            settle(probe, { status: 'timed-out' }, true);
+            decide();
+          }, deadlineMs);
+          ping(probe.route.baseUrl, hub._id, probe.probing.signal).then(
+            (answer) => {
+              settle(probe, toOutcome(answer, clock.now() - startedAt), false);
+              decide();
+            },
+            (error: unknown) => {
+              settle(probe, { status: 'refused', detail: error instanceof Error ? error.message : String(error) }, false);
+              decide();
+            },
+          );
+        }
+        // The graces only matter while something has answered and a better route is still silent.
+        for (const [kind, ms] of [['local', localGraceMs], ['remote', remoteGraceMs]] as const) {
+          timers.push(
+            setTimer(() => {
+              waited[kind] = true;
+              decide();
+            }, ms),
+          );
+        }
+        decide(); // no candidates at all: null at once
+      }),
   };
+}
+
+interface Probe {
+  route: Route;
+  outcome: ProbeOutcome;
+  probing: AbortController;
+  stopDeadline: () => void;
+}
+
+function toOutcome(answer: PingOutcome, rttMs: number): ProbeOutcome {
+  switch (answer.kind) {
+    case 'hub':
+      return { status: 'answered', rttMs };
+    case 'wrong-hub':
+      return { status: 'wrong-hub' };
+    case 'failed':
+      return { status: 'refused', detail: answer.detail };
+  }
 }
 
 function isHttp(address: string): boolean {

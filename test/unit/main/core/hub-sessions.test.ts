@@ -3,7 +3,7 @@ import type { CloudClient } from '../../../../main/core/cloud-client';
 import type { HubClient } from '../../../../main/core/hub-client';
 import { createHubSessions } from '../../../../main/core/hub-sessions';
 import type { HttpOutcome } from '../../../../main/core/http';
-import { createParallelPingSelector } from '../../../../main/core/route-selection';
+import { type Route, type RouteSelector, type SelectOptions, createParallelPingSelector } from '../../../../main/core/route-selection';
 import type { DeviceMap, HubRecord } from '../../../../common/wire';
 import { recordingLogger } from '../../../support/core-fakes';
 
@@ -29,7 +29,7 @@ function setup(initial: HubRecord) {
   };
   const down = (url: string): HttpOutcome<never> | null => (reachable.has(url) ? null : { kind: 'network', detail: 'ECONNREFUSED' });
   const hubClient: HubClient = {
-    ping: async (url) => reachable.has(url),
+    ping: async (url) => (reachable.has(url) ? { kind: 'hub' } : { kind: 'failed', detail: 'ECONNREFUSED' }),
     login: async (url) => {
       logins++;
       const token = `session-${logins}`;
@@ -103,6 +103,39 @@ describe('hub sessions', () => {
     await expect(sessions.devices('hub-1')).rejects.toMatchObject({ code: 'hub-unreachable', message: expect.stringContaining('Home') });
   });
 
+  it('moves a session to a better route when one answers later, keeping its token', async () => {
+    const remote: Route = { kind: 'remote', baseUrl: 'https://remote.test' };
+    const lan: Route = { kind: 'local', baseUrl: 'http://lan.test' };
+    let watch: SelectOptions = {};
+    const routes: RouteSelector = {
+      select: async (_hub, options = {}) => {
+        watch = options;
+        return { route: remote, rttMs: 80, outcomes: [] };
+      },
+    };
+    const calls: string[] = [];
+    const sessions = createHubSessions({
+      cloud: { getUser: async () => ({ _id: 'u', email: '', firstname: '', lastname: '', hubs: [hub()] }), delegationToken: async () => 'd' },
+      hubClient: {
+        ping: async () => ({ kind: 'hub' }),
+        login: async () => ({ kind: 'ok', value: 'the-session' }),
+        devices: async (url, token) => {
+          calls.push(`${url} ${token}`);
+          return { kind: 'ok', value: DEVICES };
+        },
+      },
+      routes,
+      clock: { now: () => 0 },
+      logger: recordingLogger(),
+    });
+    expect((await sessions.devices('hub-1')).route).toBe('remote');
+    watch.onBetter?.({ route: lan, rttMs: 3, outcomes: [] });
+    expect((await sessions.devices('hub-1')).route).toBe('local');
+    expect(calls).toEqual(['https://remote.test the-session', 'http://lan.test the-session']);
+    sessions.clear();
+    expect(watch.signal?.aborted).toBe(true); // a signed-out session stops looking for better routes
+  });
+
   it('reports a hub that left the account', async () => {
     const { sessions } = setup(hub());
     await expect(sessions.devices('other-hub')).rejects.toMatchObject({ code: 'hub-not-found' });
@@ -120,8 +153,8 @@ function alwaysAnswering(outcome: HttpOutcome<DeviceMap>) {
   let logins = 0;
   const sessions = createHubSessions({
     cloud: { getUser: async () => ({ _id: 'u', email: '', firstname: '', lastname: '', hubs: [hub()] }), delegationToken: async () => 'd' },
-    hubClient: { ping: async () => true, login: async () => ({ kind: 'ok', value: `s${++logins}` }), devices: async () => outcome },
-    routes: createParallelPingSelector(async () => true),
+    hubClient: { ping: async () => ({ kind: 'hub' }), login: async () => ({ kind: 'ok', value: `s${++logins}` }), devices: async () => outcome },
+    routes: createParallelPingSelector(async () => ({ kind: 'hub' })),
     clock: { now: () => 0 },
     logger: recordingLogger(),
   });
