@@ -3,6 +3,10 @@
  * ("Home" on the LAN, "Holiday cabin" in the cloud), the webhook forwarder with its legacy-function
  * sandbox, and the developer portal. The app's embedded default and the peer of the integration and
  * end-to-end tests. Everything listens on loopback ports chosen by the OS.
+ *
+ * The hubs' routes are those of a real home network: "Home" answers on plain HTTP and on HTTPS (a
+ * certificate from a CA made at start) on the LAN, and both hubs are reachable remotely through a
+ * relay that adds internet-like latency.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../main/core/ports';
@@ -14,7 +18,9 @@ import { createLegacyRunner } from './forwarder/legacy/legacy-runner';
 import { createWebhookStore, type WebhookRecord, type WebhookStore } from './forwarder/webhook-store';
 import { createDemoHome, type DemoHome } from './hub/demo-home';
 import { type RunningHub, startHub } from './hub/hub';
+import { DEFAULT_RELAY_LATENCY_MS, type RunningRelay, startRelay } from './relay/relay';
 import { silentLogger } from './shared/logger';
+import { createStackCertificates, type StackCertificates } from './shared/stack-ca';
 import { type RunningToolsPortal, startToolsPortal } from './tools/tools-portal';
 import type { HubPlatform } from '../common/wire';
 
@@ -25,6 +31,8 @@ export interface StackOptions {
   codeTtlSec?: number;
   delegationTtlSec?: number;
   sessionTtlSec?: number;
+  /** Added each way on the hubs' remote route (the relay); default 80 ms. Tests that do not care pass 0. */
+  remoteLatencyMs?: number;
   logger?: Logger;
 }
 
@@ -40,6 +48,8 @@ export interface StackInfo {
   tools_url: string;
   /** The demo webhook (key path `body.device.id`), owned by the demo user. */
   webhook: { id: string; secret: string };
+  /** The CA (PEM) that issued the certificate of every `localUrlSecure`; made at start, new on every start. */
+  ca: string;
 }
 
 export interface RunningStack {
@@ -50,7 +60,7 @@ export interface RunningStack {
   webhooks: WebhookStore;
   /** The running hubs, in the order of `info.hubs`; an entry is replaced when its hub is relocated. */
   hubs: RunningHub[];
-  /** Restarts a hub on a new port (same devices, sessions dropped) and tells the cloud its new address. */
+  /** Restarts a hub and its relay on new ports for all its routes (same devices, sessions dropped) and tells the cloud its new addresses. */
   relocateHub(hubId: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -81,9 +91,10 @@ const DEMO_WEBHOOK_KEY_PATH = 'body.device.id';
 
 const NO_ADDRESSES: HubAddresses = { localUrl: null, localUrlSecure: null, remoteUrl: null };
 
-/** A LAN hub is reached at its plain local address; a cloud hub only remotely. */
-function addressesFor(spec: HubSpec, url: string): HubAddresses {
-  return spec.platform === 'local' ? { ...NO_ADDRESSES, localUrl: url } : { ...NO_ADDRESSES, remoteUrl: url };
+/** A LAN hub is reached on the LAN (plain and secure) and remotely; a cloud hub only remotely. */
+function addressesFor(spec: HubSpec, hub: RunningHub, relay: RunningRelay): HubAddresses {
+  const remote = { ...NO_ADDRESSES, remoteUrl: relay.url };
+  return spec.platform === 'local' ? { ...remote, localUrl: hub.url, localUrlSecure: hub.secureUrl } : remote;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<RunningStack> {
@@ -106,13 +117,16 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     logger,
   });
   const hubs: RunningHub[] = [];
+  const relays: RunningRelay[] = [];
   let webhookServices: WebhookServices | undefined;
   const close = async () => {
-    await Promise.allSettled([...hubs.map((hub) => hub.close()), cloud.close(), webhookServices?.close()]);
+    await Promise.allSettled([...relays.map((relay) => relay.close()), ...hubs.map((hub) => hub.close()), cloud.close(), webhookServices?.close()]);
   };
 
   let info: StackInfo;
+  let certificates: StackCertificates;
   try {
+    certificates = await createStackCertificates([host, '127.0.0.1', 'localhost']);
     webhookServices = await startWebhookServices(host, options, logger);
     info = {
       auth_url: cloud.url,
@@ -122,6 +136,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       webhook_url: webhookServices.forwarder.url,
       tools_url: webhookServices.portal.url,
       webhook: { id: webhookServices.demoWebhook.id, secret: webhookServices.demoWebhook.secret },
+      ca: certificates.ca,
     };
   } catch (error) {
     await close();
@@ -137,13 +152,16 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       cloudPublicJwk: cloud.publicJwk,
       home: spec.home,
       host,
+      tls: spec.platform === 'local' ? certificates.server : undefined,
       sessionTtlSec: options.sessionTtlSec,
       now: options.now,
       logger,
     });
-    const addresses = addressesFor(spec, hub.url);
-    cloud.setHubAddresses(spec.id, addresses);
     hubs[index] = hub;
+    const relay = await startRelay({ target: hub.url, latencyMs: options.remoteLatencyMs ?? DEFAULT_RELAY_LATENCY_MS, host });
+    relays[index] = relay;
+    const addresses = addressesFor(spec, hub, relay);
+    cloud.setHubAddresses(spec.id, addresses);
     info.hubs[index] = { id: spec.id, name: spec.name, ...addresses };
   };
 
@@ -163,9 +181,9 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     async relocateHub(hubId) {
       const index = specs.findIndex((spec) => spec.id === hubId);
       if (index < 0) throw new Error(`unknown hub: ${hubId}`);
-      await hubs[index]!.close();
+      await Promise.all([relays[index]!.close(), hubs[index]!.close()]);
       await launch(specs[index]!, index);
-      logger.info('stack: hub relocated', { hubId, url: hubs[index]!.url });
+      logger.info('stack: hub relocated', { hubId, ...info.hubs[index] });
     },
     close,
   };

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
 import { z } from 'zod';
 import type { Logger } from '../../main/core/ports';
-import { bearerToken, createServiceApp, listen, sendJsonString } from '../shared/http-app';
+import { bearerToken, createServiceApp, listen, listenSecure, type SecureListener, sendJsonString } from '../shared/http-app';
 import { HttpError, invalidRequest } from '../shared/http-error';
 import { silentLogger } from '../shared/logger';
 import { createDelegationVerifier } from './delegation-verifier';
@@ -21,6 +21,8 @@ export interface HubOptions {
   home: DemoHome;
   host?: string;
   port?: number;
+  /** Also serve the same API over HTTPS (on its own port) with this key and certificate, PEM. */
+  tls?: { key: string; cert: string };
   sessionTtlSec?: number;
   now?: () => number;
   logger?: Logger;
@@ -29,6 +31,8 @@ export interface HubOptions {
 export interface RunningHub {
   id: string;
   url: string;
+  /** The HTTPS base URL when started with `tls`, else null. */
+  secureUrl: string | null;
   /** Ends every session: the next call with an old session token gets a 401. */
   expireSessions(): void;
   close(): Promise<void>;
@@ -76,14 +80,23 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   // No authentication: it only tells the caller which hub answers at this address.
   app.get('/api/manager/system/ping', async (_request, reply) => sendJsonString(reply, options.id));
 
-  const url = await listen(app, options.host ?? '127.0.0.1', options.port ?? 0);
-  logger.info('hub: listening', { hubId: options.id, name: options.name, url });
+  const host = options.host ?? '127.0.0.1';
+  const url = await listen(app, host, options.port ?? 0);
+  let secure: SecureListener | undefined;
+  try {
+    if (options.tls) secure = await listenSecure(app, host, 0, options.tls);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  logger.info('hub: listening', { hubId: options.id, name: options.name, url, secureUrl: secure?.url });
   return {
     id: options.id,
     url,
+    secureUrl: secure?.url ?? null,
     expireSessions: () => sessions.clear(),
     close: async () => {
-      await app.close();
+      await Promise.all([secure?.close(), app.close()]);
     },
   };
 }

@@ -6,6 +6,7 @@
  * on shutdown.
  */
 import { STATUS_CODES } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from '../../main/core/ports';
@@ -73,9 +74,46 @@ export function sendJsonString(reply: FastifyReply, value: string): FastifyReply
 /** Starts listening and returns the base URL (no trailing slash). */
 export async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
   await app.listen({ host, port });
-  const address = app.server.address() as AddressInfo;
+  return baseUrl('http', app.server.address() as AddressInfo);
+}
+
+export interface SecureListener {
+  /** The base URL (`https://host:port`, no trailing slash). */
+  url: string;
+  /** Stops listening and ends open connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a started app over TLS too, on a second port: the same routes, handlers and state (one
+ * fastify instance routes both listeners) and the same answers to malformed or slow requests.
+ */
+export async function listenSecure(app: FastifyInstance, host: string, port: number, tls: { key: string; cert: string }): Promise<SecureListener> {
+  await app.ready(); // app.routing needs the routes registered
+  const server = createHttpsServer({ key: tls.key, cert: tls.cert }, app.routing);
+  server.headersTimeout = app.server.headersTimeout;
+  server.requestTimeout = app.server.requestTimeout;
+  server.on('clientError', answerClientError);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    url: baseUrl('https', server.address() as AddressInfo),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function baseUrl(scheme: 'http' | 'https', address: AddressInfo): string {
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${hostPart}:${address.port}`;
+  return `${scheme}://${hostPart}:${address.port}`;
 }
 
 /** The bearer credential of `Authorization: Bearer <token>` (RFC 6750 §2.1), or undefined. */

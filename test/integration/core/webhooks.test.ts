@@ -17,7 +17,7 @@ let proxy: TcpProxy;
 const cores: HubdeskCore[] = [];
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ remoteLatencyMs: 0 });
   proxy = await startTcpProxy(stack.info.webhook_url);
 });
 afterAll(async () => {

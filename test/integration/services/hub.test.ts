@@ -1,14 +1,16 @@
 /**
  * The reference hub over real sockets: sessions from real delegation tokens of a real cloud, the
  * device list and its scopes, and every way a delegation token can be wrong (signed here with a key
- * the test controls, so each claim can be broken on its own).
+ * the test controls, so each claim can be broken on its own), and the same API over TLS.
  */
+import { connect as tlsConnect } from 'node:tls';
 import { type CryptoKey, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceMapSchema, ErrorBodySchema } from '../../../common/wire';
 import { type RunningCloud, startCloud } from '../../../services/cloud/cloud';
 import { createDemoHome } from '../../../services/hub/demo-home';
 import { type RunningHub, startHub } from '../../../services/hub/hub';
+import { createStackCertificates } from '../../../services/shared/stack-ca';
 import { delegationToken, signIn, type TestClient } from './oauth-helpers';
 
 const USER = { email: 'grace@example.test', password: 'hopper-1906' };
@@ -187,5 +189,30 @@ describe('bad input', () => {
   ])('answers %s with a clear error and keeps serving', async (_name, send, status, error) => {
     await expectError(await send(), status, error);
     expect((await fetch(`${hub.url}/api/manager/system/ping?id=h1`)).status).toBe(200);
+  });
+});
+
+describe('the secure route', () => {
+  it('is off without tls; with it, serves the same hub over TLS, answers malformed requests in JSON, and closes with the hub', async () => {
+    expect(hub.secureUrl).toBeNull();
+    const certificates = await createStackCertificates(['127.0.0.1']);
+    const secureHub = await startHub({ id: 'h2', name: 'Secure', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: createDemoHome('home'), tls: certificates.server, now });
+    const { port } = new URL(secureHub.secureUrl!);
+    const exchange = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = tlsConnect({ host: '127.0.0.1', port: Number(port), ca: certificates.ca }, () => socket.end(request));
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    try {
+      expect(secureHub.secureUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(await exchange('GET /api/manager/system/ping?id=h2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200[^]*\r\n\r\n"h2"$/);
+      expect(await exchange('NOT HTTP\r\n\r\n')).toMatch(/^HTTP\/1\.1 400[^]*"error":"invalid_request"/);
+    } finally {
+      await secureHub.close();
+    }
+    await expect(exchange('GET / HTTP/1.1\r\n\r\n')).rejects.toThrow();
   });
 });

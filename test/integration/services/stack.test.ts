@@ -1,16 +1,29 @@
 /**
  * The stack as a program (stack-cli: one JSON line on stdout, clean exit on SIGTERM) and in-process
- * (a relocated hub answers at its new address, and the cloud's user record says so; the demo webhook
- * routes by its key path; the portal and the legacy webhooks are there).
+ * (the hubs' routes: plain and secure LAN, remote through the relay; a relocated hub answers at its
+ * new addresses, and the cloud's user record says so; the demo webhook routes by its key path; the
+ * portal and the legacy webhooks are there).
  */
 import { spawn } from 'node:child_process';
+import { get } from 'node:https';
 import { describe, expect, it } from 'vitest';
 import { UserRecordSchema } from '../../../common/wire';
 import { DEMO_USER, type StackInfo, startStack } from '../../../services/stack';
 import { TestListener } from '../../support/webhook-listener';
-import { signIn } from './oauth-helpers';
+import { delegationToken, signIn } from './oauth-helpers';
 
 const ping = async (url: string, id: string) => (await fetch(`${url}/api/manager/system/ping?id=${id}`)).json();
+
+/** GET over HTTPS trusting only `ca` (fetch cannot be given a CA): status and body. */
+function getTrusting(url: string, ca: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { ca, headers }, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
 
 describe('stack-cli', () => {
   it('prints one line of StackInfo JSON once the services answer, and exits 0 on SIGTERM', async () => {
@@ -36,9 +49,12 @@ describe('stack-cli', () => {
     expect(info.user).toEqual({ email: 'demo@hubdesk.test', password: 'hubdesk-demo' });
     expect(info.hubs.map((hub) => hub.name)).toEqual(['Home', 'Holiday cabin']);
     const [home, cabin] = info.hubs;
-    expect(home).toMatchObject({ localUrlSecure: null, remoteUrl: null });
-    expect(cabin).toMatchObject({ localUrl: null, localUrlSecure: null });
+    expect(home).toMatchObject({ localUrl: expect.stringMatching(/^http:/), localUrlSecure: expect.stringMatching(/^https:/), remoteUrl: expect.stringMatching(/^http:/) });
+    expect(cabin).toMatchObject({ localUrl: null, localUrlSecure: null, remoteUrl: expect.stringMatching(/^http:/) });
+    expect(info.ca).toMatch(/^-----BEGIN CERTIFICATE-----/);
     expect(await ping(home!.localUrl!, home!.id)).toBe(home!.id);
+    expect(await ping(home!.remoteUrl!, home!.id)).toBe(home!.id);
+    expect(JSON.parse((await getTrusting(`${home!.localUrlSecure!}/api/manager/system/ping?id=${home!.id}`, info.ca)).body)).toBe(home!.id);
     expect(await ping(cabin!.remoteUrl!, cabin!.id)).toBe(cabin!.id);
     expect(info.webhook).toEqual({ id: expect.stringMatching(/^wh_/), secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
     expect((await fetch(`${info.tools_url}/webhooks`)).status).toBe(200);
@@ -57,7 +73,7 @@ describe('stack-cli', () => {
 
 describe('webhooks in the stack', () => {
   it('routes the demo webhook by body.device.id, seeds the legacy fixtures, and closes the forwarder', async () => {
-    const stack = await startStack();
+    const stack = await startStack({ remoteLatencyMs: 0 });
     const { info } = stack;
     try {
       const listener = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId: info.webhook.id, secret: info.webhook.secret, listenerId: 'stack-test', data: { $key: 'dev-1' } });
@@ -77,9 +93,43 @@ describe('webhooks in the stack', () => {
   });
 });
 
+describe('the hubs\' routes', () => {
+  const LATENCY_MS = 40;
+
+  it('serves one hub on its plain, secure and remote routes: the same sessions on each, TLS trusted only with the stack CA, the remote route slower', async () => {
+    const stack = await startStack({ remoteLatencyMs: LATENCY_MS });
+    try {
+      const { info } = stack;
+      const home = info.hubs.find((hub) => hub.name === 'Home')!;
+      const secure = home.localUrlSecure!;
+      expect(new URL(secure).hostname).toBe('127.0.0.1');
+      // Without the CA the certificate is refused; with it, the name (127.0.0.1 and localhost) matches.
+      await expect(fetch(`${secure}/api/manager/system/ping?id=${home.id}`)).rejects.toThrow();
+      const viaLocalhost = secure.replace('127.0.0.1', 'localhost');
+      expect(JSON.parse((await getTrusting(`${viaLocalhost}/api/manager/system/ping?id=${home.id}`, info.ca)).body)).toBe(home.id);
+
+      // A session opened on the plain route is valid on the secure one: one hub behind both.
+      const client = { id: info.client.id, secret: info.client.secret, redirectUri: info.client.redirect_uri };
+      const { access_token } = await signIn(info.auth_url, client, info.user);
+      const token = await delegationToken(info.auth_url, access_token, home.id);
+      const session = (await (await fetch(`${home.localUrl!}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) })).json()) as string;
+      const devices = await getTrusting(`${secure}/api/manager/devices/device`, info.ca, { authorization: `Bearer ${session}` });
+      expect(devices.status).toBe(200);
+      expect(Object.keys(JSON.parse(devices.body) as object).length).toBeGreaterThanOrEqual(20);
+
+      // The relay holds each direction for the latency: a ping costs at least a round trip more.
+      const started = performance.now();
+      expect(await ping(home.remoteUrl!, home.id)).toBe(home.id);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(2 * LATENCY_MS - 2);
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
 describe('relocateHub', () => {
-  it('moves a hub to a new port, and /user/me shows the new address', async () => {
-    const stack = await startStack();
+  it('moves a hub to new ports on all its routes, and /user/me shows the new addresses', async () => {
+    const stack = await startStack({ remoteLatencyMs: 0 });
     try {
       const { info } = stack;
       const client = { id: info.client.id, secret: info.client.secret, redirectUri: info.client.redirect_uri };
@@ -87,16 +137,21 @@ describe('relocateHub', () => {
       const me = async () => UserRecordSchema.parse(await (await fetch(`${info.auth_url}/user/me`, { headers: { authorization: `Bearer ${access_token}` } })).json());
 
       const home = info.hubs.find((hub) => hub.name === 'Home')!;
-      const before = home.localUrl!;
-      expect((await me()).hubs.find((hub) => hub._id === home.id)?.localUrl).toBe(before);
+      const { id: _id, name: _name, ...before } = { ...home };
+      expect((await me()).hubs.find((hub) => hub._id === home.id)).toMatchObject(before);
 
       await stack.relocateHub(home.id);
-      const after = stack.hubs[0]!.url;
-      expect(after).not.toBe(before);
-      expect(await ping(after, home.id)).toBe(home.id);
-      await expect(fetch(`${before}/api/manager/system/ping?id=${home.id}`)).rejects.toThrow();
-      expect((await me()).hubs.find((hub) => hub._id === home.id)).toMatchObject({ localUrl: after, localUrlSecure: null, remoteUrl: null });
-      expect(info.hubs[0]!.localUrl).toBe(after);
+      const { id: _newId, name: _newName, ...after } = info.hubs[0]!;
+      expect(after.localUrl).toBe(stack.hubs[0]!.url);
+      expect(after.localUrlSecure).toBe(stack.hubs[0]!.secureUrl);
+      for (const route of ['localUrl', 'localUrlSecure', 'remoteUrl'] as const) {
+        expect(after[route]).not.toBe(before[route]);
+        await expect(fetch(`${before[route]!}/api/manager/system/ping?id=${home.id}`)).rejects.toThrow();
+      }
+      expect(await ping(after.localUrl!, home.id)).toBe(home.id);
+      expect(await ping(after.remoteUrl!, home.id)).toBe(home.id); // the new relay leads to the new hub
+      expect(JSON.parse((await getTrusting(`${after.localUrlSecure!}/api/manager/system/ping?id=${home.id}`, info.ca)).body)).toBe(home.id);
+      expect((await me()).hubs.find((hub) => hub._id === home.id)).toMatchObject(after);
     } finally {
       await stack.close();
     }
