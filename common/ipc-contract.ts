@@ -55,12 +55,31 @@ export const HubViewSchema = z.object({
   name: z.string(),
   platform: HubPlatformSchema,
   routes: z.object({ 'local-secure': z.boolean(), local: z.boolean(), remote: z.boolean() }),
+  /** The route the user pinned (used alone), or null when the app chooses. */
+  pinnedRoute: RouteKindSchema.nullable(),
 });
 export type HubView = z.infer<typeof HubViewSchema>;
+
+/**
+ * What one candidate route did when the route in use was chosen: `answered` (with its round trip),
+ * `timed-out`, `refused` (with the reason, e.g. "untrusted certificate"), `wrong-hub` (another hub
+ * answered there), `aborted` (not needed once a better route answered) or `pending` (still probing).
+ */
+export const RouteOutcomeSchema = z.object({
+  kind: RouteKindSchema,
+  outcome: z.enum(['answered', 'timed-out', 'refused', 'wrong-hub', 'aborted', 'pending']),
+  rttMs: z.number().nonnegative().optional(),
+  reason: z.string().optional(),
+});
+export type RouteOutcome = z.infer<typeof RouteOutcomeSchema>;
 
 export const DeviceListSchema = z.object({
   hubId: z.string(),
   route: RouteKindSchema,
+  /** Round trip of the route's ping when it was chosen. */
+  rttMs: z.number().nonnegative(),
+  /** Every candidate route, in order of preference, including the one in use. */
+  routeOutcomes: z.array(RouteOutcomeSchema),
   fetchedAt: z.string(),
   devices: z.array(DeviceSchema),
 });
@@ -143,6 +162,8 @@ export const invokeContract = {
   'auth.signOut': { args: noArgs, result: z.void() },
   'hubs.list': { args: noArgs, result: z.array(HubViewSchema) },
   'hubs.devices': { args: z.tuple([hubId]), result: DeviceListSchema },
+  /** Pins the route used for a hub (persisted; only that route is tried), or null for automatic choice. */
+  'hubs.pinRoute': { args: z.tuple([hubId, RouteKindSchema.nullable()]), result: z.void() },
   'vault.allowPlaintextStorage': { args: z.tuple([z.boolean()]), result: z.void() },
   'notices.dismiss': { args: z.tuple([z.string().min(1).max(100)]), result: z.void() },
   'webhooks.list': { args: noArgs, result: z.array(WebhookViewSchema) },

@@ -2,6 +2,7 @@
  * Which cloud the app talks to. Configured through the environment (all three variables, or none);
  * with none, the app starts the reference stack in-process and uses its demo client — the embedded default.
  */
+import { readFileSync } from 'node:fs';
 import type { BackendConfig, Logger } from './core/ports';
 
 export interface BackendHandle {
@@ -12,6 +13,8 @@ export interface BackendHandle {
 export const BACKEND_ENV = ['HUBDESK_AUTH_URL', 'HUBDESK_CLIENT_ID', 'HUBDESK_CLIENT_SECRET'] as const;
 /** Optional, independent of the cloud variables: the webhook forwarder's base URL. */
 export const WEBHOOK_URL_ENV = 'HUBDESK_WEBHOOK_URL';
+/** Optional, with a configured cloud: a PEM file with a CA to trust besides the system ones (e.g. a hub's LAN CA). */
+export const EXTRA_CA_FILE_ENV = 'HUBDESK_EXTRA_CA_FILE';
 
 export class BackendConfigError extends Error {
   override readonly name = 'BackendConfigError';
@@ -33,7 +36,24 @@ export function readConfiguredBackend(env: NodeJS.ProcessEnv, redirectUri: strin
     redirectUri,
     embedded: false,
     webhookUrl: readWebhookUrl(env),
+    ...readExtraCa(env),
   };
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
+
+/** The CA of HUBDESK_EXTRA_CA_FILE, or nothing when it is unset. Throws when the file is unreadable or holds no certificate. */
+export function readExtraCa(env: NodeJS.ProcessEnv): { trustedCaPem?: string } {
+  const path = env[EXTRA_CA_FILE_ENV] ?? '';
+  if (path === '') return {};
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new BackendConfigError(`${EXTRA_CA_FILE_ENV} cannot be read (${error instanceof Error && 'code' in error ? String(error.code) : 'error'}): ${path}`);
+  }
+  if (!PEM_CERTIFICATE.test(pem)) throw new BackendConfigError(`${EXTRA_CA_FILE_ENV} holds no PEM certificate: ${path}`);
+  return { trustedCaPem: pem };
 }
 
 /** The configured forwarder, or null when HUBDESK_WEBHOOK_URL is unset (webhooks then say so). */
@@ -87,6 +107,8 @@ export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string
       embedded: true,
       // An explicitly configured forwarder wins over the embedded one.
       webhookUrl: configuredWebhookUrl ?? stack.info.webhook_url,
+      // The demo hub's LAN certificate comes from the stack's own CA; the embedded app trusts it.
+      trustedCaPem: stack.info.ca,
     },
     close: () => stack.close(),
   };

@@ -16,6 +16,8 @@ import { createOpenExternal } from './electron/open-external';
 import { createSafeStorageCipher } from './electron/safe-storage-cipher';
 import { createMainWindow, isRendererUrl, resolveRendererSource } from './electron/window';
 import { createConsoleLogger } from './logger';
+import { createBonjourBrowser } from './mdns/bonjour-browser';
+import { createTrustedFetch } from './trusted-fetch';
 
 // Paths in the build output (out/main/index.js): electron-vite writes the siblings.
 const PRELOAD_PATH = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
@@ -31,6 +33,8 @@ async function start(lifecycle: AppLifecycle): Promise<void> {
     store: createElectronStore(),
     openExternal: createOpenExternal(new URL(backend.config.authUrl).origin, logger),
     logger,
+    fetch: createTrustedFetch(backend.config.trustedCaPem),
+    mdns: createBonjourBrowser(logger),
   });
 
   const source = resolveRendererSource(process.env, RENDERER_INDEX);

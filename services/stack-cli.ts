@@ -1,7 +1,8 @@
 /**
  * `npm run stack`: runs the reference services until SIGINT/SIGTERM. Prints exactly one line on
  * stdout — the StackInfo JSON — once every service answers; all logging goes to stderr.
- * Optional environment: HUBDESK_STACK_HOST (default 127.0.0.1).
+ * Optional environment: HUBDESK_STACK_HOST (default 127.0.0.1). "Home" is announced over mDNS; an app
+ * elsewhere on the LAN reaches it only when HUBDESK_STACK_HOST is an address of this machine it can reach.
  */
 import { createConsoleLogger } from '../main/logger';
 import { type RunningStack, type StackInfo, startStack } from './stack';
@@ -24,7 +25,7 @@ async function assertAnswering(info: StackInfo): Promise<void> {
 async function main(): Promise<void> {
   let stack: RunningStack;
   try {
-    stack = await startStack({ host: process.env.HUBDESK_STACK_HOST || undefined, logger });
+    stack = await startStack({ host: process.env.HUBDESK_STACK_HOST || undefined, logger, advertise: true });
     await assertAnswering(stack.info);
   } catch (error) {
     logger.error('stack: failed to start', { error: error instanceof Error ? error.message : String(error) });

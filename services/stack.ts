@@ -6,7 +6,7 @@
  *
  * The hubs' routes are those of a real home network: "Home" answers on plain HTTP and on HTTPS (a
  * certificate from a CA made at start) on the LAN, and both hubs are reachable remotely through a
- * relay that adds internet-like latency.
+ * relay that adds internet-like latency. With `advertise`, "Home" also announces itself over mDNS.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../main/core/ports';
@@ -17,6 +17,7 @@ import { loadLegacyFixtures } from './forwarder/legacy/legacy-fixtures';
 import { createLegacyRunner } from './forwarder/legacy/legacy-runner';
 import { createWebhookStore, type WebhookRecord, type WebhookStore } from './forwarder/webhook-store';
 import { createDemoHome, type DemoHome } from './hub/demo-home';
+import { advertiseHub, type HubAdvertisement } from './hub/hub-advertiser';
 import { type RunningHub, startHub } from './hub/hub';
 import { DEFAULT_RELAY_LATENCY_MS, type RunningRelay, startRelay } from './relay/relay';
 import { silentLogger } from './shared/logger';
@@ -34,6 +35,11 @@ export interface StackOptions {
   /** Added each way on the hubs' remote route (the relay); default 80 ms. Tests that do not care pass 0. */
   remoteLatencyMs?: number;
   logger?: Logger;
+  /**
+   * Announce "Home" on the LAN over mDNS (`_hub._tcp`, TXT `id`, `secure`). Off by default so tests
+   * do not flood the LAN; `npm run stack` and the embedded default turn it on.
+   */
+  advertise?: boolean;
 }
 
 /** What a client needs to use the stack; printed as JSON by stack-cli. */
@@ -118,9 +124,10 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   });
   const hubs: RunningHub[] = [];
   const relays: RunningRelay[] = [];
+  const advertisements: (HubAdvertisement | undefined)[] = [];
   let webhookServices: WebhookServices | undefined;
   const close = async () => {
-    await Promise.allSettled([...relays.map((relay) => relay.close()), ...hubs.map((hub) => hub.close()), cloud.close(), webhookServices?.close()]);
+    await Promise.allSettled([...advertisements.map((advertisement) => advertisement?.close()), ...relays.map((relay) => relay.close()), ...hubs.map((hub) => hub.close()), cloud.close(), webhookServices?.close()]);
   };
 
   let info: StackInfo;
@@ -163,6 +170,9 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     const addresses = addressesFor(spec, hub, relay);
     cloud.setHubAddresses(spec.id, addresses);
     info.hubs[index] = { id: spec.id, name: spec.name, ...addresses };
+    if (options.advertise && spec.platform === 'local') {
+      advertisements[index] = advertiseHub({ id: spec.id, name: spec.name, url: hub.url, secureUrl: hub.secureUrl, logger });
+    }
   };
 
   try {
@@ -181,7 +191,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     async relocateHub(hubId) {
       const index = specs.findIndex((spec) => spec.id === hubId);
       if (index < 0) throw new Error(`unknown hub: ${hubId}`);
-      await Promise.all([relays[index]!.close(), hubs[index]!.close()]);
+      await Promise.all([advertisements[index]?.close(), relays[index]!.close(), hubs[index]!.close()]);
       await launch(specs[index]!, index);
       logger.info('stack: hub relocated', { hubId, ...info.hubs[index] });
     },

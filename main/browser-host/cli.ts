@@ -14,6 +14,8 @@ import { resolveBackend } from '../backend';
 import { createHubdeskCore } from '../core/create-hubdesk-core';
 import type { Logger } from '../core/ports';
 import { createConsoleLogger } from '../logger';
+import { createBonjourBrowser } from '../mdns/bonjour-browser';
+import { createTrustedFetch } from '../trusted-fetch';
 import { createAesGcmCipher, loadOrCreateKey } from './aes-gcm-cipher';
 import { createJsonFileStore } from './json-file-store';
 import { createOpenExternal, openInBrowser } from './open-external';
@@ -59,7 +61,10 @@ export async function runBrowserHost(argv: readonly string[] = process.argv.slic
     async createCore(redirectUri) {
       const backend = await resolveBackend(process.env, redirectUri, logger);
       closeBackend = backend.close;
-      return createHubdeskCore({ backend: backend.config, cipher, store, logger, openExternal: createOpenExternal(process.env, logger, print) });
+      return createHubdeskCore({ backend: backend.config, cipher, store, logger, openExternal: createOpenExternal(process.env, logger, print),
+        fetch: createTrustedFetch(backend.config.trustedCaPem),
+        mdns: createBonjourBrowser(logger),
+      });
     },
   });
   print(`${RUNNING_LINE_PREFIX}${host.appUrl}`);

@@ -11,9 +11,11 @@ import { createCloudClient } from './cloud-client';
 import { createHubClient } from './hub-client';
 import { createHubSessions } from './hub-sessions';
 import type { CoreDeps, HubdeskCore } from './hubdesk-core';
+import { createLanDirectory } from './lan-directory';
 import { createNoticeBoard } from './notices';
 import { createOAuthFlow } from './oauth-flow';
 import { systemClock } from './ports';
+import { createRoutePins } from './route-pins';
 import { createParallelPingSelector } from './route-selection';
 import { createSessionState, type SessionListener } from './session-state';
 import { createTokenEndpoint } from './token-endpoint';
@@ -73,7 +75,12 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     onSessionEnded: (reason) => signOut(reason),
   });
   const hubClient = createHubClient(fetchFn, lifetime.signal);
-  const sessions = createHubSessions({ cloud, hubClient, routes: createParallelPingSelector(hubClient.ping), clock, logger });
+  const lan = deps.mdns ? createLanDirectory(deps.mdns, logger) : null;
+  const routes = createParallelPingSelector(hubClient.ping, { lanRoutes: lan ? (hubId) => lan.routes(hubId) : undefined });
+  const sessions = createHubSessions({ cloud, hubClient, routes, pins: createRoutePins(store), clock, logger });
+  lan?.onUp((hubId) => {
+    sessions.reselect(hubId).catch((error: unknown) => logger.warn('hubs: looking for a better route failed', { hubId, error: error instanceof Error ? error.message : String(error) }));
+  });
   const oauth = createOAuthFlow({
     backend,
     tokenEndpoint,
@@ -153,6 +160,10 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
       requireSignedIn(state.auth());
       return sessions.devices(hubId);
     },
+    'hubs.pinRoute': async (hubId, kind) => {
+      requireSignedIn(state.auth());
+      sessions.pinRoute(hubId, kind);
+    },
     'vault.allowPlaintextStorage': async (allow) => {
       await vault.setAllowPlaintext(allow);
       state.refresh();
@@ -200,6 +211,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     },
     async dispose() {
       lifetime.abort();
+      lan?.stop();
       oauth.dispose();
       webhooks.dispose();
       await restoring.catch(() => {});

@@ -76,7 +76,20 @@ function describeFailure(error: unknown): string {
     if (error.name === 'TimeoutError') return 'timed out';
     if (error.name === 'AbortError') return 'aborted';
     const cause = (error as { cause?: { code?: unknown } }).cause;
-    return typeof cause?.code === 'string' ? cause.code : error.message;
+    if (typeof cause?.code !== 'string') return error.message;
+    return UNTRUSTED_CERTIFICATE_CODES.has(cause.code) ? UNTRUSTED_CERTIFICATE : cause.code;
   }
   return 'request failed';
 }
+
+/** What the user is told when TLS fails because no trusted CA vouches for the peer (not a network fault). */
+export const UNTRUSTED_CERTIFICATE = 'untrusted certificate';
+
+/** Node's TLS error codes for a certificate chain that does not end at a trusted CA. */
+const UNTRUSTED_CERTIFICATE_CODES = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);

@@ -4,7 +4,7 @@
  * events to the renderer, and hands every OAuth redirect it receives to `handleOAuthCallback`.
  */
 import type { EventName, EventPayload, Handlers } from '../../common/ipc-contract';
-import type { BackendConfig, Clock, KeyValueStore, Logger, OpenExternal, SecretCipher } from './ports';
+import type { BackendConfig, Clock, KeyValueStore, Logger, MdnsBrowser, OpenExternal, SecretCipher } from './ports';
 
 export interface CoreDeps {
   backend: BackendConfig;
@@ -14,6 +14,8 @@ export interface CoreDeps {
   logger: Logger;
   clock?: Clock;
   fetch?: typeof globalThis.fetch;
+  /** Finds the user's hubs on the LAN; without it, only the addresses in the user's record are tried. */
+  mdns?: MdnsBrowser;
 }
 
 /** The query parameters of an authorisation redirect, already parsed by the host. */

@@ -45,6 +45,27 @@ export interface BackendConfig {
   embedded: boolean;
   /** The webhook forwarder's base URL (its listener channel is `{webhookUrl}/listen`); null: none configured. */
   webhookUrl: string | null;
+  /** A CA (PEM) trusted for hub addresses besides the system ones, e.g. the one that issued a hub's LAN certificate. */
+  trustedCaPem?: string;
+}
+
+/**
+ * One DNS-SD instance of `_hub._tcp` as heard on the LAN. Anyone on the LAN can send one, so every
+ * field but the name is untyped here: the core validates them (lan-directory.ts).
+ */
+export interface MdnsService {
+  /** The instance's full name, unique on the LAN: what a later "down" refers to. */
+  name: string;
+  /** Decoded TXT key/values; the hub's id is `id`, its HTTPS port (optional) `secure`. */
+  txt: unknown;
+  addresses: unknown;
+  port: unknown;
+}
+
+/** Browses the LAN for hubs (bonjour-service in both hosts; a fake in unit tests). */
+export interface MdnsBrowser {
+  /** Starts browsing: `onUp` for each new or changed instance, `onDown` when one goes away. Returns `stop`. */
+  start(onUp: (service: MdnsService) => void, onDown: (service: MdnsService) => void): () => void;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };

@@ -4,10 +4,12 @@
  * first route that is *acceptable* rather than waiting for better ones, so a dead route never costs
  * its whole deadline once an acceptable one answered:
  * - a route that answered is acceptable when every more preferred candidate has failed, or when its
- *   wait has passed since probing started (local-secure 0 ms, local 250 ms, remote 500 ms by default);
+ *   wait has passed since probing started (local-secure 0 ms, local and remote 200 ms by default);
  * - the plain LAN route carries the session token unencrypted, hence its grace for the secure one;
  * - after resolving with a worse route the better ones keep probing until their deadline, and the
  *   caller hears of each one that answers (`onBetter`); probes that can no longer matter are aborted.
+ * Candidates are the hub's addresses in its record (/user/me) and the LAN routes mDNS heard for its
+ * id (`lanRoutes`).
  * The timing rules are written down in docs/decisions.md ("Route selection").
  */
 import type { RouteKind } from '../../common/ipc-contract';
@@ -41,6 +43,8 @@ export interface SelectOptions {
   onBetter?: (better: Selection) => void;
   /** Stops every probe, including the ones still looking for a better route. */
   signal?: AbortSignal;
+  /** Probe only routes of this kind (the user pinned it), whether from the record or from mDNS. */
+  only?: RouteKind | null;
 }
 
 export interface RouteSelector {
@@ -56,45 +60,64 @@ export type SetTimer = (run: () => void, ms: number) => () => void;
 export interface RouteSelectorOptions {
   /** Deadline of each probe (default: the hub ping timeout). */
   deadlineMs?: number;
-  /** How long the plain LAN route waits for the secure one (default and maximum 250 ms). */
+  /** How long the plain LAN route waits for the secure one (default 200 ms, at most 250 ms). */
   localGraceMs?: number;
-  /** How long the remote route waits for a LAN one (default 500 ms: the LAN grace plus 250 ms). */
+  /**
+   * How long the remote route waits for a LAN one (default: the LAN grace). A LAN route that has not
+   * answered by then is taken as missing; if it answers later, the session moves to it (onBetter).
+   */
   remoteGraceMs?: number;
+  /** The LAN routes announced over mDNS for a hub id (lan-directory.ts); none by default. */
+  lanRoutes?: (hubId: string) => Route[];
   clock?: Clock;
   setTimer?: SetTimer;
 }
 
 export const MAX_LOCAL_GRACE_MS = 250;
-const REMOTE_AFTER_LOCAL_GRACE_MS = 250;
+const DEFAULT_LOCAL_GRACE_MS = 200;
 
 const realTimer: SetTimer = (run, ms) => {
   const handle = setTimeout(run, ms);
   return () => clearTimeout(handle);
 };
 
-/** The hub's addresses in order of preference; only http(s) addresses can be a route. */
-export function candidateRoutes(hub: HubRecord): Route[] {
+const PREFERENCE: readonly RouteKind[] = ['local-secure', 'local', 'remote'];
+
+/** The more preferred of two routes (spec §2.2 order); `a` when they are of the same kind. */
+export function preferred(a: Route, b: Route): Route {
+  return PREFERENCE.indexOf(b.kind) < PREFERENCE.indexOf(a.kind) ? b : a;
+}
+
+/**
+ * The hub's addresses and the LAN routes heard for it, in order of preference (within a kind, the
+ * record's address first); only http(s) addresses can be a route, and each address is probed once.
+ */
+export function candidateRoutes(hub: HubRecord, lanRoutes: readonly Route[] = []): Route[] {
   const addresses: [RouteKind, string | null][] = [
     ['local-secure', hub.localUrlSecure],
     ['local', hub.localUrl],
     ['remote', hub.remoteUrl],
   ];
-  return addresses.flatMap(([kind, baseUrl]) => (baseUrl !== null && isHttp(baseUrl) ? [{ kind, baseUrl }] : []));
+  const recorded = addresses.flatMap(([kind, baseUrl]) => (baseUrl !== null && isHttp(baseUrl) ? [{ kind, baseUrl }] : []));
+  const all = [...recorded, ...lanRoutes].sort((a, b) => PREFERENCE.indexOf(a.kind) - PREFERENCE.indexOf(b.kind));
+  return all.filter((route, index) => all.findIndex((other) => other.baseUrl === route.baseUrl) === index);
 }
 
 export function createParallelPingSelector(ping: Ping, options: RouteSelectorOptions = {}): RouteSelector {
-  const { deadlineMs = HUB_PING_TIMEOUT_MS, clock = systemClock, setTimer = realTimer } = options;
-  const localGraceMs = options.localGraceMs ?? MAX_LOCAL_GRACE_MS;
-  const remoteGraceMs = options.remoteGraceMs ?? localGraceMs + REMOTE_AFTER_LOCAL_GRACE_MS;
+  const { deadlineMs = HUB_PING_TIMEOUT_MS, clock = systemClock, setTimer = realTimer, lanRoutes = () => [] } = options;
+  const localGraceMs = options.localGraceMs ?? DEFAULT_LOCAL_GRACE_MS;
+  const remoteGraceMs = options.remoteGraceMs ?? localGraceMs;
   if (!(localGraceMs >= 0 && localGraceMs <= MAX_LOCAL_GRACE_MS)) throw new RangeError(`localGraceMs must be within 0..${MAX_LOCAL_GRACE_MS}`);
   if (!(remoteGraceMs >= localGraceMs)) throw new RangeError('remoteGraceMs must not be shorter than localGraceMs');
   if (!(deadlineMs > 0)) throw new RangeError('deadlineMs must be positive');
 
   return {
-    select: (hub, { onBetter, signal } = {}) =>
+    select: (hub, { onBetter, signal, only = null } = {}) =>
       new Promise((resolve) => {
         const startedAt = clock.now();
-        const probes = candidateRoutes(hub).map((route): Probe => ({ route, outcome: { status: 'pending' }, probing: new AbortController(), stopDeadline: () => {} }));
+        const probes = candidateRoutes(hub, lanRoutes(hub._id))
+          .filter((route) => only === null || route.kind === only)
+          .map((route): Probe => ({ route, outcome: { status: 'pending' }, probing: new AbortController(), stopDeadline: () => {} }));
         const timers: (() => void)[] = [];
         // Set by timers rather than compared with the clock, so a timer firing a millisecond early cannot strand a route.
         const waited: Record<RouteKind, boolean> = { 'local-secure': true, local: false, remote: false };

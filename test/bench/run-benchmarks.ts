@@ -5,6 +5,7 @@
  *  2. intake → listener latency p50/p99 at 1,000 requests/s                                 (target p99 ≤ 10 ms)
  *  3. routing time per request with 100,000 registrations ÷ with 10                         (target ≤ 1.3)
  *  4. legacy-function routing throughput, 100 registrations
+ *  5. opening a hub with healthy, secure-LAN-dead and LAN-dead routes (route-opening.ts; issue 4 §5)
  * Servers run in their own processes, so the load generator does not share their event loop.
  */
 import { readFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { route, type RouteInput } from '../../services/forwarder/router';
 import type { WebhookRecord } from '../../services/forwarder/webhook-store';
 import { startProgram } from '../e2e/support/processes';
 import { TestListener } from '../support/webhook-listener';
+import { routeOpening } from './route-opening';
 
 const REGISTRATIONS = 10_000;
 const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -253,11 +255,12 @@ async function legacyThroughput(): Promise<void> {
   });
 }
 
+rows.push(...(await routeOpening()));
 await routingScale();
 await intakeRoutingScale();
 await legacyThroughput();
 await intakeThroughput();
 
-console.log(`\nHubdesk forwarder benchmarks — ${new Date().toISOString()}, Node ${process.version}, ${LOAD_SECONDS} s per load run\n`);
+console.log(`\nHubdesk benchmarks — ${new Date().toISOString()}, Node ${process.version}, ${LOAD_SECONDS} s per load run\n`);
 console.table(rows.map((row) => ({ figure: row.figure, value: row.value, baseline: row.baseline, ratio: row.ratio, target: row.target, met: row.target ? (row.met ? 'yes' : 'NO') : '' })));
 process.exit(0);

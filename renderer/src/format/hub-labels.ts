@@ -1,15 +1,27 @@
 /** Words for hubs and routes, shared by the hub list and the devices panel. */
-import type { HubView, RouteKind } from '../../../common/ipc-contract';
+import type { DeviceList, HubView, RouteKind, RouteOutcome } from '../../../common/ipc-contract';
 
 const PLATFORM: Record<HubView['platform'], string> = { local: 'On your network', cloud: 'Cloud hub' };
 
 const ROUTE: Record<RouteKind, string> = { 'local-secure': 'LAN (secure)', local: 'LAN', remote: 'internet' };
 
-const ROUTE_USED: Record<RouteKind, string> = {
-  'local-secure': 'via LAN',
-  local: 'via LAN (unencrypted)',
-  remote: 'via cloud',
+const ROUTE_NAME: Record<RouteKind, string> = { 'local-secure': 'Secure LAN', local: 'LAN', remote: 'Remote' };
+
+/** Why a route was not the one in use, in the user's words. */
+const NOT_TAKEN: Record<Exclude<RouteOutcome['outcome'], 'answered' | 'refused'>, string> = {
+  'timed-out': 'no answer',
+  'wrong-hub': 'another hub answers there',
+  aborted: 'not needed',
+  pending: 'still checking',
 };
+
+/** The choices of the route pin; `auto` lets the app choose. */
+export const ROUTE_PIN_CHOICES: readonly { value: RouteKind | 'auto'; label: string }[] = [
+  { value: 'auto', label: 'Automatic' },
+  { value: 'local-secure', label: ROUTE_NAME['local-secure'] },
+  { value: 'local', label: ROUTE_NAME.local },
+  { value: 'remote', label: ROUTE_NAME.remote },
+];
 
 export function platformLabel(platform: HubView['platform']): string {
   return PLATFORM[platform] ?? 'Hub';
@@ -21,8 +33,26 @@ export function routesLabel(routes: HubView['routes']): string {
   return available.length > 0 ? `Reachable over ${available.join(', ')}` : 'No address known';
 }
 
-export function routeUsedLabel(route: RouteKind): string {
-  return ROUTE_USED[route] ?? '';
+export function routeName(kind: RouteKind): string {
+  return ROUTE_NAME[kind] ?? 'Unknown route';
+}
+
+/** e.g. "Secure LAN · 3 ms". */
+export function routeInUseLabel(list: Pick<DeviceList, 'route' | 'rttMs'>): string {
+  return `${routeName(list.route)} · ${Math.round(list.rttMs)} ms`;
+}
+
+/** e.g. "LAN: not needed", "Secure LAN: untrusted certificate", "Remote: 170 ms". */
+export function routeOutcomeLabel(outcome: RouteOutcome): string {
+  const name = routeName(outcome.kind);
+  switch (outcome.outcome) {
+    case 'answered':
+      return `${name}: ${Math.round(outcome.rttMs ?? 0)} ms`;
+    case 'refused':
+      return `${name}: ${outcome.reason ?? 'refused'}`;
+    default:
+      return `${name}: ${NOT_TAKEN[outcome.outcome] ?? outcome.outcome}`;
+  }
 }
 
 /** Local time of day of an ISO timestamp, or null when it is not a date. */

@@ -5,7 +5,7 @@
  * answer that was overtaken by a newer request, or that arrives after a sign-out, is dropped.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Bridge, DeviceList, HubView } from '../../../common/ipc-contract';
+import type { Bridge, DeviceList, HubView, RouteKind } from '../../../common/ipc-contract';
 import { settle, type UiError } from './settle';
 
 export type HubListState =
@@ -32,6 +32,8 @@ export interface HubsState {
   select(hubId: string): void;
   /** Reloads the hub list and the devices of the selected hub. */
   reload(): Promise<void>;
+  /** Pins a hub's route (null: automatic), then reloads so the list and devices show the new route. */
+  pinRoute(hubId: string, kind: RouteKind | null): Promise<void>;
 }
 
 export type HubsStore = StoreApi<HubsState>;
@@ -112,6 +114,15 @@ export function createHubsStore(bridge: Pick<Bridge, 'hubs'>): HubsStore {
         const selectedHubId = previous !== null && ids.has(previous) ? previous : (hubs[0]?.id ?? null);
         set({ list: { status: 'loaded', hubs }, devices: kept, selectedHubId });
         if (selectedHubId !== null) await loadDevices(selectedHubId);
+      },
+
+      async pinRoute(hubId, kind) {
+        if (!get().active) return;
+        const startedIn = generation;
+        const result = await settle(() => bridge.hubs.pinRoute(hubId, kind));
+        if (startedIn !== generation) return;
+        if (!result.ok) return setDevices(hubId, { status: 'error', error: result.error });
+        await get().reload();
       },
     };
   });

@@ -3,7 +3,7 @@ import { useStore } from 'zustand';
 import type { DeviceList, HubView } from '../../../common/ipc-contract';
 import { describeDevicesError } from '../format/describe-error';
 import { groupByZone } from '../format/group-devices';
-import { formatFetchedAt, routeUsedLabel } from '../format/hub-labels';
+import { formatFetchedAt, ROUTE_PIN_CHOICES, routeInUseLabel, routeOutcomeLabel } from '../format/hub-labels';
 import { devicesOf } from '../stores/hubs-store';
 import { DeviceCard } from './device-card';
 import { useStores } from './stores-context';
@@ -41,9 +41,48 @@ export function DevicesPanel() {
             Refresh
           </button>
         )}
+        <RoutePin hub={hub} />
       </div>
+      {state.status === 'loaded' && <RouteDetails list={state.list} />}
       {state.status === 'loaded' && <DeviceZones hub={hub} list={state.list} />}
     </section>
+  );
+}
+
+/** Lets the user pin the route; a pinned route is the only one tried. */
+function RoutePin({ hub }: { hub: HubView }) {
+  const { hubs } = useStores();
+  const choose = (value: string) => {
+    const choice = ROUTE_PIN_CHOICES.find((c) => c.value === value);
+    if (choice) void hubs.getState().pinRoute(hub.id, choice.value === 'auto' ? null : choice.value);
+  };
+  return (
+    <label className="route-pin">
+      Route{' '}
+      <select value={hub.pinnedRoute ?? 'auto'} onChange={(event) => choose(event.target.value)}>
+        {ROUTE_PIN_CHOICES.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Why the other routes were not taken, behind a disclosure (it matters when something is wrong). */
+function RouteDetails({ list }: { list: DeviceList }) {
+  const others = list.routeOutcomes.filter((outcome) => outcome.kind !== list.route);
+  if (others.length === 0) return null;
+  return (
+    <details className="route-details">
+      <summary>Other routes</summary>
+      <ul>
+        {others.map((outcome) => (
+          <li key={outcome.kind}>{routeOutcomeLabel(outcome)}</li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
@@ -64,5 +103,5 @@ function DeviceZones({ hub, list }: { hub: HubView; list: DeviceList }) {
 function summary(list: DeviceList): string {
   const count = `${list.devices.length} ${list.devices.length === 1 ? 'device' : 'devices'}`;
   const time = formatFetchedAt(list.fetchedAt);
-  return [count, routeUsedLabel(list.route), time && `updated ${time}`].filter(Boolean).join(' · ');
+  return [count, routeInUseLabel(list), time && `updated ${time}`].filter(Boolean).join(' · ');
 }

@@ -1,5 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BackendConfigError, readConfiguredBackend, readWebhookUrl } from '../../../main/backend';
+import { BackendConfigError, readConfiguredBackend, readExtraCa, readWebhookUrl } from '../../../main/backend';
 
 const cloud = { HUBDESK_AUTH_URL: 'https://cloud.example', HUBDESK_CLIENT_ID: 'id', HUBDESK_CLIENT_SECRET: 'secret' };
 
@@ -16,5 +19,24 @@ describe('HUBDESK_WEBHOOK_URL', () => {
   it.each(['http://hooks.example', 'not a url', 'https://user:pw@hooks.example', 'https://hooks.example/?q=1'])('refuses %s', (value) => {
     expect(() => readWebhookUrl({ HUBDESK_WEBHOOK_URL: value })).toThrow(BackendConfigError);
     expect(() => readWebhookUrl({ HUBDESK_WEBHOOK_URL: value })).toThrow(/HUBDESK_WEBHOOK_URL/);
+  });
+});
+
+describe('HUBDESK_EXTRA_CA_FILE', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hubdesk-ca-'));
+  const pem = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
+  const caFile = join(dir, 'ca.pem');
+  writeFileSync(caFile, pem);
+  const notPem = join(dir, 'not.pem');
+  writeFileSync(notPem, 'hello');
+
+  it('is optional, and its PEM becomes the trusted CA of a configured cloud', () => {
+    expect(readExtraCa({})).toEqual({});
+    expect(readConfiguredBackend(cloud, 'x:/y')?.trustedCaPem).toBeUndefined();
+    expect(readConfiguredBackend({ ...cloud, HUBDESK_EXTRA_CA_FILE: caFile }, 'x:/y')?.trustedCaPem).toBe(pem);
+  });
+  it('refuses a missing file or one without a certificate, naming the variable', () => {
+    expect(() => readExtraCa({ HUBDESK_EXTRA_CA_FILE: join(dir, 'missing.pem') })).toThrow(/HUBDESK_EXTRA_CA_FILE cannot be read \(ENOENT\)/);
+    expect(() => readExtraCa({ HUBDESK_EXTRA_CA_FILE: notPem })).toThrow(/HUBDESK_EXTRA_CA_FILE holds no PEM certificate/);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Device } from '../../../common/wire';
 import { describeDevicesError, describeHubsError } from '../../../renderer/src/format/describe-error';
 import { groupByZone, OTHER_ZONE } from '../../../renderer/src/format/group-devices';
-import { formatFetchedAt, platformLabel, routesLabel, routeUsedLabel } from '../../../renderer/src/format/hub-labels';
+import { formatFetchedAt, platformLabel, routeInUseLabel, routeOutcomeLabel, routesLabel } from '../../../renderer/src/format/hub-labels';
 
 const device = (id: string, name: string, zoneName?: string): Device => ({ id, name, class: 'light', capabilities: [], zoneName });
 
@@ -34,9 +34,15 @@ describe('hub labels', () => {
     expect(platformLabel('cloud')).toBe('Cloud hub');
     expect(routesLabel({ 'local-secure': true, local: false, remote: true })).toBe('Reachable over LAN (secure), internet');
     expect(routesLabel({ 'local-secure': false, local: false, remote: false })).toBe('No address known');
-    expect(routeUsedLabel('local-secure')).toBe('via LAN');
-    expect(routeUsedLabel('local')).toContain('via LAN');
-    expect(routeUsedLabel('remote')).toBe('via cloud');
+  });
+
+  it('says which route is in use and why the others were not taken', () => {
+    expect(routeInUseLabel({ route: 'local-secure', rttMs: 3.4 })).toBe('Secure LAN · 3 ms');
+    expect(routeOutcomeLabel({ kind: 'local', outcome: 'aborted' })).toBe('LAN: not needed');
+    expect(routeOutcomeLabel({ kind: 'local-secure', outcome: 'refused', reason: 'untrusted certificate' })).toBe('Secure LAN: untrusted certificate');
+    expect(routeOutcomeLabel({ kind: 'remote', outcome: 'answered', rttMs: 170.2 })).toBe('Remote: 170 ms');
+    expect(routeOutcomeLabel({ kind: 'local-secure', outcome: 'timed-out' })).toBe('Secure LAN: no answer');
+    expect(routeOutcomeLabel({ kind: 'local', outcome: 'wrong-hub' })).toBe('LAN: another hub answers there');
   });
 
   it('formats the fetch time and refuses a non-date', () => {

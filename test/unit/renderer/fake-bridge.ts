@@ -48,7 +48,7 @@ export function fakeBridge(): FakeBridge {
   const bridge = {
     session: { get: verb('session.get') },
     auth: { signIn: verb('auth.signIn'), cancel: verb('auth.cancel'), signOut: verb('auth.signOut') },
-    hubs: { list: verb('hubs.list'), devices: verb('hubs.devices') },
+    hubs: { list: verb('hubs.list'), devices: verb('hubs.devices'), pinRoute: verb('hubs.pinRoute') },
     vault: { allowPlaintextStorage: verb('vault.allowPlaintextStorage') },
     notices: { dismiss: verb('notices.dismiss') },
     on: (_event: string, listener: (payload: unknown) => void) => {
@@ -87,13 +87,18 @@ export const SIGNED_IN: SessionView['auth'] = {
 };
 
 export function hub(id: string, name: string): HubView {
-  return { id, name, platform: 'local', routes: { 'local-secure': true, local: true, remote: false } };
+  return { id, name, platform: 'local', routes: { 'local-secure': true, local: true, remote: false }, pinnedRoute: null };
 }
 
 export function deviceList(hubId: string, names: string[]): DeviceList {
   return {
     hubId,
     route: 'local-secure',
+    rttMs: 3,
+    routeOutcomes: [
+      { kind: 'local-secure', outcome: 'answered', rttMs: 3 },
+      { kind: 'local', outcome: 'aborted' },
+    ],
     fetchedAt: '2025-01-01T12:00:00.000Z',
     devices: names.map((name, i) => ({ id: `${hubId}-d${i}`, name, class: 'light', capabilities: [] })),
   };

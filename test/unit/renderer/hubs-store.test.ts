@@ -202,3 +202,30 @@ describe('connectStores', () => {
     expect(hubs.getState().active).toBe(true);
   });
 });
+
+describe('route pinning', () => {
+  it('pins through the bridge, then reloads the hubs and the selected hub’s devices', async () => {
+    const { fake, store } = await activeStore();
+    fake.waiting('hubs.devices')[0]!.resolve(ok(deviceList('h1', ['Lamp'])));
+    await flush();
+    const pinning = store.getState().pinRoute('h1', 'remote');
+    expect(fake.waiting('hubs.pinRoute')[0]!.args).toEqual(['h1', 'remote']);
+    fake.waiting('hubs.pinRoute')[0]!.resolve(ok(undefined));
+    await flush();
+    fake.waiting('hubs.list')[0]!.resolve(ok([{ ...HOME, pinnedRoute: 'remote' }, CABIN]));
+    await flush();
+    fake.waiting('hubs.devices')[0]!.resolve(ok({ ...deviceList('h1', ['Lamp']), route: 'remote' }));
+    await pinning;
+    const list = store.getState().list;
+    expect(list.status === 'loaded' && list.hubs[0]!.pinnedRoute).toBe('remote');
+    expect(devicesOf(store.getState(), 'h1')).toMatchObject({ status: 'loaded', list: { route: 'remote' } });
+  });
+
+  it('shows a refused pin as the hub’s error', async () => {
+    const { fake, store } = await activeStore();
+    const pinning = store.getState().pinRoute('h1', 'local');
+    fake.waiting('hubs.pinRoute')[0]!.resolve({ ok: false, error: { code: 'signed-out', message: 'You are not signed in.' } });
+    await pinning;
+    expect(devicesOf(store.getState(), 'h1')).toMatchObject({ status: 'error', error: { code: 'signed-out' } });
+  });
+});

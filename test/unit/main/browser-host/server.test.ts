@@ -23,7 +23,7 @@ let host: RunningBrowserHost;
 function fakeCore(): HubdeskCore {
   const handlers = {
     'session.get': async () => view,
-    'hubs.devices': async (hubId: string) => ({ hubId, route: 'local', fetchedAt: 'now', devices: [] }),
+    'hubs.devices': async (hubId: string) => ({ hubId, route: 'local', rttMs: 1, routeOutcomes: [], fetchedAt: 'now', devices: [] }),
   } as unknown as Handlers;
   return {
     handlers,

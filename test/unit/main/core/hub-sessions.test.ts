@@ -5,7 +5,8 @@ import { createHubSessions } from '../../../../main/core/hub-sessions';
 import type { HttpOutcome } from '../../../../main/core/http';
 import { type Route, type RouteSelector, type SelectOptions, createParallelPingSelector } from '../../../../main/core/route-selection';
 import type { DeviceMap, HubRecord } from '../../../../common/wire';
-import { recordingLogger } from '../../../support/core-fakes';
+import { createRoutePins, ROUTE_PINS_KEY } from '../../../../main/core/route-pins';
+import { memoryStore, recordingLogger } from '../../../support/core-fakes';
 
 const DEVICES: DeviceMap = { d1: { id: 'd1', name: 'Lamp', class: 'light', capabilities: ['onoff'] } };
 
@@ -14,7 +15,7 @@ function hub(addresses: Partial<HubRecord> = {}): HubRecord {
 }
 
 /** A fake hub that answers on `reachable` addresses and accepts only sessions it issued and did not expire. */
-function setup(initial: HubRecord) {
+function setup(initial: HubRecord, store = memoryStore()) {
   let record = initial;
   const reachable = new Set<string>(['http://lan.test', 'https://remote.test']);
   const live = new Set<string>();
@@ -38,7 +39,7 @@ function setup(initial: HubRecord) {
     },
     devices: async (url, token) => down(url) ?? (live.has(token) ? { kind: 'ok', value: DEVICES } : { kind: 'status', status: 401, error: null }),
   };
-  const sessions = createHubSessions({ cloud, hubClient, routes: createParallelPingSelector(hubClient.ping), clock: { now: () => 0 }, logger: recordingLogger() });
+  const sessions = createHubSessions({ cloud, hubClient, routes: createParallelPingSelector(hubClient.ping), pins: createRoutePins(store), clock: { now: () => 0 }, logger: recordingLogger() });
   return {
     sessions,
     reachable,
@@ -52,7 +53,7 @@ function setup(initial: HubRecord) {
 describe('hub sessions', () => {
   it('lists hubs with the routes they have', async () => {
     const { sessions } = setup(hub());
-    expect(await sessions.list()).toEqual([{ id: 'hub-1', name: 'Home', platform: 'local', routes: { 'local-secure': false, local: true, remote: true } }]);
+    expect(await sessions.list()).toEqual([{ id: 'hub-1', name: 'Home', platform: 'local', routes: { 'local-secure': false, local: true, remote: true }, pinnedRoute: null }]);
   });
 
   it('prefers the LAN address and caches one session per hub', async () => {
@@ -125,6 +126,7 @@ describe('hub sessions', () => {
         },
       },
       routes,
+      pins: createRoutePins(memoryStore()),
       clock: { now: () => 0 },
       logger: recordingLogger(),
     });
@@ -148,6 +150,61 @@ describe('hub sessions', () => {
   });
 });
 
+describe('route details and pinning', () => {
+  it('reports the route in use, its round trip and what every other route did', async () => {
+    const { sessions, reachable } = setup(hub({ localUrlSecure: 'https://lan-secure.test' }));
+    reachable.delete('https://lan-secure.test');
+    const list = await sessions.devices('hub-1');
+    expect(list.route).toBe('local');
+    expect(list.routeOutcomes).toEqual([
+      { kind: 'local-secure', outcome: 'refused', reason: 'ECONNREFUSED' },
+      { kind: 'local', outcome: 'answered', rttMs: expect.any(Number) },
+      expect.objectContaining({ kind: 'remote' }),
+    ]);
+  });
+
+  it('uses only the pinned route, remembers the pin in the store, and drops the old session', async () => {
+    const store = memoryStore();
+    const { sessions, logins } = setup(hub(), store);
+    expect((await sessions.devices('hub-1')).route).toBe('local');
+    sessions.pinRoute('hub-1', 'remote');
+    const pinned = await sessions.devices('hub-1');
+    expect(pinned.route).toBe('remote');
+    expect(pinned.routeOutcomes.map((o) => o.kind)).toEqual(['remote']);
+    expect(logins()).toBe(2);
+    expect((await sessions.list())[0]?.pinnedRoute).toBe('remote');
+
+    const restarted = setup(hub(), store); // a new core reads the pin from the settings
+    expect((await restarted.sessions.devices('hub-1')).route).toBe('remote');
+    restarted.sessions.pinRoute('hub-1', null);
+    expect((await restarted.sessions.devices('hub-1')).route).toBe('local');
+  });
+
+  it('says so when the pinned route does not answer, without falling back to another', async () => {
+    const { sessions, reachable } = setup(hub());
+    sessions.pinRoute('hub-1', 'remote');
+    reachable.delete('https://remote.test');
+    await expect(sessions.devices('hub-1')).rejects.toMatchObject({ code: 'hub-unreachable', message: expect.stringMatching(/pinned \(Remote\).*Automatic/) });
+  });
+
+  it('a pin to a route the hub has no address for fails clearly', async () => {
+    const { sessions } = setup(hub());
+    sessions.pinRoute('hub-1', 'local-secure');
+    await expect(sessions.devices('hub-1')).rejects.toMatchObject({ code: 'hub-unreachable', message: expect.stringMatching(/Secure LAN/) });
+  });
+});
+
+describe('route pins', () => {
+  it('reads a malformed stored value as no pins and never keeps an invalid one', () => {
+    const store = memoryStore({ [ROUTE_PINS_KEY]: { 'hub-1': 'carrier-pigeon' } });
+    const pins = createRoutePins(store);
+    expect(pins.get('hub-1')).toBeNull();
+    pins.set('hub-2', 'local');
+    expect(store.get(ROUTE_PINS_KEY)).toEqual({ 'hub-2': 'local' });
+    expect(pins.get('toString')).toBeNull();
+  });
+});
+
 /** A hub that accepts every login and answers every device list with `outcome`. */
 function alwaysAnswering(outcome: HttpOutcome<DeviceMap>) {
   let logins = 0;
@@ -155,6 +212,7 @@ function alwaysAnswering(outcome: HttpOutcome<DeviceMap>) {
     cloud: { getUser: async () => ({ _id: 'u', email: '', firstname: '', lastname: '', hubs: [hub()] }), delegationToken: async () => 'd' },
     hubClient: { ping: async () => ({ kind: 'hub' }), login: async () => ({ kind: 'ok', value: `s${++logins}` }), devices: async () => outcome },
     routes: createParallelPingSelector(async () => ({ kind: 'hub' })),
+    pins: createRoutePins(memoryStore()),
     clock: { now: () => 0 },
     logger: recordingLogger(),
   });

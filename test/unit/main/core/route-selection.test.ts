@@ -60,23 +60,23 @@ describe('route selection', () => {
   });
 
   it('waits for a secure route that answers late but within the grace', async () => {
-    const { result } = run({ [SECURE]: { after: 200, answer: IS_HUB }, [LAN]: { after: 5, answer: IS_HUB }, [REMOTE]: { after: 5, answer: IS_HUB } });
-    await vi.advanceTimersByTimeAsync(199);
+    const { result } = run({ [SECURE]: { after: 150, answer: IS_HUB }, [LAN]: { after: 5, answer: IS_HUB }, [REMOTE]: { after: 5, answer: IS_HUB } });
+    await vi.advanceTimersByTimeAsync(149);
     expect(result.selection).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
     expect(kindOf(result.selection)).toBe('local-secure');
-    expect(result.at).toBe(200);
+    expect(result.at).toBe(150);
   });
 
-  it('takes the plain LAN route 250 ms after starting when the secure one stays silent, and aborts the remote probe', async () => {
+  it('takes the plain LAN route 200 ms after starting when the secure one stays silent, and aborts the remote probe', async () => {
     const { result, aborted } = run({ [SECURE]: 'silent', [LAN]: { after: 10, answer: IS_HUB }, [REMOTE]: 'silent' });
-    await vi.advanceTimersByTimeAsync(249);
+    await vi.advanceTimersByTimeAsync(199);
     expect(result.selection).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
-    expect(result.at).toBe(250);
+    expect(result.at).toBe(200);
     expect(result.selection).toMatchObject({ route: { kind: 'local' }, rttMs: 10 });
     expect(statuses(result.selection)).toEqual([['local-secure', 'pending'], ['local', 'answered'], ['remote', 'aborted']]);
-    expect(aborted.get(REMOTE)).toBe(250);
+    expect(aborted.get(REMOTE)).toBe(200);
     expect(aborted.has(SECURE)).toBe(false); // still probing: it would be better
   });
 
@@ -96,10 +96,10 @@ describe('route selection', () => {
 
   it('goes remote after the remote grace when both LAN routes hang, well before their deadline', async () => {
     const { result } = run({ [SECURE]: 'silent', [LAN]: 'silent', [REMOTE]: { after: 160, answer: IS_HUB } });
-    await vi.advanceTimersByTimeAsync(499);
+    await vi.advanceTimersByTimeAsync(199);
     expect(result.selection).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
-    expect(result.at).toBe(500);
+    expect(result.at).toBe(200);
     expect(kindOf(result.selection)).toBe('remote');
   });
 

@@ -1,0 +1,38 @@
+/**
+ * Announces a hub on the LAN as DESIGN.md says: DNS-SD `_hub._tcp.local` on the hub's plain HTTP port,
+ * TXT `id=<hubId>` and, when it serves HTTPS, `secure=<port>`. bonjour-service answers with the
+ * machine's non-loopback addresses, so an app elsewhere on the LAN reaches the hub only if it listens
+ * on one of them (the stack's `host`).
+ */
+import { Bonjour } from 'bonjour-service';
+import type { Logger } from '../../main/core/ports';
+
+export interface HubAdvertisement {
+  /** Sends the goodbye (TTL 0) so browsers drop the hub at once, then closes the socket. */
+  close(): Promise<void>;
+}
+
+export interface AdvertiseOptions {
+  id: string;
+  name: string;
+  /** The hub's plain HTTP base URL; its port is announced. */
+  url: string;
+  /** The hub's HTTPS base URL, when it has one. */
+  secureUrl: string | null;
+  logger: Logger;
+}
+
+export function advertiseHub({ id, name, url, secureUrl, logger }: AdvertiseOptions): HubAdvertisement {
+  const bonjour = new Bonjour({}, (error: unknown) => logger.warn('hub: mDNS advertisement failed', { hubId: id, error: error instanceof Error ? error.message : String(error) }));
+  const txt: Record<string, string> = { id };
+  if (secureUrl !== null) txt.secure = new URL(secureUrl).port;
+  // The id in the instance name keeps two hubs named alike (two stacks on one LAN) from colliding.
+  bonjour.publish({ name: `${name} ${id}`, type: 'hub', port: Number(new URL(url).port), txt });
+  let closing: Promise<void> | undefined;
+  return {
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        bonjour.unpublishAll(() => bonjour.destroy(() => resolve()));
+      })),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * mDNS end to end on this machine's LAN address: the stack's "Home" hub announces itself, a real
+ * bonjour browser hears it, and the app core reaches the hub over the address it heard even when the
+ * user's record lists only the remote route. Needs a non-loopback IPv4 address (the announcement
+ * carries only those); skips with the reason otherwise.
+ */
+import { networkInterfaces } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
+import { parseLanHub } from '../../../main/core/lan-directory';
+import type { MdnsBrowser, MdnsService } from '../../../main/core/ports';
+import { createBonjourBrowser } from '../../../main/mdns/bonjour-browser';
+import { createTrustedFetch } from '../../../main/trusted-fetch';
+import { type RunningStack, startStack } from '../../../services/stack';
+import { consent } from '../../support/consent-driver';
+import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';
+
+const lanAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address !== undefined && !address.internal && address.family === 'IPv4')?.address;
+if (!lanAddress) console.log('mdns integration test skipped: this machine has no non-loopback IPv4 address to announce');
+
+/** Generous: an announcement is sent within a second of publishing, but CI machines can be slow. */
+const HEAR_TIMEOUT_MS = 10_000;
+
+let stack: RunningStack;
+
+beforeAll(async () => {
+  if (lanAddress) stack = await startStack({ host: lanAddress, advertise: true, remoteLatencyMs: 0 });
+});
+afterAll(() => stack?.close());
+
+const home = () => stack.info.hubs.find((hub) => hub.name === 'Home')!;
+
+/** A real browser that also reports when it heard the announcement that `accept` picks. */
+function listeningBrowser(accept: (service: MdnsService) => boolean): { browser: MdnsBrowser; heard: Promise<MdnsService> } {
+  const real = createBonjourBrowser(recordingLogger());
+  let hear: (service: MdnsService) => void = () => {};
+  const heard = new Promise<MdnsService>((resolve, reject) => {
+    hear = resolve;
+    setTimeout(() => reject(new Error(`no matching mDNS announcement within ${HEAR_TIMEOUT_MS} ms`)), HEAR_TIMEOUT_MS).unref();
+  });
+  return {
+    heard,
+    browser: {
+      start: (onUp, onDown) =>
+        real.start((service) => {
+          onUp(service);
+          if (accept(service)) hear(service);
+        }, onDown),
+    },
+  };
+}
+
+const isHome = (service: MdnsService) => {
+  const parsed = parseLanHub(service);
+  return typeof parsed !== 'string' && parsed.id === home().id && parsed.addresses.includes(lanAddress!);
+};
+
+describe.skipIf(!lanAddress)('mDNS discovery of the stack hub', () => {
+  it('announces "Home" with its id, plain port and secure port', async () => {
+    const { browser, heard } = listeningBrowser(isHome);
+    const stop = browser.start(
+      () => {},
+      () => {},
+    );
+    try {
+      const hub = parseLanHub(await heard);
+      expect(hub).toEqual({
+        id: home().id,
+        addresses: expect.arrayContaining([lanAddress]),
+        port: Number(new URL(home().localUrl!).port),
+        securePort: Number(new URL(home().localUrlSecure!).port),
+      });
+    } finally {
+      stop();
+    }
+  });
+
+  it('reaches the hub over the address heard on the LAN when the record lists only the remote route', async () => {
+    const { remoteUrl } = home();
+    stack.cloud.setHubAddresses(home().id, { localUrl: null, localUrlSecure: null, remoteUrl });
+    const { browser, heard } = listeningBrowser(isHome);
+    const opened: string[] = [];
+    const core = await createHubdeskCore({
+      backend: { authUrl: stack.info.auth_url, clientId: stack.info.client.id, clientSecret: stack.info.client.secret, redirectUri: stack.info.client.redirect_uri, embedded: false, webhookUrl: null },
+      cipher: fakeCipher(),
+      store: memoryStore(),
+      openExternal: async (url) => void opened.push(url),
+      logger: recordingLogger(),
+      fetch: createTrustedFetch(stack.info.ca),
+      mdns: browser,
+    });
+    try {
+      await core.handlers['auth.signIn']();
+      const redirect = await consent(opened.at(-1)!, stack.info.user, 'Allow');
+      expect(await core.handleOAuthCallback(Object.fromEntries(redirect.searchParams))).toBe('accepted');
+      expect((await core.handlers['hubs.list']()).find((hub) => hub.id === home().id)?.routes).toEqual({ 'local-secure': false, local: false, remote: true });
+
+      await heard;
+      const devices = await core.handlers['hubs.devices'](home().id);
+      // The announcement's `secure` port and the trusted stack CA make the secure LAN route the best one.
+      expect(devices.route).toBe('local-secure');
+      expect(devices.devices.length).toBeGreaterThan(0);
+    } finally {
+      await core.dispose();
+    }
+  });
+});
