@@ -19,21 +19,13 @@ import { route, type RouteInput } from '../../services/forwarder/router';
 import type { WebhookRecord } from '../../services/forwarder/webhook-store';
 import { startProgram } from '../e2e/support/processes';
 import { TestListener } from '../support/webhook-listener';
-import { routeOpening } from './route-opening';
+import { type BenchRow, routeOpening } from './route-opening';
 
 const REGISTRATIONS = 10_000;
 const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 32;
 
-interface Row {
-  figure: string;
-  value: string;
-  baseline: string;
-  ratio: string;
-  target: string;
-  met: boolean;
-}
-const rows: Row[] = [];
+const rows: BenchRow[] = [];
 
 async function loadTest(url: string, keyOf: () => string): Promise<{ rps: number; errors: number }> {
   const result = await autocannon({

@@ -6,11 +6,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
-import type { BackendConfig } from '../../../main/core/ports';
 import { createTrustedFetch } from '../../../main/trusted-fetch';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { consent } from '../../support/consent-driver';
 import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';
+import { stackBackend } from '../../support/stack-backend';
 import { type SilentListener, startSilentListener } from '../../support/silent-listener';
 
 let stack: RunningStack;
@@ -29,15 +29,11 @@ afterAll(async () => {
   await stack?.close();
 });
 
-function backend(): BackendConfig {
-  return { authUrl: stack.info.auth_url, clientId: stack.info.client.id, clientSecret: stack.info.client.secret, redirectUri: stack.info.client.redirect_uri, embedded: false, webhookUrl: null };
-}
-
 /** A signed-in core whose fetch trusts the stack's CA, or only the system roots. */
 async function signedInCore({ trustStackCa }: { trustStackCa: boolean }, store = memoryStore()) {
   const opened: string[] = [];
   const core = await createHubdeskCore({
-    backend: backend(),
+    backend: stackBackend(stack.info),
     cipher: fakeCipher(),
     store,
     openExternal: async (url) => void opened.push(url),

@@ -8,10 +8,10 @@ import { AppError } from '../../../common/app-error';
 import type { SessionView } from '../../../common/ipc-contract';
 import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
 import type { HubdeskCore } from '../../../main/core/hubdesk-core';
-import type { BackendConfig } from '../../../main/core/ports';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { consent } from '../../support/consent-driver';
 import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';
+import { stackBackend } from '../../support/stack-backend';
 
 let stack: RunningStack;
 let clock = Date.now();
@@ -29,14 +29,10 @@ const countingFetch: typeof fetch = (input, init) => {
 };
 const count = (path: string) => calls.filter((p) => p === path).length;
 
-function backend(): BackendConfig {
-  return { authUrl: stack.info.auth_url, clientId: stack.info.client.id, clientSecret: stack.info.client.secret, redirectUri: stack.info.client.redirect_uri, embedded: false, webhookUrl: null };
-}
-
 async function newCore(store = memoryStore()) {
   const opened: string[] = [];
   const core = await createHubdeskCore({
-    backend: backend(),
+    backend: stackBackend(stack.info),
     cipher: fakeCipher(),
     store,
     openExternal: async (url) => void opened.push(url),
