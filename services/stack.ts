@@ -18,6 +18,7 @@ import { createLegacyRunner } from './forwarder/legacy/legacy-runner';
 import { createWebhookStore, type WebhookRecord, type WebhookStore } from './forwarder/webhook-store';
 import { createDemoHome, type DemoHome } from './hub/demo-home';
 import { advertiseHub, type HubAdvertisement } from './hub/hub-advertiser';
+import { ReplayGuard } from './hub/delegation-verifier';
 import { type RunningHub, startHub } from './hub/hub';
 import { DEFAULT_RELAY_LATENCY_MS, type RunningRelay, startRelay } from './relay/relay';
 import { silentLogger } from './shared/logger';
@@ -151,6 +152,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   }
   const { forwarder, webhooks } = webhookServices;
 
+  // One per hub, kept across relocations: a delegation token accepted before a move stays used.
+  const replayGuards: ReplayGuard[] = [];
   const launch = async (spec: HubSpec, index: number) => {
     const hub = await startHub({
       id: spec.id,
@@ -161,6 +164,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       host,
       tls: spec.platform === 'local' ? certificates.server : undefined,
       sessionTtlSec: options.sessionTtlSec,
+      replayGuard: (replayGuards[index] ??= new ReplayGuard()),
       now: options.now,
       logger,
     });

@@ -28,9 +28,31 @@ const ClaimsSchema = z.object({
   client_id: z.string().min(1),
 });
 
-export async function createDelegationVerifier(options: { hubId: string; issuer: string; publicJwk: JWK; now: () => number }): Promise<DelegationVerifier> {
+/**
+ * The delegation tokens a hub has accepted, by `jti`, until they expire. It outlives one run of the hub
+ * (a real hub keeps it across restarts), so a token used before a restart or a move cannot be replayed.
+ */
+export class ReplayGuard {
+  private readonly seen = new Map<string, number>(); // jti → exp (seconds)
+
+  /** True the first time a jti is offered before its expiry; false for a replay. */
+  accept(jti: string, exp: number, nowSec: number): boolean {
+    for (const [id, expiry] of this.seen) if (expiry <= nowSec) this.seen.delete(id);
+    if (this.seen.has(jti)) return false;
+    this.seen.set(jti, exp);
+    return true;
+  }
+}
+
+export async function createDelegationVerifier(options: {
+  hubId: string;
+  issuer: string;
+  publicJwk: JWK;
+  now: () => number;
+  replayGuard?: ReplayGuard;
+}): Promise<DelegationVerifier> {
   const key = await importJWK(options.publicJwk, 'ES256');
-  const seen = new Map<string, number>(); // jti → exp (seconds)
+  const replays = options.replayGuard ?? new ReplayGuard();
 
   return {
     async verify(token) {
@@ -50,10 +72,7 @@ export async function createDelegationVerifier(options: { hubId: string; issuer:
       if (!claims.success) return { ok: false, reason: 'malformed claims' };
       const { sub, jti, exp, scope, hubs, client_id } = claims.data;
       if (!hubs.includes(options.hubId)) return { ok: false, reason: 'token is for another hub' };
-      const nowSec = options.now() / 1000;
-      for (const [id, expiry] of seen) if (expiry <= nowSec) seen.delete(id);
-      if (seen.has(jti)) return { ok: false, reason: 'token replayed' };
-      seen.set(jti, exp);
+      if (!replays.accept(jti, exp, options.now() / 1000)) return { ok: false, reason: 'token replayed' };
       const scopes = scope.split(' ').filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
       return { ok: true, delegation: { userId: sub, scopes, clientId: client_id } };
     },

@@ -9,7 +9,7 @@ import type { Logger } from '../../main/core/ports';
 import { bearerToken, createServiceApp, listen, listenSecure, type SecureListener, sendJsonString } from '../shared/http-app';
 import { HttpError, invalidRequest } from '../shared/http-error';
 import { silentLogger } from '../shared/logger';
-import { createDelegationVerifier } from './delegation-verifier';
+import { createDelegationVerifier, type ReplayGuard } from './delegation-verifier';
 import type { DemoHome } from './demo-home';
 import { HubSessionStore } from './hub-sessions';
 
@@ -24,6 +24,8 @@ export interface HubOptions {
   /** Also serve the same API over HTTPS (on its own port) with this key and certificate, PEM. */
   tls?: { key: string; cert: string };
   sessionTtlSec?: number;
+  /** The accepted delegation tokens; pass the same one when the hub restarts or moves. */
+  replayGuard?: ReplayGuard;
   now?: () => number;
   logger?: Logger;
 }
@@ -43,7 +45,7 @@ const LoginBodySchema = z.object({ token: z.string().min(1).max(8192) });
 export async function startHub(options: HubOptions): Promise<RunningHub> {
   const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
-  const verifier = await createDelegationVerifier({ hubId: options.id, issuer: options.cloudIssuer, publicJwk: options.cloudPublicJwk, now });
+  const verifier = await createDelegationVerifier({ hubId: options.id, issuer: options.cloudIssuer, publicJwk: options.cloudPublicJwk, now, replayGuard: options.replayGuard });
   const sessions = new HubSessionStore(options.sessionTtlSec ?? 86_400, now);
 
   const app = createServiceApp(logger);

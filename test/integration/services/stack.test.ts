@@ -156,4 +156,22 @@ describe('relocateHub', () => {
       await stack.close();
     }
   });
+
+  it('a delegation token used before the move cannot be replayed after it', async () => {
+    const stack = await startStack({ remoteLatencyMs: 0 });
+    try {
+      const { info } = stack;
+      const client = { id: info.client.id, secret: info.client.secret, redirectUri: info.client.redirect_uri };
+      const { access_token } = await signIn(info.auth_url, client, info.user);
+      const home = info.hubs.find((hub) => hub.name === 'Home')!;
+      const token = await delegationToken(info.auth_url, access_token, home.id);
+      const login = (baseUrl: string) =>
+        fetch(`${baseUrl}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+      expect((await login(home.localUrl!)).status).toBe(200);
+      await stack.relocateHub(home.id);
+      expect((await login(info.hubs[0]!.localUrl!)).status).toBe(401);
+    } finally {
+      await stack.close();
+    }
+  });
 });
