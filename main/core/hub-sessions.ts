@@ -52,6 +52,8 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
   const watching = new Map<string, AbortController>();
   /** Bumped by clear(): a login that finishes after a sign-out must not leave its session behind. */
   let generation = 0;
+  /** Bumped per hub when its route is pinned: a login that started before the pin is not cached. */
+  const hubGenerations = new Map<string, number>();
 
   const readRecords = async (): Promise<Map<string, HubRecord>> => {
     const user = await cloud.getUser();
@@ -116,9 +118,11 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
     const pending = opening.get(hubId);
     if (pending) return pending;
     const started = generation;
+    const startedForHub = hubGenerations.get(hubId) ?? 0;
     const attempt = login(hubId)
       .then((created) => {
-        if (generation === started) sessions.set(hubId, created);
+        // A sign-out (generation) or a new pin for this hub (hubGenerations) while logging in: do not keep it.
+        if (generation === started && (hubGenerations.get(hubId) ?? 0) === startedForHub) sessions.set(hubId, created);
         return created;
       })
       .finally(() => opening.delete(hubId));
@@ -186,6 +190,8 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
       watching.get(hubId)?.abort();
       watching.delete(hubId);
       sessions.delete(hubId);
+      opening.delete(hubId);
+      hubGenerations.set(hubId, (hubGenerations.get(hubId) ?? 0) + 1);
       logger.info('hubs: route pinned', { hubId, route: kind ?? 'automatic' });
     },
     clear() {

@@ -180,6 +180,14 @@ describe('route details and pinning', () => {
     expect((await restarted.sessions.devices('hub-1')).route).toBe('local');
   });
 
+  it('does not keep a session whose login started before the route was pinned', async () => {
+    const { sessions } = setup(hub());
+    const before = sessions.devices('hub-1'); // selecting and logging in on the LAN route
+    sessions.pinRoute('hub-1', 'remote');
+    expect((await before).route).toBe('local');
+    expect((await sessions.devices('hub-1')).route).toBe('remote');
+  });
+
   it('says so when the pinned route does not answer, without falling back to another', async () => {
     const { sessions, reachable } = setup(hub());
     sessions.pinRoute('hub-1', 'remote');
