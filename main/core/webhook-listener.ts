@@ -163,6 +163,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       disposed = true;
       for (const id of [...running.keys()]) stop(id);
       for (const set of Object.values(listeners)) set.clear();
+      registrations.flush();
     },
   };
 }

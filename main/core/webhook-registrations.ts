@@ -42,8 +42,18 @@ export interface WebhookRegistrations {
   add(input: WebhookRegistrationInput): Promise<WebhookRegistration>;
   remove(id: string): void;
   lastAck(id: string): string | undefined;
+  /** Kept in memory at once, written to settings at most once per ACK_FLUSH_MS (see flush). */
   setLastAck(id: string, messageId: string): void;
+  /** Writes pending acknowledgements now (on dispose). */
+  flush(): void;
 }
+
+/**
+ * Acknowledgements arrive with every message; writing the settings file for each would put a
+ * synchronous file write on the hot path. They are coalesced: after a crash the listener resumes at
+ * most this much earlier and receives those messages again (at least once, never lost).
+ */
+export const ACK_FLUSH_MS = 1_000;
 
 export interface WebhookRegistrationsDeps {
   cipher: SecretCipher;
@@ -63,6 +73,14 @@ export function createWebhookRegistrations({ cipher, store, logger, storage }: W
     });
   };
   const save = (records: Stored[]) => store.set(REGISTRATIONS_KEY, records);
+  const pendingAcks = new Map<string, string>();
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    for (const [id, messageId] of pendingAcks) store.set(ackKey(id), messageId);
+    pendingAcks.clear();
+  };
 
   const decrypt = async (record: Stored): Promise<string | null> => {
     if (!record.secretRecord || record.secretRecord.backend !== cipher.backend || storage() === 'memory-only') return null;
@@ -106,12 +124,20 @@ export function createWebhookRegistrations({ cipher, store, logger, storage }: W
     },
     remove(id) {
       save(stored().filter((record) => record.id !== id));
+      pendingAcks.delete(id);
       store.delete(ackKey(id));
     },
     lastAck(id) {
-      const value = store.get(ackKey(id));
+      const value = pendingAcks.get(id) ?? store.get(ackKey(id));
       return typeof value === 'string' && value.length > 0 && value.length <= 200 ? value : undefined;
     },
-    setLastAck: (id, messageId) => store.set(ackKey(id), messageId),
+    setLastAck(id, messageId) {
+      pendingAcks.set(id, messageId);
+      if (flushTimer === undefined) {
+        flushTimer = setTimeout(flush, ACK_FLUSH_MS);
+        flushTimer.unref?.();
+      }
+    },
+    flush,
   };
 }

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WebhookRegistrationInputSchema, WEBHOOK_MAX_KEY_VALUES } from '../../../../common/ipc-contract';
 import type { SecretCipher } from '../../../../main/core/ports';
-import { ackKey, createWebhookRegistrations, REGISTRATIONS_KEY } from '../../../../main/core/webhook-registrations';
+import { ACK_FLUSH_MS, ackKey, createWebhookRegistrations, REGISTRATIONS_KEY } from '../../../../main/core/webhook-registrations';
 import { fakeCipher, memoryStore, recordingLogger } from '../../../support/core-fakes';
 
 const SECRET = 'super-secret-webhook-key';
@@ -76,6 +76,26 @@ describe('webhook registrations', () => {
     registrations.remove('wh-1');
     expect(store.data.has(ackKey('wh-1'))).toBe(false);
     expect(await registrations.load()).toEqual([]);
+  });
+});
+
+describe('acknowledgements', () => {
+  it('writes the settings at most once per flush interval, and everything pending on flush', async () => {
+    vi.useFakeTimers();
+    try {
+      const { store, registrations } = setup();
+      await registrations.add(input);
+      for (let i = 1; i <= 100; i++) registrations.setLastAck('wh-1', `evt-${i}`);
+      expect(registrations.lastAck('wh-1')).toBe('evt-100');
+      expect(store.data.has(ackKey('wh-1'))).toBe(false);
+      await vi.advanceTimersByTimeAsync(ACK_FLUSH_MS);
+      expect(store.data.get(ackKey('wh-1'))).toBe('evt-100');
+      registrations.setLastAck('wh-1', 'evt-101');
+      registrations.flush();
+      expect(store.data.get(ackKey('wh-1'))).toBe('evt-101');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
