@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Envelope } from './app-error';
 import { RoutingDecisionSchema } from './webhook-protocol';
+import { CapabilityEventDataSchema, CapabilityValueSchema, FlowSchema, FlowTriggerResultSchema, TransactionIdSchema } from './hub-control';
 import { DeviceSchema, HubPlatformSchema } from './wire';
 
 // ---- Views: what the renderer is allowed to know. No token, secret or session ever appears here.
@@ -73,6 +74,17 @@ export const RouteOutcomeSchema = z.object({
 });
 export type RouteOutcome = z.infer<typeof RouteOutcomeSchema>;
 
+/**
+ * What the session on a hub may do, from the scopes the hub reports for it. `reason` says, in a
+ * sentence for the user, why control or flows are not possible (e.g. read-only access was granted).
+ */
+export const HubPermissionsSchema = z.object({
+  control: z.boolean(),
+  flows: z.enum(['none', 'read', 'start']),
+  reason: z.string().optional(),
+});
+export type HubPermissions = z.infer<typeof HubPermissionsSchema>;
+
 export const DeviceListSchema = z.object({
   hubId: z.string(),
   route: RouteKindSchema,
@@ -82,8 +94,62 @@ export const DeviceListSchema = z.object({
   routeOutcomes: z.array(RouteOutcomeSchema),
   fetchedAt: z.string(),
   devices: z.array(DeviceSchema),
+  permissions: HubPermissionsSchema,
+  /** Ids of the devices the user pinned at the top (persisted per hub). */
+  favourites: z.array(z.string()),
 });
 export type DeviceList = z.infer<typeof DeviceListSchema>;
+
+// ---- Control and live updates (issue 5)
+
+const deviceId = z.string().min(1).max(200);
+
+export const SetCapabilityRequestSchema = z.object({
+  deviceId,
+  capabilityId: z.string().min(1).max(200),
+  value: CapabilityValueSchema,
+  /** Made by the renderer before it shows the change, so the change's echo over realtime is recognised. */
+  transactionId: TransactionIdSchema,
+});
+export type SetCapabilityRequest = z.infer<typeof SetCapabilityRequestSchema>;
+export { type CapabilityEventData, type CapabilityValue, type Flow, type FlowTriggerResult } from './hub-control';
+
+export const FlowListSchema = z.object({
+  hubId: z.string(),
+  /** Sorted by name. */
+  flows: z.array(FlowSchema),
+  canStart: z.boolean(),
+});
+export type FlowList = z.infer<typeof FlowListSchema>;
+
+/** One change on a hub, as the core passes it on from the realtime channel. */
+export const DeviceEventSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('capability'), deviceId: z.string(), ...CapabilityEventDataSchema.shape }),
+  /** A device was added or changed (name, zone, capabilities…): replace it whole. */
+  z.object({ kind: z.literal('device'), device: DeviceSchema }),
+  z.object({ kind: z.literal('removed'), deviceId: z.string() }),
+]);
+export type DeviceEvent = z.infer<typeof DeviceEventSchema>;
+
+/** Changes of one hub, in the order the hub sent them, batched by the core (at most one batch per ~16 ms). */
+export const DeviceEventBatchSchema = z.object({ hubId: z.string(), events: z.array(DeviceEventSchema) });
+export type DeviceEventBatch = z.infer<typeof DeviceEventBatchSchema>;
+
+/**
+ * The live channel of the watched hub. `live`: subscribed, changes arrive as they happen.
+ * `reconnecting`: lost, next attempt at `nextRetryAt` (backoff with jitter); `offline`: not retrying
+ * (signed out, no realtime on this hub, or no access) — `reason` says why.
+ */
+export const LiveStatusSchema = z.object({
+  hubId: z.string(),
+  state: z.discriminatedUnion('state', [
+    z.object({ state: z.literal('connecting') }),
+    z.object({ state: z.literal('live'), since: z.string() }),
+    z.object({ state: z.literal('reconnecting'), attempt: z.number().int().positive(), nextRetryAt: z.number(), reason: z.string() }),
+    z.object({ state: z.literal('offline'), reason: z.string() }),
+  ]),
+});
+export type LiveStatus = z.infer<typeof LiveStatusSchema>;
 
 // ---- Webhooks: registrations (never with their secret), connection status, inspector entries.
 
@@ -164,6 +230,13 @@ export const invokeContract = {
   'hubs.devices': { args: z.tuple([hubId]), result: DeviceListSchema },
   /** Pins the route used for a hub (persisted; only that route is tried), or null for automatic choice. */
   'hubs.pinRoute': { args: z.tuple([hubId, RouteKindSchema.nullable()]), result: z.void() },
+  /** Sets one capability; resolves with the value the hub stored, rejects with the hub's reason. */
+  'hubs.setCapability': { args: z.tuple([hubId, SetCapabilityRequestSchema]), result: CapabilityEventDataSchema },
+  /** Keeps the live channel of this hub open (closing any other one); null closes it. */
+  'hubs.watch': { args: z.tuple([hubId.nullable()]), result: z.void() },
+  'hubs.flows': { args: z.tuple([hubId]), result: FlowListSchema },
+  'hubs.triggerFlow': { args: z.tuple([hubId, z.string().min(1).max(200)]), result: FlowTriggerResultSchema },
+  'hubs.setFavourite': { args: z.tuple([hubId, deviceId, z.boolean()]), result: z.void() },
   'vault.allowPlaintextStorage': { args: z.tuple([z.boolean()]), result: z.void() },
   'notices.dismiss': { args: z.tuple([z.string().min(1).max(100)]), result: z.void() },
   'webhooks.list': { args: noArgs, result: z.array(WebhookViewSchema) },
@@ -180,6 +253,10 @@ export const eventContract = {
   /** A new or updated inspector entry (an update has the same webhookId and id). */
   'webhooks.entry': WebhookEntrySchema,
   'webhooks.status': WebhookStatusSchema,
+  'hubs.live': LiveStatusSchema,
+  'hubs.deviceEvents': DeviceEventBatchSchema,
+  /** The whole device list, fetched again by the core after the live channel reconnected (changes may have been missed). */
+  'hubs.devicesRefreshed': DeviceListSchema,
 } as const;
 
 export type InvokeContract = typeof invokeContract;

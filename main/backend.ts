@@ -91,7 +91,8 @@ export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string
   const configuredWebhookUrl = readWebhookUrl(env); // before starting anything: bad configuration fails fast
   // Imported lazily: a configured app never loads the reference services.
   const { startStack } = await import('../services/stack');
-  const stack = await startStack();
+  // The demo home lives (thermostats drift, sensors trip) so the view moves as a real home would.
+  const stack = await startStack({ simulate: true });
   log.info('backend: started the built-in demo cloud', { authUrl: stack.info.auth_url });
   // The portal is where a developer creates a webhook (its secret is shown there once, never logged).
   log.info('backend: built-in webhook forwarder and developer portal (sign in with the demo account)', {

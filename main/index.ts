@@ -17,7 +17,7 @@ import { createSafeStorageCipher } from './electron/safe-storage-cipher';
 import { createMainWindow, isRendererUrl, resolveRendererSource } from './electron/window';
 import { createConsoleLogger } from './logger';
 import { createBonjourBrowser } from './mdns/bonjour-browser';
-import { createTrustedFetch } from './trusted-fetch';
+import { createTrustedFetch, createTrustedWebSocket } from './trusted-fetch';
 
 // Paths in the build output (out/main/index.js): electron-vite writes the siblings.
 const PRELOAD_PATH = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
@@ -34,6 +34,7 @@ async function start(lifecycle: AppLifecycle): Promise<void> {
     openExternal: createOpenExternal(new URL(backend.config.authUrl).origin, logger),
     logger,
     fetch: createTrustedFetch(backend.config.trustedCaPem),
+    openWebSocket: createTrustedWebSocket(backend.config.trustedCaPem),
     mdns: createBonjourBrowser(logger),
   });
 

@@ -3,6 +3,7 @@
  * stdout — the StackInfo JSON — once every service answers; all logging goes to stderr.
  * Optional environment: HUBDESK_STACK_HOST (default 127.0.0.1). "Home" is announced over mDNS; an app
  * elsewhere on the LAN reaches it only when HUBDESK_STACK_HOST is an address of this machine it can reach.
+ * The homes are simulated (they change on their own), as the app's embedded default is.
  */
 import { createConsoleLogger } from '../main/logger';
 import { type RunningStack, type StackInfo, startStack } from './stack';
@@ -25,7 +26,7 @@ async function assertAnswering(info: StackInfo): Promise<void> {
 async function main(): Promise<void> {
   let stack: RunningStack;
   try {
-    stack = await startStack({ host: process.env.HUBDESK_STACK_HOST || undefined, logger, advertise: true });
+    stack = await startStack({ host: process.env.HUBDESK_STACK_HOST || undefined, logger, advertise: true, simulate: true });
     await assertAnswering(stack.info);
   } catch (error) {
     logger.error('stack: failed to start', { error: error instanceof Error ? error.message : String(error) });

@@ -7,6 +7,8 @@
  * The hubs' routes are those of a real home network: "Home" answers on plain HTTP and on HTTPS (a
  * certificate from a CA made at start) on the LAN, and both hubs are reachable remotely through a
  * relay that adds internet-like latency. With `advertise`, "Home" also announces itself over mDNS.
+ * With `simulate` the homes live (thermostats drift, sensors trip); `largeHome` and `eventsPerSecond`
+ * make "Home" the bench's large, busy home.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../main/core/ports';
@@ -20,6 +22,8 @@ import { createDemoHome, type DemoHome } from './hub/demo-home';
 import { advertiseHub, type HubAdvertisement } from './hub/hub-advertiser';
 import { ReplayGuard } from './hub/delegation-verifier';
 import { type RunningHub, startHub } from './hub/hub';
+import { createLoadGenerator } from './hub/load-generator';
+import type { Runner } from './hub/ticker';
 import { DEFAULT_RELAY_LATENCY_MS, type RunningRelay, startRelay } from './relay/relay';
 import { silentLogger } from './shared/logger';
 import { createStackCertificates, type StackCertificates } from './shared/stack-ca';
@@ -41,6 +45,12 @@ export interface StackOptions {
    * do not flood the LAN; `npm run stack` and the embedded default turn it on.
    */
   advertise?: boolean;
+  /** Run the living-home simulation on both hubs. Off by default so tests see a still home; `npm run stack` and the embedded default turn it on. */
+  simulate?: boolean;
+  /** The bench: "Home" gets this many devices in all (its own plus generated ones of mixed classes and zones). */
+  largeHome?: { devices: number };
+  /** The bench: "Home" makes this many capability changes a second in all, spread over its devices. */
+  eventsPerSecond?: number;
 }
 
 /** What a client needs to use the stack; printed as JSON by stack-cli. */
@@ -48,6 +58,8 @@ export interface StackInfo {
   auth_url: string;
   hubs: ({ id: string; name: string } & HubAddresses)[];
   client: { id: string; secret: string; redirect_uri: string; loopback_redirect_uri: string };
+  /** A second demo client granted only `devices.readonly` (same redirect URIs), to try a read-only sign-in. */
+  readonly_client: { id: string; secret: string };
   user: { email: string; password: string };
   /** The forwarder's base URL ({webhook_url}: intake at /webhook/<id>, listener channel at /listen). */
   webhook_url: string;
@@ -85,6 +97,15 @@ export const DEMO_CLIENT: ClientRegistration = {
   scopes: ['devices.readonly', 'devices', 'flow.readonly', 'flow.start'],
 };
 
+/** The same app registered with read-only access, so a sign-in that may only look can be tried. */
+export const READONLY_CLIENT: ClientRegistration = {
+  ...DEMO_CLIENT,
+  id: 'hubdesk-desktop-readonly',
+  secret: 'hubdesk-desktop-readonly-demo-secret',
+  name: 'Hubdesk (read-only)',
+  scopes: ['devices.readonly'],
+};
+
 export const DEMO_USER = { _id: 'user-5e1f0c2a9b7d4e3f', email: 'demo@hubdesk.test', password: 'hubdesk-demo', firstname: 'Demo', lastname: 'User' };
 
 interface HubSpec {
@@ -108,13 +129,14 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? silentLogger;
   const specs: HubSpec[] = [
-    { id: 'hub-3f9a6c1e2d7b4a58', name: 'Home', platform: 'local', home: createDemoHome('home') },
-    { id: 'hub-8b2e5d7a1c4f9e63', name: 'Holiday cabin', platform: 'cloud', home: createDemoHome('cabin') },
+    { id: 'hub-3f9a6c1e2d7b4a58', name: 'Home', platform: 'local', home: createDemoHome('home', { now: options.now, devices: options.largeHome?.devices }) },
+    { id: 'hub-8b2e5d7a1c4f9e63', name: 'Holiday cabin', platform: 'cloud', home: createDemoHome('cabin', { now: options.now }) },
   ];
+  const load: Runner | undefined = options.eventsPerSecond ? createLoadGenerator(specs[0]!.home, { eventsPerSecond: options.eventsPerSecond }) : undefined;
 
   const cloud = await startCloud({
     host,
-    clients: [DEMO_CLIENT],
+    clients: [DEMO_CLIENT, READONLY_CLIENT],
     users: [{ ...DEMO_USER, hubs: specs.map(({ id, name, platform }) => ({ _id: id, name, platform, ...NO_ADDRESSES })) }],
     accessTokenTtlSec: options.accessTokenTtlSec,
     codeTtlSec: options.codeTtlSec,
@@ -128,6 +150,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   const advertisements: (HubAdvertisement | undefined)[] = [];
   let webhookServices: WebhookServices | undefined;
   const close = async () => {
+    load?.stop();
     await Promise.allSettled([...advertisements.map((advertisement) => advertisement?.close()), ...relays.map((relay) => relay.close()), ...hubs.map((hub) => hub.close()), cloud.close(), webhookServices?.close()]);
   };
 
@@ -140,6 +163,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       auth_url: cloud.url,
       hubs: [],
       client: { id: DEMO_CLIENT.id, secret: DEMO_CLIENT.secret, redirect_uri: REDIRECT_URI, loopback_redirect_uri: LOOPBACK_REDIRECT_URI },
+      readonly_client: { id: READONLY_CLIENT.id, secret: READONLY_CLIENT.secret },
       user: { email: DEMO_USER.email, password: DEMO_USER.password },
       webhook_url: webhookServices.forwarder.url,
       tools_url: webhookServices.portal.url,
@@ -167,6 +191,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       replayGuard: (replayGuards[index] ??= new ReplayGuard()),
       now: options.now,
       logger,
+      simulate: options.simulate,
     });
     hubs[index] = hub;
     const relay = await startRelay({ target: hub.url, latencyMs: options.remoteLatencyMs ?? DEFAULT_RELAY_LATENCY_MS, host });
@@ -181,6 +206,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
 
   try {
     for (const [index, spec] of specs.entries()) await launch(spec, index);
+    load?.start();
   } catch (error) {
     await close();
     throw error;

@@ -15,7 +15,7 @@ import { createHubdeskCore } from '../core/create-hubdesk-core';
 import type { Logger } from '../core/ports';
 import { createConsoleLogger } from '../logger';
 import { createBonjourBrowser } from '../mdns/bonjour-browser';
-import { createTrustedFetch } from '../trusted-fetch';
+import { createTrustedFetch, createTrustedWebSocket } from '../trusted-fetch';
 import { createAesGcmCipher, loadOrCreateKey } from './aes-gcm-cipher';
 import { createJsonFileStore } from './json-file-store';
 import { createOpenExternal, openInBrowser } from './open-external';
@@ -63,6 +63,7 @@ export async function runBrowserHost(argv: readonly string[] = process.argv.slic
       closeBackend = backend.close;
       return createHubdeskCore({ backend: backend.config, cipher, store, logger, openExternal: createOpenExternal(process.env, logger, print),
         fetch: createTrustedFetch(backend.config.trustedCaPem),
+        openWebSocket: createTrustedWebSocket(backend.config.trustedCaPem),
         mdns: createBonjourBrowser(logger),
       });
     },

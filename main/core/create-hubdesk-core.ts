@@ -5,13 +5,17 @@
  */
 import { z } from 'zod';
 import { AppError } from '../../common/app-error';
-import type { AuthView, Handlers, UserView } from '../../common/ipc-contract';
+import type { AuthView, DeviceList, Handlers, UserView } from '../../common/ipc-contract';
 import type { UserRecord } from '../../common/wire';
 import { createCloudClient } from './cloud-client';
+import { createEventEmitter } from './event-emitter';
+import { createFavourites } from './favourites';
 import { createHubClient } from './hub-client';
+import { createHubLive, type LiveEvent, SIGNED_OUT_REASON } from './hub-live';
 import { createHubSessions } from './hub-sessions';
 import type { CoreDeps, HubdeskCore } from './hubdesk-core';
 import { createLanDirectory } from './lan-directory';
+import { wsLiveSocket } from './live-socket';
 import { createNoticeBoard } from './notices';
 import { createOAuthFlow } from './oauth-flow';
 import { systemClock } from './ports';
@@ -20,6 +24,7 @@ import { createParallelPingSelector } from './route-selection';
 import { createSessionState, type SessionListener } from './session-state';
 import { createTokenEndpoint } from './token-endpoint';
 import { createTokenVault } from './token-vault';
+import { realSchedule } from './webhook-channel';
 import { createWebhookInspector } from './webhook-inspector';
 import { createWebhookListener } from './webhook-listener';
 import { createWebhookRegistrations } from './webhook-registrations';
@@ -60,6 +65,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     epoch++;
     vault.clear();
     store.delete(userKey);
+    live.stop(SIGNED_OUT_REASON);
     sessions.clear();
     state.setAuth(reason === undefined ? { status: 'signed-out' } : { status: 'signed-out', reason });
   };
@@ -78,6 +84,18 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const lan = deps.mdns ? createLanDirectory(deps.mdns, logger) : null;
   const routes = createParallelPingSelector(hubClient.ping, { lanRoutes: lan ? (hubId) => lan.routes(hubId) : undefined });
   const sessions = createHubSessions({ cloud, hubClient, routes, pins: createRoutePins(store), clock, logger });
+  const favourites = createFavourites(store, logger);
+  const deviceList = async (hubId: string): Promise<DeviceList> => ({ ...(await sessions.devices(hubId)), favourites: favourites.get(hubId) });
+  const liveEvents = createEventEmitter<LiveEvent>(logger);
+  const live = createHubLive({
+    sessions,
+    fetchDevices: deviceList,
+    openSocket: wsLiveSocket(deps.openWebSocket),
+    emit: liveEvents.emit,
+    clock,
+    logger,
+    schedule: deps.schedule ?? realSchedule,
+  });
   lan?.onUp((hubId) => {
     sessions.reselect(hubId).catch((error: unknown) => logger.warn('hubs: looking for a better route failed', { hubId, error: error instanceof Error ? error.message : String(error) }));
   });
@@ -158,11 +176,32 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     },
     'hubs.devices': async (hubId) => {
       requireSignedIn(state.auth());
-      return sessions.devices(hubId);
+      return deviceList(hubId);
+    },
+    'hubs.setCapability': async (hubId, request) => {
+      requireSignedIn(state.auth());
+      return sessions.setCapability(hubId, request);
+    },
+    'hubs.watch': async (hubId) => {
+      if (hubId !== null) requireSignedIn(state.auth());
+      live.watch(hubId);
+    },
+    'hubs.flows': async (hubId) => {
+      requireSignedIn(state.auth());
+      return sessions.flows(hubId);
+    },
+    'hubs.triggerFlow': async (hubId, flowId) => {
+      requireSignedIn(state.auth());
+      return sessions.triggerFlow(hubId, flowId);
+    },
+    'hubs.setFavourite': async (hubId, deviceId, favourite) => {
+      requireSignedIn(state.auth());
+      favourites.set(hubId, deviceId, favourite);
     },
     'hubs.pinRoute': async (hubId, kind) => {
       requireSignedIn(state.auth());
       sessions.pinRoute(hubId, kind);
+      live.restart(hubId);
     },
     'vault.allowPlaintextStorage': async (allow) => {
       await vault.setAllowPlaintext(allow);
@@ -185,8 +224,11 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
 
   return {
     handlers,
-    onEvent: (event, listener) =>
-      event === 'session.changed' ? state.subscribe(listener as SessionListener) : webhooks.on(event, listener as (payload: unknown) => void),
+    onEvent: (event, listener) => {
+      if (event === 'session.changed') return state.subscribe(listener as SessionListener);
+      if (isLiveEvent(event)) return liveEvents.on(event, listener as (payload: unknown) => void);
+      return webhooks.on(event, listener as (payload: unknown) => void);
+    },
     async handleOAuthCallback(params) {
       const result = await oauth.handleCallback(params);
       switch (result.kind) {
@@ -194,6 +236,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
           return 'ignored';
         case 'tokens':
           epoch++;
+          live.stop(SIGNED_OUT_REASON);
           sessions.clear();
           await vault.save(result.tokens);
           await enterSignedIn();
@@ -211,6 +254,8 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     },
     async dispose() {
       lifetime.abort();
+      live.dispose();
+      liveEvents.clear();
       lan?.stop();
       oauth.dispose();
       webhooks.dispose();
@@ -219,3 +264,6 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     },
   };
 }
+
+const LIVE_EVENTS: ReadonlySet<string> = new Set<LiveEvent>(['hubs.live', 'hubs.deviceEvents', 'hubs.devicesRefreshed']);
+const isLiveEvent = (event: string): event is LiveEvent => LIVE_EVENTS.has(event);

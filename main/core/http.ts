@@ -10,7 +10,7 @@ import { type ErrorBody, ErrorBodySchema } from '../../common/wire';
 export type FetchFn = typeof globalThis.fetch;
 
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   url: string;
   headers?: Record<string, string>;
   body?: string;

@@ -6,21 +6,44 @@
  * moves to a better route when one answers later, keeping its token (it is valid on every route of its hub).
  * A route the user pinned is the only one tried. When mDNS hears a hub with an open session, the
  * session looks again for a better route (the laptop came home) and moves to it, keeping its token.
+ * Every call on a hub (devices, control, flows, session/me) goes through one `withSession`, so the
+ * retry rules hold for all of them; a refusal comes back as an AppError with the hub's own reason.
  */
 import { AppError } from '../../common/app-error';
-import type { DeviceList, HubView, RouteKind, RouteOutcome } from '../../common/ipc-contract';
+import type { CapabilityEventData, FlowTriggerResult } from '../../common/hub-control';
+import type { DeviceList, FlowList, HubPermissions, HubView, RouteKind, RouteOutcome, SetCapabilityRequest } from '../../common/ipc-contract';
 import type { HubRecord } from '../../common/wire';
 import type { CloudClient } from './cloud-client';
 import type { HubClient } from './hub-client';
+import { FULL_PERMISSIONS, permissionsFromScopes } from './hub-permissions';
 import type { HttpOutcome } from './http';
 import type { Clock, Logger } from './ports';
 import type { RoutePins } from './route-pins';
 import { preferred, type RouteSelector, type Selection } from './route-selection';
 
+/** The device list as the sessions know it; the user's favourites are added by the core. */
+export type HubDevices = Omit<DeviceList, 'favourites'>;
+
+/** Where and how the realtime channel of a hub connects: the session's current route and its token. */
+export interface LiveEndpoint {
+  baseUrl: string;
+  token: string;
+}
+
 export interface HubSessions {
   /** Reads the user's hubs from the cloud (always fresh: addresses and hubs change). */
   list(): Promise<HubView[]>;
-  devices(hubId: string): Promise<DeviceList>;
+  /** The devices and what this session may do with them (session/me is read once per session). */
+  devices(hubId: string): Promise<HubDevices>;
+  /** Ids of the devices in the last list fetched for the hub; undefined before the first. */
+  knownDeviceIds(hubId: string): string[] | undefined;
+  setCapability(hubId: string, request: SetCapabilityRequest): Promise<CapabilityEventData>;
+  flows(hubId: string): Promise<FlowList>;
+  triggerFlow(hubId: string, flowId: string): Promise<FlowTriggerResult>;
+  /** The session for the realtime channel (opening one if needed). */
+  liveEndpoint(hubId: string): Promise<LiveEndpoint>;
+  /** The hub ended this session (e.g. the realtime channel was closed for it): the next call opens a new one. */
+  expire(hubId: string, token: string): void;
   /** Pins the route for a hub (null: automatic); the next call opens a session on it. */
   pinRoute(hubId: string, kind: RouteKind | null): void;
   /** The hub was heard on the LAN: an open session moves to a better route if one answers. */
@@ -42,7 +65,27 @@ interface Session {
   /** The route in use now and how it was chosen: the first selection, or a better route that answered since. */
   selection: () => Selection;
   token: string;
+  /** Read from session/me on first need; a session's scopes do not change. */
+  permissions?: HubPermissions;
 }
+
+/** What a call is: for the log, for the user when the hub says no, and whether it may be sent twice. */
+interface CallInfo {
+  what: string;
+  /** The sentence for a 403: which access is missing. */
+  forbidden(hubName: string): string;
+  /** Whose refusal a 4xx is (e.g. the device's name), prefixed to the hub's reason; the hub's name otherwise. */
+  subject?: string;
+  /** A call that must not run twice (starting a flow) is not retried after a network failure: it may have arrived. */
+  once?: boolean;
+}
+
+const LOGIN_CALL: CallInfo = { what: 'login', forbidden: (hub) => `Hubdesk was not granted access to ${hub}.` };
+const DEVICES_CALL: CallInfo = { what: 'device list', forbidden: (hub) => `Hubdesk was not granted access to the devices on ${hub}.` };
+const SESSION_INFO_CALL: CallInfo = { what: 'session info', forbidden: (hub) => `Hubdesk was not granted access to ${hub}.` };
+const FLOWS_CALL: CallInfo = { what: 'flow list', forbidden: (hub) => `Hubdesk was not granted access to the flows on ${hub}.` };
+const notAllowedToStartFlows = (hub: string) => `Hubdesk may not start flows on ${hub}: the access you granted does not include it.`;
+const notAllowedToControl = (hub: string) => `Hubdesk has read-only access to ${hub}: sign in with a client that may control devices.`;
 
 export function createHubSessions({ cloud, hubClient, routes, pins, clock, logger }: HubSessionsDeps): HubSessions {
   let records = new Map<string, HubRecord>();
@@ -54,6 +97,8 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
   let generation = 0;
   /** Bumped per hub when its route is pinned: a login that started before the pin is not cached. */
   const hubGenerations = new Map<string, number>();
+  /** Per hub, the devices of the last list (id → name): for the live channel's subscriptions and for error messages. */
+  const knownDevices = new Map<string, Map<string, string>>();
 
   const readRecords = async (): Promise<Map<string, HubRecord>> => {
     const user = await cloud.getUser();
@@ -109,7 +154,7 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
     const delegation = await cloud.delegationToken(hubId);
     const outcome = await hubClient.login(selection().route.baseUrl, delegation);
     if (outcome.kind === 'ok') return { selection, token: outcome.value };
-    throw failure(outcome, hub, 'login');
+    throw failure(outcome, hub, LOGIN_CALL);
   };
 
   const session = (hubId: string): Promise<Session> => {
@@ -130,18 +175,53 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
     return attempt;
   };
 
-  const failure = (outcome: Exclude<HttpOutcome<unknown>, { kind: 'ok' }>, hub: HubRecord, what: string): AppError => {
-    logger.warn(`hubs: ${what} failed`, { hubId: hub._id, kind: outcome.kind, status: outcome.kind === 'status' ? outcome.status : undefined });
+  const failure = (outcome: Exclude<HttpOutcome<unknown>, { kind: 'ok' }>, hub: HubRecord, call: CallInfo): AppError => {
+    logger.warn(`hubs: ${call.what} failed`, { hubId: hub._id, kind: outcome.kind, status: outcome.kind === 'status' ? outcome.status : undefined });
     switch (outcome.kind) {
       case 'network':
         return new AppError('hub-unreachable', `Hubdesk lost the connection to ${hub.name}. Please try again.`);
       case 'malformed':
         return new AppError('hub-session-lost', `${hub.name} sent an answer Hubdesk could not understand.`);
-      case 'status':
-        if (outcome.status === 403) return new AppError('forbidden', `Hubdesk was not granted access to the devices on ${hub.name}.`);
+      case 'status': {
+        if (outcome.status === 403) return new AppError('forbidden', call.forbidden(hub.name));
         if (outcome.status === 401) return new AppError('hub-session-lost', `${hub.name} did not accept a new session. Please try again; if it keeps happening, sign out and in again.`);
+        const reason = outcome.error?.error_description;
+        if (outcome.status < 500 && reason) return new AppError('invalid-argument', withSubject(call.subject ?? hub.name, reason));
         return new AppError('hub-session-lost', `${hub.name} answered with an error (HTTP ${outcome.status}).`);
+      }
     }
+  };
+
+  /**
+   * Runs one call on the hub's session. Attempt 1 uses the cached session; a 401 or a lost route
+   * costs one new session and one retry (a lost route only for calls that may run twice).
+   */
+  const withSession = async <T>(hubId: string, call: CallInfo, run: (session: Session, baseUrl: string) => Promise<HttpOutcome<T>>): Promise<{ value: T; selection: Selection }> => {
+    for (let attempt = 1; ; attempt++) {
+      const current = await session(hubId);
+      const chosen = current.selection();
+      const outcome = await run(current, chosen.route.baseUrl);
+      if (outcome.kind === 'ok') return { value: outcome.value, selection: chosen };
+      const expired = outcome.kind === 'status' && outcome.status === 401;
+      const lost = outcome.kind === 'network';
+      if ((expired || lost) && sessions.get(hubId) === current) sessions.delete(hubId);
+      if (!(expired || (lost && !call.once)) || attempt === 2) throw failure(outcome, await record(hubId, false), call);
+      logger.info('hubs: starting a new session', { hubId, why: lost ? 'address stopped answering' : 'session expired' });
+    }
+  };
+
+  /** What the session may do, read once per session; a hub without session/me is assumed to allow everything. */
+  const permissions = async (hubId: string): Promise<HubPermissions> => {
+    const hubName = (await record(hubId, false)).name;
+    const { value } = await withSession(hubId, SESSION_INFO_CALL, async (current, baseUrl): Promise<HttpOutcome<HubPermissions>> => {
+      if (current.permissions) return { kind: 'ok', value: current.permissions };
+      const outcome = await hubClient.sessionInfo(baseUrl, current.token);
+      if (outcome.kind === 'status' && outcome.status === 404) current.permissions = FULL_PERMISSIONS;
+      else if (outcome.kind === 'ok') current.permissions = permissionsFromScopes(outcome.value.scopes, hubName);
+      else return outcome;
+      return { kind: 'ok', value: current.permissions };
+    });
+    return value;
   };
 
   return {
@@ -150,26 +230,43 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
       return [...hubs.values()].map((hub) => toHubView(hub, pins.get(hub._id)));
     },
     async devices(hubId) {
-      // Attempt 1 uses the cached session; a 401 or a lost route costs one new session and one retry.
-      for (let attempt = 1; ; attempt++) {
-        const current = await session(hubId);
-        const chosen = current.selection();
-        const outcome = await hubClient.devices(chosen.route.baseUrl, current.token);
-        if (outcome.kind === 'ok') {
-          return {
-            hubId,
-            route: chosen.route.kind,
-            rttMs: chosen.rttMs,
-            routeOutcomes: chosen.outcomes.map(toRouteOutcome),
-            fetchedAt: new Date(clock.now()).toISOString(),
-            devices: Object.values(outcome.value),
-          };
-        }
-        const retryable = (outcome.kind === 'status' && outcome.status === 401) || outcome.kind === 'network';
-        if (retryable && sessions.get(hubId) === current) sessions.delete(hubId);
-        if (!retryable || attempt === 2) throw failure(outcome, await record(hubId, false), 'device list');
-        logger.info('hubs: starting a new session', { hubId, why: outcome.kind === 'network' ? 'address stopped answering' : 'session expired' });
-      }
+      const { value, selection } = await withSession(hubId, DEVICES_CALL, (current, baseUrl) => hubClient.devices(baseUrl, current.token));
+      const devices = Object.values(value);
+      knownDevices.set(hubId, new Map(devices.map((device) => [device.id, device.name])));
+      return {
+        hubId,
+        route: selection.route.kind,
+        rttMs: selection.rttMs,
+        routeOutcomes: selection.outcomes.map(toRouteOutcome),
+        fetchedAt: new Date(clock.now()).toISOString(),
+        devices,
+        permissions: await permissions(hubId),
+      };
+    },
+    knownDeviceIds: (hubId) => {
+      const known = knownDevices.get(hubId);
+      return known && [...known.keys()];
+    },
+    async setCapability(hubId, { deviceId, capabilityId, value, transactionId }) {
+      const call: CallInfo = { what: 'setting a capability', forbidden: notAllowedToControl, subject: knownDevices.get(hubId)?.get(deviceId) };
+      const result = await withSession(hubId, call, (current, baseUrl) => hubClient.setCapability(baseUrl, current.token, deviceId, capabilityId, { value, transactionId }));
+      return result.value;
+    },
+    async flows(hubId) {
+      const { value } = await withSession(hubId, FLOWS_CALL, (current, baseUrl) => hubClient.flows(baseUrl, current.token));
+      const flows = Object.values(value).sort((a, b) => a.name.localeCompare(b.name));
+      return { hubId, flows, canStart: (await permissions(hubId)).flows === 'start' };
+    },
+    async triggerFlow(hubId, flowId) {
+      const call: CallInfo = { what: 'starting a flow', forbidden: notAllowedToStartFlows, once: true };
+      return (await withSession(hubId, call, (current, baseUrl) => hubClient.triggerFlow(baseUrl, current.token, flowId))).value;
+    },
+    async liveEndpoint(hubId) {
+      const current = await session(hubId);
+      return { baseUrl: current.selection().route.baseUrl, token: current.token };
+    },
+    expire(hubId, token) {
+      if (sessions.get(hubId)?.token === token) sessions.delete(hubId);
     },
     async reselect(hubId) {
       const active = sessions.get(hubId);
@@ -200,6 +297,7 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
       watching.clear();
       sessions.clear();
       opening.clear();
+      knownDevices.clear();
       records = new Map();
     },
   };
@@ -219,6 +317,11 @@ function toHubView(hub: HubRecord, pinnedRoute: RouteKind | null): HubView {
     routes: { 'local-secure': hub.localUrlSecure !== null, local: hub.localUrl !== null, remote: hub.remoteUrl !== null },
     pinnedRoute,
   };
+}
+
+/** The hub's reason, prefixed with whose it is unless the hub already named it. */
+function withSubject(subject: string, reason: string): string {
+  return reason.startsWith(subject) ? reason : `${subject}: ${reason}`;
 }
 
 const PINNED_NAMES: Record<RouteKind, string> = { 'local-secure': 'Secure LAN', local: 'LAN', remote: 'Remote' };

@@ -4,7 +4,9 @@
  * events to the renderer, and hands every OAuth redirect it receives to `handleOAuthCallback`.
  */
 import type { EventName, EventPayload, Handlers } from '../../common/ipc-contract';
+import type { OpenWebSocket } from './live-socket';
 import type { BackendConfig, Clock, KeyValueStore, Logger, MdnsBrowser, OpenExternal, SecretCipher } from './ports';
+import type { Schedule } from './webhook-channel';
 
 export interface CoreDeps {
   backend: BackendConfig;
@@ -16,6 +18,10 @@ export interface CoreDeps {
   fetch?: typeof globalThis.fetch;
   /** Finds the user's hubs on the LAN; without it, only the addresses in the user's record are tried. */
   mdns?: MdnsBrowser;
+  /** Opens the hubs' realtime sockets, trusting the same CAs as `fetch` (wss:// on a LAN certificate); plain `ws` by default. */
+  openWebSocket?: OpenWebSocket;
+  /** Timers of the live channel (reconnects, batching); real timers by default, a fake clock in tests. */
+  schedule?: Schedule;
 }
 
 /** The query parameters of an authorisation redirect, already parsed by the host. */

@@ -22,6 +22,7 @@ import {
 } from '../../common/webhook-protocol';
 import type { WebhookConnection } from '../../common/ipc-contract';
 import { type Backoff, createBackoff } from './backoff';
+import { parseJsonMessage } from './json-message';
 import type { Clock, Logger } from './ports';
 
 /** The forwarder pings every 15 s by default; a peer silent for two intervals is taken for dead. */
@@ -146,7 +147,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
     ws.on('ping', () => alive(ws));
     ws.on('message', (data, isBinary) => {
       alive(ws);
-      const parsed = isBinary ? undefined : parseFrame(data.toString());
+      const parsed = isBinary ? undefined : parseJsonMessage(ListenerServerMessageSchema, data.toString());
       if (!parsed) {
         logger.warn('webhooks: malformed frame from the forwarder; reconnecting', log);
         ws.close(CLOSE_PROTOCOL_ERROR, 'malformed frame');
@@ -189,13 +190,4 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
       socket = undefined;
     },
   };
-}
-
-function parseFrame(text: string): ListenerServerMessage | undefined {
-  try {
-    const parsed = ListenerServerMessageSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -8,6 +8,7 @@
  */
 import type { EventPayload, WebhookConnection, WebhookRegistrationInput, WebhookView } from '../../common/ipc-contract';
 import type { RegistrationData } from '../../common/webhook-protocol';
+import { createEventEmitter } from './event-emitter';
 import type { Clock, Logger } from './ports';
 import { openWebhookChannel, type WebhookChannel, type WebhookChannelOptions } from './webhook-channel';
 import type { WebhookInspector } from './webhook-inspector';
@@ -57,18 +58,9 @@ export function registrationData(registration: WebhookRegistration): { hubId?: s
 export function createWebhookListener(deps: WebhookListenerDeps): WebhookListener {
   const { registrations, inspector, logger, clock } = deps;
   const running = new Map<string, Running>();
-  const listeners = { 'webhooks.entry': new Set<(p: unknown) => void>(), 'webhooks.status': new Set<(p: unknown) => void>() };
+  const events = createEventEmitter<WebhookEvent>(logger);
+  const emit = events.emit;
   let disposed = false;
-
-  const emit = <E extends WebhookEvent>(event: E, payload: EventPayload<E>) => {
-    for (const listener of listeners[event]) {
-      try {
-        listener(payload);
-      } catch (error) {
-        logger.error(`webhooks: a ${event} listener failed`, { error: error instanceof Error ? error.message : String(error) });
-      }
-    }
-  };
 
   const connectionOf = (run: Running) => worse(run.connection.listener, run.connection.tap);
   const view = (run: Running): WebhookView => ({
@@ -154,15 +146,11 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       inspector.forget(id);
     },
     inspector: { snapshot: () => inspector.snapshot(), clear: () => inspector.clear() },
-    on(event, listener) {
-      const set = listeners[event];
-      set.add(listener as (p: unknown) => void);
-      return () => set.delete(listener as (p: unknown) => void);
-    },
+    on: events.on,
     dispose() {
       disposed = true;
       for (const id of [...running.keys()]) stop(id);
-      for (const set of Object.values(listeners)) set.clear();
+      events.clear();
       registrations.flush();
     },
   };

@@ -1,28 +1,72 @@
 /**
- * The devices of a demo hub and their state, in one place. Ids are derived from fixed names, so they
- * are the same on every start (the app may remember them). Later features (control, realtime) change
- * state through this object only.
+ * The devices of a demo hub and their state, in one place: the only owner of state changes. A change
+ * (from a client, a flow, the simulation) goes through `setCapability`, which checks it against the
+ * capability's metadata, stores it and tells every `onChange` listener (the realtime channel).
+ * Ids are derived from fixed names, so they are the same on every start (the app may remember them).
  */
 import { createHash } from 'node:crypto';
+import type { CapabilityEventData, CapabilityValue } from '../../common/hub-control';
 import type { Device, DeviceMap } from '../../common/wire';
 import { type CapabilityId, type CapabilityValues, capabilityState } from './capabilities';
+import { valueProblem } from './capability-rules';
+import { generatedSeeds } from './generated-devices';
 
 export type DemoHomeKind = 'home' | 'cabin';
+
+/** Why a change was refused, as the HTTP answer says it. */
+export interface Refusal {
+  status: 400 | 404 | 409;
+  error: 'invalid_value' | 'not_setable' | 'unknown_device' | 'unknown_capability' | 'device_unavailable' | 'device_refused';
+  description: string;
+}
+export type SetCapabilityResult = { ok: true; event: CapabilityEventData } | { ok: false; refusal: Refusal };
+
+/** What listeners hear: a capability's new value, or a device added, changed (not its values) or removed. */
+export type HomeChange =
+  | { type: 'capability'; deviceId: string; data: CapabilityEventData }
+  | { type: 'device.create' | 'device.update'; device: Device }
+  | { type: 'device.delete'; deviceId: string };
+export type HomeListener = (change: HomeChange) => void;
 
 export interface DemoHome {
   readonly kind: DemoHomeKind;
   /** A copy of every device, keyed by id (spec §2.5). */
   devices(): DeviceMap;
   device(id: string): Device | undefined;
+  has(id: string): boolean;
+  /**
+   * Checks and stores a value. `transactionId` null means the hub itself (simulation, flows): it may
+   * also set values clients may not (sensor readings); a client's change must be to a setable capability.
+   */
+  setCapability(deviceId: string, capabilityId: string, value: CapabilityValue, transactionId: string | null): SetCapabilityResult;
+  /** Marks a device reachable or not (`device.update`); false for an unknown device. */
+  setAvailable(deviceId: string, available: boolean): boolean;
+  /** Adds a device (`device.create`) and returns it. */
+  addDevice(seed: DeviceSeed): Device;
+  /** Removes a device (`device.delete`); false for an unknown device. */
+  removeDevice(deviceId: string): boolean;
+  /** Calls `listener` after every change, in order; returns the function that stops it. */
+  onChange(listener: HomeListener): () => void;
 }
 
-interface DeviceSeed {
+export interface DeviceSeed {
   key: string;
   name: string;
   class: string;
   zone: string;
   values: CapabilityValues;
   available?: boolean;
+  /**
+   * A fault the device reports when asked for one value (the demo's refused change): a client setting
+   * `capabilityId` to `value` is refused with 409 and `reason`, as a real device driver refuses it.
+   */
+  fault?: { capabilityId: CapabilityId; value: CapabilityValue; reason: string };
+}
+
+export interface DemoHomeOptions {
+  now?: () => number;
+  /** Fill the home with generated devices up to this many in all (the bench's large home). */
+  devices?: number;
 }
 
 const ZONES: Record<DemoHomeKind, Record<string, string>> = {
@@ -73,7 +117,7 @@ const SEEDS: Record<DemoHomeKind, DeviceSeed[]> = {
   cabin: [
     { key: 'main-lights', name: 'Cabin lights', class: 'light', zone: 'main', values: { onoff: false, dim: 0.6 } },
     { key: 'main-heater', name: 'Panel heater', class: 'thermostat', zone: 'main', values: { target_temperature: 12, measure_temperature: 11.5, thermostat_mode: 'heat' } },
-    { key: 'main-water-heater', name: 'Water heater', class: 'socket', zone: 'main', values: { onoff: false, measure_power: 0, meter_power: 402.7 } },
+    { key: 'main-water-heater', name: 'Water heater', class: 'socket', zone: 'main', values: { onoff: false, measure_power: 0, meter_power: 402.7 }, fault: { capabilityId: 'onoff', value: true, reason: 'The tank is empty: fill it before switching the water heater on.' } },
     { key: 'main-smoke', name: 'Smoke alarm', class: 'sensor', zone: 'main', values: { alarm_smoke: false, measure_battery: 77 } },
     { key: 'main-door-lock', name: 'Cabin door lock', class: 'lock', zone: 'main', values: { locked: true, measure_battery: 41 } },
     { key: 'loft-lamp', name: 'Loft lamp', class: 'light', zone: 'loft', values: { onoff: false, dim: 0.3 } },
@@ -88,14 +132,21 @@ export function stableId(name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-export function createDemoHome(kind: DemoHomeKind, createdAt: Date = new Date()): DemoHome {
-  const lastUpdated = createdAt.toISOString();
+const refuse = (status: Refusal['status'], error: Refusal['error'], description: string): SetCapabilityResult => ({ ok: false, refusal: { status, error, description } });
+
+export function createDemoHome(kind: DemoHomeKind, options: DemoHomeOptions = {}): DemoHome {
+  const now = options.now ?? Date.now;
   const state = new Map<string, Device>();
-  for (const seed of SEEDS[kind]) {
-    const id = stableId(`${kind}/device/${seed.key}`);
+  const faults = new Map<string, NonNullable<DeviceSeed['fault']>>();
+  const listeners = new Set<HomeListener>();
+  const emit = (change: HomeChange) => {
+    for (const listener of listeners) listener(change);
+  };
+  const deviceFrom = (seed: DeviceSeed): Device => {
+    const lastUpdated = new Date(now()).toISOString();
     const capabilities = Object.keys(seed.values) as CapabilityId[];
-    state.set(id, {
-      id,
+    return {
+      id: stableId(`${kind}/device/${seed.key}`),
       name: seed.name,
       class: seed.class,
       capabilities,
@@ -103,14 +154,64 @@ export function createDemoHome(kind: DemoHomeKind, createdAt: Date = new Date())
       zoneName: ZONES[kind][seed.zone] ?? seed.zone,
       available: seed.available ?? true,
       capabilitiesObj: Object.fromEntries(capabilities.map((cap) => [cap, capabilityState(cap, seed.values[cap]!, lastUpdated)])),
-    });
+    };
+  };
+  const seeds = SEEDS[kind];
+  for (const seed of [...seeds, ...generatedSeeds((options.devices ?? 0) - seeds.length, Object.keys(ZONES[kind]))]) {
+    const device = deviceFrom(seed);
+    state.set(device.id, device);
+    if (seed.fault) faults.set(device.id, seed.fault);
   }
+
   return {
     kind,
     devices: () => structuredClone(Object.fromEntries(state)),
     device: (id) => {
       const device = state.get(id);
       return device && structuredClone(device);
+    },
+    has: (id) => state.has(id),
+    setCapability(deviceId, capabilityId, value, transactionId) {
+      const device = state.get(deviceId);
+      if (!device) return refuse(404, 'unknown_device', `There is no device ${deviceId} on this hub.`);
+      const capability = Object.hasOwn(device.capabilitiesObj ?? {}, capabilityId) ? device.capabilitiesObj![capabilityId] : undefined;
+      if (!capability) return refuse(404, 'unknown_capability', `${device.name} has no capability ${capabilityId}.`);
+      if (transactionId !== null && !capability.setable) return refuse(400, 'not_setable', `${capability.title} of ${device.name} is read-only.`);
+      if (device.available === false) return refuse(409, 'device_unavailable', `${device.name} is unavailable.`);
+      const problem = valueProblem(capability, value);
+      if (problem !== undefined) return refuse(400, 'invalid_value', problem);
+      const fault = faults.get(deviceId);
+      if (transactionId !== null && fault?.capabilityId === capabilityId && fault.value === value) return refuse(409, 'device_refused', `${device.name}: ${fault.reason}`);
+      const time = new Date(now()).toISOString();
+      capability.value = value;
+      capability.lastUpdated = time;
+      const data: CapabilityEventData = { capabilityId, value, transactionId, time };
+      emit({ type: 'capability', deviceId, data: { ...data } });
+      return { ok: true, event: data };
+    },
+    setAvailable(deviceId, available) {
+      const device = state.get(deviceId);
+      if (!device) return false;
+      device.available = available;
+      emit({ type: 'device.update', device: structuredClone(device) });
+      return true;
+    },
+    addDevice(seed) {
+      const device = deviceFrom(seed);
+      state.set(device.id, device);
+      emit({ type: 'device.create', device: structuredClone(device) });
+      return structuredClone(device);
+    },
+    removeDevice(deviceId) {
+      if (!state.delete(deviceId)) return false;
+      emit({ type: 'device.delete', deviceId });
+      return true;
+    },
+    onChange(listener) {
+      // A wrapper per call, so the same function added twice is also removed once per call.
+      const entry: HomeListener = (change) => listener(change);
+      listeners.add(entry);
+      return () => listeners.delete(entry);
     },
   };
 }

@@ -1,17 +1,24 @@
 /**
  * The reference hub (spec §4.5, §4.6 and the ping of DESIGN.md): session login with a delegation
- * token from the cloud, the device list, and the ping the app uses to choose an address.
+ * token from the cloud, the device list, the ping the app uses to choose an address, device control
+ * and flows (control-routes), the realtime channel (realtime) on every listener, and, with
+ * `simulate`, a home that lives on its own (simulation).
  */
 import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
 import { z } from 'zod';
 import type { Logger } from '../../main/core/ports';
-import { bearerToken, createServiceApp, listen, listenSecure, type SecureListener, sendJsonString } from '../shared/http-app';
+import { createServiceApp, listen, listenSecure, type SecureListener, sendJsonString } from '../shared/http-app';
 import { HttpError, invalidRequest } from '../shared/http-error';
 import { silentLogger } from '../shared/logger';
 import { createDelegationVerifier, type ReplayGuard } from './delegation-verifier';
+import { createDemoFlows } from './demo-flows';
 import type { DemoHome } from './demo-home';
+import { authorise } from './hub-access';
 import { HubSessionStore } from './hub-sessions';
+import { registerControlRoutes } from './control-routes';
+import { createRealtimeChannel, type RealtimeOptions } from './realtime';
+import { createSimulation } from './simulation';
 
 export interface HubOptions {
   id: string;
@@ -28,6 +35,10 @@ export interface HubOptions {
   replayGuard?: ReplayGuard;
   now?: () => number;
   logger?: Logger;
+  /** Run the living-home simulation while the hub runs (default false: a still home for tests). */
+  simulate?: boolean;
+  /** Realtime timings; tests shorten them. */
+  realtime?: Pick<RealtimeOptions, 'authTimeoutMs' | 'heartbeatMs' | 'maxBufferedBytes' | 'closeGraceMs'>;
 }
 
 export interface RunningHub {
@@ -35,7 +46,7 @@ export interface RunningHub {
   url: string;
   /** The HTTPS base URL when started with `tls`, else null. */
   secureUrl: string | null;
-  /** Ends every session: the next call with an old session token gets a 401. */
+  /** Ends every session: the next call with an old session token gets a 401; realtime sockets close with CLOSE_SESSION_EXPIRED. */
   expireSessions(): void;
   close(): Promise<void>;
 }
@@ -64,40 +75,44 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
 
   app.get('/api/manager/devices/device', async (request, reply) => {
-    const token = bearerToken(request);
-    const session = token === undefined ? undefined : sessions.find(token);
-    if (!session) {
-      throw new HttpError(401, 'invalid_token', 'The session is missing, invalid or expired.', {
-        'www-authenticate': `Bearer realm="hub"${token === undefined ? '' : ', error="invalid_token"'}`,
-      });
-    }
-    if (!session.scopes.includes('devices.readonly') && !session.scopes.includes('devices')) {
-      throw new HttpError(403, 'insufficient_scope', 'The devices.readonly scope is required.', {
-        'www-authenticate': 'Bearer realm="hub", error="insufficient_scope", scope="devices.readonly"',
-      });
-    }
+    authorise(sessions, request, 'devices.readonly');
     return reply.header('cache-control', 'no-store').send(options.home.devices());
   });
+  registerControlRoutes(app, { hubId: options.id, home: options.home, flows: createDemoFlows(options.home, now), sessions, logger });
 
   // No authentication: it only tells the caller which hub answers at this address.
   app.get('/api/manager/system/ping', async (_request, reply) => sendJsonString(reply, options.id));
 
+  const realtime = createRealtimeChannel({ hubId: options.id, home: options.home, sessions, now, logger, ...options.realtime });
+  app.server.on('upgrade', realtime.handleUpgrade);
   const host = options.host ?? '127.0.0.1';
-  const url = await listen(app, host, options.port ?? 0);
+  let url: string;
   let secure: SecureListener | undefined;
   try {
-    if (options.tls) secure = await listenSecure(app, host, 0, options.tls);
+    url = await listen(app, host, options.port ?? 0);
+    if (options.tls) {
+      secure = await listenSecure(app, host, 0, options.tls);
+      secure.server.on('upgrade', realtime.handleUpgrade);
+    }
   } catch (error) {
+    realtime.close();
     await app.close();
     throw error;
   }
+  const simulation = options.simulate ? createSimulation(options.home) : undefined;
+  simulation?.start();
   logger.info('hub: listening', { hubId: options.id, name: options.name, url, secureUrl: secure?.url });
   return {
     id: options.id,
     url,
     secureUrl: secure?.url ?? null,
-    expireSessions: () => sessions.clear(),
+    expireSessions: () => {
+      sessions.clear();
+      realtime.expireAll();
+    },
     close: async () => {
+      simulation?.stop();
+      realtime.close();
       await Promise.all([secure?.close(), app.close()]);
     },
   };

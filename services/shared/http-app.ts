@@ -6,7 +6,7 @@
  * on shutdown.
  */
 import { STATUS_CODES } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from '../../main/core/ports';
@@ -80,6 +80,8 @@ export async function listen(app: FastifyInstance, host: string, port: number): 
 export interface SecureListener {
   /** The base URL (`https://host:port`, no trailing slash). */
   url: string;
+  /** The TLS server, for what fastify does not route (a WebSocket 'upgrade'). */
+  server: HttpsServer;
   /** Stops listening and ends open connections. */
   close(): Promise<void>;
 }
@@ -103,6 +105,7 @@ export async function listenSecure(app: FastifyInstance, host: string, port: num
   });
   return {
     url: baseUrl('https', server.address() as AddressInfo),
+    server,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

@@ -3,6 +3,7 @@
  * (so tests can see what would be on disk), a logger that records, and a fixed backend.
  */
 import type { TokenObject } from '../../common/wire';
+import type { HubClient } from '../../main/core/hub-client';
 import type { BackendConfig, KeyValueStore, Logger, SecretCipher } from '../../main/core/ports';
 
 export const TEST_BACKEND: BackendConfig = {
@@ -61,4 +62,10 @@ export function tokens(n: number): TokenObject {
 
 export function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** A hub client whose calls are `overrides`; the rest answer like an older hub without them (404, so session/me means full access). */
+export function fakeHubClient(overrides: Partial<HubClient> & Pick<HubClient, 'ping' | 'login' | 'devices'>): HubClient {
+  const missing = async () => ({ kind: 'status', status: 404, error: null }) as const;
+  return { setCapability: missing, flows: missing, triggerFlow: missing, sessionInfo: missing, ...overrides };
 }

@@ -4,16 +4,15 @@
  */
 import type { CapabilityState, Device } from '../../../common/wire';
 
-export interface CapabilityLine {
-  id: string;
-  label: string;
-  value: string;
-}
-
 const UNKNOWN = 'Unknown';
 
 export function formatCapability(capability: CapabilityState): string {
-  const { id, value } = capability;
+  return formatCapabilityValue(capability, capability.value);
+}
+
+/** A value of this capability (e.g. one not yet confirmed by the hub) formatted like its current one. */
+export function formatCapabilityValue(capability: CapabilityState, value: CapabilityState['value']): string {
+  const { id } = capability;
   if (value === null) return UNKNOWN;
   switch (capability.type) {
     case 'boolean':
@@ -27,12 +26,12 @@ export function formatCapability(capability: CapabilityState): string {
   }
 }
 
-/** The device's capabilities in the device's own order, skipping any it lists without a state. */
-export function capabilityLines(device: Device): CapabilityLine[] {
+/** The device's capability states in the device's own order, skipping any it lists without a state. */
+export function capabilityStates(device: Device): CapabilityState[] {
   const states = device.capabilitiesObj ?? {};
   return device.capabilities.flatMap((id) => {
     const state = Object.hasOwn(states, id) ? states[id] : undefined;
-    return state ? [{ id, label: state.title || id, value: formatCapability(state) }] : [];
+    return state ? [state] : [];
   });
 }
 
@@ -52,7 +51,8 @@ function formatNumber(capability: CapabilityState, value: number): string {
   return capability.units ? `${text} ${capability.units}` : text;
 }
 
-function isFraction(capability: CapabilityState): boolean {
+/** Dim levels, positions, fan speeds…: fractions 0..1 on the wire, shown in percent. */
+export function isFraction(capability: Pick<CapabilityState, 'id' | 'units' | 'min' | 'max'>): boolean {
   if (capability.id === 'dim' || capability.id.startsWith('dim.')) return true;
   return capability.units === '%' && capability.min === 0 && capability.max === 1;
 }

@@ -3,15 +3,20 @@ import type { Device } from '../../../common/wire';
 
 export const OTHER_ZONE = 'Other';
 
-export interface ZoneGroup {
+type Placed = Pick<Device, 'id' | 'name' | 'zoneName'>;
+
+export interface ZoneGroup<T extends Placed = Device> {
   zone: string;
-  devices: Device[];
+  devices: T[];
 }
 
 const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
-export function groupByZone(devices: readonly Device[]): ZoneGroup[] {
-  const zones = new Map<string, Device[]>();
+/** By name as people sort (case-insensitive, "Lamp 2" before "Lamp 10"), then by id so the order is stable. */
+export const compareDevices = (a: Placed, b: Placed): number => byName.compare(a.name, b.name) || a.id.localeCompare(b.id);
+
+export function groupByZone<T extends Placed>(devices: readonly T[]): ZoneGroup<T>[] {
+  const zones = new Map<string, T[]>();
   for (const device of devices) {
     const zone = device.zoneName?.trim() || OTHER_ZONE;
     const members = zones.get(zone) ?? [];
@@ -20,5 +25,5 @@ export function groupByZone(devices: readonly Device[]): ZoneGroup[] {
   }
   return [...zones.entries()]
     .sort(([a], [b]) => (a === OTHER_ZONE ? 1 : b === OTHER_ZONE ? -1 : byName.compare(a, b)))
-    .map(([zone, members]) => ({ zone, devices: members.sort((a, b) => byName.compare(a.name, b.name) || a.id.localeCompare(b.id)) }));
+    .map(([zone, members]) => ({ zone, devices: members.sort(compareDevices) }));
 }

@@ -1,5 +1,6 @@
 /** Words and numbers the webhooks view shows: pure functions, so they are tested without a DOM. */
 import type { WebhookConnection, WebhookEntry, WebhookRouting } from '../../../common/ipc-contract';
+import { secondsUntil } from './countdown';
 
 /**
  * "lamp-1, 5, 007" → ["lamp-1", 5, "007"]: a value that reads as a plain decimal number (no leading
@@ -29,7 +30,7 @@ export function connectionLabel(connection: WebhookConnection, now: number): str
     case 'connected':
       return 'Connected';
     case 'reconnecting': {
-      const seconds = Math.max(0, Math.ceil((connection.nextRetryAt - now) / 1000));
+      const seconds = secondsUntil(connection.nextRetryAt, now);
       return `Reconnecting (attempt ${connection.attempt}, next try in ${seconds} s)`;
     }
     case 'refused':

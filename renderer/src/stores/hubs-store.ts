@@ -28,12 +28,14 @@ export interface HubsState {
   devices: Readonly<Record<string, DevicesState>>;
   /** Follows the session: true while signed in. Becoming active loads the hubs; leaving clears. */
   setActive(active: boolean): void;
-  /** Shows the devices of a hub in the list, loading them if they are not loaded yet. */
+  /** Shows the devices of a hub, loading them (or, when kept from an earlier visit, refetching them behind the list shown). */
   select(hubId: string): void;
   /** Reloads the hub list and the devices of the selected hub. */
   reload(): Promise<void>;
   /** Pins a hub's route (null: automatic), then reloads so the list and devices show the new route. */
   pinRoute(hubId: string, kind: RouteKind | null): Promise<void>;
+  /** Takes a list the core fetched again on its own (after the live channel reconnected). */
+  refreshed(list: DeviceList): void;
 }
 
 export type HubsStore = StoreApi<HubsState>;
@@ -54,15 +56,16 @@ export function createHubsStore(bridge: Pick<Bridge, 'hubs'>): HubsStore {
   return createStore<HubsState>()((set, get) => {
     const setDevices = (hubId: string, state: DevicesState) => set({ devices: { ...get().devices, [hubId]: state } });
 
-    const loadDevices = async (hubId: string) => {
+    /** `quietly`: the list shown stays until the new one arrives (and stays if that fails). */
+    const loadDevices = async (hubId: string, quietly = false) => {
       const request = ++nextDeviceRequest;
       const startedIn = generation;
       deviceRequests.set(hubId, request);
-      setDevices(hubId, { status: 'loading' });
+      if (!quietly) setDevices(hubId, { status: 'loading' });
       const result = await settle(() => bridge.hubs.devices(hubId));
       if (startedIn !== generation || deviceRequests.get(hubId) !== request) return;
       deviceRequests.delete(hubId);
-      if (!result.ok) return setDevices(hubId, { status: 'error', error: result.error });
+      if (!result.ok) return quietly ? undefined : setDevices(hubId, { status: 'error', error: result.error });
       if (result.value.hubId !== hubId) {
         return setDevices(hubId, { status: 'error', error: { code: 'internal', message: 'Hubdesk received the devices of another hub.' } });
       }
@@ -94,6 +97,8 @@ export function createHubsStore(bridge: Pick<Bridge, 'hubs'>): HubsStore {
         if (hubId !== selectedHubId) set({ selectedHubId: hubId });
         const current = devicesOf(get(), hubId).status;
         if (current === 'idle' || current === 'error') void loadDevices(hubId);
+        // A list kept from an earlier visit missed the changes made since (the hub was not watched).
+        else if (current === 'loaded' && hubId !== selectedHubId) void loadDevices(hubId, true);
       },
 
       async reload() {
@@ -124,6 +129,21 @@ export function createHubsStore(bridge: Pick<Bridge, 'hubs'>): HubsStore {
         if (!result.ok) return setDevices(hubId, { status: 'error', error: result.error });
         await get().reload();
       },
+
+      refreshed(list) {
+        const { active, list: hubList } = get();
+        if (!active || !isDeviceList(list) || hubList.status !== 'loaded' || !hubList.hubs.some((hub) => hub.id === list.hubId)) return;
+        // Newer than any load still on its way: that answer is dropped.
+        deviceRequests.delete(list.hubId);
+        setDevices(list.hubId, { status: 'loaded', list });
+      },
     };
   });
+}
+
+/** Main validates what it sends; this only keeps a malformed event from breaking the view. */
+function isDeviceList(value: unknown): value is DeviceList {
+  if (typeof value !== 'object' || value === null) return false;
+  const list = value as Partial<DeviceList>;
+  return typeof list.hubId === 'string' && Array.isArray(list.devices) && Array.isArray(list.favourites) && typeof list.permissions === 'object' && list.permissions !== null;
 }

@@ -11,6 +11,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Envelope } from '../../../common/app-error';
 import type { Bridge, WebhookConnection, WebhookEntry, WebhookRegistrationInput, WebhookStatus, WebhookView } from '../../../common/ipc-contract';
+import { nextFrame, type ScheduleFlush } from './frame-scheduler';
 import { settle, type UiError } from './settle';
 
 export const RENDERER_INSPECTOR_CAPACITY = 10_000;
@@ -42,15 +43,6 @@ export interface WebhooksState {
 
 export type WebhooksStore = StoreApi<WebhooksState> & { dispose(): void };
 
-/** Schedules one flush of queued events; the default waits for the next animation frame. */
-export type ScheduleFlush = (flush: () => void) => void;
-
-// Looked up rather than named: this module is also type-checked (in tests) without the DOM library.
-const frame = (globalThis as { requestAnimationFrame?: (run: () => void) => number }).requestAnimationFrame;
-const defaultScheduleFlush: ScheduleFlush = (flush) => {
-  if (frame) frame(flush);
-  else setTimeout(flush, 16);
-};
 
 export const entryKey = (entry: Pick<WebhookEntry, 'webhookId' | 'id'>) => `${entry.webhookId}/${entry.id}`;
 
@@ -63,7 +55,7 @@ export function createWebhooksStore(
   options: { capacity?: number; scheduleFlush?: ScheduleFlush } = {},
 ): WebhooksStore {
   const capacity = options.capacity ?? RENDERER_INSPECTOR_CAPACITY;
-  const scheduleFlush = options.scheduleFlush ?? defaultScheduleFlush;
+  const scheduleFlush = options.scheduleFlush ?? nextFrame;
   let queued: WebhookEntry[] = [];
   let listRequest = 0;
 

@@ -1,27 +1,77 @@
-import type { Device } from '../../../common/wire';
-import { capabilityLines } from '../format/format-capability';
+/**
+ * One device, subscribed to its own entry of the live store: a change of another device does not
+ * re-render it. Shows its controls (see CapabilityControl), a favourite star, and the reason a change
+ * of it was refused (dismissable; it fades after ERROR_FADE_MS).
+ */
+import { memo, useCallback, useEffect } from 'react';
+import { useStore } from 'zustand';
+import type { CapabilityValue } from '../../../common/ipc-contract';
+import { capabilityStates } from '../format/format-capability';
+import { CapabilityControl } from './capability-control';
 import { DeviceIcon } from './device-icon';
+import { useStores } from './stores-context';
 
-export function DeviceCard({ device }: { device: Device }) {
+export const ERROR_FADE_MS = 10_000;
+
+export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
+  const { live } = useStores();
+  const device = useStore(live, (s) => s.devices[id]);
+  const pending = useStore(live, (s) => s.pending[id]);
+  const favourite = useStore(live, (s) => s.favourites[id] === true);
+  const mayControl = useStore(live, (s) => s.permissions.control);
+  const change = useCallback((capabilityId: string, value: CapabilityValue) => void live.getState().setCapability(id, capabilityId, value), [live, id]);
+  if (!device) return null;
+
   const unavailable = device.available === false;
-  const lines = capabilityLines(device);
+  const capabilities = capabilityStates(device);
   return (
     <article aria-label={device.name} className="device" data-unavailable={unavailable}>
       <div className="device-head">
         <DeviceIcon deviceClass={device.class} />
         <h3>{device.name}</h3>
         {unavailable && <span className="badge">Unavailable</span>}
+        <button
+          type="button"
+          className="star"
+          aria-pressed={favourite}
+          aria-label="Favourite"
+          title={favourite ? 'Unpin from the top' : 'Pin at the top'}
+          onClick={() => void live.getState().setFavourite(id, !favourite)}
+        >
+          <span aria-hidden="true">{favourite ? '★' : '☆'}</span>
+        </button>
       </div>
-      {lines.length > 0 && (
+      {unavailable && mayControl && <p className="muted device-note">{device.name} is unavailable, so it cannot be changed now.</p>}
+      {capabilities.length > 0 && (
         <dl className="capabilities">
-          {lines.map((line) => (
-            <div key={line.id}>
-              <dt>{line.label}</dt>
-              <dd>{line.value}</dd>
-            </div>
+          {capabilities.map((state) => (
+            <CapabilityControl key={state.id} state={state} pending={pending?.[state.id]} disabled={!mayControl || unavailable} onChange={change} />
           ))}
         </dl>
       )}
+      <CardError deviceId={id} />
     </article>
+  );
+});
+
+function CardError({ deviceId }: { deviceId: string }) {
+  const { live } = useStores();
+  const error = useStore(live, (s) => s.errors[deviceId]);
+  const errorId = error?.id;
+  useEffect(() => {
+    if (errorId === undefined) return;
+    const timer = setTimeout(() => {
+      if (live.getState().errors[deviceId]?.id === errorId) live.getState().dismissError(deviceId);
+    }, ERROR_FADE_MS);
+    return () => clearTimeout(timer);
+  }, [live, deviceId, errorId]);
+  if (!error) return null;
+  return (
+    <div role="alert" className="card-error">
+      <p>{error.message}</p>
+      <button type="button" className="dismiss" aria-label="Dismiss" onClick={() => live.getState().dismissError(deviceId)}>
+        ×
+      </button>
+    </div>
   );
 }

@@ -1,11 +1,19 @@
-/** The selected hub's devices, grouped by zone, or what is happening instead and what to do. */
+/**
+ * The selected hub's devices, live: favourites first, then by zone, narrowed by search and filters;
+ * or what is happening instead and what to do. The grid reads only the devices' names and places
+ * (`summaries`); each card follows its own device, so a live change re-renders one card.
+ */
+import { useDeferredValue, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { DeviceList, HubView } from '../../../common/ipc-contract';
 import { describeDevicesError } from '../format/describe-error';
-import { groupByZone } from '../format/group-devices';
+import { filterChoices, filterDevices, groupWithFavourites, NO_FILTER } from '../format/filter-devices';
 import { formatFetchedAt, ROUTE_PIN_CHOICES, routeInUseLabel, routeOutcomeLabel } from '../format/hub-labels';
 import { devicesOf } from '../stores/hubs-store';
 import { DeviceCard } from './device-card';
+import { DeviceFilters } from './device-filters';
+import { FlowsPanel } from './flows-panel';
+import { LiveIndicator } from './live-indicator';
 import { useStores } from './stores-context';
 
 export function DevicesPanel() {
@@ -42,9 +50,12 @@ export function DevicesPanel() {
           </button>
         )}
         <RoutePin hub={hub} />
+        <LiveIndicator />
       </div>
       {state.status === 'loaded' && <RouteDetails list={state.list} />}
-      {state.status === 'loaded' && <DeviceZones hub={hub} list={state.list} />}
+      {state.status === 'loaded' && <ControlNote list={state.list} />}
+      {state.status === 'loaded' && <FlowsPanel />}
+      {state.status === 'loaded' && <LiveDeviceGroups hubName={hub.name} />}
     </section>
   );
 }
@@ -86,18 +97,41 @@ function RouteDetails({ list }: { list: DeviceList }) {
   );
 }
 
-function DeviceZones({ hub, list }: { hub: HubView; list: DeviceList }) {
-  if (list.devices.length === 0) return <p>There are no devices on {hub.name} yet.</p>;
-  return groupByZone(list.devices).map((group) => (
-    <div key={group.zone} className="zone">
-      <h2>{group.zone}</h2>
-      <div className="device-grid">
-        {group.devices.map((device) => (
-          <DeviceCard key={device.id} device={device} />
-        ))}
-      </div>
-    </div>
-  ));
+/** Says once, for the whole hub, why no control can be used. */
+function ControlNote({ list }: { list: DeviceList }) {
+  if (list.permissions.control) return null;
+  return <p className="permission-note">{list.permissions.reason ?? 'Controls are disabled: this sign-in may not change devices on this hub.'}</p>;
+}
+
+function LiveDeviceGroups({ hubName }: { hubName: string }) {
+  const { live } = useStores();
+  const loaded = useStore(live, (s) => s.loaded);
+  const summaries = useStore(live, (s) => s.summaries);
+  const favourites = useStore(live, (s) => s.favourites);
+  const [filter, setFilter] = useState(NO_FILTER);
+  // Typing stays responsive on a large hub: the grid follows the search a moment later.
+  const shownFilter = useDeferredValue(filter);
+  const choices = useMemo(() => filterChoices(summaries), [summaries]);
+  const groups = useMemo(() => groupWithFavourites(filterDevices(summaries, shownFilter), favourites), [summaries, shownFilter, favourites]);
+
+  if (!loaded) return null;
+  if (summaries.length === 0) return <p>There are no devices on {hubName} yet.</p>;
+  return (
+    <>
+      <DeviceFilters filter={filter} zones={choices.zones} classes={choices.classes} onChange={setFilter} />
+      {groups.length === 0 && <p className="muted">No device matches.</p>}
+      {groups.map((group) => (
+        <section key={group.key} className="zone" aria-label={group.title}>
+          <h2>{group.title}</h2>
+          <div className="device-grid">
+            {group.ids.map((id) => (
+              <DeviceCard key={id} id={id} />
+            ))}
+          </div>
+        </section>
+      ))}
+    </>
+  );
 }
 
 function summary(list: DeviceList): string {

@@ -1,10 +1,10 @@
 /** The registrations with their connection indicator, and a way to remove each. */
-import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { WebhookConnection } from '../../../common/ipc-contract';
 import { connectionLabel, routingLabel } from '../format/webhook-labels';
 import { connectionOf } from '../stores/webhooks-store';
 import { useStores } from './stores-context';
+import { useNow } from './use-now';
 
 export function WebhookRegistrations() {
   const { webhooks, hubs } = useStores();
@@ -51,15 +51,4 @@ export function ConnectionIndicator({ connection }: { connection: WebhookConnect
       {connectionLabel(connection, now)}
     </p>
   );
-}
-
-/** The time, ticking once a second while `ticking` (the reconnect countdown), still otherwise. */
-function useNow(ticking: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!ticking) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [ticking]);
-  return now;
 }

@@ -6,13 +6,13 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { createAesGcmCipher, loadOrCreateKey } from '../../../main/browser-host/aes-gcm-cipher';
 import { DEMO_USER, type StackInfo } from '../../../services/stack';
+import { signInThroughBrowser } from '../support/browser-host';
 import { type RunningProgram, startProgram } from '../support/processes';
 
 const RUNNING = 'Hubdesk is running at ';
-const OPEN_EXTERNAL = 'open-external: ';
 
 let stack: RunningProgram;
 let info: StackInfo;
@@ -45,21 +45,6 @@ async function expectDevicesOfBothHubs(page: Page) {
   }
   await hubs.getByRole('button', { name: 'Home', exact: true }).click();
   await expect.poll(() => page.getByRole('region', { name: 'Devices on Home' }).getByRole('article').count()).toBeGreaterThanOrEqual(20);
-}
-
-/** Plays the user: Sign in in the app, then the consent pages in "the system browser" (another page). */
-async function signInThroughBrowser(context: BrowserContext, app: Page, host: RunningProgram, user: { email: string; password: string }) {
-  await app.getByRole('button', { name: 'Sign in' }).click();
-  await expect(app.getByRole('button', { name: 'Cancel' })).toBeVisible();
-  const consent = await context.newPage();
-  await consent.goto(await host.line(OPEN_EXTERNAL));
-  await consent.getByLabel('Email').fill(user.email);
-  await consent.getByLabel('Password').fill(user.password);
-  await consent.getByRole('button', { name: 'Sign in' }).click();
-  await consent.getByRole('button', { name: 'Allow' }).click();
-  await expect(consent.getByRole('heading', { name: 'Back to Hubdesk' })).toBeVisible();
-  await expect(app.getByRole('button', { name: 'Sign out' })).toBeVisible();
-  await expect(app.locator('.action-error')).toBeEmpty(); // no action reported a failure on the way
 }
 
 test('a fresh profile signs in through the consent page, sees both hubs, and stays signed in after a restart', async ({ browser }) => {

@@ -18,8 +18,10 @@ export interface RunningProgram {
   stop(): Promise<number | null>;
 }
 
+/** Runs `script` with tsx, or with plain node when it is already JavaScript (`.js`/`.mjs`, e.g. a bundled build). */
 export function startProgram(script: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): RunningProgram {
-  const child = spawn(tsx, [script, ...args], { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const runner = /\.m?js$/.test(script) ? process.execPath : tsx;
+  const child = spawn(runner, [script, ...args], { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const waiters: { prefix: string; resolve: (rest: string) => void }[] = [];
   let errors = '';

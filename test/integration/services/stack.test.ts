@@ -7,9 +7,11 @@
 import { spawn } from 'node:child_process';
 import { get } from 'node:https';
 import { describe, expect, it } from 'vitest';
-import { UserRecordSchema } from '../../../common/wire';
+import { deviceUri, MANAGER_DEVICES_URI, SessionInfoSchema } from '../../../common/hub-control';
+import { DeviceMapSchema, UserRecordSchema } from '../../../common/wire';
 import { DEMO_USER, type StackInfo, startStack } from '../../../services/stack';
 import { TestListener } from '../../support/webhook-listener';
+import { RealtimeTestClient } from './hub-fixture';
 import { delegationToken, signIn } from './oauth-helpers';
 
 const ping = async (url: string, id: string) => (await fetch(`${url}/api/manager/system/ping?id=${id}`)).json();
@@ -46,6 +48,7 @@ describe('stack-cli', () => {
       redirect_uri: 'io.hubdesk.app:/oauth/callback',
       loopback_redirect_uri: 'http://127.0.0.1/oauth/callback',
     });
+    expect(info.readonly_client).toEqual({ id: 'hubdesk-desktop-readonly', secret: 'hubdesk-desktop-readonly-demo-secret' });
     expect(info.user).toEqual({ email: 'demo@hubdesk.test', password: 'hubdesk-demo' });
     expect(info.hubs.map((hub) => hub.name)).toEqual(['Home', 'Holiday cabin']);
     const [home, cabin] = info.hubs;
@@ -170,6 +173,51 @@ describe('relocateHub', () => {
       expect((await login(home.localUrl!)).status).toBe(200);
       await stack.relocateHub(home.id);
       expect((await login(info.hubs[0]!.localUrl!)).status).toBe(401);
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+describe('control and realtime in the stack', () => {
+  /** A session on "Home" for the stack's demo client, or its read-only twin. */
+  async function homeSession(info: StackInfo, client: { id: string; secret: string }): Promise<{ home: StackInfo['hubs'][number]; session: string }> {
+    const home = info.hubs.find((hub) => hub.name === 'Home')!;
+    const { access_token } = await signIn(info.auth_url, { ...client, redirectUri: info.client.redirect_uri }, info.user);
+    const token = await delegationToken(info.auth_url, access_token, home.id);
+    const response = await fetch(`${home.localUrl!}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    return { home, session: (await response.json()) as string };
+  }
+
+  it('registers a read-only client: its sessions may list devices but not change them', async () => {
+    const stack = await startStack({ remoteLatencyMs: 0 });
+    try {
+      const { home, session } = await homeSession(stack.info, stack.info.readonly_client);
+      const auth = { authorization: `Bearer ${session}` };
+      const me = SessionInfoSchema.parse(await (await fetch(`${home.localUrl!}/api/manager/sessions/session/me`, { headers: auth })).json());
+      expect(me.scopes).toEqual(['devices.readonly']);
+      const devices = DeviceMapSchema.parse(await (await fetch(`${home.localUrl!}/api/manager/devices/device`, { headers: auth })).json());
+      const [id] = Object.keys(devices);
+      const refused = await fetch(`${home.localUrl!}/api/manager/devices/device/${id}/capability/onoff`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: '{"value":true}' });
+      expect(refused.status).toBe(403);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('with largeHome and eventsPerSecond, "Home" has that many devices and streams their changes over the remote route', async () => {
+    const stack = await startStack({ remoteLatencyMs: 0, largeHome: { devices: 300 }, eventsPerSecond: 100 });
+    try {
+      const { home, session } = await homeSession(stack.info, stack.info.client);
+      const devices = DeviceMapSchema.parse(await (await fetch(`${home.remoteUrl!}/api/manager/devices/device`, { headers: { authorization: `Bearer ${session}` } })).json());
+      expect(Object.keys(devices)).toHaveLength(300);
+      const client = await RealtimeTestClient.subscribed(home.remoteUrl!, session, [MANAGER_DEVICES_URI, ...Object.keys(devices).map(deviceUri)]);
+      const seen = new Set<string>();
+      while (seen.size < 10) {
+        const message = await client.next();
+        if (message.type === 'event' && message.event === 'capability') seen.add(message.uri);
+      }
+      await client.close();
     } finally {
       await stack.close();
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CapabilityState, Device } from '../../../common/wire';
-import { capabilityLines, formatCapability } from '../../../renderer/src/format/format-capability';
+import { capabilityStates, formatCapability, formatCapabilityValue } from '../../../renderer/src/format/format-capability';
 
 function cap(overrides: Partial<CapabilityState> & Pick<CapabilityState, 'id' | 'type' | 'value'>): CapabilityState {
   return { title: overrides.id, getable: true, setable: false, lastUpdated: null, ...overrides };
@@ -64,8 +64,8 @@ describe('formatCapability', () => {
   });
 });
 
-describe('capabilityLines', () => {
-  it('lists capabilities in the device order with their titles, skipping those without state', () => {
+describe('capabilityStates', () => {
+  it('lists capability states in the device order, skipping those without state', () => {
     const device: Device = {
       id: 'd1',
       name: 'Lamp',
@@ -76,14 +76,16 @@ describe('capabilityLines', () => {
         onoff: cap({ id: 'onoff', type: 'boolean', value: true, title: 'Turned on' }),
       },
     };
-    expect(capabilityLines(device)).toEqual([
-      { id: 'onoff', label: 'Turned on', value: 'On' },
-      { id: 'dim', label: 'Brightness', value: '25 %' },
+    expect(capabilityStates(device).map((state) => [state.id, formatCapability(state)])).toEqual([
+      ['onoff', 'On'],
+      ['dim', '25 %'],
     ]);
+    // A value not yet confirmed reads like the current one.
+    expect(formatCapabilityValue(device.capabilitiesObj!.dim!, 0.7)).toBe('70 %');
   });
 
   it('copes with a device without capability states and with inherited property names', () => {
-    expect(capabilityLines({ id: 'd', name: 'X', class: 'other', capabilities: ['onoff'] })).toEqual([]);
-    expect(capabilityLines({ id: 'd', name: 'X', class: 'other', capabilities: ['constructor', 'toString'], capabilitiesObj: {} })).toEqual([]);
+    expect(capabilityStates({ id: 'd', name: 'X', class: 'other', capabilities: ['onoff'] })).toEqual([]);
+    expect(capabilityStates({ id: 'd', name: 'X', class: 'other', capabilities: ['constructor', 'toString'], capabilitiesObj: {} })).toEqual([]);
   });
 });

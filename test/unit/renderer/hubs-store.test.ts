@@ -80,18 +80,30 @@ describe('hubs store', () => {
     expect(fake.waiting('hubs.devices')).toHaveLength(1);
   });
 
-  it('does not load again when a loaded hub is selected again, but reload does', async () => {
+  it('keeps showing a loaded hub selected again while it refetches it, and reload loads the selected hub', async () => {
     const { fake, store } = await activeStore();
     fake.waiting('hubs.devices')[0]!.resolve(ok(deviceList('h1', ['Lamp'])));
     await flush();
     store.getState().select('h2');
     fake.waiting('hubs.devices')[0]!.resolve(ok(deviceList('h2', ['Stove'])));
     await flush();
-    const before = fake.calls.length;
 
     store.getState().select('h1');
-    expect(fake.calls.length).toBe(before);
-    expect(devicesOf(store.getState(), 'h1').status).toBe('loaded');
+    store.getState().select('h1'); // selecting the selected hub again does not fetch again
+    expect(fake.waiting('hubs.devices').map((c) => c.args)).toEqual([['h1']]);
+    expect(devicesOf(store.getState(), 'h1')).toEqual({ status: 'loaded', list: deviceList('h1', ['Lamp']) });
+    fake.waiting('hubs.devices')[0]!.resolve(ok(deviceList('h1', ['Lamp', 'Desk'])));
+    await flush();
+    expect(devicesOf(store.getState(), 'h1')).toEqual({ status: 'loaded', list: deviceList('h1', ['Lamp', 'Desk']) });
+
+    // A failed background refetch leaves the list shown.
+    store.getState().select('h2');
+    fake.waiting('hubs.devices')[0]!.resolve({ ok: false, error: { code: 'hub-unreachable', message: 'No address answered.' } });
+    await flush();
+    expect(devicesOf(store.getState(), 'h2').status).toBe('loaded');
+    store.getState().select('h1');
+    fake.waiting('hubs.devices')[0]!.resolve(ok(deviceList('h1', ['Lamp'])));
+    await flush();
 
     void store.getState().reload();
     fake.waiting('hubs.list')[0]!.resolve(ok([HOME, CABIN]));

@@ -6,7 +6,7 @@ import type { HttpOutcome } from '../../../../main/core/http';
 import { type Route, type RouteSelector, type SelectOptions, createParallelPingSelector } from '../../../../main/core/route-selection';
 import type { DeviceMap, HubRecord } from '../../../../common/wire';
 import { createRoutePins, ROUTE_PINS_KEY } from '../../../../main/core/route-pins';
-import { memoryStore, recordingLogger } from '../../../support/core-fakes';
+import { fakeHubClient, memoryStore, recordingLogger } from '../../../support/core-fakes';
 
 const DEVICES: DeviceMap = { d1: { id: 'd1', name: 'Lamp', class: 'light', capabilities: ['onoff'] } };
 
@@ -29,7 +29,7 @@ function setup(initial: HubRecord, store = memoryStore()) {
     delegationToken: vi.fn(async () => 'delegation'),
   };
   const down = (url: string): HttpOutcome<never> | null => (reachable.has(url) ? null : { kind: 'network', detail: 'ECONNREFUSED' });
-  const hubClient: HubClient = {
+  const hubClient: HubClient = fakeHubClient({
     ping: async (url) => (reachable.has(url) ? { kind: 'hub' } : { kind: 'failed', detail: 'ECONNREFUSED' }),
     login: async (url) => {
       logins++;
@@ -38,7 +38,7 @@ function setup(initial: HubRecord, store = memoryStore()) {
       return down(url) ?? { kind: 'ok', value: token };
     },
     devices: async (url, token) => down(url) ?? (live.has(token) ? { kind: 'ok', value: DEVICES } : { kind: 'status', status: 401, error: null }),
-  };
+  });
   const sessions = createHubSessions({ cloud, hubClient, routes: createParallelPingSelector(hubClient.ping), pins: createRoutePins(store), clock: { now: () => 0 }, logger: recordingLogger() });
   return {
     sessions,
@@ -117,14 +117,14 @@ describe('hub sessions', () => {
     const calls: string[] = [];
     const sessions = createHubSessions({
       cloud: { getUser: async () => ({ _id: 'u', email: '', firstname: '', lastname: '', hubs: [hub()] }), delegationToken: async () => 'd' },
-      hubClient: {
+      hubClient: fakeHubClient({
         ping: async () => ({ kind: 'hub' }),
         login: async () => ({ kind: 'ok', value: 'the-session' }),
         devices: async (url, token) => {
           calls.push(`${url} ${token}`);
           return { kind: 'ok', value: DEVICES };
         },
-      },
+      }),
       routes,
       pins: createRoutePins(memoryStore()),
       clock: { now: () => 0 },
@@ -218,7 +218,7 @@ function alwaysAnswering(outcome: HttpOutcome<DeviceMap>) {
   let logins = 0;
   const sessions = createHubSessions({
     cloud: { getUser: async () => ({ _id: 'u', email: '', firstname: '', lastname: '', hubs: [hub()] }), delegationToken: async () => 'd' },
-    hubClient: { ping: async () => ({ kind: 'hub' }), login: async () => ({ kind: 'ok', value: `s${++logins}` }), devices: async () => outcome },
+    hubClient: fakeHubClient({ ping: async () => ({ kind: 'hub' }), login: async () => ({ kind: 'ok', value: `s${++logins}` }), devices: async () => outcome }),
     routes: createParallelPingSelector(async () => ({ kind: 'hub' })),
     pins: createRoutePins(memoryStore()),
     clock: { now: () => 0 },

@@ -6,7 +6,7 @@ import { createLanDirectory, parseLanHub } from '../../../../main/core/lan-direc
 import type { MdnsBrowser, MdnsService } from '../../../../main/core/ports';
 import { type Ping, type Route, createParallelPingSelector } from '../../../../main/core/route-selection';
 import { createRoutePins } from '../../../../main/core/route-pins';
-import { memoryStore, recordingLogger } from '../../../support/core-fakes';
+import { fakeHubClient, memoryStore, recordingLogger } from '../../../support/core-fakes';
 
 const HUB_ID = 'hub-3f9a6c1e2d7b4a58';
 
@@ -164,14 +164,14 @@ describe('hub sessions when mDNS hears the hub', () => {
     const directory = createLanDirectory(lan.browser, recordingLogger());
     const used: string[] = [];
     let logins = 0;
-    const hubClient: HubClient = {
+    const hubClient: HubClient = fakeHubClient({
       ping: async () => ({ kind: 'hub' }),
       login: async () => ({ kind: 'ok', value: `session-${++logins}` }),
       devices: async (url, token) => {
         used.push(`${url} ${token}`);
         return { kind: 'ok', value: {} };
       },
-    };
+    });
     const sessions = createHubSessions({
       cloud: { getUser: async () => ({ _id: 'u', email: 'e', firstname: 'f', lastname: 'l', hubs: [REMOTE_ONLY] }), delegationToken: async () => 'delegation' },
       hubClient,

@@ -1,0 +1,4 @@
+/** Whole seconds left until a time (epoch ms), never negative: the "retry in 4 s" of reconnect labels. */
+export function secondsUntil(at: number, now: number): number {
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}

@@ -1,0 +1,62 @@
+/**
+ * Search, zone and class filters over the device list, and the groups the grid shows: favourites
+ * first in their own group, then the rest by zone (see `groupByZone`). Pure, so every rule is tested.
+ */
+import type { Device } from '../../../common/wire';
+import { compareDevices, groupByZone, OTHER_ZONE } from './group-devices';
+
+/** What the grid needs to place a device; its capability values are read by the card itself. */
+export type DeviceSummary = Pick<Device, 'id' | 'name' | 'class' | 'zoneName'>;
+
+export interface DeviceFilter {
+  /** Matched case- and accent-insensitively against the device name. */
+  query: string;
+  /** A zone name (OTHER_ZONE for devices without one), or '' for all. */
+  zone: string;
+  /** A device class, or '' for all. */
+  deviceClass: string;
+}
+
+export const NO_FILTER: DeviceFilter = { query: '', zone: '', deviceClass: '' };
+export const FAVOURITES_GROUP = 'Favourites';
+
+export interface DeviceGroup {
+  /** Unique among the groups (a zone may be called "Favourites" too). */
+  key: string;
+  /** A zone name, or FAVOURITES_GROUP. */
+  title: string;
+  ids: string[];
+}
+
+export const zoneOf = (device: Pick<Device, 'zoneName'>): string => device.zoneName?.trim() || OTHER_ZONE;
+
+export function filterDevices<T extends DeviceSummary>(devices: readonly T[], filter: DeviceFilter): T[] {
+  const query = fold(filter.query.trim());
+  return devices.filter(
+    (device) =>
+      (query === '' || fold(device.name).includes(query)) &&
+      (filter.zone === '' || zoneOf(device) === filter.zone) &&
+      (filter.deviceClass === '' || device.class === filter.deviceClass),
+  );
+}
+
+/** Favourites pinned at the top in their own group; the others grouped by zone. Empty groups are left out. */
+export function groupWithFavourites(devices: readonly DeviceSummary[], favourites: Readonly<Record<string, boolean>>): DeviceGroup[] {
+  const pinned = devices.filter((device) => favourites[device.id] === true);
+  const rest = devices.filter((device) => favourites[device.id] !== true);
+  const groups = groupByZone(rest).map((group) => ({ title: group.zone, ids: group.devices.map((device) => device.id), key: `zone:${group.zone}` }));
+  if (pinned.length === 0) return groups;
+  return [{ key: 'favourites', title: FAVOURITES_GROUP, ids: pinned.sort(compareDevices).map((device) => device.id) }, ...groups];
+}
+
+/** The zones and classes present, sorted, for the filter choices. */
+export function filterChoices(devices: readonly DeviceSummary[]): { zones: string[]; classes: string[] } {
+  const sorted = (values: Iterable<string>) => [...new Set(values)].sort(byName.compare);
+  return { zones: sorted(devices.map(zoneOf)), classes: sorted(devices.map((device) => device.class)) };
+}
+
+const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+}

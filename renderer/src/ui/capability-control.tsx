@@ -1,0 +1,109 @@
+/**
+ * One capability of a device card, as a control that fits its kind: a switch for setable booleans, a
+ * slider for setable numbers with a range, a choice for setable enums, and the value as text for the
+ * rest. The value shown is the user's pending one when there is one; every value carries its
+ * last-updated time on hover. Controls commit deliberately (a slider on release or key, not per pixel).
+ */
+import { memo, useState } from 'react';
+import type { CapabilityValue } from '../../../common/ipc-contract';
+import type { CapabilityState } from '../../../common/wire';
+import { formatCapabilityValue } from '../format/format-capability';
+import { formatFetchedAt } from '../format/hub-labels';
+import { type SliderScale, sliderScale } from '../format/slider-scale';
+import type { PendingValue } from '../stores/live-devices-store';
+
+export interface CapabilityControlProps {
+  state: CapabilityState;
+  pending: PendingValue | undefined;
+  /** Set when the control may not be used (no permission, device unavailable). */
+  disabled: boolean;
+  onChange(capabilityId: string, value: CapabilityValue): void;
+}
+
+export const CapabilityControl = memo(function CapabilityControl({ state, pending, disabled, onChange }: CapabilityControlProps) {
+  const value = pending ? pending.value : state.value;
+  const label = state.title || state.id;
+  const alarm = state.id.startsWith('alarm_') && value === true;
+  const updated = state.lastUpdated && formatFetchedAt(state.lastUpdated);
+  const set = (next: CapabilityValue) => onChange(state.id, next);
+  const scale = state.type === 'number' && state.setable ? sliderScale(state) : null;
+
+  let control;
+  if (state.setable && state.type === 'boolean') {
+    control = (
+      <button type="button" role="switch" className="switch" aria-label={label} aria-checked={value === true} disabled={disabled} onClick={() => set(value !== true)}>
+        <span className="switch-thumb" aria-hidden="true" />
+        <span className="switch-text">{formatCapabilityValue(state, value)}</span>
+      </button>
+    );
+  } else if (scale) {
+    control = <CapabilitySlider state={state} value={value} scale={scale} label={label} disabled={disabled} onCommit={set} />;
+  } else if (state.setable && state.type === 'enum' && state.values && state.values.length > 0) {
+    control = (
+      <select aria-label={label} value={typeof value === 'string' ? value : ''} disabled={disabled} onChange={(event) => set(event.target.value)}>
+        {typeof value !== 'string' && <option value="">Unknown</option>}
+        {state.values.map((option) => (
+          <option key={option.id} value={option.id}>
+            {option.title}
+          </option>
+        ))}
+      </select>
+    );
+  } else {
+    control = formatCapabilityValue(state, value);
+  }
+
+  return (
+    <div className="capability" data-pending={pending !== undefined} data-alarm={alarm} title={updated ? `Updated ${updated}` : undefined}>
+      <dt>{label}</dt>
+      <dd>
+        {control}
+        {alarm && <span className="alarm-badge">Alarm</span>}
+        {pending && <span className="pending-mark" aria-label="Not confirmed yet" role="img" />}
+      </dd>
+    </div>
+  );
+});
+
+interface SliderProps {
+  state: CapabilityState;
+  value: CapabilityState['value'];
+  scale: SliderScale;
+  label: string;
+  disabled: boolean;
+  onCommit(value: number): void;
+}
+
+/** While dragging only the draft moves; the change is sent once, on release or after a key. */
+function CapabilitySlider({ state, value, scale, label, disabled, onCommit }: SliderProps) {
+  const [draft, setDraft] = useState<number | null>(null);
+  const current = typeof value === 'number' ? value : null;
+  const position = draft ?? scale.toSlider(current ?? scale.fromSlider(scale.min));
+  const shown = draft === null ? value : scale.fromSlider(draft);
+  const text = formatCapabilityValue(state, shown);
+  const commit = () => {
+    if (draft === null) return;
+    setDraft(null);
+    const next = scale.fromSlider(draft);
+    if (next !== current) onCommit(next);
+  };
+  return (
+    <span className="slider">
+      <input
+        type="range"
+        aria-label={label}
+        aria-valuetext={text}
+        min={scale.min}
+        max={scale.max}
+        step={scale.step}
+        value={position}
+        disabled={disabled}
+        onChange={(event) => setDraft(Number(event.target.value))}
+        onPointerUp={commit}
+        onKeyUp={commit}
+        onBlur={commit}
+      />
+      <output>{text}</output>
+    </span>
+  );
+}

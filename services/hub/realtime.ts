@@ -1,0 +1,250 @@
+/**
+ * The hub's realtime channel (common/hub-control.ts, DESIGN.md "Realtime (hub)") at REALTIME_PATH,
+ * attached to the 'upgrade' event of each of the hub's servers (HTTP and HTTPS; the relay passes
+ * it through as bytes).
+ *
+ * - The first message must be `auth` with a session token within `authTimeoutMs`
+ *   (CLOSE_AUTH_TIMEOUT); an unknown or expired session, or one without `devices.readonly` (or
+ *   `devices`), is closed with CLOSE_UNAUTHORISED. Then `ready` {scopes, expiresAt}.
+ * - `subscribe` / `unsubscribe` by URI: MANAGER_DEVICES_URI for device create/update/delete,
+ *   deviceUri(id) for capability events. URIs of devices the hub does not have come back in
+ *   `unknown`; other URIs get an `error` message (the socket stays open).
+ * - Malformed JSON, a message that fits no schema, binary frames, a second `auth`: CLOSE_PROTOCOL_ERROR.
+ *   Frames over REALTIME_MAX_CLIENT_MESSAGE_BYTES are refused by ws (1009).
+ * - The session's end closes the socket with CLOSE_SESSION_EXPIRED: at its expiresAt (a timer per
+ *   socket) or at once on `expireAll()` (the hub's expireSessions).
+ * - A socket holding more than `maxBufferedBytes` unsent is closed with CLOSE_TOO_SLOW rather than
+ *   letting the hub's memory grow; the app refetches on reconnect.
+ * - Heartbeat: a ping every `heartbeatMs`; a peer that has not answered the previous one is terminated.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import {
+  CLOSE_AUTH_TIMEOUT,
+  CLOSE_PROTOCOL_ERROR,
+  CLOSE_SESSION_EXPIRED,
+  CLOSE_TOO_SLOW,
+  CLOSE_UNAUTHORISED,
+  DEVICE_URI_PREFIX,
+  deviceUri,
+  MANAGER_DEVICES_URI,
+  REALTIME_AUTH_TIMEOUT_MS,
+  REALTIME_MAX_CLIENT_MESSAGE_BYTES,
+  REALTIME_PATH,
+  type RealtimeClientMessage,
+  RealtimeClientMessageSchema,
+  type RealtimeServerMessage,
+} from '../../common/hub-control';
+import type { Logger } from '../../main/core/ports';
+import type { DemoHome, HomeChange } from './demo-home';
+import { grants } from './hub-access';
+import type { HubSession, HubSessionStore } from './hub-sessions';
+
+export const REALTIME_HEARTBEAT_MS = 30_000;
+export const REALTIME_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+const CLOSE_GOING_AWAY = 1001;
+/** setTimeout's largest delay; a later expiry is re-checked when this one fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How long a socket closed by the hub may take to finish the closing handshake before it is cut. */
+export const REALTIME_CLOSE_GRACE_MS = 1_000;
+
+export interface RealtimeOptions {
+  hubId: string;
+  home: DemoHome;
+  sessions: HubSessionStore;
+  now: () => number;
+  logger: Logger;
+  authTimeoutMs?: number;
+  heartbeatMs?: number;
+  maxBufferedBytes?: number;
+  closeGraceMs?: number;
+}
+
+export interface RealtimeChannel {
+  /** For the 'upgrade' event of each of the hub's servers. */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Closes every authenticated socket with CLOSE_SESSION_EXPIRED (the hub ended all sessions). */
+  expireAll(): void;
+  /** Closes every socket with 1001 and stops listening to the home. */
+  close(): void;
+}
+
+interface Client {
+  socket: WebSocket;
+  token?: string;
+  uris: Set<string>;
+  expiryTimer?: NodeJS.Timeout;
+}
+
+export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel {
+  const { home, sessions, logger, now, hubId } = options;
+  const maxBufferedBytes = options.maxBufferedBytes ?? REALTIME_MAX_BUFFERED_BYTES;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: REALTIME_MAX_CLIENT_MESSAGE_BYTES });
+  const clients = new Set<Client>();
+  /** URI → the clients subscribed to it, so an event costs one lookup however many sockets are open. */
+  const subscribers = new Map<string, Set<Client>>();
+  const alive = new WeakSet<WebSocket>();
+
+  const closeClient = (client: Client, code: number, reason: string) => {
+    if (client.socket.readyState !== WebSocket.OPEN && client.socket.readyState !== WebSocket.CONNECTING) return;
+    client.socket.close(code, reason);
+    setTimeout(() => client.socket.terminate(), options.closeGraceMs ?? REALTIME_CLOSE_GRACE_MS).unref();
+  };
+
+  const send = (client: Client, text: string) => {
+    if (client.socket.readyState !== WebSocket.OPEN) return;
+    if (client.socket.bufferedAmount > maxBufferedBytes) {
+      logger.warn('hub: realtime client too slow, closed', { hubId });
+      return closeClient(client, CLOSE_TOO_SLOW, 'The client reads too slowly; reconnect and refetch the devices.');
+    }
+    client.socket.send(text);
+  };
+  const reply = (client: Client, message: RealtimeServerMessage) => send(client, JSON.stringify(message));
+  const publish = (uri: string, message: RealtimeServerMessage) => {
+    const audience = subscribers.get(uri);
+    if (!audience?.size) return;
+    const text = JSON.stringify(message);
+    for (const client of audience) send(client, text);
+  };
+
+  const stopListening = home.onChange((change: HomeChange) => {
+    switch (change.type) {
+      case 'capability':
+        return publish(deviceUri(change.deviceId), { type: 'event', uri: deviceUri(change.deviceId), event: 'capability', data: change.data });
+      case 'device.delete':
+        publish(MANAGER_DEVICES_URI, { type: 'event', uri: MANAGER_DEVICES_URI, event: 'device.delete', data: { id: change.deviceId } });
+        return forgetUri(deviceUri(change.deviceId));
+      default:
+        return publish(MANAGER_DEVICES_URI, { type: 'event', uri: MANAGER_DEVICES_URI, event: change.type, data: change.device });
+    }
+  });
+
+  const forgetUri = (uri: string) => {
+    for (const client of subscribers.get(uri) ?? []) client.uris.delete(uri);
+    subscribers.delete(uri);
+  };
+  const unsubscribeAll = (client: Client) => {
+    for (const uri of client.uris) subscribers.get(uri)?.delete(client);
+    client.uris.clear();
+  };
+
+  /** Closes the socket when its session ends; a session ended early (expireSessions) is found here too. */
+  const watchExpiry = (client: Client, session: HubSession) => {
+    client.expiryTimer = setTimeout(() => {
+      const current = client.token === undefined ? undefined : sessions.find(client.token);
+      if (current) watchExpiry(client, current);
+      else closeClient(client, CLOSE_SESSION_EXPIRED, 'The session has expired; open a new session and reconnect.');
+    }, Math.min(MAX_TIMER_MS, Math.max(0, session.expiresAt - now())));
+    client.expiryTimer.unref();
+  };
+
+  const authenticate = (client: Client, token: string) => {
+    const session = sessions.find(token);
+    if (!session) return closeClient(client, CLOSE_UNAUTHORISED, 'The session is missing, invalid or expired.');
+    if (!grants(session.scopes, 'devices.readonly')) return closeClient(client, CLOSE_UNAUTHORISED, 'The session lacks the devices.readonly scope.');
+    client.token = token;
+    watchExpiry(client, session);
+    reply(client, { type: 'ready', scopes: [...session.scopes], expiresAt: new Date(session.expiresAt).toISOString() });
+  };
+
+  const subscribe = (client: Client, uris: readonly string[]) => {
+    const accepted: string[] = [];
+    const unknown: string[] = [];
+    const invalid: string[] = [];
+    for (const uri of new Set(uris)) {
+      if (uri === MANAGER_DEVICES_URI || (uri.startsWith(DEVICE_URI_PREFIX) && home.has(uri.slice(DEVICE_URI_PREFIX.length)))) accepted.push(uri);
+      else (uri.startsWith(DEVICE_URI_PREFIX) ? unknown : invalid).push(uri);
+    }
+    for (const uri of accepted) {
+      client.uris.add(uri);
+      let audience = subscribers.get(uri);
+      if (!audience) subscribers.set(uri, (audience = new Set()));
+      audience.add(client);
+    }
+    reply(client, { type: 'subscribed', uris: accepted, unknown });
+    if (invalid.length > 0) reply(client, { type: 'error', message: `Not a subscribable URI: ${invalid.slice(0, 5).map((uri) => JSON.stringify(uri.slice(0, 100))).join(', ')}${invalid.length > 5 ? ` and ${invalid.length - 5} more` : ''}.` });
+  };
+
+  const unsubscribe = (client: Client, uris: readonly string[]) => {
+    const removed = [...new Set(uris)].filter((uri) => client.uris.delete(uri));
+    for (const uri of removed) subscribers.get(uri)?.delete(client);
+    reply(client, { type: 'unsubscribed', uris: removed });
+  };
+
+  const onMessage = (client: Client, message: RealtimeClientMessage) => {
+    if (message.type === 'auth') {
+      if (client.token !== undefined) return closeClient(client, CLOSE_PROTOCOL_ERROR, 'Already authenticated.');
+      return authenticate(client, message.token);
+    }
+    if (client.token === undefined) return closeClient(client, CLOSE_PROTOCOL_ERROR, 'The first message must be auth.');
+    if (message.type === 'subscribe') subscribe(client, message.uris);
+    else unsubscribe(client, message.uris);
+  };
+
+  wss.on('connection', (socket: WebSocket) => {
+    const client: Client = { socket, uris: new Set() };
+    clients.add(client);
+    alive.add(socket);
+    socket.on('pong', () => alive.add(socket));
+    const authDeadline = setTimeout(() => {
+      if (client.token === undefined) closeClient(client, CLOSE_AUTH_TIMEOUT, 'No auth message in time.');
+    }, options.authTimeoutMs ?? REALTIME_AUTH_TIMEOUT_MS);
+    authDeadline.unref();
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      const message = isBinary ? undefined : parseClientMessage(data);
+      if (!message) return closeClient(client, CLOSE_PROTOCOL_ERROR, 'Malformed message: expected JSON auth, subscribe or unsubscribe.');
+      onMessage(client, message);
+    });
+    socket.on('close', () => {
+      clearTimeout(authDeadline);
+      clearTimeout(client.expiryTimer);
+      unsubscribeAll(client);
+      clients.delete(client);
+    });
+    socket.on('error', () => socket.terminate());
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const socket of wss.clients) {
+      if (!alive.has(socket)) {
+        socket.terminate();
+        continue;
+      }
+      alive.delete(socket);
+      socket.ping();
+    }
+  }, options.heartbeatMs ?? REALTIME_HEARTBEAT_MS);
+  heartbeat.unref();
+
+  return {
+    handleUpgrade(request, socket, head) {
+      if (new URL(request.url ?? '/', 'http://hub').pathname !== REALTIME_PATH) {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    },
+    expireAll() {
+      for (const client of clients) if (client.token !== undefined) closeClient(client, CLOSE_SESSION_EXPIRED, 'The hub ended the session; open a new session and reconnect.');
+    },
+    close() {
+      stopListening();
+      clearInterval(heartbeat);
+      for (const client of clients) closeClient(client, CLOSE_GOING_AWAY, 'The hub is shutting down.');
+      wss.close();
+    },
+  };
+}
+
+function parseClientMessage(data: RawData): RealtimeClientMessage | undefined {
+  const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const message = RealtimeClientMessageSchema.safeParse(json);
+  return message.success ? message.data : undefined;
+}

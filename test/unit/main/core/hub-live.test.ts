@@ -1,0 +1,268 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppError } from '../../../../common/app-error';
+import { CLOSE_SESSION_EXPIRED, MANAGER_DEVICES_URI, type RealtimeClientMessage } from '../../../../common/hub-control';
+import type { DeviceEventBatch, DeviceList, EventPayload, LiveStatus } from '../../../../common/ipc-contract';
+import { createBackoff } from '../../../../main/core/backoff';
+import { BATCH_INTERVAL_MS } from '../../../../main/core/event-batcher';
+import { createHubLive, type HubLive, type LiveEvent, READY_TIMEOUT_MS, SIGNED_OUT_REASON } from '../../../../main/core/hub-live';
+import type { LiveSocketEnd, LiveSocketHandlers } from '../../../../main/core/live-socket';
+import { realSchedule } from '../../../../main/core/webhook-channel';
+import { recordingLogger } from '../../../support/core-fakes';
+
+/** A socket the test drives: what the core sent, and functions to play the hub. */
+interface FakeSocket {
+  url: string;
+  sent: RealtimeClientMessage[];
+  closed: boolean;
+  handlers: LiveSocketHandlers;
+  receive(message: unknown): void;
+  end(end: LiveSocketEnd): void;
+}
+
+const device = (id: string) => ({ id, name: id, class: 'light', capabilities: ['onoff'] });
+
+function setup(options: { known?: string[] | undefined; endpoint?: () => Promise<{ baseUrl: string; token: string }> } = {}) {
+  const sockets: FakeSocket[] = [];
+  const events: { event: LiveEvent; payload: unknown }[] = [];
+  let tokens = 0;
+  let known: string[] | undefined = 'known' in options ? options.known : ['d1', 'd2'];
+  const expired: string[] = [];
+  const fetches: string[] = [];
+  const logger = recordingLogger();
+  const live: HubLive = createHubLive({
+    sessions: {
+      liveEndpoint: options.endpoint ?? (async () => ({ baseUrl: 'https://hub.test:4443/base', token: `token-${++tokens}` })),
+      expire: (_hubId, token) => void expired.push(token),
+      knownDeviceIds: () => known,
+    },
+    fetchDevices: async (hubId) => {
+      fetches.push(hubId);
+      known = ['d1', 'd2', 'd3'];
+      return { hubId, devices: known.map(device) } as unknown as DeviceList;
+    },
+    openSocket: (url, handlers) => {
+      const socket: FakeSocket = {
+        url,
+        sent: [],
+        closed: false,
+        handlers,
+        receive: (message) => handlers.onMessage(typeof message === 'string' ? message : JSON.stringify(message)),
+        end: (end) => handlers.onClose(end),
+      };
+      sockets.push(socket);
+      return { send: (text) => void socket.sent.push(JSON.parse(text) as RealtimeClientMessage), close: () => void (socket.closed = true) };
+    },
+    emit: (event, payload) => void events.push({ event, payload }),
+    clock: { now: () => Date.now() },
+    logger,
+    schedule: realSchedule,
+    backoff: () => createBackoff(() => 1),
+  });
+  const of = <E extends LiveEvent>(event: E) => events.filter((e) => e.event === event).map((e) => e.payload as EventPayload<E>);
+  const states = () => of('hubs.live').map((status: LiveStatus) => status.state.state);
+  const settle = () => vi.advanceTimersByTimeAsync(0);
+  /** Opens the socket and plays the hub up to `subscribed`. */
+  const goLive = async (socket = sockets.at(-1)!) => {
+    socket.handlers.onOpen();
+    socket.receive({ type: 'ready', scopes: ['devices'], expiresAt: '2030-01-01T00:00:00Z' });
+    socket.receive({ type: 'subscribed', uris: [], unknown: [] });
+    return socket;
+  };
+  return { live, sockets, events, of, states, settle, goLive, expired, fetches, logger };
+}
+
+/** A channel for hub-1 whose socket was just opened (not yet authenticated). */
+async function watching(options?: Parameters<typeof setup>[0]) {
+  const t = setup(options);
+  t.live.watch('hub-1');
+  await t.settle();
+  return t;
+}
+
+const capability = (deviceId: string, value: unknown, transactionId: string | null = null) => ({
+  type: 'event',
+  uri: `hub:device:${deviceId}`,
+  event: 'capability',
+  data: { capabilityId: 'onoff', value, transactionId, time: '2026-01-01T00:00:00Z' },
+});
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('live channel', () => {
+  it('authenticates with the session token, subscribes the manager and every known device, then is live', async () => {
+    const t = await watching();
+    const socket = t.sockets[0]!;
+    expect(socket.url).toBe('wss://hub.test:4443/base/api/realtime');
+    socket.handlers.onOpen();
+    expect(socket.sent).toEqual([{ type: 'auth', token: 'token-1' }]);
+    socket.receive({ type: 'ready', scopes: [], expiresAt: 'x' });
+    expect(socket.sent[1]).toEqual({ type: 'subscribe', uris: [MANAGER_DEVICES_URI, 'hub:device:d1', 'hub:device:d2'] });
+    expect(t.states()).toEqual(['connecting']);
+    socket.receive({ type: 'subscribed', uris: [], unknown: [] });
+    expect(t.states()).toEqual(['connecting', 'live']);
+    expect(t.of('hubs.devicesRefreshed')).toHaveLength(0); // a first connect is not a reconnect
+  });
+
+  it('fetches the device list first when the hub is watched before it was listed', async () => {
+    const t = setup({ known: undefined });
+    t.live.watch('hub-1');
+    await t.settle();
+    t.sockets[0]!.handlers.onOpen();
+    t.sockets[0]!.receive({ type: 'ready', scopes: [], expiresAt: 'x' });
+    expect(t.fetches).toEqual(['hub-1']);
+    expect(t.sockets[0]!.sent[1]).toMatchObject({ uris: [MANAGER_DEVICES_URI, 'hub:device:d1', 'hub:device:d2', 'hub:device:d3'] });
+  });
+
+  it('batches changes per frame, in the order the hub sent them', async () => {
+    const t = await watching();
+    const socket = await t.goLive();
+    socket.receive(capability('d1', true, 'tx-1'));
+    socket.receive({ type: 'event', uri: MANAGER_DEVICES_URI, event: 'device.delete', data: { id: 'd2' } });
+    socket.receive(capability('d1', false));
+    expect(t.of('hubs.deviceEvents')).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(BATCH_INTERVAL_MS);
+    socket.receive(capability('d2', 1));
+    await vi.advanceTimersByTimeAsync(BATCH_INTERVAL_MS);
+    const batches = t.of('hubs.deviceEvents') as DeviceEventBatch[];
+    expect(batches.map((b) => b.events.map((e) => (e.kind === 'capability' ? `${e.deviceId}=${String(e.value)}` : e.kind)))).toEqual([['d1=true', 'removed', 'd1=false'], ['d2=1']]);
+    expect(batches[0]!.events[0]).toMatchObject({ kind: 'capability', deviceId: 'd1', capabilityId: 'onoff', transactionId: 'tx-1' });
+    expect(batches[0]!.hubId).toBe('hub-1');
+  });
+
+  it('subscribes to a device added while live and passes it on whole', async () => {
+    const t = await watching();
+    const socket = await t.goLive();
+    socket.receive({ type: 'event', uri: MANAGER_DEVICES_URI, event: 'device.create', data: device('d9') });
+    expect(socket.sent.at(-1)).toEqual({ type: 'subscribe', uris: ['hub:device:d9'] });
+    await vi.advanceTimersByTimeAsync(BATCH_INTERVAL_MS);
+    expect(t.of('hubs.deviceEvents')[0]!.events).toEqual([{ kind: 'device', device: device('d9') }]);
+  });
+
+  it('ignores malformed messages, logging only the first', async () => {
+    const t = await watching();
+    const socket = await t.goLive();
+    socket.receive('not json');
+    socket.receive({ type: 'event', uri: 'hub:device:d1', event: 'capability', data: { capabilityId: 'onoff' } });
+    socket.receive(capability('d1', true));
+    await vi.advanceTimersByTimeAsync(BATCH_INTERVAL_MS);
+    expect(t.of('hubs.deviceEvents').flatMap((b) => b.events)).toHaveLength(1);
+    expect(t.logger.lines.filter((line) => line.message.includes('not in the realtime protocol'))).toHaveLength(1);
+    expect(t.states().at(-1)).toBe('live');
+  });
+
+  it('a session-expired close drops that session and resubscribes with a new one, then refetches the devices', async () => {
+    const t = await watching();
+    await t.goLive();
+    t.sockets[0]!.end({ code: CLOSE_SESSION_EXPIRED, reason: 'session expired' });
+    expect(t.expired).toEqual(['token-1']);
+    expect(t.states().at(-1)).toBe('reconnecting');
+    await vi.advanceTimersByTimeAsync(250);
+    const second = t.sockets[1]!;
+    second.handlers.onOpen();
+    expect(second.sent[0]).toEqual({ type: 'auth', token: 'token-2' });
+    second.receive({ type: 'ready', scopes: [], expiresAt: 'x' });
+    expect(second.sent[1]).toMatchObject({ type: 'subscribe', uris: expect.arrayContaining([MANAGER_DEVICES_URI, 'hub:device:d1']) });
+    second.receive({ type: 'subscribed', uris: [], unknown: [] });
+    await t.settle();
+    expect(t.of('hubs.devicesRefreshed')).toHaveLength(1);
+    expect(second.sent.at(-1)).toEqual({ type: 'subscribe', uris: ['hub:device:d3'] }); // the device the refetch found
+  });
+
+  it('a drop reconnects with growing backoff, says when the next attempt is, and refetches after it is live again', async () => {
+    const t = await watching();
+    await t.goLive();
+    const start = Date.now();
+    t.sockets[0]!.end({ code: 1006, reason: '' });
+    const first = t.of('hubs.live').at(-1)!.state;
+    expect(first).toMatchObject({ state: 'reconnecting', attempt: 1, nextRetryAt: start + 250 });
+    await vi.advanceTimersByTimeAsync(250);
+    t.sockets[1]!.end({ code: 1006, reason: '' });
+    expect(t.of('hubs.live').at(-1)!.state).toMatchObject({ state: 'reconnecting', attempt: 2, nextRetryAt: Date.now() + 500 });
+    await vi.advanceTimersByTimeAsync(499);
+    expect(t.sockets).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    await t.goLive(t.sockets[2]);
+    await t.settle();
+    expect(t.states().at(-1)).toBe('live');
+    expect(t.of('hubs.devicesRefreshed')).toHaveLength(1);
+    expect(t.expired).toEqual([]); // a plain drop keeps the session
+  });
+
+  it('reconnects when the hub does not answer the authentication', async () => {
+    const t = await watching();
+    t.sockets[0]!.handlers.onOpen();
+    await vi.advanceTimersByTimeAsync(READY_TIMEOUT_MS);
+    expect(t.sockets[0]!.closed).toBe(true);
+    expect(t.states().at(-1)).toBe('reconnecting');
+  });
+
+  it('unwatching closes the socket and stops every retry', async () => {
+    const t = await watching();
+    await t.goLive();
+    t.sockets[0]!.end({ code: 1006, reason: '' });
+    t.live.watch(null);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(t.sockets).toHaveLength(1);
+    expect(t.states().at(-1)).toBe('offline');
+  });
+
+  it('sign-out closes the open socket with a reason, and pending events are dropped', async () => {
+    const t = await watching();
+    const socket = await t.goLive();
+    socket.receive(capability('d1', true));
+    t.live.stop(SIGNED_OUT_REASON);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(socket.closed).toBe(true);
+    expect(t.of('hubs.live').at(-1)).toEqual({ hubId: 'hub-1', state: { state: 'offline', reason: SIGNED_OUT_REASON } });
+    expect(t.of('hubs.deviceEvents')).toHaveLength(0);
+  });
+
+  it('watching another hub closes the first channel', async () => {
+    const t = await watching();
+    t.live.watch('hub-1'); // the same hub again: kept
+    t.live.watch('hub-2');
+    await t.settle();
+    expect(t.sockets).toHaveLength(2);
+    expect(t.sockets[0]!.closed).toBe(true);
+  });
+
+  it('restarting the watched hub opens a new socket; another hub is left alone', async () => {
+    const t = await watching();
+    t.live.restart('hub-2');
+    t.live.restart('hub-1');
+    await t.settle();
+    expect(t.sockets).toHaveLength(2);
+    expect(t.sockets[0]!.closed).toBe(true);
+    expect(t.states()).toEqual(['connecting', 'connecting']);
+  });
+
+  it('goes offline without retrying when there is no access, and when the hub has no realtime channel', async () => {
+    const denied = setup({ endpoint: async () => Promise.reject(new AppError('forbidden', 'No access to Home.')) });
+    denied.live.watch('hub-1');
+    await denied.settle();
+    expect(denied.of('hubs.live').at(-1)!.state).toEqual({ state: 'offline', reason: 'No access to Home.' });
+
+    const old = setup();
+    old.live.watch('hub-1');
+    await old.settle();
+    old.sockets[0]!.end({ code: 1006, reason: '', httpStatus: 404 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(old.sockets).toHaveLength(1);
+    expect(old.of('hubs.live').at(-1)!.state).toMatchObject({ state: 'offline', reason: expect.stringMatching(/does not offer live updates/) });
+    old.live.watch('hub-1'); // watching again after giving up tries afresh
+    await old.settle();
+    expect(old.sockets).toHaveLength(2);
+  });
+
+  it('an unreachable hub is retried with backoff', async () => {
+    const t = setup({ endpoint: async () => Promise.reject(new AppError('hub-unreachable', 'Hubdesk cannot reach Home.')) });
+    t.live.watch('hub-1');
+    await t.settle();
+    expect(t.of('hubs.live').at(-1)!.state).toMatchObject({ state: 'reconnecting', attempt: 1, reason: 'Hubdesk cannot reach Home.' });
+  });
+});
