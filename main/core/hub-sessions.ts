@@ -230,7 +230,8 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
       return [...hubs.values()].map((hub) => toHubView(hub, pins.get(hub._id)));
     },
     async devices(hubId) {
-      const { value, selection } = await withSession(hubId, DEVICES_CALL, (current, baseUrl) => hubClient.devices(baseUrl, current.token));
+      // The list and the permissions go out together once the session is open: one round trip, not two.
+      const [{ value, selection }, granted] = await Promise.all([withSession(hubId, DEVICES_CALL, (current, baseUrl) => hubClient.devices(baseUrl, current.token)), permissions(hubId)]);
       const devices = Object.values(value);
       knownDevices.set(hubId, new Map(devices.map((device) => [device.id, device.name])));
       return {
@@ -240,7 +241,7 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
         routeOutcomes: selection.outcomes.map(toRouteOutcome),
         fetchedAt: new Date(clock.now()).toISOString(),
         devices,
-        permissions: await permissions(hubId),
+        permissions: granted,
       };
     },
     knownDeviceIds: (hubId) => {
@@ -253,9 +254,9 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
       return result.value;
     },
     async flows(hubId) {
-      const { value } = await withSession(hubId, FLOWS_CALL, (current, baseUrl) => hubClient.flows(baseUrl, current.token));
+      const [{ value }, granted] = await Promise.all([withSession(hubId, FLOWS_CALL, (current, baseUrl) => hubClient.flows(baseUrl, current.token)), permissions(hubId)]);
       const flows = Object.values(value).sort((a, b) => a.name.localeCompare(b.name));
-      return { hubId, flows, canStart: (await permissions(hubId)).flows === 'start' };
+      return { hubId, flows, canStart: granted.flows === 'start' };
     },
     async triggerFlow(hubId, flowId) {
       const call: CallInfo = { what: 'starting a flow', forbidden: notAllowedToStartFlows, once: true };
