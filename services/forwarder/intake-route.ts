@@ -104,8 +104,11 @@ export function registerIntakeRoute(app: FastifyInstance, deps: IntakeDeps): voi
   );
 }
 
+const NONE_NAMED: ReadonlySet<string> = new Set();
+
 function forwardedHeaders(incoming: IncomingHttpHeaders): Record<string, string> {
-  const named = new Set(String(incoming.connection ?? '').toLowerCase().split(',').map((name) => name.trim()));
+  const connection = incoming.connection;
+  const named = connection === undefined ? NONE_NAMED : new Set(connection.toLowerCase().split(',').map((name) => name.trim()));
   const kept: [string, string][] = [];
   for (const [name, value] of Object.entries(incoming)) {
     if (value === undefined || NOT_FORWARDED.has(name) || named.has(name)) continue;
@@ -116,5 +119,5 @@ function forwardedHeaders(incoming: IncomingHttpHeaders): Record<string, string>
 
 function queryOf(url: string): Record<string, string> {
   const at = url.indexOf('?');
-  return firstValues(new URLSearchParams(at < 0 ? '' : url.slice(at + 1)));
+  return at < 0 ? {} : firstValues(new URLSearchParams(url.slice(at + 1)));
 }

@@ -40,42 +40,43 @@ export function route(context: RouteContext, input: RouteInput): Routed | Promis
   const hubId = input.query.hub;
   if (hubId !== undefined && hubId !== '') {
     const targets = [...(listeners?.byHub.get(hubId)?.values() ?? [])];
-    return routed({ option: 'query' }, targets, `no listener registered for hub ${quote(hubId)}`);
+    return routed({ option: 'query' }, targets, () => `no listener registered for hub ${quote(hubId)}`);
   }
   if (keyPath) return routeByKeyPath(keyPath, listeners, input);
   if (webhook.legacyFunction !== null) return routeByLegacyFunction(webhook.legacyFunction, context, input);
-  return routed({ option: 'none' }, [], 'the request has no hub query parameter and the webhook has neither a key path nor a legacy function');
+  return routed({ option: 'none' }, [], () => 'the request has no hub query parameter and the webhook has neither a key path nor a legacy function');
 }
 
 function routeByKeyPath(keyPath: KeyPath, listeners: WebhookListeners | undefined, input: RouteInput): Routed {
   const base = { option: 'key-path' as const, keyPath: keyPath.source };
   const value = evaluateKeyPath(keyPath, input);
-  if (value === undefined) return routed(base, [], `the key path ${keyPath.source} resolved to nothing`);
+  if (value === undefined) return routed(base, [], () => `the key path ${keyPath.source} resolved to nothing`);
   const key = canonicalKeyValue(value);
-  if (key === undefined) return routed({ ...base, value }, [], 'the key path value is not a string, number or boolean');
+  if (key === undefined) return routed({ ...base, value }, [], () => 'the key path value is not a string, number or boolean');
   const targets = [...(listeners?.byKey.get(key)?.values() ?? [])];
-  return routed({ ...base, value }, targets, `no registration has $key ${quote(key)}`);
+  return routed({ ...base, value }, targets, () => `no registration has $key ${quote(key)}`);
 }
 
 async function routeByLegacyFunction(source: string, context: RouteContext, input: RouteInput): Promise<Routed> {
   const candidates = [...(context.listeners?.slots.values() ?? [])].filter((slot) => slot.data !== undefined);
-  if (candidates.length === 0) return routed({ option: 'legacy' }, [], 'no listener registered data for the legacy function');
-  if (!context.legacyRunner) return routed({ option: 'legacy' }, [], 'legacy functions are not available on this forwarder');
+  if (candidates.length === 0) return routed({ option: 'legacy' }, [], () => 'no listener registered data for the legacy function');
+  if (!context.legacyRunner) return routed({ option: 'legacy' }, [], () => 'legacy functions are not available on this forwarder');
   const outcome = await context.legacyRunner.run(
     source,
     input,
     candidates.map((slot) => ({ listenerId: slot.listenerId, data: slot.data })),
   );
-  if (!outcome.ok) return routed({ option: 'legacy' }, [], `the legacy function failed (${outcome.error}): ${outcome.message}`);
+  if (!outcome.ok) return routed({ option: 'legacy' }, [], () => `the legacy function failed (${outcome.error}): ${outcome.message}`);
   const matched = new Set(outcome.matched);
   // A listener that went away during the run is no longer in the registry, so it gets nothing.
   const targets = candidates.filter((slot) => matched.has(slot.listenerId) && context.listeners?.slots.get(slot.listenerId) === slot);
-  return routed({ option: 'legacy' }, targets, 'the legacy function returned true for no listener');
+  return routed({ option: 'legacy' }, targets, () => 'the legacy function returned true for no listener');
 }
 
-function routed(base: Omit<RoutingDecision, 'matched'>, targets: ListenerSlot[], reasonIfNone: string): Routed {
+/** `reasonIfNone` is only called when nothing matched: the common case (a match) builds no sentence. */
+function routed(base: Omit<RoutingDecision, 'matched'>, targets: ListenerSlot[], reasonIfNone: () => string): Routed {
   const matched = targets.map((slot) => (slot.hubId === undefined ? { listenerId: slot.listenerId } : { listenerId: slot.listenerId, hubId: slot.hubId }));
-  return { decision: targets.length > 0 ? { ...base, matched } : { ...base, matched, reason: reasonIfNone }, targets };
+  return { decision: targets.length > 0 ? { ...base, matched } : { ...base, matched, reason: reasonIfNone() }, targets };
 }
 
 function quote(value: string): string {
