@@ -15,7 +15,7 @@ import type { DeviceList, FlowList, HubPermissions, HubView, RouteKind, RouteOut
 import type { HubRecord } from '../../common/wire';
 import type { CloudClient } from './cloud-client';
 import type { HubClient } from './hub-client';
-import { FULL_PERMISSIONS, permissionsFromScopes } from './hub-permissions';
+import { FULL_PERMISSIONS, notAllowedToControl, notAllowedToStartFlows, permissionsFromScopes } from './hub-permissions';
 import type { HttpOutcome } from './http';
 import type { Clock, Logger } from './ports';
 import type { RoutePins } from './route-pins';
@@ -84,8 +84,6 @@ const LOGIN_CALL: CallInfo = { what: 'login', forbidden: (hub) => `Hubdesk was n
 const DEVICES_CALL: CallInfo = { what: 'device list', forbidden: (hub) => `Hubdesk was not granted access to the devices on ${hub}.` };
 const SESSION_INFO_CALL: CallInfo = { what: 'session info', forbidden: (hub) => `Hubdesk was not granted access to ${hub}.` };
 const FLOWS_CALL: CallInfo = { what: 'flow list', forbidden: (hub) => `Hubdesk was not granted access to the flows on ${hub}.` };
-const notAllowedToStartFlows = (hub: string) => `Hubdesk may not start flows on ${hub}: the access you granted does not include it.`;
-const notAllowedToControl = (hub: string) => `Hubdesk has read-only access to ${hub}: sign in with a client that may control devices.`;
 
 export function createHubSessions({ cloud, hubClient, routes, pins, clock, logger }: HubSessionsDeps): HubSessions {
   let records = new Map<string, HubRecord>();

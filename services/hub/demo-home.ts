@@ -181,7 +181,7 @@ export function createDemoHome(kind: DemoHomeKind, options: DemoHomeOptions = {}
       const problem = valueProblem(capability, value);
       if (problem !== undefined) return refuse(400, 'invalid_value', problem);
       const fault = faults.get(deviceId);
-      if (transactionId !== null && fault?.capabilityId === capabilityId && fault.value === value) return refuse(409, 'device_refused', `${device.name}: ${fault.reason}`);
+      if (transactionId !== null && fault?.capabilityId === capabilityId && fault.value === value) return refuse(409, 'device_refused', fault.reason);
       const time = new Date(now()).toISOString();
       capability.value = value;
       capability.lastUpdated = time;

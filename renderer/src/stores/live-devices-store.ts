@@ -147,7 +147,7 @@ export function createLiveDevicesStore(bridge: Pick<Bridge, 'hubs' | 'on'>, opti
           if (updated) set({ devices: { ...get().devices, [deviceId]: updated } });
         } else {
           const title = get().devices[deviceId]?.capabilitiesObj?.[capabilityId]?.title || capabilityId;
-          showError(deviceId, `${title} was not changed: ${result.error.message}`);
+          showError(deviceId, `${title} was not changed. ${result.error.message}`);
         }
         // A newer change of the same capability stays shown until it settles itself: the last one wins.
         if (get().pending[deviceId]?.[capabilityId]?.transactionId === transactionId) setPending(deviceId, capabilityId, undefined);

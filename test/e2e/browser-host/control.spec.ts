@@ -128,6 +128,6 @@ test('a read-only sign-in sees the controls disabled, says why, and offers no fl
   const home = await showLive(readOnly, 'Home');
   await expect(onOff(home, 'Ceiling light')).toBeDisabled();
   await expect(card(home, 'Ceiling light').getByRole('slider').first()).toBeDisabled();
-  await expect(home.getByText('Hubdesk has read-only access to Home: sign in with a client that may control devices.')).toBeVisible();
+  await expect(home.getByText('Hubdesk has read-only access to Home, so its devices cannot be controlled from here.')).toBeVisible();
   await expect(home.getByRole('button', { name: /^Trigger / })).toHaveCount(0);
 });

@@ -156,7 +156,7 @@ describe('live devices: optimistic changes', () => {
     await setting;
     expect(shown('lamp', 'dim')).toBe(0.5);
     expect(store.getState().pending).toEqual({});
-    expect(store.getState().errors.lamp?.message).toBe('Dim level was not changed: The value is above the maximum.');
+    expect(store.getState().errors.lamp?.message).toBe('Dim level was not changed. The value is above the maximum.');
 
     store.getState().dismissError('lamp');
     expect(store.getState().errors).toEqual({});
