@@ -20,7 +20,7 @@
  * when the session ends, the token is refused, the client breaks the protocol or reads too slowly.
  */
 import { z } from 'zod';
-import { DeviceSchema, SCOPES } from './wire';
+import { DeviceSchema } from './wire';
 
 export const REALTIME_PATH = '/api/realtime';
 export const REALTIME_AUTH_TIMEOUT_MS = 5_000;
@@ -67,7 +67,6 @@ export type FlowTriggerResult = z.infer<typeof FlowTriggerResultSchema>;
 /** What a session may do. Unknown scopes (a newer hub) are kept as strings and ignored. */
 export const SessionInfoSchema = z.object({ scopes: z.array(z.string().max(100)).max(100), expiresAt: z.string() });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
-export const KNOWN_SCOPES = SCOPES;
 
 // ---- Realtime messages
 

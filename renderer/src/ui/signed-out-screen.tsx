@@ -1,6 +1,5 @@
 import type { SessionView } from '../../../common/ipc-contract';
-import { ActionError } from './action-error';
-import { Notices } from './notices';
+import { AuthCard } from './auth-card';
 import { useStores } from './stores-context';
 import { useStore } from 'zustand';
 import { type AppView, ViewPanel, ViewTabs } from './view-tabs';
@@ -37,22 +36,17 @@ function SignInCard({ reason, backend }: Pick<SignedOutProps, 'reason' | 'backen
   const { session } = useStores();
   const pending = useStore(session, (s) => s.pending);
   return (
-    <main className="centered">
-      <div className="card">
-        <h1>Hubdesk</h1>
-        <p>See the devices on your hubs at home and in the cloud. Sign in with your cloud account to start.</p>
-        {reason && (
-          <p className="reason" role="alert">
-            {reason}
-          </p>
-        )}
-        <p className="muted">Cloud: {backend.embedded ? 'built-in demo cloud' : backend.authUrl}</p>
-        <button type="button" className="primary" disabled={pending === 'signIn'} onClick={() => void session.getState().signIn()}>
-          Sign in
-        </button>
-        <ActionError />
-      </div>
-      <Notices />
-    </main>
+    <AuthCard>
+      <p>See the devices on your hubs at home and in the cloud. Sign in with your cloud account to start.</p>
+      {reason && (
+        <p className="reason" role="alert">
+          {reason}
+        </p>
+      )}
+      <p className="muted">Cloud: {backend.embedded ? 'built-in demo cloud' : backend.authUrl}</p>
+      <button type="button" className="primary" disabled={pending === 'signIn'} onClick={() => void session.getState().signIn()}>
+        Sign in
+      </button>
+    </AuthCard>
   );
 }

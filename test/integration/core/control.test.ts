@@ -6,13 +6,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceEvent, EventName, EventPayload } from '../../../common/ipc-contract';
-import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
 import type { HubdeskCore } from '../../../main/core/hubdesk-core';
 import { createTrustedFetch, createTrustedWebSocket } from '../../../main/trusted-fetch';
 import { type RunningStack, startStack } from '../../../services/stack';
-import { consent } from '../../support/consent-driver';
-import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';
-import { stackBackend } from '../../support/stack-backend';
+import { signedInStackCore } from '../../support/stack-core';
 
 let stack: RunningStack;
 let homeId: string;
@@ -29,21 +26,9 @@ afterAll(() => stack?.close());
 
 /** A core signed in through the consent page; `trustStackCa` makes it trust the hub's LAN certificate (https + wss). */
 async function signedInCore(options: { client?: 'full' | 'readonly'; trustStackCa?: boolean } = {}): Promise<HubdeskCore> {
-  const opened: string[] = [];
   const ca = options.trustStackCa ? stack.info.ca : undefined;
-  const core = await createHubdeskCore({
-    backend: stackBackend(stack.info, options.client),
-    cipher: fakeCipher(),
-    store: memoryStore(),
-    openExternal: async (url) => void opened.push(url),
-    logger: recordingLogger(),
-    fetch: createTrustedFetch(ca),
-    openWebSocket: createTrustedWebSocket(ca),
-  });
+  const core = await signedInStackCore(stack.info, { fetch: createTrustedFetch(ca), openWebSocket: createTrustedWebSocket(ca) }, options.client);
   cores.push(core);
-  await core.handlers['auth.signIn']();
-  const redirect = await consent(opened.at(-1)!, stack.info.user, 'Allow');
-  expect(await core.handleOAuthCallback(Object.fromEntries(redirect.searchParams))).toBe('accepted');
   return core;
 }
 

@@ -6,14 +6,13 @@
  */
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
 import { parseLanHub } from '../../../main/core/lan-directory';
 import type { MdnsBrowser, MdnsService } from '../../../main/core/ports';
 import { createBonjourBrowser } from '../../../main/mdns/bonjour-browser';
 import { createTrustedFetch } from '../../../main/trusted-fetch';
 import { type RunningStack, startStack } from '../../../services/stack';
-import { consent } from '../../support/consent-driver';
-import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';
+import { recordingLogger } from '../../support/core-fakes';
+import { signedInStackCore } from '../../support/stack-core';
 
 const lanAddress = Object.values(networkInterfaces())
   .flat()
@@ -81,20 +80,8 @@ describe.skipIf(!lanAddress)('mDNS discovery of the stack hub', () => {
     const { remoteUrl } = home();
     stack.cloud.setHubAddresses(home().id, { localUrl: null, localUrlSecure: null, remoteUrl });
     const { browser, heard } = listeningBrowser(isHome);
-    const opened: string[] = [];
-    const core = await createHubdeskCore({
-      backend: { authUrl: stack.info.auth_url, clientId: stack.info.client.id, clientSecret: stack.info.client.secret, redirectUri: stack.info.client.redirect_uri, embedded: false, webhookUrl: null },
-      cipher: fakeCipher(),
-      store: memoryStore(),
-      openExternal: async (url) => void opened.push(url),
-      logger: recordingLogger(),
-      fetch: createTrustedFetch(stack.info.ca),
-      mdns: browser,
-    });
+    const core = await signedInStackCore(stack.info, { fetch: createTrustedFetch(stack.info.ca), mdns: browser });
     try {
-      await core.handlers['auth.signIn']();
-      const redirect = await consent(opened.at(-1)!, stack.info.user, 'Allow');
-      expect(await core.handleOAuthCallback(Object.fromEntries(redirect.searchParams))).toBe('accepted');
       expect((await core.handlers['hubs.list']()).find((hub) => hub.id === home().id)?.routes).toEqual({ 'local-secure': false, local: false, remote: true });
 
       await heard;

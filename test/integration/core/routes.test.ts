@@ -5,12 +5,10 @@
  * about the others, never how long anything took.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
 import { createTrustedFetch } from '../../../main/trusted-fetch';
 import { type RunningStack, startStack } from '../../../services/stack';
-import { consent } from '../../support/consent-driver';
-import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';
-import { stackBackend } from '../../support/stack-backend';
+import { memoryStore } from '../../support/core-fakes';
+import { signedInStackCore } from '../../support/stack-core';
 import { type SilentListener, startSilentListener } from '../../support/silent-listener';
 
 let stack: RunningStack;
@@ -31,19 +29,8 @@ afterAll(async () => {
 
 /** A signed-in core whose fetch trusts the stack's CA, or only the system roots. */
 async function signedInCore({ trustStackCa }: { trustStackCa: boolean }, store = memoryStore()) {
-  const opened: string[] = [];
-  const core = await createHubdeskCore({
-    backend: stackBackend(stack.info),
-    cipher: fakeCipher(),
-    store,
-    openExternal: async (url) => void opened.push(url),
-    logger: recordingLogger(),
-    fetch: createTrustedFetch(trustStackCa ? stack.info.ca : undefined),
-  });
+  const core = await signedInStackCore(stack.info, { store, fetch: createTrustedFetch(trustStackCa ? stack.info.ca : undefined) });
   disposers.push(() => core.dispose());
-  await core.handlers['auth.signIn']();
-  const redirect = await consent(opened.at(-1) as string, stack.info.user, 'Allow');
-  expect(await core.handleOAuthCallback(Object.fromEntries(redirect.searchParams))).toBe('accepted');
   const hubs = await core.handlers['hubs.list']();
   return { core, home: hubs.find((h) => h.name === 'Home')!, cabin: hubs.find((h) => h.name === 'Holiday cabin')! };
 }
