@@ -1,18 +1,20 @@
 /**
  * The reference webhook forwarder (spec 4.7, 6.1; DESIGN.md "Webhook listener channel"): the intake
- * `POST /webhook/:id` and the listener channel at LISTEN_PATH on the same server. See docs/services.md.
+ * `POST /webhook/:id` and the listener channel at LISTEN_PATH on the same plain node:http server (no
+ * framework: the intake is the service's hot path, see intake-handler.ts). See docs/services.md.
  */
+import { createServer } from 'node:http';
 import type { Logger } from '../../main/core/ports';
-import { createServiceApp, listen } from '../shared/http-app';
+import { answerClientError, checkingInterval, listenServer } from '../shared/http-app';
 import { silentLogger } from '../shared/logger';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import { createListenerChannel } from './listener-channel';
 import { ListenerRegistry } from './listener-registry';
-import { type IntakeLimits, registerIntakeRoute } from './intake-route';
+import { createIntakeHandler, type IntakeLimits } from './intake-handler';
 import { createMessageIds } from './message-ids';
 import type { WebhookStore } from './webhook-store';
 
-export type { IntakeLimits } from './intake-route';
+export type { IntakeLimits } from './intake-handler';
 
 export interface ForwarderOptions {
   host?: string;
@@ -48,6 +50,9 @@ export const DEFAULT_INTAKE_LIMITS: IntakeLimits = {
   requestTimeoutMs: 10_000,
 };
 
+/** Longer than the idle timeout of common load balancers (60 s), so one never reuses a connection the forwarder is closing (fastify's default too). */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
 export async function startForwarder(options: ForwarderOptions): Promise<RunningForwarder> {
   const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
@@ -62,13 +67,24 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
     forgetAfterMs: options.forgetAfterMs ?? 10 * 60_000,
   });
 
-  const app = createServiceApp(logger, { bodyLimit: limits.bodyBytes, headersTimeoutMs: limits.headersTimeoutMs, requestTimeoutMs: limits.requestTimeoutMs });
-  registerIntakeRoute(app, { store: options.store, registry, channel, legacyRunner: options.legacyRunner, limits, ids: createMessageIds(now), now, logger });
-  app.server.on('upgrade', channel.handleUpgrade);
+  const handleIntake = createIntakeHandler({ store: options.store, registry, channel, legacyRunner: options.legacyRunner, limits, ids: createMessageIds(now), now, logger });
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: checkingInterval(limits),
+    },
+    handleIntake,
+  );
+  // Node silently ignores fields beyond maxHeadersCount; one more than allowed lets the intake see the excess.
+  server.maxHeadersCount = limits.headers + 1;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.on('clientError', answerClientError);
+  server.on('upgrade', channel.handleUpgrade);
 
   let url: string;
   try {
-    url = await listen(app, options.host ?? '127.0.0.1', options.port ?? 0);
+    url = await listenServer(server, 'http', options.host ?? '127.0.0.1', options.port ?? 0);
   } catch (error) {
     channel.close();
     throw error;
@@ -76,9 +92,11 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   logger.info('forwarder: listening', { url });
   return {
     url,
-    close: async () => {
-      channel.close();
-      await app.close();
-    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        channel.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

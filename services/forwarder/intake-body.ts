@@ -1,7 +1,7 @@
 /**
- * Decoding an intake body. Fastify reads the bytes (its body limit holds for chunked bodies too:
- * reading stops at the first chunk over the limit and the answer is 413); the raw bytes are kept so a
- * receiver can still verify a signature over them.
+ * Decoding an intake body. The intake handler reads the bytes (raw-body: its limit holds for chunked
+ * bodies too, reading stops at the first chunk over the limit and the answer is 413); the raw bytes are
+ * kept so a receiver can still verify a signature over them.
  *
  * Decoding by Content-Type: `application/json` and `*+json` (any charset parameter; JSON is UTF-8,
  * RFC 8259 §8.1) are parsed with depth and prototype checks; `application/x-www-form-urlencoded` becomes
@@ -10,7 +10,6 @@
  */
 import { HttpError } from '../shared/http-error';
 import { parseJsonSafely } from './safe-json';
-
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const lenientUtf8 = new TextDecoder('utf-8');

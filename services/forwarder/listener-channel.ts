@@ -19,6 +19,7 @@ import { KeyValueSchema, type ListenerClientMessage, ListenerClientMessageSchema
 import { canonicalKeyValue } from '../../common/key-path';
 import type { Logger } from '../../main/core/ports';
 import type { ListenerRegistry, ListenerSlot } from './listener-registry';
+import type { QueuedMessage } from './resume-buffer';
 import { sequenceOf } from './message-ids';
 import { parseJsonSafely } from './safe-json';
 import type { WebhookStore } from './webhook-store';
@@ -72,7 +73,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
     slot.buffer.flush((message) => {
       if (socket.bufferedAmount > HIGH_WATER_BYTES) return false;
-      send(socket, { type: 'message', message });
+      socket.send(message.frame);
       return true;
     });
   };
@@ -153,18 +154,21 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
     },
     deliver(message, sequence, targets) {
+      if (targets.length === 0) return;
+      const queued: QueuedMessage = { id: message.id, sequence, frame: JSON.stringify({ type: 'message', message } satisfies ListenerServerMessage) };
       for (const slot of targets) {
-        if (slot.buffer.add(message, sequence) && (slot.buffer.dropped === 1 || slot.buffer.dropped % 100 === 0)) {
+        if (slot.buffer.add(queued) && (slot.buffer.dropped === 1 || slot.buffer.dropped % 100 === 0)) {
           logger.warn('forwarder: resume buffer full, oldest messages dropped', { webhookId: slot.webhookId, listenerId: slot.listenerId, dropped: slot.buffer.dropped });
         }
         flush(slot);
       }
     },
     tap(webhookId, event) {
+      let frame: string | undefined;
       for (const socket of registry.of(webhookId)?.taps ?? []) {
         if (socket.readyState !== WebSocket.OPEN) continue;
         if (socket.bufferedAmount > HIGH_WATER_BYTES) logger.warn('forwarder: tap too slow, event skipped', { webhookId });
-        else send(socket, { type: 'tap', event });
+        else socket.send((frame ??= JSON.stringify({ type: 'tap', event } satisfies ListenerServerMessage)));
       }
     },
     close() {

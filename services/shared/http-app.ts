@@ -3,9 +3,10 @@
  * JSON errors in one shape for every failure (fastify's own, ours, unknown routes, and the ones Node
  * answers before a request reaches fastify: slow clients, oversized headers), no stack traces, no
  * fastify logger (the service's Logger records notable events, never secrets), and connections closed
- * on shutdown.
+ * on shutdown. The same errors, listening and client-error answers serve a plain node:http service
+ * (the forwarder, docs/decisions.md).
  */
-import { STATUS_CODES } from 'node:http';
+import { type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -63,7 +64,27 @@ export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
     .code(error.status)
     .headers({ 'cache-control': 'no-store', ...error.headers })
     .type('application/json; charset=utf-8')
-    .send(JSON.stringify({ error: error.error, error_description: error.description }));
+    .send(errorBody(error));
+}
+
+/** sendError for a plain node:http response (a service that answers without fastify). */
+export function writeError(response: ServerResponse, error: HttpError): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  writeJson(response, error.status, errorBody(error), error.headers);
+}
+
+/** A JSON answer on a plain node:http response, never cached; one write for head and body. */
+export function writeJson(response: ServerResponse, status: number, json: string, headers: Record<string, string> = {}): void {
+  response
+    .writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(json), ...headers })
+    .end(json);
+}
+
+function errorBody(error: HttpError): string {
+  return JSON.stringify({ error: error.error, error_description: error.description });
 }
 
 /** The spec's "JSON string" answers (tokens, hub id): fastify would send a bare string as text/plain. */
@@ -96,15 +117,8 @@ export async function listenSecure(app: FastifyInstance, host: string, port: num
   server.headersTimeout = app.server.headersTimeout;
   server.requestTimeout = app.server.requestTimeout;
   server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
   return {
-    url: baseUrl('https', server.address() as AddressInfo),
+    url: await listenServer(server, 'https', host, port),
     server,
     close: () =>
       new Promise((resolve) => {
@@ -112,6 +126,18 @@ export async function listenSecure(app: FastifyInstance, host: string, port: num
         server.closeAllConnections();
       }),
   };
+}
+
+/** Starts a plain node server listening and returns its base URL (no trailing slash). */
+export async function listenServer(server: Server | HttpsServer, scheme: 'http' | 'https', host: string, port: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return baseUrl(scheme, server.address() as AddressInfo);
 }
 
 function baseUrl(scheme: 'http' | 'https', address: AddressInfo): string {
@@ -127,7 +153,12 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 /** The path only: query strings may carry codes or tokens and must not reach a log. */
 function routePath(request: FastifyRequest): string {
-  return (request.raw.url ?? '').split('?')[0]!.slice(0, 200);
+  return pathOf(request.raw.url);
+}
+
+/** The path of a request target, without its query, shortened for messages and logs. */
+export function pathOf(url: string | undefined): string {
+  return (url ?? '').split('?')[0]!.slice(0, 200);
 }
 
 /** Fastify's messages for client errors are safe to show; they never include request data beyond sizes and types. */
@@ -144,7 +175,8 @@ function clientMessage(error: FastifyError, bodyLimit: number): string {
   }
 }
 
-function checkingInterval(options: ServiceAppOptions): number {
+/** How often Node checks the request and headers timeouts: often enough for the shortest one. */
+export function checkingInterval(options: ServiceAppOptions): number {
   const shortest = Math.min(options.headersTimeoutMs ?? Infinity, options.requestTimeoutMs || Infinity);
   return Number.isFinite(shortest) ? Math.max(10, Math.min(1_000, Math.floor(shortest / 4))) : 1_000;
 }
@@ -155,7 +187,7 @@ const CLIENT_ERRORS: Record<string, { status: number; error: string; description
 };
 
 /** Errors Node reports before fastify sees a request (bad framing, slow clients): answered in the same JSON shape, then closed. */
-function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const known = CLIENT_ERRORS[error.code ?? ''] ?? { status: 400, error: 'invalid_request', description: 'The request is not valid HTTP.' };
   const body = JSON.stringify({ error: known.error, error_description: known.description });

@@ -78,6 +78,21 @@ describe('intake', () => {
     expect(await unknown.json()).toMatchObject({ error: 'not_found' });
   });
 
+  it('refuses another method (405, Allow: POST) and another path (404) in the JSON error shape, without reading a body', async () => {
+    newWebhook();
+    const get = await fetch(`${forwarder.url}/webhook/${webhook.id}`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(await get.json()).toMatchObject({ error: 'method_not_allowed' });
+    for (const path of ['/', '/webhook/', `/webhook/${webhook.id}/more`, '/webhook/%E0%A4%A']) {
+      const other = await fetch(`${forwarder.url}${path}`, { method: 'POST', body: '{}' });
+      expect(other.status, path).toBe(404);
+      expect(other.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(await other.json()).toMatchObject({ error: 'not_found' });
+    }
+    await expectServing();
+  });
+
   it('delivers headers (lower-cased, no cookie or hop-by-hop), first query values, the parsed body and the raw bytes', async () => {
     newWebhook();
     const listener = await listen({ listenerId: 'l1', hubId: 'hub-1' });

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { WebhookMessage } from '../../../../common/webhook-protocol';
 import { createMessageIds, sequenceOf } from '../../../../services/forwarder/message-ids';
-import { ResumeBuffer } from '../../../../services/forwarder/resume-buffer';
+import { type QueuedMessage, ResumeBuffer } from '../../../../services/forwarder/resume-buffer';
 
 const ids = createMessageIds(() => 1_700_000_000_000);
 const message = () => {
   const { id, sequence } = ids.next();
-  const m: WebhookMessage = { id, receivedAt: '', headers: {}, query: {}, body: null, rawBody: '' };
+  const m: QueuedMessage = { id, sequence, frame: JSON.stringify({ type: 'message', message: { id } }) };
   return { m, sequence };
 };
 
@@ -35,7 +34,7 @@ describe('ResumeBuffer', () => {
   it('sends each message once until a rewind, then re-sends the unacknowledged ones after the given sequence', () => {
     const buffer = new ResumeBuffer(10);
     const [one, two, three] = [message(), message(), message()];
-    for (const { m, sequence } of [one, two, three]) buffer.add(m, sequence);
+    for (const { m } of [one, two, three]) buffer.add(m);
     expect(drain(buffer)).toEqual([one.m.id, two.m.id, three.m.id]);
     expect(drain(buffer)).toEqual([]);
     buffer.acknowledge(three.m.id);
@@ -47,7 +46,7 @@ describe('ResumeBuffer', () => {
   it('stops when the socket is full and continues later in order', () => {
     const buffer = new ResumeBuffer(10);
     const all = [message(), message(), message()];
-    for (const { m, sequence } of all) buffer.add(m, sequence);
+    for (const { m } of all) buffer.add(m);
     expect(drain(buffer, 1)).toEqual([all[0]!.m.id]);
     expect(drain(buffer)).toEqual([all[1]!.m.id, all[2]!.m.id]);
   });
@@ -55,7 +54,7 @@ describe('ResumeBuffer', () => {
   it('drops the oldest message when full and counts it', () => {
     const buffer = new ResumeBuffer(2);
     const all = [message(), message(), message()];
-    expect(all.map(({ m, sequence }) => buffer.add(m, sequence))).toEqual([false, false, true]);
+    expect(all.map(({ m }) => buffer.add(m))).toEqual([false, false, true]);
     expect(buffer.dropped).toBe(1);
     expect(drain(buffer)).toEqual([all[1]!.m.id, all[2]!.m.id]);
   });

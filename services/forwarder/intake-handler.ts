@@ -1,0 +1,161 @@
+/**
+ * `POST /webhook/:id` (spec 4.7), the forwarder's one HTTP endpoint, as a plain node:http request
+ * handler: the hot path of the service, so no framework pipeline sits in front of it, and accepted
+ * requests are answered in batches (answer-batch.ts; docs/decisions.md, "The forwarder's intake").
+ * Every accepted request is answered `202 {"id"}` whether or not a listener matched: the intake never
+ * reveals registrations. Refusals, each in the services' JSON error shape: 404 unknown webhook or path,
+ * 405 another method (before the body is read), 413 body over `bodyBytes` (Content-Length or chunked;
+ * the read stops and the connection is closed), 400 malformed or too deeply nested JSON or
+ * prototype-poisoning keys, 431 more than `headers` header fields (Node keeps at most one more, so the
+ * excess is seen) or too many header bytes (Node's limit), 408 headers not complete within
+ * `headersTimeoutMs` or the whole request not within `requestTimeoutMs` (Node's server timeouts,
+ * answered by the forwarder's clientError handler).
+ *
+ * What a listener receives: headers lower-cased, repeated ones joined with ", ", without hop-by-hop
+ * headers (RFC 9110 §7.6.1, plus those named in Connection) and without `cookie` (a browser's ambient
+ * credential for the forwarder, never meant for the receiving hub); query as name → first value.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import getRawBody from 'raw-body';
+import type { Logger } from '../../main/core/ports';
+import { pathOf, writeError } from '../shared/http-app';
+import { HttpError } from '../shared/http-error';
+import { AnswerBatch } from './answer-batch';
+import { decodeBody, firstValues } from './intake-body';
+import type { LegacyRunner } from './legacy/legacy-runner';
+import type { ListenerChannel } from './listener-channel';
+import type { ListenerRegistry } from './listener-registry';
+import type { MessageIds } from './message-ids';
+import { type Routed, route } from './router';
+import type { WebhookRecord, WebhookStore } from './webhook-store';
+
+export interface IntakeLimits {
+  bodyBytes: number;
+  /** Nesting of JSON arrays and objects. */
+  jsonDepth: number;
+  /** Header fields per request. */
+  headers: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export interface IntakeDeps {
+  store: WebhookStore;
+  registry: ListenerRegistry;
+  channel: ListenerChannel;
+  legacyRunner: LegacyRunner | undefined;
+  limits: IntakeLimits;
+  ids: MessageIds;
+  now: () => number;
+  logger: Logger;
+}
+
+const INTAKE_PREFIX = '/webhook/';
+const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'cookie']);
+/** Refusals answered before the body is read close the connection: the unread body must not be taken for the next request. */
+const CLOSE = { connection: 'close' };
+
+export type IntakeHandler = (request: IncomingMessage, response: ServerResponse) => void;
+
+export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
+  const { store, limits } = deps;
+  const answers = new AnswerBatch((error) => deps.logger.error('forwarder: an intake answer could not be written', { error: String(error) }));
+
+  const accept = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord, raw: Buffer): void => {
+    const receivedAt = new Date(deps.now()).toISOString();
+    const body = decodeBody(raw, request.headers['content-type'], limits.jsonDepth);
+    const headers = forwardedHeaders(request.headers);
+    const query = queryOf(request.url ?? '');
+    const answer = ({ decision, targets }: Routed): void => {
+      // The id is taken after routing (which may wait for the sandbox), so ids reach listeners in order.
+      const { id, sequence } = deps.ids.next();
+      const message = { id, receivedAt, headers, query, body, rawBody: raw.toString('base64') };
+      deps.channel.deliver(message, sequence, targets);
+      deps.channel.tap(webhook.id, { message, method: 'POST', size: raw.length, routing: decision });
+      answers.write(response, 202, JSON.stringify({ id }));
+    };
+    const routed = route(
+      { webhook, keyPath: store.compiledKeyPath(webhook.id), listeners: deps.registry.of(webhook.id), legacyRunner: deps.legacyRunner },
+      { headers, query, body },
+    );
+    // Only legacy functions wait (for the sandbox); every other request is answered synchronously.
+    if (routed instanceof Promise) routed.then(answer).catch((error: unknown) => failed(response, error));
+    else answer(routed);
+  };
+
+  const failed = (response: ServerResponse, error: unknown): void => {
+    if (error instanceof HttpError) return writeError(response, error);
+    deps.logger.error('forwarder: unexpected error while handling an intake', { error: error instanceof Error ? error.message : String(error) });
+    writeError(response, new HttpError(500, 'server_error', 'The server could not handle this request.'));
+  };
+
+  return (request, response) => {
+    try {
+      const webhook = admitted(request, store, limits);
+      getRawBody(request, { length: request.headers['content-length'], limit: limits.bodyBytes }, (error, raw) => {
+        if (error) {
+          // A client that went away gets no answer; the socket is already gone.
+          if (error.type !== 'request.aborted') writeError(response, bodyRefusal(error, limits.bodyBytes));
+          return;
+        }
+        try {
+          accept(request, response, webhook, raw);
+        } catch (caught) {
+          failed(response, caught);
+        }
+      });
+    } catch (error) {
+      failed(response, error);
+    }
+  };
+}
+
+/** The checks made before any of the body is read; the webhook the request is for. */
+function admitted(request: IncomingMessage, store: WebhookStore, limits: IntakeLimits): WebhookRecord {
+  if (request.rawHeaders.length / 2 > limits.headers) {
+    throw new HttpError(431, 'request_header_fields_too_large', `A request may have at most ${limits.headers} header fields.`, CLOSE);
+  }
+  const path = pathOf(request.url);
+  const webhookId = webhookIdOf(path);
+  if (webhookId === undefined) throw new HttpError(404, 'not_found', `No such endpoint: ${request.method} ${path}`, CLOSE);
+  if (request.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'A webhook accepts POST requests only.', { ...CLOSE, allow: 'POST' });
+  const webhook = store.get(webhookId);
+  if (!webhook) throw new HttpError(404, 'not_found', 'No such webhook.', CLOSE);
+  return webhook;
+}
+
+/** `/webhook/<id>` → the id (percent-decoded), or undefined for any other path. */
+function webhookIdOf(path: string): string | undefined {
+  if (!path.startsWith(INTAKE_PREFIX)) return undefined;
+  const encoded = path.slice(INTAKE_PREFIX.length);
+  if (encoded === '' || encoded.includes('/')) return undefined;
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
+}
+
+function bodyRefusal(error: getRawBody.RawBodyError, bodyBytes: number): HttpError {
+  if (error.type === 'entity.too.large') return new HttpError(413, 'payload_too_large', `The request body is larger than ${bodyBytes} bytes.`, CLOSE);
+  if (error.type === 'request.size.invalid') return new HttpError(400, 'invalid_request', 'The body does not match its Content-Length.', CLOSE);
+  return new HttpError(400, 'invalid_request', 'The request body could not be read.', CLOSE);
+}
+
+const NONE_NAMED: ReadonlySet<string> = new Set();
+
+function forwardedHeaders(incoming: IncomingHttpHeaders): Record<string, string> {
+  const connection = incoming.connection;
+  const named = connection === undefined ? NONE_NAMED : new Set(connection.toLowerCase().split(',').map((name) => name.trim()));
+  const kept: [string, string][] = [];
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined || NOT_FORWARDED.has(name) || named.has(name)) continue;
+    kept.push([name, Array.isArray(value) ? value.join(', ') : value]);
+  }
+  return Object.fromEntries(kept);
+}
+
+function queryOf(url: string): Record<string, string> {
+  const at = url.indexOf('?');
+  return at < 0 ? {} : firstValues(new URLSearchParams(url.slice(at + 1)));
+}
