@@ -29,6 +29,8 @@ export interface ForwarderOptions {
   heartbeatMs?: number;
   /** Unacknowledged messages kept per listener. */
   resumeBufferSize?: number;
+  /** Characters of unacknowledged frames kept per listener (default DEFAULT_RESUME_BUFFER_CHARS). */
+  resumeBufferChars?: number;
   /** How long a disconnected listener's buffer is kept. */
   forgetAfterMs?: number;
   /** How long a new connection has to register. */
@@ -57,7 +59,7 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
   const limits: IntakeLimits = { ...DEFAULT_INTAKE_LIMITS, ...options.limits };
-  const registry = options.registry ?? new ListenerRegistry(options.resumeBufferSize ?? 1000);
+  const registry = options.registry ?? new ListenerRegistry(options.resumeBufferSize ?? 1000, options.resumeBufferChars);
   const channel = createListenerChannel({
     store: options.store,
     registry,

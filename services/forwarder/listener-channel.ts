@@ -157,7 +157,8 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       if (targets.length === 0) return;
       const queued: QueuedMessage = { id: message.id, sequence, frame: JSON.stringify({ type: 'message', message } satisfies ListenerServerMessage) };
       for (const slot of targets) {
-        if (slot.buffer.add(queued) && (slot.buffer.dropped === 1 || slot.buffer.dropped % 100 === 0)) {
+        const dropped = slot.buffer.add(queued);
+        if (dropped > 0 && worthReporting(slot.buffer.dropped - dropped, slot.buffer.dropped)) {
           logger.warn('forwarder: resume buffer full, oldest messages dropped', { webhookId: slot.webhookId, listenerId: slot.listenerId, dropped: slot.buffer.dropped });
         }
         flush(slot);
@@ -178,6 +179,11 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       wss.close();
     },
   };
+}
+
+/** Drops are logged the first time, then once per hundred (a listener away for long drops many). */
+function worthReporting(droppedBefore: number, droppedNow: number): boolean {
+  return droppedBefore === 0 || Math.floor(droppedBefore / 100) < Math.floor(droppedNow / 100);
 }
 
 function send(socket: WebSocket, message: ListenerServerMessage): void {

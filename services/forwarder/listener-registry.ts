@@ -8,6 +8,13 @@ import type { WebSocket } from 'ws';
 import type { RegistrationData } from '../../common/webhook-protocol';
 import { ResumeBuffer } from './resume-buffer';
 
+/**
+ * 16 Mi characters of frames per listener (16–32 MB): with the 256 KiB body limit a frame is at most
+ * ~0.6 Mi characters (the body parsed and as base64 raw bytes), so at least 27 of the largest messages
+ * fit, and a thousand webhooks of a few KiB.
+ */
+export const DEFAULT_RESUME_BUFFER_CHARS = 16 * 1024 * 1024;
+
 export interface ListenerSlot {
   readonly webhookId: string;
   readonly listenerId: string;
@@ -53,7 +60,11 @@ export class WebhookListeners {
 export class ListenerRegistry {
   private readonly webhooks = new Map<string, WebhookListeners>();
 
-  constructor(private readonly bufferCapacity: number) {}
+  /** Each listener's resume buffer: at most `bufferCapacity` messages and `bufferChars` characters of frames. */
+  constructor(
+    private readonly bufferCapacity: number,
+    private readonly bufferChars: number = DEFAULT_RESUME_BUFFER_CHARS,
+  ) {}
 
   of(webhookId: string): WebhookListeners | undefined {
     return this.webhooks.get(webhookId);
@@ -65,7 +76,7 @@ export class ListenerRegistry {
     let slot = listeners.slots.get(listenerId);
     if (slot) listeners.unindex(slot);
     else {
-      slot = { webhookId, listenerId, hubId: undefined, data: undefined, keys: [], buffer: new ResumeBuffer(this.bufferCapacity), socket: undefined, forgetTimer: undefined };
+      slot = { webhookId, listenerId, hubId: undefined, data: undefined, keys: [], buffer: new ResumeBuffer(this.bufferCapacity, this.bufferChars), socket: undefined, forgetTimer: undefined };
       listeners.slots.set(listenerId, slot);
     }
     Object.assign(slot, registration);

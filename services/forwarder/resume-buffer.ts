@@ -1,6 +1,6 @@
 /**
- * A listener's unacknowledged messages, oldest first, bounded: when full, the oldest is dropped (and
- * counted). A message stays here from routing until the listener acknowledges it, whether or not it
+ * A listener's unacknowledged messages, oldest first, bounded in number and in size: when full, the
+ * oldest are dropped (and counted). A message stays here from routing until the listener acknowledges it, whether or not it
  * could be sent, so a reconnect with `resumeAfter` re-sends exactly what the listener has not confirmed.
  * `unsent` marks the messages not yet written to the current socket (listener offline, or the socket's
  * send buffer was full).
@@ -23,28 +23,44 @@ export class ResumeBuffer {
   private readonly entries = new Map<string, QueuedMessage>();
   /** The subset not yet written to the current socket, in the same order. */
   private unsent = new Map<string, QueuedMessage>();
+  /** Characters of the frames in `entries`. */
+  private chars = 0;
   /** Messages dropped because the buffer was full, since the listener first registered. */
   dropped = 0;
 
-  constructor(private readonly capacity: number) {}
+  /**
+   * At most `capacity` messages and `maxChars` characters of frames (a frame shared with other
+   * listeners counts in each of their buffers); the newest message is always kept.
+   */
+  constructor(
+    private readonly capacity: number,
+    private readonly maxChars: number,
+  ) {}
 
   get size(): number {
     return this.entries.size;
   }
 
-  /** Adds a message; returns true when an older one had to be dropped to make room. */
-  add(message: QueuedMessage): boolean {
+  /** Adds a message; returns how many older ones had to be dropped to make room. */
+  add(message: QueuedMessage): number {
     this.entries.set(message.id, message);
     this.unsent.set(message.id, message);
-    if (this.entries.size <= this.capacity) return false;
-    this.acknowledge(this.entries.keys().next().value as string);
-    this.dropped++;
-    return true;
+    this.chars += message.frame.length;
+    let dropped = 0;
+    while (this.entries.size > this.capacity || (this.chars > this.maxChars && this.entries.size > 1)) {
+      this.acknowledge(this.entries.keys().next().value as string);
+      dropped++;
+    }
+    this.dropped += dropped;
+    return dropped;
   }
 
   acknowledge(id: string): void {
+    const message = this.entries.get(id);
+    if (!message) return;
     this.entries.delete(id);
     this.unsent.delete(id);
+    this.chars -= message.frame.length;
   }
 
   /**
@@ -53,7 +69,7 @@ export class ResumeBuffer {
    */
   rewind(afterSequence: number | undefined): void {
     if (afterSequence !== undefined) {
-      for (const [id, message] of this.entries) if (message.sequence <= afterSequence) this.entries.delete(id);
+      for (const [id, message] of this.entries) if (message.sequence <= afterSequence) this.acknowledge(id);
     }
     this.unsent = new Map(this.entries);
   }

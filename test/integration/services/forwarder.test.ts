@@ -244,23 +244,43 @@ describe('listener channel', () => {
     expect(second.resumed).toBe(1);
   });
 
+  /** Posts `bodies` to a forwarder while the listener is away; the reconnected listener and the ids posted. */
+  async function missedWhileAway(small: RunningForwarder, bodies: string[]): Promise<{ second: TestListener; ids: string[] }> {
+    newWebhook();
+    const options = { forwarderUrl: small.url, webhookId: webhook.id, secret: webhook.secret, listenerId: 'l', hubId: 'h' };
+    const first = await TestListener.connect(options);
+    first.socket.terminate();
+    await first.closed;
+    const ids: string[] = [];
+    for (const body of bodies) {
+      const response = await fetch(`${small.url}/webhook/${webhook.id}?hub=h`, { method: 'POST', body });
+      ids.push(((await response.json()) as { id: string }).id);
+    }
+    const second = await TestListener.connect(options);
+    open.push(second);
+    return { second, ids };
+  }
+
   it('keeps at most resumeBufferSize unacknowledged messages per listener, dropping the oldest', async () => {
     const small = await startForwarder({ store, resumeBufferSize: 2 });
     try {
-      newWebhook();
-      const options = { forwarderUrl: small.url, webhookId: webhook.id, secret: webhook.secret, listenerId: 'l', hubId: 'h' };
-      const first = await TestListener.connect(options);
-      first.socket.terminate();
-      await first.closed;
-      const ids: string[] = [];
-      for (let n = 0; n < 4; n++) {
-        const response = await fetch(`${small.url}/webhook/${webhook.id}?hub=h`, { method: 'POST', body: String(n) });
-        ids.push(((await response.json()) as { id: string }).id);
-      }
-      const second = await TestListener.connect(options);
-      open.push(second);
+      const { second, ids } = await missedWhileAway(small, ['0', '1', '2', '3']);
       expect(second.resumed).toBe(2);
       expect([(await second.nextMessage()).id, (await second.nextMessage()).id]).toEqual(ids.slice(2));
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('keeps at most resumeBufferChars characters of unacknowledged frames per listener, dropping the oldest', async () => {
+    // Each 10,000-character body makes a frame of over 23,000 characters (text and base64 raw bytes): two fit in 50,000, three do not.
+    const small = await startForwarder({ store, resumeBufferChars: 50_000 });
+    try {
+      const { second, ids } = await missedWhileAway(small, ['a', 'b', 'c', 'd'].map((letter) => letter.repeat(10_000)));
+      expect(second.resumed).toBe(2);
+      const resent = [await second.nextMessage(), await second.nextMessage()];
+      expect(resent.map((message) => message.id)).toEqual(ids.slice(2));
+      expect(resent.map((message) => (message.body as string)[0])).toEqual(['c', 'd']);
     } finally {
       await small.close();
     }

@@ -3,9 +3,9 @@ import { createMessageIds, sequenceOf } from '../../../../services/forwarder/mes
 import { type QueuedMessage, ResumeBuffer } from '../../../../services/forwarder/resume-buffer';
 
 const ids = createMessageIds(() => 1_700_000_000_000);
-const message = () => {
+const message = (frameChars?: number) => {
   const { id, sequence } = ids.next();
-  const m: QueuedMessage = { id, sequence, frame: JSON.stringify({ type: 'message', message: { id } }) };
+  const m: QueuedMessage = { id, sequence, frame: frameChars === undefined ? JSON.stringify({ type: 'message', message: { id } }) : 'x'.repeat(frameChars) };
   return { m, sequence };
 };
 
@@ -32,7 +32,7 @@ describe('message ids', () => {
 
 describe('ResumeBuffer', () => {
   it('sends each message once until a rewind, then re-sends the unacknowledged ones after the given sequence', () => {
-    const buffer = new ResumeBuffer(10);
+    const buffer = new ResumeBuffer(10, Infinity);
     const [one, two, three] = [message(), message(), message()];
     for (const { m } of [one, two, three]) buffer.add(m);
     expect(drain(buffer)).toEqual([one.m.id, two.m.id, three.m.id]);
@@ -44,7 +44,7 @@ describe('ResumeBuffer', () => {
   });
 
   it('stops when the socket is full and continues later in order', () => {
-    const buffer = new ResumeBuffer(10);
+    const buffer = new ResumeBuffer(10, Infinity);
     const all = [message(), message(), message()];
     for (const { m } of all) buffer.add(m);
     expect(drain(buffer, 1)).toEqual([all[0]!.m.id]);
@@ -52,10 +52,34 @@ describe('ResumeBuffer', () => {
   });
 
   it('drops the oldest message when full and counts it', () => {
-    const buffer = new ResumeBuffer(2);
+    const buffer = new ResumeBuffer(2, Infinity);
     const all = [message(), message(), message()];
-    expect(all.map(({ m }) => buffer.add(m))).toEqual([false, false, true]);
+    expect(all.map(({ m }) => buffer.add(m))).toEqual([0, 0, 1]);
     expect(buffer.dropped).toBe(1);
     expect(drain(buffer)).toEqual([all[1]!.m.id, all[2]!.m.id]);
+  });
+
+  it('drops the oldest messages while the frames exceed the character budget, always keeping the newest', () => {
+    const buffer = new ResumeBuffer(100, 250);
+    const [a, b, c] = [message(100), message(100), message(100)];
+    expect([buffer.add(a.m), buffer.add(b.m), buffer.add(c.m)]).toEqual([0, 0, 1]);
+    expect(drain(buffer)).toEqual([b.m.id, c.m.id]);
+    const huge = message(1000);
+    expect(buffer.add(huge.m)).toBe(2);
+    expect(buffer.size).toBe(1);
+    expect(buffer.dropped).toBe(3);
+  });
+
+  it('frees the characters of acknowledged and rewound messages', () => {
+    const buffer = new ResumeBuffer(100, 250);
+    const [a, b, c, d] = [message(100), message(100), message(100), message(100)];
+    buffer.add(a.m);
+    buffer.add(b.m);
+    buffer.acknowledge(a.m.id);
+    expect(buffer.add(c.m)).toBe(0);
+    buffer.rewind(b.sequence);
+    expect(buffer.add(d.m)).toBe(0);
+    expect(buffer.dropped).toBe(0);
+    expect(drain(buffer)).toEqual([c.m.id, d.m.id]);
   });
 });
