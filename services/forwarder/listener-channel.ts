@@ -18,6 +18,7 @@ import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { KeyValueSchema, type ListenerClientMessage, ListenerClientMessageSchema, type ListenerServerMessage, type RegistrationData, type TapEvent, type WebhookMessage, CLOSE_BAD_SECRET, CLOSE_PROTOCOL_ERROR, CLOSE_REPLACED, CLOSE_UNKNOWN_WEBHOOK, LISTEN_PATH } from '../../common/webhook-protocol';
 import { canonicalKeyValue } from '../../common/key-path';
 import type { Logger } from '../../main/core/ports';
+import { startHeartbeat, upgradeOnPath } from '../shared/websocket-endpoint';
 import type { ListenerRegistry, ListenerSlot } from './listener-registry';
 import type { QueuedMessage } from './resume-buffer';
 import { sequenceOf } from './message-ids';
@@ -53,20 +54,7 @@ type Registered = { kind: 'listener'; slot: ListenerSlot } | { kind: 'tap'; webh
 export function createListenerChannel(options: ChannelOptions): ListenerChannel {
   const { store, registry, logger } = options;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  const alive = new WeakSet<WebSocket>();
-
-  const heartbeat = setInterval(() => {
-    for (const socket of wss.clients) {
-      if (!alive.has(socket)) {
-        logger.info('forwarder: peer missed a heartbeat, dropped');
-        socket.terminate();
-        continue;
-      }
-      alive.delete(socket);
-      socket.ping();
-    }
-  }, options.heartbeatMs);
-  heartbeat.unref();
+  const stopHeartbeat = startHeartbeat(wss, options.heartbeatMs, () => logger.info('forwarder: peer missed a heartbeat, dropped'));
 
   const flush = (slot: ListenerSlot) => {
     const socket = slot.socket;
@@ -96,8 +84,6 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
   };
 
   const onConnection = (socket: WebSocket) => {
-    alive.add(socket);
-    socket.on('pong', () => alive.add(socket));
     const nonce = randomBytes(32).toString('base64url');
     let registered: Registered | undefined;
     const deadline = setTimeout(() => socket.close(CLOSE_PROTOCOL_ERROR, 'no registration in time'), options.registerTimeoutMs);
@@ -146,13 +132,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
   wss.on('connection', onConnection);
 
   return {
-    handleUpgrade(request, socket, head) {
-      if (new URL(request.url ?? '/', 'http://forwarder').pathname !== LISTEN_PATH) {
-        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-        return;
-      }
-      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
-    },
+    handleUpgrade: upgradeOnPath(wss, LISTEN_PATH),
     deliver(message, sequence, targets) {
       if (targets.length === 0) return;
       const queued: QueuedMessage = { id: message.id, sequence, frame: JSON.stringify({ type: 'message', message } satisfies ListenerServerMessage) };
@@ -173,7 +153,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       }
     },
     close() {
-      clearInterval(heartbeat);
+      stopHeartbeat();
       for (const slot of registry.allSlots()) clearTimeout(slot.forgetTimer);
       for (const socket of wss.clients) socket.terminate();
       wss.close();

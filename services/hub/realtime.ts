@@ -37,6 +37,7 @@ import {
   type RealtimeServerMessage,
 } from '../../common/hub-control';
 import type { Logger } from '../../main/core/ports';
+import { startHeartbeat, upgradeOnPath } from '../shared/websocket-endpoint';
 import type { DemoHome, HomeChange } from './demo-home';
 import { grants } from './hub-access';
 import type { HubSession, HubSessionStore } from './hub-sessions';
@@ -84,7 +85,7 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
   const clients = new Set<Client>();
   /** URI → the clients subscribed to it, so an event costs one lookup however many sockets are open. */
   const subscribers = new Map<string, Set<Client>>();
-  const alive = new WeakSet<WebSocket>();
+  const stopHeartbeat = startHeartbeat(wss, options.heartbeatMs ?? REALTIME_HEARTBEAT_MS);
 
   const closeClient = (client: Client, code: number, reason: string) => {
     if (client.socket.readyState !== WebSocket.OPEN && client.socket.readyState !== WebSocket.CONNECTING) return;
@@ -185,8 +186,6 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
   wss.on('connection', (socket: WebSocket) => {
     const client: Client = { socket, uris: new Set() };
     clients.add(client);
-    alive.add(socket);
-    socket.on('pong', () => alive.add(socket));
     const authDeadline = setTimeout(() => {
       if (client.token === undefined) closeClient(client, CLOSE_AUTH_TIMEOUT, 'No auth message in time.');
     }, options.authTimeoutMs ?? REALTIME_AUTH_TIMEOUT_MS);
@@ -205,32 +204,14 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
     socket.on('error', () => socket.terminate());
   });
 
-  const heartbeat = setInterval(() => {
-    for (const socket of wss.clients) {
-      if (!alive.has(socket)) {
-        socket.terminate();
-        continue;
-      }
-      alive.delete(socket);
-      socket.ping();
-    }
-  }, options.heartbeatMs ?? REALTIME_HEARTBEAT_MS);
-  heartbeat.unref();
-
   return {
-    handleUpgrade(request, socket, head) {
-      if (new URL(request.url ?? '/', 'http://hub').pathname !== REALTIME_PATH) {
-        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-        return;
-      }
-      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
-    },
+    handleUpgrade: upgradeOnPath(wss, REALTIME_PATH),
     expireAll() {
       for (const client of clients) if (client.token !== undefined) closeClient(client, CLOSE_SESSION_EXPIRED, 'The hub ended the session; open a new session and reconnect.');
     },
     close() {
       stopListening();
-      clearInterval(heartbeat);
+      stopHeartbeat();
       for (const client of clients) closeClient(client, CLOSE_GOING_AWAY, 'The hub is shutting down.');
       wss.close();
     },
