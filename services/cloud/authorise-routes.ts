@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../main/core/ports';
 import { readCookie } from '../shared/cookies';
 import { HttpError } from '../shared/http-error';
+import { type LoginThrottle, throttledMessage } from '../shared/login-throttle';
 import { Params } from '../shared/params';
 import type { AuthorisationRequests, LoginSession, PendingRequest } from './authorisation-requests';
 import { type Client, type ClientRegistry, redirectUriAllowed } from './clients';
@@ -22,6 +23,7 @@ export interface AuthoriseDeps {
   users: UserDirectory;
   grants: GrantStore;
   requests: AuthorisationRequests;
+  throttle: LoginThrottle;
   logger: Logger;
   demoHint: { email: string; password: string } | undefined;
 }
@@ -64,20 +66,22 @@ export function registerAuthoriseRoutes(app: FastifyInstance, deps: AuthoriseDep
     const client = clients.find(pending.clientId) as Client;
     const email = params.optional('email') ?? '';
     const password = params.optional('password') ?? '';
+    const loginPage = { requestId: pending.id, csrf: session.csrf, clientName: client.name, email: email.slice(0, MAX_CREDENTIAL_LENGTH), demoHint: deps.demoHint };
+    const attempt = deps.throttle.begin(email, request.ip);
+    if (!attempt.allowed) {
+      // The password is not even checked: a guess made while backed off costs nothing and teaches nothing.
+      logger.info('cloud: sign-in throttled', { clientId: client.id, reason: attempt.reason, retryAfterSec: attempt.retryAfterSec });
+      reply.header('retry-after', String(attempt.retryAfterSec));
+      return sendLoginPage(reply, { ...loginPage, error: throttledMessage(attempt) }, 429);
+    }
     const plausible = email.length <= MAX_CREDENTIAL_LENGTH && password.length <= MAX_CREDENTIAL_LENGTH && email !== '' && password !== '';
     const userId = plausible ? await users.verify(email, password) : null;
     if (userId === null) {
       logger.info('cloud: sign-in failed', { clientId: client.id });
       if (!requests.failedLogin(pending)) return sendErrorPage(reply, 400, 'Too many failed sign-in attempts. Please start again from the app.');
-      return sendLoginPage(reply, {
-        requestId: pending.id,
-        csrf: session.csrf,
-        clientName: client.name,
-        email: email.slice(0, MAX_CREDENTIAL_LENGTH),
-        error: 'The e-mail address or password is incorrect.',
-        demoHint: deps.demoHint,
-      });
+      return sendLoginPage(reply, { ...loginPage, error: 'The e-mail address or password is incorrect.' });
     }
+    attempt.succeeded();
     pending.userId = userId;
     logger.info('cloud: user signed in on the consent page', { clientId: client.id, userId });
     // The consent page is the answer to the sign-in itself: no redirect in between.

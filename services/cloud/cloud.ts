@@ -4,7 +4,8 @@
  */
 import type { JWK } from 'jose';
 import type { Logger } from '../../main/core/ports';
-import { createServiceApp, listen } from '../shared/http-app';
+import { type ConnectionLimits, createServiceApp, listen } from '../shared/http-app';
+import { LoginThrottle } from '../shared/login-throttle';
 import { silentLogger } from '../shared/logger';
 import { parseFormBody } from '../shared/params';
 import { registerApiRoutes } from './api-routes';
@@ -33,6 +34,8 @@ export interface CloudOptions {
   /** Shown on the sign-in page (the embedded demo's account). */
   demoHint?: { email: string; password: string };
   logger?: Logger;
+  /** Timeouts and connection cap; DEFAULT_CONNECTION_LIMITS for what is not given. Tests shorten them. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 export interface RunningCloud {
@@ -60,7 +63,7 @@ export async function startCloud(options: CloudOptions): Promise<RunningCloud> {
     now,
   );
 
-  const app = createServiceApp(logger);
+  const app = createServiceApp(logger, options.connectionLimits);
   // Forms are the only bodies the cloud reads; anything else is read (within the size limit) and
   // then refused by the endpoint with its own error format.
   app.removeAllContentTypeParsers();
@@ -70,7 +73,7 @@ export async function startCloud(options: CloudOptions): Promise<RunningCloud> {
   let url = '';
   const signer = await createDelegationSigner(() => url, options.delegationTtlSec ?? 60, now);
   const requests = new AuthorisationRequests(now);
-  registerAuthoriseRoutes(app, { clients, users, grants, requests, logger, demoHint: options.demoHint });
+  registerAuthoriseRoutes(app, { clients, users, grants, requests, throttle: new LoginThrottle(now), logger, demoHint: options.demoHint });
   registerTokenRoutes(app, { clients, grants, accessTokenTtlSec: options.accessTokenTtlSec ?? 3600, logger });
   registerApiRoutes(app, { grants, users, signer, logger });
 

@@ -85,6 +85,10 @@ export class GrantStore {
     }
     stored.presented = true; // one presentation, whatever its outcome
     if (this.now() >= stored.expiresAt) return { ok: false, reason: 'The authorization code has expired.' };
+    // RFC 6749 §4.1.3. A mismatch has consumed the code (above), like every other failed presentation:
+    // a code offered with a foreign redirect URI is likely stolen, so its rightful client must start
+    // again rather than race the thief. An absent redirect_uri is accepted (the interface's exchange
+    // sends none); PKCE or the client secret binds the code to its client.
     if (redirectUri !== undefined && redirectUri !== stored.redirectUri) return { ok: false, reason: 'redirect_uri does not match the authorisation request.' };
     if (stored.codeChallenge !== undefined) {
       if (verifier === undefined) return { ok: false, reason: 'code_verifier is required for this code.' };

@@ -48,7 +48,7 @@ export interface ConsentPage {
 export const LOGIN_PATH = '/oauth2/authorise/login';
 export const CONSENT_PATH = '/oauth2/authorise/consent';
 
-export function sendLoginPage(reply: FastifyReply, page: LoginPage): FastifyReply {
+export function sendLoginPage(reply: FastifyReply, page: LoginPage, status = 200): FastifyReply {
   const hint = page.demoHint
     ? `<p class="hint">Demo account: <strong>${escape(page.demoHint.email)}</strong>, password <strong>${escape(page.demoHint.password)}</strong></p>`
     : '';
@@ -58,7 +58,7 @@ export function sendLoginPage(reply: FastifyReply, page: LoginPage): FastifyRepl
 ${hidden(page.requestId, page.csrf)}
 ${credentialFields(page.email)}
 </form>${hint}`;
-  return sendPage(reply, 200, 'Sign in', body, []);
+  return sendPage(reply, status, 'Sign in', body, []);
 }
 
 /** The e-mail and password fields and the "Sign in" button, shared by the consent and portal sign-in pages. */
@@ -75,6 +75,7 @@ export function sendConsentPage(reply: FastifyReply, page: ConsentPage): Fastify
   const body = `<h1>Allow ${escape(page.clientName)} to use your account?</h1>
 <p>Signed in as <strong>${escape(page.userEmail)}</strong>. ${escape(page.clientName)} asks to:</p>
 <ul>${scopes}</ul>
+<p>After you choose, you return ${escape(returnTarget(page.redirectUri, page.clientName))}.</p>
 <form method="post" action="${CONSENT_PATH}">
 ${hidden(page.requestId, page.csrf)}
 <button type="submit" name="decision" value="allow">Allow</button>
@@ -121,6 +122,20 @@ function hidden(requestId: string, csrf: string): string {
 export function formActionSource(redirectUri: string): string {
   const url = new URL(redirectUri);
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+}
+
+/**
+ * Where the consent POST sends the browser, in words the user can check against what they expect: a
+ * loopback redirect (RFC 8252 §7.3) is an app on this computer, listening on a port; a private-use
+ * scheme (RFC 8252 §7.1) is an app on this computer; anything else is named by its origin.
+ */
+export function returnTarget(redirectUri: string, clientName: string): string {
+  const url = new URL(redirectUri);
+  if (url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === '[::1]')) {
+    return `to ${clientName} on this computer, port ${url.port || '80'}`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `to the ${clientName} app on this computer`;
+  return `to ${url.origin}`;
 }
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

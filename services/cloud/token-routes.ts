@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TokenObject } from '../../common/wire';
 import type { Logger } from '../../main/core/ports';
-import { HttpError } from '../shared/http-error';
+import { HttpError, invalidRequest } from '../shared/http-error';
 import { Params } from '../shared/params';
 import type { ClientRegistry } from './clients';
 import type { GrantResult, GrantStore } from './grants';
@@ -27,7 +27,7 @@ export function registerTokenRoutes(app: FastifyInstance, { clients, grants, acc
     let result: GrantResult;
     switch (grantType) {
       case 'authorization_code':
-        result = grants.redeemCode(params.required('authorization_code'), client.id, params.optional('code_verifier'), params.optional('redirect_uri'));
+        result = grants.redeemCode(params.required('authorization_code'), client.id, params.optional('code_verifier'), redirectUriParam(params));
         break;
       case 'refresh_token':
         result = grants.refresh(params.required('refresh_token'), client.id);
@@ -49,4 +49,18 @@ export function registerTokenRoutes(app: FastifyInstance, { clients, grants, acc
     };
     return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).type('application/json; charset=utf-8').send(JSON.stringify(body));
   });
+}
+
+/** The longest redirect_uri read; registered ones are far shorter. */
+const MAX_REDIRECT_URI_LENGTH = 2048;
+
+/**
+ * The optional redirect_uri of a code exchange (RFC 6749 §4.1.3), compared with the authorisation's by
+ * GrantStore.redeemCode. One that is not an absolute URI is a malformed request (invalid_request): it
+ * is refused before the code is looked at, so the code stays usable.
+ */
+function redirectUriParam(params: Params): string | undefined {
+  const value = params.optional('redirect_uri');
+  if (value !== undefined && (value.length > MAX_REDIRECT_URI_LENGTH || !URL.canParse(value))) throw invalidRequest('redirect_uri must be an absolute URI.');
+  return value;
 }

@@ -2,9 +2,10 @@
  * The fastify setup the reference services share: a 16 KiB body limit (a service may choose another),
  * JSON errors in one shape for every failure (fastify's own, ours, unknown routes, and the ones Node
  * answers before a request reaches fastify: slow clients, oversized headers), no stack traces, no
- * fastify logger (the service's Logger records notable events, never secrets), and connections closed
- * on shutdown. The same errors, listening and client-error answers serve a plain node:http service
- * (the forwarder, docs/decisions.md).
+ * fastify logger (the service's Logger records notable events, never secrets), timeouts and a cap on
+ * connections (ConnectionLimits: slow or idle clients are cut off), and connections closed on shutdown.
+ * The same errors, listening and client-error answers serve a plain node:http service (the forwarder,
+ * docs/decisions.md).
  */
 import { type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
@@ -24,28 +25,51 @@ const STATUS_ERRORS: Record<number, string> = {
   415: 'unsupported_media_type',
 };
 
-export interface ServiceAppOptions {
+/**
+ * What one client may hold of a service, so a slow or idle client cannot keep a connection (and its
+ * buffers) forever, and many cannot exhaust memory or file descriptors.
+ */
+export interface ConnectionLimits {
+  /** Node's headersTimeout: a client that has not sent all headers by then (from connecting) gets 408. */
+  headersTimeoutMs: number;
+  /** Node's requestTimeout: a client that has not sent the whole request by then (body trickled) gets 408. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveTimeoutMs: number;
+  /** Connections open at once per listener (WebSockets included); more are closed as they arrive (Node's maxConnections). */
+  maxConnections: number;
+}
+
+/**
+ * The defaults of every fastify service (the forwarder has its own, docs/services.md). Bodies here are
+ * at most 16 KiB: 10 s is ample even on a slow link. The keep-alive timeout is Node's default: these
+ * services sit behind no load balancer, and a short one frees slots under the connection cap.
+ */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1_000,
+};
+
+export interface ServiceAppOptions extends Partial<ConnectionLimits> {
   /** Bytes; default BODY_LIMIT_BYTES. */
   bodyLimit?: number;
-  /** Node's headersTimeout: a client that has not sent all headers by then gets 408. Default Node's (60 s). */
-  headersTimeoutMs?: number;
-  /** Node's requestTimeout: a client that has not sent the whole request by then gets 408. Default fastify's (none). */
-  requestTimeoutMs?: number;
 }
 
 export function createServiceApp(logger: Logger, options: ServiceAppOptions = {}): FastifyInstance {
-  const bodyLimit = options.bodyLimit ?? BODY_LIMIT_BYTES;
+  const { bodyLimit = BODY_LIMIT_BYTES, ...connectionOptions } = options;
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...definedOnly(connectionOptions) };
   const app = Fastify({
     logger: false,
     bodyLimit,
     forceCloseConnections: true,
     trustProxy: false,
-    requestTimeout: options.requestTimeoutMs ?? 0,
     // Node checks both timeouts on this interval (default 30 s); short timeouts need a finer one.
-    http: { connectionsCheckingInterval: checkingInterval(options) },
+    http: { connectionsCheckingInterval: checkingInterval(limits) },
     clientErrorHandler: answerClientError,
   });
-  if (options.headersTimeoutMs !== undefined) app.server.headersTimeout = options.headersTimeoutMs;
+  applyConnectionLimits(app.server, limits);
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return sendError(reply, error);
     const status = error.statusCode ?? 500;
@@ -57,6 +81,18 @@ export function createServiceApp(logger: Logger, options: ServiceAppOptions = {}
   });
   app.setNotFoundHandler((request, reply) => sendError(reply, new HttpError(404, 'not_found', `No such endpoint: ${request.method} ${routePath(request)}`)));
   return app;
+}
+
+function applyConnectionLimits(server: Server | HttpsServer, limits: ConnectionLimits): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+}
+
+/** The options a caller set: `{headersTimeoutMs: undefined}` must not replace a default with nothing. */
+function definedOnly(options: Partial<ConnectionLimits>): Partial<ConnectionLimits> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
 
 export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
@@ -113,9 +149,10 @@ export interface SecureListener {
  */
 export async function listenSecure(app: FastifyInstance, host: string, port: number, tls: { key: string; cert: string }): Promise<SecureListener> {
   await app.ready(); // app.routing needs the routes registered
-  const server = createHttpsServer({ key: tls.key, cert: tls.cert }, app.routing);
-  server.headersTimeout = app.server.headersTimeout;
-  server.requestTimeout = app.server.requestTimeout;
+  // The same checking interval as the plain listener, so short timeouts hold here too.
+  const limits = connectionLimitsOf(app.server);
+  const server = createHttpsServer({ key: tls.key, cert: tls.cert, connectionsCheckingInterval: checkingInterval(limits) }, app.routing);
+  applyConnectionLimits(server, limits);
   server.on('clientError', answerClientError);
   return {
     url: await listenServer(server, 'https', host, port),
@@ -175,8 +212,13 @@ function clientMessage(error: FastifyError, bodyLimit: number): string {
   }
 }
 
+function connectionLimitsOf(server: Server): ConnectionLimits {
+  const { headersTimeout, requestTimeout, keepAliveTimeout, maxConnections } = server;
+  return { headersTimeoutMs: headersTimeout, requestTimeoutMs: requestTimeout, keepAliveTimeoutMs: keepAliveTimeout, maxConnections };
+}
+
 /** How often Node checks the request and headers timeouts: often enough for the shortest one. */
-export function checkingInterval(options: ServiceAppOptions): number {
+export function checkingInterval(options: { headersTimeoutMs?: number; requestTimeoutMs?: number }): number {
   const shortest = Math.min(options.headersTimeoutMs ?? Infinity, options.requestTimeoutMs || Infinity);
   return Number.isFinite(shortest) ? Math.max(10, Math.min(1_000, Math.floor(shortest / 4))) : 1_000;
 }

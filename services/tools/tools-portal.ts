@@ -10,7 +10,8 @@ import type { UserDirectory } from '../cloud/users';
 import { sendErrorPage } from '../cloud/pages';
 import { MAX_WEBHOOK_NAME_LENGTH, type WebhookStore } from '../forwarder/webhook-store';
 import { readCookie } from '../shared/cookies';
-import { createServiceApp, listen } from '../shared/http-app';
+import { type ConnectionLimits, createServiceApp, listen } from '../shared/http-app';
+import { LoginThrottle, throttledMessage } from '../shared/login-throttle';
 import { silentLogger } from '../shared/logger';
 import { Params, parseFormBody } from '../shared/params';
 import { SIGN_IN_PATH, SIGN_OUT_PATH, WEBHOOKS_PATH, sendSignInPage, sendWebhooksPage, type WebhooksPage } from './portal-pages';
@@ -25,6 +26,8 @@ export interface ToolsPortalOptions {
   demoHint?: { email: string; password: string };
   now?: () => number;
   logger?: Logger;
+  /** Timeouts and connection cap; DEFAULT_CONNECTION_LIMITS for what is not given. Tests shorten them. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 export interface RunningToolsPortal {
@@ -39,8 +42,10 @@ const START_AGAIN = 'This page has expired. Please open the portal again.';
 export async function startToolsPortal(options: ToolsPortalOptions): Promise<RunningToolsPortal> {
   const { store, users } = options;
   const logger = options.logger ?? silentLogger;
-  const sessions = new PortalSessions(options.now ?? Date.now);
-  const app = createServiceApp(logger);
+  const now = options.now ?? Date.now;
+  const sessions = new PortalSessions(now);
+  const throttle = new LoginThrottle(now);
+  const app = createServiceApp(logger, options.connectionLimits);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseFormBody);
 
@@ -67,6 +72,14 @@ export async function startToolsPortal(options: ToolsPortalOptions): Promise<Run
     const { params, session } = form;
     const email = params.optional('email') ?? '';
     const password = params.optional('password') ?? '';
+    const signInPage = { csrf: session.csrf, email: email.slice(0, MAX_CREDENTIAL_LENGTH), demoHint: options.demoHint };
+    const attempt = throttle.begin(email, request.ip);
+    if (!attempt.allowed) {
+      // The password is not even checked: a guess made while backed off costs nothing and teaches nothing.
+      logger.info('tools: sign-in throttled', { reason: attempt.reason, retryAfterSec: attempt.retryAfterSec });
+      reply.header('retry-after', String(attempt.retryAfterSec));
+      return sendSignInPage(reply, 429, { ...signInPage, error: throttledMessage(attempt) });
+    }
     const plausible = email !== '' && password !== '' && email.length <= MAX_CREDENTIAL_LENGTH && password.length <= MAX_CREDENTIAL_LENGTH;
     const userId = plausible ? await users.verify(email, password) : null;
     if (userId === null) {
@@ -75,8 +88,9 @@ export async function startToolsPortal(options: ToolsPortalOptions): Promise<Run
         sessions.end(session);
         return sendErrorPage(reply, 400, 'Too many failed sign-in attempts. Please open the portal again.');
       }
-      return sendSignInPage(reply, 401, { csrf: session.csrf, email: email.slice(0, MAX_CREDENTIAL_LENGTH), error: 'The e-mail address or password is incorrect.', demoHint: options.demoHint });
+      return sendSignInPage(reply, 401, { ...signInPage, error: 'The e-mail address or password is incorrect.' });
     }
+    attempt.succeeded();
     sessions.end(session);
     setCookie(reply, sessions.open(userId));
     logger.info('tools: user signed in', { userId });

@@ -20,7 +20,7 @@ let clock = Date.parse('2030-01-01T00:00:00Z');
 beforeAll(async () => {
   cloud = await startCloud({
     clients: [
-      { id: NATIVE.id, secret: NATIVE.secret, name: 'Native <App>', native: true, redirectUris: [NATIVE.redirectUri, LOOPBACK], scopes: ['devices.readonly', 'flow.start'] },
+      { id: NATIVE.id, secret: NATIVE.secret, name: 'Native <App>', native: true, redirectUris: [NATIVE.redirectUri, LOOPBACK, 'http://[::1]/oauth/callback'], scopes: ['devices.readonly', 'flow.start'] },
       { id: WEB.id, secret: WEB.secret, name: 'Web App', native: false, redirectUris: [WEB.redirectUri], scopes: ['devices'] },
     ],
     users: [
@@ -47,6 +47,24 @@ async function codeFor(client: TestClient, challenge: string | null, state = 'st
   const redirect = await authorise(cloud.url, client, USER, { challenge, state });
   expect(redirect.searchParams.get('state')).toBe(state);
   return redirect.searchParams.get('code')!;
+}
+
+/** The consent page's HTML, reached by signing in on the authorisation page of `client` for `redirectUri`. */
+async function consentPage(client: TestClient, redirectUri: string): Promise<string> {
+  const query: Record<string, string> = { authorization_type: 'code', client_id: client.id, redirect_uri: redirectUri };
+  if (client === NATIVE) Object.assign(query, { code_challenge: pkcePair().challenge, code_challenge_method: 'S256' });
+  const first = await fetch(authoriseUrl(cloud.url, query));
+  expect(first.status).toBe(200);
+  const cookie = first.headers.getSetCookie()[0]!.split(';')[0]!;
+  const html = await first.text();
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!;
+  const consent = await fetch(`${cloud.url}/oauth2/authorise/login`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ request: field('request'), csrf: field('csrf'), email: USER.email, password: USER.password }).toString(),
+  });
+  expect(consent.status).toBe(200);
+  return consent.text();
 }
 
 async function expectError(response: Response, status: number, error: string) {
@@ -127,6 +145,17 @@ describe('authorisation code flow', () => {
     expect(page).toContain('Allow Native &lt;App&gt; to use your account?');
     expect(page).toContain('See your devices and their state');
     expect(page).toContain('Start your flows');
+  });
+
+  it.each([
+    ['a loopback redirect: the client on this computer and its port', NATIVE, 'http://127.0.0.1:51234/oauth/callback', 'to Native &lt;App&gt; on this computer, port 51234.'],
+    ['an IPv6 loopback redirect', NATIVE, 'http://[::1]:8123/oauth/callback', 'to Native &lt;App&gt; on this computer, port 8123.'],
+    ['a private-use scheme: the client app on this computer', NATIVE, NATIVE.redirectUri, 'to the Native &lt;App&gt; app on this computer.'],
+    ['an https redirect: its origin', WEB, WEB.redirectUri, 'to https://web.example.test.'],
+  ])('says on the consent page where it returns for %s', async (_name, client, redirectUri, expected) => {
+    const page = await consentPage(client, redirectUri);
+    expect(page).toContain(`After you choose, you return ${expected}</p>`);
+    expect(page).not.toContain('<App>');
   });
 
   it('shows the sign-in page again with one message for a wrong password or an unknown account', async () => {
@@ -274,14 +303,53 @@ describe('token endpoint rules', () => {
     await expectError(await postToken(cloud.url, WEB, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }), 400, 'invalid_grant');
   });
 
-  it('requires the redirect_uri, when sent, to equal the one of the authorisation', async () => {
-    const { verifier, challenge } = pkcePair();
-    const code = await codeFor(NATIVE, challenge);
-    await expectError(
-      await postToken(cloud.url, NATIVE, { grant_type: 'authorization_code', authorization_code: code, code_verifier: verifier, redirect_uri: LOOPBACK }),
-      400,
-      'invalid_grant',
-    );
+  describe('redirect_uri at the token endpoint (RFC 6749 §4.1.3)', () => {
+    const LOOPBACK_CLIENT: TestClient = { ...NATIVE, redirectUri: 'http://127.0.0.1:51234/oauth/callback' };
+    const exchange = (client: TestClient, code: string, verifier: string, extra: Record<string, string> | URLSearchParams = {}) => {
+      const form = new URLSearchParams({ grant_type: 'authorization_code', authorization_code: code, code_verifier: verifier });
+      for (const [name, value] of extra instanceof URLSearchParams ? extra : Object.entries(extra)) form.append(name, value);
+      return fetch(`${cloud.url}/oauth2/token`, { method: 'POST', headers: { authorization: basic(client.id, client.secret), 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+    };
+
+    it.each([
+      ['the private-use URI of the authorisation', NATIVE, NATIVE.redirectUri],
+      ['the loopback URI of the authorisation, port included', LOOPBACK_CLIENT, LOOPBACK_CLIENT.redirectUri],
+    ])('accepts %s', async (_name, client, redirectUri) => {
+      const { verifier, challenge } = pkcePair();
+      const code = await codeFor(client, challenge);
+      expect((await exchange(client, code, verifier, { redirect_uri: redirectUri })).status).toBe(200);
+    });
+
+    it('accepts an exchange without redirect_uri (the interface sends none; PKCE binds the code)', async () => {
+      const { verifier, challenge } = pkcePair();
+      const code = await codeFor(LOOPBACK_CLIENT, challenge);
+      expect((await exchange(LOOPBACK_CLIENT, code, verifier)).status).toBe(200);
+    });
+
+    it.each([
+      ['another registered URI', NATIVE, LOOPBACK],
+      ['the loopback URI on another port', LOOPBACK_CLIENT, 'http://127.0.0.1:51235/oauth/callback'],
+      ['the loopback URI with a trailing slash', LOOPBACK_CLIENT, 'http://127.0.0.1:51234/oauth/callback/'],
+      ['an attacker\'s URI', NATIVE, 'https://evil.example.test/cb'],
+    ])('refuses %s with invalid_grant, and the code is spent', async (_name, client, redirectUri) => {
+      const { verifier, challenge } = pkcePair();
+      const code = await codeFor(client, challenge);
+      await expectError(await exchange(client, code, verifier, { redirect_uri: redirectUri }), 400, 'invalid_grant');
+      // One presentation, whatever its outcome: the right redirect_uri no longer helps.
+      await expectError(await exchange(client, code, verifier, { redirect_uri: client.redirectUri }), 400, 'invalid_grant');
+    });
+
+    it.each([
+      ['not a URI', new URLSearchParams({ redirect_uri: 'not a uri' })],
+      ['a relative URI', new URLSearchParams({ redirect_uri: '/oauth/callback' })],
+      ['an oversized URI', new URLSearchParams({ redirect_uri: `https://web.example.test/${'a'.repeat(3000)}` })],
+      ['repeated with the right value', new URLSearchParams([['redirect_uri', NATIVE.redirectUri], ['redirect_uri', NATIVE.redirectUri]])],
+    ])('answers a redirect_uri that is %s with 400 invalid_request, and the code stays usable', async (_name, extra) => {
+      const { verifier, challenge } = pkcePair();
+      const code = await codeFor(NATIVE, challenge);
+      await expectError(await exchange(NATIVE, code, verifier, extra), 400, 'invalid_request');
+      expect((await exchange(NATIVE, code, verifier, { redirect_uri: NATIVE.redirectUri })).status).toBe(200);
+    });
   });
 
   it.each([
