@@ -21,6 +21,8 @@ export const CLOSE_UNKNOWN_WEBHOOK = 4404;
 export const CLOSE_PROTOCOL_ERROR = 4400;
 /** Another connection registered with the same listenerId: the newer one wins. */
 export const CLOSE_REPLACED = 4409;
+/** The webhook or its owner has as many listeners as the forwarder allows; the reason says which and the limit. */
+export const CLOSE_TOO_MANY_LISTENERS = 4429;
 
 /** Registration data (spec 2.6): `$key`, `$keys`, or free properties for a legacy function. */
 export const KeyValueSchema = z.union([z.string().max(1024), z.number(), z.boolean()]);

@@ -3,13 +3,16 @@
  * `POST /webhook/:id` and the listener channel at LISTEN_PATH on the same plain node:http server (no
  * framework: the intake is the service's hot path, see intake-handler.ts). See docs/services.md.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Logger } from '../../main/core/ports';
 import { answerClientError, checkingInterval, listenServer } from '../shared/http-app';
 import { silentLogger } from '../shared/logger';
 import type { LegacyRunner } from './legacy/legacy-runner';
-import { createListenerChannel } from './listener-channel';
+import { limitConnections, DEFAULT_MAX_CONNECTIONS } from './connection-limit';
+import { createListenerChannel, logBudgetEvictions } from './listener-channel';
 import { ListenerRegistry } from './listener-registry';
+import { DEFAULT_RESUME_BUDGET_BYTES, ResumeBudget } from './resume-budget';
 import { createIntakeHandler, type IntakeLimits } from './intake-handler';
 import { createMessageIds } from './message-ids';
 import type { WebhookStore } from './webhook-store';
@@ -27,20 +30,39 @@ export interface ForwarderOptions {
   legacyRunner?: LegacyRunner;
   limits?: Partial<IntakeLimits>;
   heartbeatMs?: number;
-  /** Unacknowledged messages kept per listener. */
+  /** Unacknowledged messages kept per listener (default 1,000). */
   resumeBufferSize?: number;
-  /** Characters of unacknowledged frames kept per listener (default DEFAULT_RESUME_BUFFER_CHARS). */
-  resumeBufferChars?: number;
+  /** Bytes of unacknowledged frames kept per listener (default DEFAULT_RESUME_BUFFER_BYTES, 32 MiB; memory-size.ts). */
+  resumeBufferBytes?: number;
+  /** Bytes of frames kept by all resume buffers together (default DEFAULT_RESUME_BUDGET_BYTES, 256 MiB); see resume-budget.ts. */
+  resumeBudgetBytes?: number;
+  /** Listener slots (connected or away) per webhook (default 100) and per webhook owner (default 200). */
+  maxListenersPerWebhook?: number;
+  maxListenersPerOwner?: number;
+  /** Concurrent TCP connections, intake and listeners together (default DEFAULT_MAX_CONNECTIONS, 1,000); see connection-limit.ts. */
+  maxConnections?: number;
   /** How long a disconnected listener's buffer is kept. */
   forgetAfterMs?: number;
   /** How long a new connection has to register. */
   registerTimeoutMs?: number;
-  /** Who is registered; given only by benchmarks that pre-load more registrations than sockets allow. */
+  /** Who is registered; given only by benchmarks that pre-load more registrations than sockets allow (the resume and slot options above then do not apply). */
   registry?: ListenerRegistry;
+}
+
+/** What the forwarder holds now: for monitoring, and for the flood tests to check the budgets. */
+export interface ForwarderStats {
+  connections: number;
+  /** Listener slots, connected or away. */
+  listeners: number;
+  /** Bytes of the distinct frames in all resume buffers (memory-size.ts). */
+  resumeBufferBytes: number;
+  /** Legacy-function requests waiting for the sandbox, by webhook id (only webhooks with some waiting). */
+  legacyWaiting: Record<string, number>;
 }
 
 export interface RunningForwarder {
   url: string;
+  stats(): ForwarderStats;
   close(): Promise<void>;
 }
 
@@ -59,7 +81,17 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
   const limits: IntakeLimits = { ...DEFAULT_INTAKE_LIMITS, ...options.limits };
-  const registry = options.registry ?? new ListenerRegistry(options.resumeBufferSize ?? 1000, options.resumeBufferChars);
+  const budgetBytes = options.resumeBudgetBytes ?? DEFAULT_RESUME_BUDGET_BYTES;
+  const budget = new ResumeBudget(budgetBytes, logBudgetEvictions(logger, budgetBytes));
+  const registry =
+    options.registry ??
+    new ListenerRegistry({
+      bufferCapacity: options.resumeBufferSize,
+      bufferBytes: options.resumeBufferBytes,
+      budget,
+      maxListenersPerWebhook: options.maxListenersPerWebhook,
+      maxListenersPerOwner: options.maxListenersPerOwner,
+    });
   const channel = createListenerChannel({
     store: options.store,
     registry,
@@ -76,13 +108,23 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
       requestTimeout: limits.requestTimeoutMs,
       connectionsCheckingInterval: checkingInterval(limits),
     },
-    handleIntake,
+    (request, response) => {
+      if (connections.admits(request.socket)) handleIntake(request, response);
+    },
   );
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  let refusedConnections = 0;
+  // Logged the first time, then once per thousand: a flood of connections must not flood the log too.
+  const connections = limitConnections(server, maxConnections, () => {
+    if (refusedConnections++ % 1000 === 0) logger.warn('forwarder: connection refused, too many open', { maxConnections, refused: refusedConnections });
+  });
   // Node silently ignores fields beyond maxHeadersCount; one more than allowed lets the intake see the excess.
   server.maxHeadersCount = limits.headers + 1;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.on('clientError', answerClientError);
-  server.on('upgrade', channel.handleUpgrade);
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (connections.admits(request.socket)) channel.handleUpgrade(request, socket, head);
+  });
 
   let url: string;
   try {
@@ -94,6 +136,7 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   logger.info('forwarder: listening', { url });
   return {
     url,
+    stats: () => ({ connections: connections.open, listeners: registry.size, resumeBufferBytes: budget.bytes, legacyWaiting: options.legacyRunner?.waiting() ?? {} }),
     close: () =>
       new Promise<void>((resolve) => {
         channel.close();

@@ -9,7 +9,9 @@
  * prototype-poisoning keys, 431 more than `headers` header fields (Node keeps at most one more, so the
  * excess is seen) or too many header bytes (Node's limit), 408 headers not complete within
  * `headersTimeoutMs` or the whole request not within `requestTimeoutMs` (Node's server timeouts,
- * answered by the forwarder's clientError handler).
+ * answered by the forwarder's clientError handler), 429 (Retry-After) when the webhook's own queue for
+ * its legacy function is full and 503 (Retry-After) when the forwarder's is (router.ts). A connection
+ * over the forwarder's cap is answered 503 before any request (connection-limit.ts).
  *
  * What a listener receives: headers lower-cased, repeated ones joined with ", ", without hop-by-hop
  * headers (RFC 9110 §7.6.1, plus those named in Connection) and without `cookie` (a browser's ambient
@@ -26,7 +28,7 @@ import type { LegacyRunner } from './legacy/legacy-runner';
 import type { ListenerChannel } from './listener-channel';
 import type { ListenerRegistry } from './listener-registry';
 import type { MessageIds } from './message-ids';
-import { type Routed, route } from './router';
+import { legacyQueueFull, type Routed, route, routingOption } from './router';
 import type { WebhookRecord, WebhookStore } from './webhook-store';
 
 export interface IntakeLimits {
@@ -92,6 +94,7 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
   return (request, response) => {
     try {
       const webhook = admitted(request, store, limits);
+      refuseFlood(request, webhook, deps);
       getRawBody(request, { length: request.headers['content-length'], limit: limits.bodyBytes }, (error, raw) => {
         if (error) {
           // A client that went away gets no answer; the socket is already gone.
@@ -122,6 +125,19 @@ function admitted(request: IncomingMessage, store: WebhookStore, limits: IntakeL
   const webhook = store.get(webhookId);
   if (!webhook) throw new HttpError(404, 'not_found', 'No such webhook.', CLOSE);
   return webhook;
+}
+
+/**
+ * A request for a legacy function whose webhook's sandbox queue is full is refused before its body is
+ * read: a flood's bodies would otherwise all be read and parsed on the event loop every other webhook's
+ * requests share, only to be refused. Requests that route otherwise (`?hub=`, key path) pass.
+ */
+function refuseFlood(request: IncomingMessage, webhook: WebhookRecord, deps: IntakeDeps): void {
+  // The hot path (webhooks without a legacy function) pays one comparison.
+  if (!deps.legacyRunner || webhook.legacyFunction === null) return;
+  if (routingOption(webhook, deps.store.compiledKeyPath(webhook.id), queryOf(request.url ?? '')) !== 'legacy') return;
+  const full = deps.legacyRunner.queueFull(webhook.id, Number(request.headers['content-length'] ?? 0) || 0);
+  if (full !== undefined) throw legacyQueueFull(full, CLOSE);
 }
 
 /** `/webhook/<id>` → the id (percent-decoded), or undefined for any other path. */

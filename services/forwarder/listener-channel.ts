@@ -6,7 +6,11 @@
  *   no `register` within `registerTimeoutMs` → CLOSE_PROTOCOL_ERROR. Frames are limited to 64 KiB.
  * - Listeners get their resume buffer (ResumeBuffer) re-sent after `resumeAfter`, then live messages.
  *   A listener that stays away `forgetAfterMs` (10 minutes) is forgotten with its buffer. A second
- *   connection with the same listenerId replaces the first (CLOSE_REPLACED).
+ *   connection with the same listenerId replaces the first (CLOSE_REPLACED). A new listener over the
+ *   registry's caps (per webhook, per owner) is closed with CLOSE_TOO_MANY_LISTENERS and a reason the app
+ *   can show ("this webhook already has 100 listeners; the limit is 100").
+ * - Resume buffers answer to the forwarder-wide ResumeBudget: after each delivery it evicts what is over
+ *   it (logged here, with the listener but never the payload).
  * - Back-pressure: nothing more is written to a socket holding over HIGH_WATER_BYTES unsent; the messages
  *   wait in the resume buffer and go out as acknowledgements arrive. Tap events are skipped instead.
  * - Heartbeat: a ping every `heartbeatMs`; a peer that has not answered the previous ping is terminated.
@@ -15,15 +19,16 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import { KeyValueSchema, type ListenerClientMessage, ListenerClientMessageSchema, type ListenerServerMessage, type RegistrationData, type TapEvent, type WebhookMessage, CLOSE_BAD_SECRET, CLOSE_PROTOCOL_ERROR, CLOSE_REPLACED, CLOSE_UNKNOWN_WEBHOOK, LISTEN_PATH } from '../../common/webhook-protocol';
+import { KeyValueSchema, type ListenerClientMessage, ListenerClientMessageSchema, type ListenerServerMessage, type RegistrationData, type TapEvent, type WebhookMessage, CLOSE_BAD_SECRET, CLOSE_PROTOCOL_ERROR, CLOSE_REPLACED, CLOSE_TOO_MANY_LISTENERS, CLOSE_UNKNOWN_WEBHOOK, LISTEN_PATH } from '../../common/webhook-protocol';
 import { canonicalKeyValue } from '../../common/key-path';
 import type { Logger } from '../../main/core/ports';
 import { startHeartbeat, upgradeOnPath } from '../shared/websocket-endpoint';
 import type { ListenerRegistry, ListenerSlot } from './listener-registry';
-import type { QueuedMessage } from './resume-buffer';
+import type { QueuedMessage, ResumeBuffer } from './resume-buffer';
+import type { EvictionReport } from './resume-budget';
 import { sequenceOf } from './message-ids';
 import { parseJsonSafely } from './safe-json';
-import type { WebhookStore } from './webhook-store';
+import type { WebhookRecord, WebhookStore } from './webhook-store';
 
 export const HIGH_WATER_BYTES = 1024 * 1024;
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -66,13 +71,18 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
     });
   };
 
-  const registerListener = (socket: WebSocket, message: Extract<ListenerClientMessage, { type: 'register' }>): ListenerSlot | undefined => {
+  const registerListener = (socket: WebSocket, webhook: WebhookRecord, message: Extract<ListenerClientMessage, { type: 'register' }>): ListenerSlot | undefined => {
     const keys = registrationKeys(message.data);
     if (keys === undefined) {
       socket.close(CLOSE_PROTOCOL_ERROR, '$key must be a string, number or boolean; $keys a list of them');
       return undefined;
     }
-    const slot = registry.register(message.webhookId, message.listenerId, { hubId: message.hubId, data: message.data, keys });
+    const slot = registry.register(webhook, message.listenerId, { hubId: message.hubId, data: message.data, keys });
+    if ('refused' in slot) {
+      logger.warn('forwarder: listener refused, too many listeners', { webhookId: webhook.id, listenerId: message.listenerId, reason: slot.refused });
+      socket.close(CLOSE_TOO_MANY_LISTENERS, slot.refused);
+      return undefined;
+    }
     clearTimeout(slot.forgetTimer);
     slot.forgetTimer = undefined;
     if (slot.socket && slot.socket !== socket) slot.socket.close(CLOSE_REPLACED, 'replaced by a newer connection');
@@ -98,6 +108,8 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
         return flush(registered.slot);
       }
       if (registered) return socket.close(CLOSE_PROTOCOL_ERROR, 'already registered');
+      // A registration refused by the caps leaves `registered` unset while its socket closes: no second try on it.
+      if (socket.readyState !== WebSocket.OPEN) return;
       clearTimeout(deadline);
       const webhook = store.get(message.webhookId);
       if (!webhook) return socket.close(CLOSE_UNKNOWN_WEBHOOK, 'unknown webhook');
@@ -110,8 +122,9 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
         registered = { kind: 'tap', webhookId: webhook.id };
         send(socket, { type: 'registered', listenerId: message.listenerId, resumed: 0 });
       } else {
-        const slot = registerListener(socket, message);
-        if (slot) registered = { kind: 'listener', slot };
+        const slot = registerListener(socket, webhook, message);
+        if (!slot) return;
+        registered = { kind: 'listener', slot };
       }
       logger.info('forwarder: registered', { webhookId: webhook.id, role: message.role, listenerId: message.listenerId });
     });
@@ -141,8 +154,10 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
         if (dropped > 0 && worthReporting(slot.buffer.dropped - dropped, slot.buffer.dropped)) {
           logger.warn('forwarder: resume buffer full, oldest messages dropped', { webhookId: slot.webhookId, listenerId: slot.listenerId, dropped: slot.buffer.dropped });
         }
-        flush(slot);
       }
+      // Before anything is sent: what the budget evicts now is never written to a socket.
+      registry.enforceBudget();
+      for (const slot of targets) flush(slot);
     },
     tap(webhookId, event) {
       let frame: string | undefined;
@@ -158,6 +173,20 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       for (const socket of wss.clients) socket.terminate();
       wss.close();
     },
+  };
+}
+
+/** For the forwarder's ResumeBudget: logs evictions with the listener they hit, rate-limited like drops. */
+export function logBudgetEvictions(logger: Logger, budgetBytes: number): EvictionReport {
+  return (buffer: ResumeBuffer, evicted: number) => {
+    if (!worthReporting(buffer.dropped - evicted, buffer.dropped)) return;
+    logger.warn('forwarder: resume budget exceeded, oldest messages of the largest buffer evicted', {
+      webhookId: buffer.owner?.webhookId,
+      listenerId: buffer.owner?.listenerId,
+      evicted,
+      dropped: buffer.dropped,
+      budgetBytes,
+    });
   };
 }
 

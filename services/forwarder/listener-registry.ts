@@ -3,20 +3,47 @@
  * the canonical form of each `$key` / `$keys` value (option 2), so finding the receivers of a request is
  * one Map lookup whatever the number of registrations. A slot is a (webhook, listenerId) pair; it
  * outlives its socket (messages for an offline listener wait in its resume buffer) until it is forgotten.
+ *
+ * Slots are capped per webhook and per owner (issue 11 §2): each slot holds a resume buffer and its
+ * registration, and slots outlive their sockets, so without caps one owner could hold any number.
  */
 import type { WebSocket } from 'ws';
 import type { RegistrationData } from '../../common/webhook-protocol';
 import { ResumeBuffer } from './resume-buffer';
+import type { ResumeBudget } from './resume-budget';
 
 /**
- * 16 Mi characters of frames per listener (16–32 MB): with the 256 KiB body limit a frame is at most
- * ~0.6 Mi characters (the body parsed and as base64 raw bytes), so at least 27 of the largest messages
- * fit, and a thousand webhooks of a few KiB.
+ * 32 MiB of frames per listener (memory-size.ts: 16 Mi characters): with the 256 KiB body limit a frame
+ * is at most ~0.6 Mi characters (the body parsed and as base64 raw bytes), so at least 27 of the largest
+ * messages fit, and a thousand webhooks of a few KiB.
  */
-export const DEFAULT_RESUME_BUFFER_CHARS = 16 * 1024 * 1024;
+export const DEFAULT_RESUME_BUFFER_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_RESUME_BUFFER_SIZE = 1000;
+/** Far more than the hubs one webhook serves in practice (one listener per app and hub). */
+export const DEFAULT_MAX_LISTENERS_PER_WEBHOOK = 100;
+/** An owner's webhooks together; with the per-webhook cap it bounds what one account can hold. */
+export const DEFAULT_MAX_LISTENERS_PER_OWNER = 200;
+
+export interface RegistryOptions {
+  /** Messages per resume buffer (default 1,000). */
+  bufferCapacity?: number;
+  /** Bytes of frames per resume buffer (default DEFAULT_RESUME_BUFFER_BYTES). */
+  bufferBytes?: number;
+  /** The forwarder-wide budget all buffers answer to; none: each buffer is bounded on its own only. */
+  budget?: ResumeBudget;
+  maxListenersPerWebhook?: number;
+  maxListenersPerOwner?: number;
+}
+
+/** The webhook a listener registers for, as the registry needs it. */
+export interface WebhookRef {
+  readonly id: string;
+  readonly ownerId: string;
+}
 
 export interface ListenerSlot {
   readonly webhookId: string;
+  readonly ownerId: string;
   readonly listenerId: string;
   hubId: string | undefined;
   data: RegistrationData | undefined;
@@ -57,30 +84,51 @@ export class WebhookListeners {
   }
 }
 
+/** A registration the caps refused, with the sentence the listener is closed with. */
+export interface Refused {
+  refused: string;
+}
+
 export class ListenerRegistry {
   private readonly webhooks = new Map<string, WebhookListeners>();
+  /** Slots per owner, across their webhooks. */
+  private readonly ownerSlots = new Map<string, number>();
+  private readonly bufferCapacity: number;
+  private readonly bufferBytes: number;
+  private readonly maxPerWebhook: number;
+  private readonly maxPerOwner: number;
+  private slotCount = 0;
 
-  /** Each listener's resume buffer: at most `bufferCapacity` messages and `bufferChars` characters of frames. */
-  constructor(
-    private readonly bufferCapacity: number,
-    private readonly bufferChars: number = DEFAULT_RESUME_BUFFER_CHARS,
-  ) {}
+  constructor(private readonly options: RegistryOptions = {}) {
+    this.bufferCapacity = options.bufferCapacity ?? DEFAULT_RESUME_BUFFER_SIZE;
+    this.bufferBytes = options.bufferBytes ?? DEFAULT_RESUME_BUFFER_BYTES;
+    this.maxPerWebhook = options.maxListenersPerWebhook ?? DEFAULT_MAX_LISTENERS_PER_WEBHOOK;
+    this.maxPerOwner = options.maxListenersPerOwner ?? DEFAULT_MAX_LISTENERS_PER_OWNER;
+  }
+
+  /** Listener slots held, connected or away. */
+  get size(): number {
+    return this.slotCount;
+  }
 
   of(webhookId: string): WebhookListeners | undefined {
     return this.webhooks.get(webhookId);
   }
 
-  /** The slot for (webhook, listenerId), created or re-indexed with the new registration. */
-  register(webhookId: string, listenerId: string, registration: Registration): ListenerSlot {
-    const listeners = this.listeners(webhookId);
-    let slot = listeners.slots.get(listenerId);
-    if (slot) listeners.unindex(slot);
-    else {
-      slot = { webhookId, listenerId, hubId: undefined, data: undefined, keys: [], buffer: new ResumeBuffer(this.bufferCapacity, this.bufferChars), socket: undefined, forgetTimer: undefined };
-      listeners.slots.set(listenerId, slot);
-    }
+  /**
+   * The slot for (webhook, listenerId), created or re-indexed with the new registration. A new slot
+   * over either cap is refused; an existing one (a reconnect) never is.
+   */
+  register(webhook: WebhookRef, listenerId: string, registration: Registration): ListenerSlot | Refused {
+    const listeners = this.webhooks.get(webhook.id);
+    let slot = listeners?.slots.get(listenerId);
+    if (!slot) {
+      const refusal = this.overCap(webhook, listeners);
+      if (refusal !== undefined) return { refused: refusal };
+      slot = this.newSlot(webhook, listenerId);
+    } else listeners!.unindex(slot);
     Object.assign(slot, registration);
-    listeners.index(slot);
+    this.listeners(webhook.id).index(slot);
     return slot;
   }
 
@@ -89,6 +137,11 @@ export class ListenerRegistry {
     if (!listeners || listeners.slots.get(slot.listenerId) !== slot) return;
     listeners.unindex(slot);
     listeners.slots.delete(slot.listenerId);
+    slot.buffer.clear();
+    this.slotCount--;
+    const owned = (this.ownerSlots.get(slot.ownerId) ?? 1) - 1;
+    if (owned === 0) this.ownerSlots.delete(slot.ownerId);
+    else this.ownerSlots.set(slot.ownerId, owned);
     this.dropIfEmpty(slot.webhookId, listeners);
   }
 
@@ -103,8 +156,31 @@ export class ListenerRegistry {
     this.dropIfEmpty(webhookId, listeners);
   }
 
+  /** After a message was added to its targets' buffers: the forwarder-wide budget evicts what is over it. */
+  enforceBudget(): void {
+    this.options.budget?.enforce();
+  }
+
   allSlots(): ListenerSlot[] {
     return [...this.webhooks.values()].flatMap((listeners) => [...listeners.slots.values()]);
+  }
+
+  private overCap(webhook: WebhookRef, listeners: WebhookListeners | undefined): string | undefined {
+    const ofWebhook = listeners?.slots.size ?? 0;
+    if (ofWebhook >= this.maxPerWebhook) return `this webhook already has ${ofWebhook} listeners; the limit is ${this.maxPerWebhook}`;
+    const ofOwner = this.ownerSlots.get(webhook.ownerId) ?? 0;
+    if (ofOwner >= this.maxPerOwner) return `this webhook's owner already has ${ofOwner} listeners; the limit is ${this.maxPerOwner}`;
+    return undefined;
+  }
+
+  private newSlot(webhook: WebhookRef, listenerId: string): ListenerSlot {
+    const owner = { webhookId: webhook.id, listenerId };
+    const buffer = new ResumeBuffer(this.bufferCapacity, this.bufferBytes, this.options.budget, owner);
+    const slot: ListenerSlot = { ...owner, ownerId: webhook.ownerId, hubId: undefined, data: undefined, keys: [], buffer, socket: undefined, forgetTimer: undefined };
+    this.listeners(webhook.id).slots.set(listenerId, slot);
+    this.ownerSlots.set(webhook.ownerId, (this.ownerSlots.get(webhook.ownerId) ?? 0) + 1);
+    this.slotCount++;
+    return slot;
   }
 
   private listeners(webhookId: string): WebhookListeners {

@@ -1,5 +1,5 @@
 /**
- * A listener's unacknowledged messages, oldest first, bounded in number and in size: when full, the
+ * A listener's unacknowledged messages, oldest first, bounded in number and in bytes: when full, the
  * oldest are dropped (and counted). A message stays here from routing until the listener acknowledges it, whether or not it
  * could be sent, so a reconnect with `resumeAfter` re-sends exactly what the listener has not confirmed.
  * `unsent` marks the messages not yet written to the current socket (listener offline, or the socket's
@@ -8,7 +8,13 @@
  * Messages are kept as the frame the listener will receive, serialised once per intake and shared by
  * every listener it was routed to: one string per message instead of an object graph per message,
  * which is what the garbage collector would otherwise walk and copy for every buffered message.
+ *
+ * Every buffer of a forwarder also answers to one forwarder-wide ResumeBudget (resume-budget.ts): a
+ * frame is counted there once however many buffers hold it, and the budget may take the oldest
+ * messages of the largest buffer when the total is over it.
  */
+import { stringBytes } from './memory-size';
+import type { ResumeBudget } from './resume-budget';
 
 /** A routed message, ready to send. */
 export interface QueuedMessage {
@@ -18,40 +24,54 @@ export interface QueuedMessage {
   readonly frame: string;
 }
 
+/** Whose buffer it is, for the logs (never the payload). */
+export interface BufferOwner {
+  readonly webhookId: string;
+  readonly listenerId: string;
+}
+
 export class ResumeBuffer {
   /** By id, in routing order (Map keeps insertion order; delete is O(1)). */
   private readonly entries = new Map<string, QueuedMessage>();
   /** The subset not yet written to the current socket, in the same order. */
   private unsent = new Map<string, QueuedMessage>();
-  /** Characters of the frames in `entries`. */
-  private chars = 0;
-  /** Messages dropped because the buffer was full, since the listener first registered. */
+  private heldBytes = 0;
+  /** Messages dropped because this buffer or the forwarder's budget was full, since the listener first registered. */
   dropped = 0;
 
   /**
-   * At most `capacity` messages and `maxChars` characters of frames (a frame shared with other
-   * listeners counts in each of their buffers); the newest message is always kept.
+   * At most `capacity` messages and `maxBytes` bytes of frames (memory-size.ts; a frame shared with
+   * other listeners counts in each of their buffers); the newest message is always kept here, though
+   * the forwarder-wide `budget` may still take it.
    */
   constructor(
     private readonly capacity: number,
-    private readonly maxChars: number,
+    private readonly maxBytes: number,
+    private readonly budget?: ResumeBudget,
+    readonly owner?: BufferOwner,
   ) {}
 
   get size(): number {
     return this.entries.size;
   }
 
-  /** Adds a message; returns how many older ones had to be dropped to make room. */
+  /** Bytes of the frames held (memory-size.ts), shared ones included. */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  /** Adds a message; returns how many older ones had to be dropped to make room in this buffer. */
   add(message: QueuedMessage): number {
+    if (this.entries.has(message.id)) return 0;
     this.entries.set(message.id, message);
     this.unsent.set(message.id, message);
-    this.chars += message.frame.length;
+    this.heldBytes += stringBytes(message.frame);
+    this.budget?.retain(this, message);
     let dropped = 0;
-    while (this.entries.size > this.capacity || (this.chars > this.maxChars && this.entries.size > 1)) {
-      this.acknowledge(this.entries.keys().next().value as string);
+    while (this.entries.size > this.capacity || (this.heldBytes > this.maxBytes && this.entries.size > 1)) {
+      this.dropOldest();
       dropped++;
     }
-    this.dropped += dropped;
     return dropped;
   }
 
@@ -60,7 +80,22 @@ export class ResumeBuffer {
     if (!message) return;
     this.entries.delete(id);
     this.unsent.delete(id);
-    this.chars -= message.frame.length;
+    this.heldBytes -= stringBytes(message.frame);
+    this.budget?.release(this, message);
+  }
+
+  /** Drops the oldest message (counted in `dropped`); false when empty. */
+  dropOldest(): boolean {
+    const oldest = this.entries.keys().next();
+    if (oldest.done) return false;
+    this.acknowledge(oldest.value);
+    this.dropped++;
+    return true;
+  }
+
+  /** Empties the buffer without counting drops (the listener is forgotten): its frames leave the budget. */
+  clear(): void {
+    for (const id of [...this.entries.keys()]) this.acknowledge(id);
   }
 
   /**

@@ -4,12 +4,15 @@
  * 2. the webhook's key path → its value in canonical form (canonicalKeyValue: strings as is, finite
  *    numbers as String(n), booleans as "true"/"false"; so `$key: 5` matches "5") → the listeners whose
  *    `$key` / `$keys` hold it. One Map lookup.
- * 3. the webhook's legacy function → one sandbox run for all listeners that registered data.
+ * 3. the webhook's legacy function → one sandbox run for all listeners that registered data. When the
+ *    webhook's own sandbox queue is full the request is refused with 429, when the forwarder's is, 503
+ *    (both with Retry-After): the sender can retry, where a 202 would have lost the request.
  * 4. otherwise nothing is forwarded.
  * The decision always says what was done and, when nothing (or not all) matched, why.
  */
 import { canonicalKeyValue, evaluateKeyPath, type KeyPath } from '../../common/key-path';
 import type { RoutingDecision } from '../../common/webhook-protocol';
+import { HttpError } from '../shared/http-error';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import type { ListenerSlot, WebhookListeners } from './listener-registry';
 import type { WebhookRecord } from './webhook-store';
@@ -33,18 +36,37 @@ export interface RouteContext {
 }
 
 const MAX_REASON_VALUE_LENGTH = 80;
+/** A full queue of 100 requests drains in well under a second at the sandbox's few hundred runs a second. */
+const LEGACY_RETRY_AFTER_SECONDS = 1;
+
+/** Which option routes a request; known before its body is read. */
+export function routingOption(webhook: WebhookRecord, keyPath: KeyPath | null, query: Record<string, string>): RoutingDecision['option'] {
+  if (query.hub !== undefined && query.hub !== '') return 'query';
+  if (keyPath) return 'key-path';
+  return webhook.legacyFunction !== null ? 'legacy' : 'none';
+}
 
 /** Synchronous except for legacy functions, which wait for the sandbox. */
 export function route(context: RouteContext, input: RouteInput): Routed | Promise<Routed> {
   const { webhook, keyPath, listeners } = context;
-  const hubId = input.query.hub;
-  if (hubId !== undefined && hubId !== '') {
-    const targets = [...(listeners?.byHub.get(hubId)?.values() ?? [])];
-    return routed({ option: 'query' }, targets, () => `no listener registered for hub ${quote(hubId)}`);
+  switch (routingOption(webhook, keyPath, input.query)) {
+    case 'query': {
+      const hubId = input.query.hub!;
+      const targets = [...(listeners?.byHub.get(hubId)?.values() ?? [])];
+      return routed({ option: 'query' }, targets, () => `no listener registered for hub ${quote(hubId)}`);
+    }
+    case 'key-path':
+      return routeByKeyPath(keyPath!, listeners, input);
+    case 'legacy':
+      return routeByLegacyFunction(webhook.legacyFunction!, context, input);
+    default:
+      return routed({ option: 'none' }, [], () => 'the request has no hub query parameter and the webhook has neither a key path nor a legacy function');
   }
-  if (keyPath) return routeByKeyPath(keyPath, listeners, input);
-  if (webhook.legacyFunction !== null) return routeByLegacyFunction(webhook.legacyFunction, context, input);
-  return routed({ option: 'none' }, [], () => 'the request has no hub query parameter and the webhook has neither a key path nor a legacy function');
+}
+
+/** The 429 a flooded webhook's requests get, before or after their body was read. */
+export function legacyQueueFull(description: string, headers: Record<string, string> = {}): HttpError {
+  return new HttpError(429, 'too_many_requests', description, { 'retry-after': String(LEGACY_RETRY_AFTER_SECONDS), ...headers });
 }
 
 function routeByKeyPath(keyPath: KeyPath, listeners: WebhookListeners | undefined, input: RouteInput): Routed {
@@ -65,7 +87,10 @@ async function routeByLegacyFunction(source: string, context: RouteContext, inpu
     source,
     input,
     candidates.map((slot) => ({ listenerId: slot.listenerId, data: slot.data })),
+    context.webhook.id,
   );
+  if (!outcome.ok && outcome.error === 'queue-full') throw legacyQueueFull(outcome.message);
+  if (!outcome.ok && outcome.error === 'busy') throw new HttpError(503, 'temporarily_unavailable', outcome.message, { 'retry-after': String(LEGACY_RETRY_AFTER_SECONDS) });
   if (!outcome.ok) return routed({ option: 'legacy' }, [], () => `the legacy function failed (${outcome.error}): ${outcome.message}`);
   const matched = new Set(outcome.matched);
   // A listener that went away during the run is no longer in the registry, so it gets nothing.

@@ -35,6 +35,11 @@ export interface WebhookStore {
 
 export const MAX_WEBHOOK_NAME_LENGTH = 100;
 
+/** `wh_` and 16 random base64url characters: ids cannot be guessed, so knowing one proves it was shared. */
+export function newWebhookId(): string {
+  return `wh_${randomBytes(12).toString('base64url')}`;
+}
+
 interface Entry {
   record: WebhookRecord;
   keyPath: KeyPath | null;
@@ -61,7 +66,7 @@ export function createWebhookStore(now: () => number = Date.now): WebhookStore {
       const trimmed = name.trim();
       if (trimmed === '' || trimmed.length > MAX_WEBHOOK_NAME_LENGTH) throw new Error(`a webhook name has 1 to ${MAX_WEBHOOK_NAME_LENGTH} characters`);
       return put({
-        id: `wh_${randomBytes(12).toString('base64url')}`,
+        id: newWebhookId(),
         name: trimmed,
         ownerId,
         secret: randomBytes(32).toString('base64url'),

@@ -11,9 +11,10 @@ import { createWebhookStore } from '../../services/forwarder/webhook-store';
 const store = createWebhookStore();
 const webhook = store.create({ name: 'Benchmark webhook', ownerId: 'bench' });
 store.setKeyPath(webhook.id, 'body.device.id');
-const registry = new ListenerRegistry(100);
+// Caps lifted: the preloaded registrations stand in for more listeners than any real webhook may have.
+const registry = new ListenerRegistry({ bufferCapacity: 100, maxListenersPerWebhook: Infinity, maxListenersPerOwner: Infinity });
 const preload = Number(process.env.PRELOAD ?? 0);
-for (let i = 0; i < preload; i++) registry.register(webhook.id, `pre-${i}`, { hubId: undefined, data: { $key: `pre-${i}` }, keys: [`pre-${i}`] });
+for (let i = 0; i < preload; i++) registry.register(webhook, `pre-${i}`, { hubId: undefined, data: { $key: `pre-${i}` }, keys: [`pre-${i}`] });
 const forwarder = await startForwarder({ store, registry });
 process.stdout.write(`${JSON.stringify({ url: forwarder.url, webhookId: webhook.id, secret: webhook.secret })}\n`);
 process.once('SIGTERM', () => void forwarder.close().then(() => process.exit(0)));

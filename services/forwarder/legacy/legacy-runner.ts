@@ -3,6 +3,8 @@
  * inside worker threads, so the forwarder's event loop never runs legacy code. See
  * docs/legacy-functions.md for the design, the limits and the failure semantics.
  */
+import { stringBytes } from '../memory-size';
+import type { FairQueueLimits as QueueLimits } from './fair-queue';
 import { createWorkerPool, type PoolAnswer } from './worker-pool';
 
 export interface LegacyRegistration {
@@ -18,10 +20,22 @@ export interface WebhookData {
 
 export type LegacyOutcome =
   | { ok: true; matched: string[] } // listenerIds whose call returned exactly true
-  | { ok: false; error: 'timeout' | 'memory' | 'invalid-function' | 'crashed' | 'busy'; message: string };
+  // 'queue-full': this queue (webhook) has as many requests waiting as allowed; 'busy': all queues together have, or the runner is closed
+  | { ok: false; error: 'timeout' | 'memory' | 'invalid-function' | 'crashed' | 'queue-full' | 'busy'; message: string };
 
 export interface LegacyRunner {
-  run(source: string, webhook: WebhookData, registrations: readonly LegacyRegistration[]): Promise<LegacyOutcome>;
+  /**
+   * `queue` names the fair queue the request waits in (the forwarder gives the webhook id): queues are
+   * served round-robin, so one webhook's flood does not delay another's requests.
+   */
+  run(source: string, webhook: WebhookData, registrations: readonly LegacyRegistration[], queue?: string): Promise<LegacyOutcome>;
+  /**
+   * Undefined when a request with a body of `bodyBytes` would find room in `queue` now, else the
+   * `queue-full` message: lets the intake refuse a flood before reading (and parsing) its bodies.
+   */
+  queueFull(queue: string, bodyBytes: number): string | undefined;
+  /** Requests waiting for the sandbox, by queue (those with none left out). */
+  waiting(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -32,8 +46,14 @@ export interface LegacyRunnerOptions {
   deadlineMs?: number;
   /** QuickJS heap limit per entry (1–256 MiB, default 32 MiB). */
   memoryBytes?: number;
-  /** Requests that may wait for a worker (default 1000); more answer `busy`. */
+  /** Requests that may wait for a worker, all queues together (default 1,000); more answer `busy`. */
   maxQueue?: number;
+  /** Bytes those requests may hold (memory-size.ts; default 64 MiB); more answer `busy`. */
+  maxQueueBytes?: number;
+  /** Requests that may wait in one queue (one webhook; default 100); more answer `queue-full`. */
+  maxQueuePerWebhook?: number;
+  /** Bytes those may hold (default 8 MiB: about 14 requests at the intake's 256 KiB body limit); more answer `queue-full`. */
+  maxQueueBytesPerWebhook?: number;
 }
 
 export const LEGACY_LIMITS = {
@@ -56,7 +76,12 @@ export function createLegacyRunner(options: LegacyRunnerOptions = {}): LegacyRun
   const workers = integerIn('workers', options.workers ?? 2, 1, 8);
   const deadlineMs = integerIn('deadlineMs', options.deadlineMs ?? LEGACY_LIMITS.maxDeadlineMs, 1, LEGACY_LIMITS.maxDeadlineMs);
   const memoryBytes = integerIn('memoryBytes', options.memoryBytes ?? LEGACY_LIMITS.defaultMemoryBytes, 1024 * 1024, 256 * 1024 * 1024);
-  const maxQueue = integerIn('maxQueue', options.maxQueue ?? 1000, 0, 1_000_000);
+  const queue = {
+    items: integerIn('maxQueue', options.maxQueue ?? 1000, 0, 1_000_000),
+    bytes: integerIn('maxQueueBytes', options.maxQueueBytes ?? 64 * 1024 * 1024, 0, 2 ** 40),
+    itemsPerKey: integerIn('maxQueuePerWebhook', options.maxQueuePerWebhook ?? 100, 0, 1_000_000),
+    bytesPerKey: integerIn('maxQueueBytesPerWebhook', options.maxQueueBytesPerWebhook ?? 8 * 1024 * 1024, 0, 2 ** 40),
+  };
   const answerWithinMs = deadlineMs + LEGACY_LIMITS.watchdogGraceMs;
 
   const pool = createWorkerPool({
@@ -66,11 +91,11 @@ export function createLegacyRunner(options: LegacyRunnerOptions = {}): LegacyRun
     // Bounds the worker's own V8 heap (QuickJS's heap is WebAssembly memory, bounded by memoryBytes).
     resourceLimits: { maxOldGenerationSizeMb: 128, stackSizeMb: LEGACY_LIMITS.workerStackMb },
     answerWithinMs,
-    maxQueue,
+    queue,
   });
 
   return {
-    async run(source, webhook, registrations) {
+    async run(source, webhook, registrations, queueKey = '') {
       if (typeof source !== 'string' || Buffer.byteLength(source) > LEGACY_LIMITS.maxSourceBytes) {
         return failure('invalid-function', `the source must be a string of at most ${LEGACY_LIMITS.maxSourceBytes} bytes`);
       }
@@ -86,8 +111,13 @@ export function createLegacyRunner(options: LegacyRunnerOptions = {}): LegacyRun
       } catch {
         return failure('crashed', 'the webhook or registration data is not serialisable as JSON');
       }
-      return toOutcome(await pool.submit(job), registrations, { answerWithinMs, maxQueue });
+      // What a waiting job holds: the two JSON texts (the source is the webhook's, shared by all its jobs).
+      const bytes = stringBytes(job.webhookJson) + stringBytes(job.dataJson);
+      return toOutcome(await pool.submit(job, { key: queueKey, bytes }), registrations, { answerWithinMs, queue });
     },
+    // The webhook data's JSON holds the body at least once: two bytes a character of it (memory-size.ts).
+    queueFull: (queueKey, bodyBytes) => (pool.hasRoom({ key: queueKey, bytes: 2 * bodyBytes }) ? undefined : queueFullMessage(queue)),
+    waiting: () => pool.waiting(),
     close: () => pool.close(),
   };
 }
@@ -95,11 +125,14 @@ export function createLegacyRunner(options: LegacyRunnerOptions = {}): LegacyRun
 function toOutcome(
   answer: PoolAnswer,
   registrations: readonly LegacyRegistration[],
-  limits: { answerWithinMs: number; maxQueue: number },
+  limits: { answerWithinMs: number; queue: QueueLimits },
 ): LegacyOutcome {
+  const { queue } = limits;
   switch (answer.kind) {
+    case 'key-full':
+      return failure('queue-full', queueFullMessage(queue));
     case 'busy':
-      return failure('busy', `too many legacy-function requests waiting (${limits.maxQueue})`);
+      return failure('busy', `the forwarder's queue for legacy functions is full (at most ${queue.items} requests and ${queue.bytes} bytes wait); retry later`);
     case 'closed':
       return failure('busy', 'the legacy-function runner is closed');
     case 'timeout':
@@ -109,6 +142,10 @@ function toOutcome(
     case 'answer':
       return readAnswer(answer.answer, registrations);
   }
+}
+
+function queueFullMessage(queue: QueueLimits): string {
+  return `this webhook's queue for its legacy function is full (at most ${queue.itemsPerKey} requests and ${queue.bytesPerKey} bytes wait); retry later`;
 }
 
 const SANDBOX_ERRORS = new Set(['timeout', 'memory', 'invalid-function', 'crashed']);

@@ -1,6 +1,7 @@
 /**
- * A fixed-size pool of `worker_threads` workers that answer one job at a time, with a bounded queue and a
- * main-thread watchdog. It knows nothing about QuickJS: the legacy runner gives it a worker script and
+ * A fixed-size pool of `worker_threads` workers that answer one job at a time, with a bounded, fair queue
+ * (fair-queue.ts: one FIFO per job key, served round-robin) and a main-thread watchdog. It knows
+ * nothing about QuickJS: the legacy runner gives it a worker script and
  * validates the answers.
  *
  * Worker protocol: the worker posts `{type: 'ready'}` once it can take jobs; the pool then posts
@@ -10,9 +11,13 @@
  * (a broken script would otherwise spin): the next `submit` tries again.
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { FairQueue, type FairQueueLimits } from './fair-queue';
 
 export type PoolAnswer =
   | { kind: 'answer'; answer: unknown }
+  /** The job's own key has as many jobs (or bytes) waiting as allowed. */
+  | { kind: 'key-full' }
+  /** All keys together have. */
   | { kind: 'busy' }
   | { kind: 'closed' }
   | { kind: 'timeout' }
@@ -26,12 +31,22 @@ export interface WorkerPoolOptions {
   resourceLimits?: ResourceLimits;
   /** Watchdog: a dispatched job must be answered within this many milliseconds. */
   answerWithinMs: number;
-  /** Jobs that may wait for a free worker; beyond this `submit` answers `busy`. */
-  maxQueue: number;
+  /** What may wait for a free worker, per key and in all (counts and bytes); beyond it `submit` answers `key-full` or `busy`. */
+  queue: FairQueueLimits;
+}
+
+/** Which queue a job waits in, and what it holds in memory while it waits. */
+export interface JobTicket {
+  key: string;
+  bytes: number;
 }
 
 export interface WorkerPool {
-  submit(job: unknown): Promise<PoolAnswer>;
+  submit(job: unknown, ticket?: JobTicket): Promise<PoolAnswer>;
+  /** Whether a job of this ticket would find room in its key's queue now (`submit` would not answer `key-full`). */
+  hasRoom(ticket: JobTicket): boolean;
+  /** Jobs waiting for a worker, by key. */
+  waiting(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -55,7 +70,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     current: undefined,
     watchdog: undefined,
   }));
-  const queue: PendingJob[] = [];
+  const queue = new FairQueue<PendingJob>(options.queue);
   const exits = new Set<Promise<number>>();
   let nextId = 1;
   let closed = false;
@@ -105,7 +120,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       spawn(slot);
     } else if (slots.every((s) => s.worker === undefined)) {
       // No worker can start: fail what waits rather than let it wait forever.
-      for (const pending of queue.splice(0)) {
+      for (const pending of queue.drain()) {
         pending.settle({ kind: 'crashed', reason: `sandbox worker failed to start (code ${code})` });
       }
     }
@@ -141,7 +156,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 
   function pump(): void {
     for (const slot of slots) {
-      if (queue.length === 0) return;
+      if (queue.size === 0) return;
       if (slot.ready && slot.current === undefined) dispatch(slot, queue.shift()!);
     }
   }
@@ -149,22 +164,30 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   for (const slot of slots) spawn(slot);
 
   return {
-    submit(job) {
+    submit(job, ticket = { key: '', bytes: 0 }) {
       if (closed) return Promise.resolve({ kind: 'closed' });
-      // An idle worker means an empty queue (pump keeps it so): only a job that would wait counts.
-      const idle = slots.some((slot) => slot.ready && slot.current === undefined);
-      if (!idle && queue.length >= options.maxQueue) return Promise.resolve({ kind: 'busy' });
       for (const slot of slots) if (slot.worker === undefined) spawn(slot);
-      return new Promise<PoolAnswer>((settle) => {
-        queue.push({ id: nextId++, job, settle });
-        pump();
-      });
+      let settle!: (answer: PoolAnswer) => void;
+      const answered = new Promise<PoolAnswer>((resolve) => (settle = resolve));
+      const pending: PendingJob = { id: nextId++, job, settle };
+      // An idle worker means an empty queue (pump keeps it so): such a job is dispatched at once and never waits.
+      const idle = slots.find((slot) => slot.ready && slot.current === undefined);
+      if (idle) dispatch(idle, pending);
+      else {
+        const admission = queue.push(ticket.key, pending, ticket.bytes);
+        if (admission === 'key-full') return Promise.resolve({ kind: 'key-full' });
+        if (admission === 'full') return Promise.resolve({ kind: 'busy' });
+      }
+      return answered;
     },
+
+    hasRoom: (ticket) => queue.admission(ticket.key, ticket.bytes) !== 'key-full',
+    waiting: () => queue.waitingByKey(),
 
     async close() {
       if (!closed) {
         closed = true;
-        for (const pending of queue.splice(0)) pending.settle({ kind: 'closed' });
+        for (const pending of queue.drain()) pending.settle({ kind: 'closed' });
         for (const slot of slots) {
           finish(slot, { kind: 'closed' });
           if (slot.worker !== undefined) terminate(slot.worker);

@@ -272,9 +272,9 @@ describe('listener channel', () => {
     }
   });
 
-  it('keeps at most resumeBufferChars characters of unacknowledged frames per listener, dropping the oldest', async () => {
-    // Each 10,000-character body makes a frame of over 23,000 characters (text and base64 raw bytes): two fit in 50,000, three do not.
-    const small = await startForwarder({ store, resumeBufferChars: 50_000 });
+  it('keeps at most resumeBufferBytes bytes of unacknowledged frames per listener, dropping the oldest', async () => {
+    // Each 10,000-character body makes a frame of over 23,000 characters (text and base64 raw bytes), 46,000 bytes as counted: two fit in 100,000, three do not.
+    const small = await startForwarder({ store, resumeBufferBytes: 100_000 });
     try {
       const { second, ids } = await missedWhileAway(small, ['a', 'b', 'c', 'd'].map((letter) => letter.repeat(10_000)));
       expect(second.resumed).toBe(2);

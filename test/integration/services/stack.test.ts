@@ -88,7 +88,11 @@ describe('webhooks in the stack', () => {
       await listener.close();
 
       expect(stack.webhooks.get(info.webhook.id)).toMatchObject({ name: 'Demo webhook', keyPath: 'body.device.id', ownerId: DEMO_USER._id });
-      expect(stack.webhooks.get('wh_legacy_match-by-room')?.legacyFunction).toContain('function (hubData, webhookData)');
+      const legacy = stack.webhooks.list(DEMO_USER._id).filter((record) => record.legacyFunction !== null);
+      expect(legacy.map((record) => record.name).sort()).toEqual(['Legacy: match-by-room', 'Legacy: match-device-list', 'Legacy: match-owner-header']);
+      expect(legacy.find((record) => record.name === 'Legacy: match-by-room')?.legacyFunction).toContain('function (hubData, webhookData)');
+      // Random like any webhook's: a guessable id would let anyone flood the legacy sandbox.
+      for (const record of legacy) expect(record.id).toMatch(/^wh_[A-Za-z0-9_-]{16}$/);
     } finally {
       await stack.close();
     }

@@ -255,6 +255,27 @@ describe('legacy runner: concurrency, back-pressure and shutdown', () => {
     }
   });
 
+  it('answers queue-full for a webhook whose own queue is full, while another webhook still gets in', async () => {
+    const small = createLegacyRunner({ workers: 1, maxQueuePerWebhook: 1 });
+    try {
+      await expect(small.run(BY_ROOM, HALL, ROOMS)).resolves.toMatchObject({ ok: true }); // worker ready
+      const looping = small.run('function () { for (;;) {} }', HALL, ROOMS, 'wh_flood');
+      const waiting = small.run(BY_ROOM, HALL, ROOMS, 'wh_flood');
+      expect(small.queueFull('wh_flood', 10)).toContain('at most 1 requests');
+      expect(small.queueFull('wh_other', 10)).toBeUndefined();
+      await expect(small.run(BY_ROOM, HALL, ROOMS, 'wh_flood')).resolves.toMatchObject({ ok: false, error: 'queue-full' });
+      const other = small.run(BY_ROOM, HALL, ROOMS, 'wh_other');
+      expect(small.waiting()).toEqual({ wh_flood: 1, wh_other: 1 });
+      await expect(looping).resolves.toMatchObject({ ok: false, error: 'timeout' });
+      await expect(Promise.all([waiting, other])).resolves.toEqual([
+        { ok: true, matched: ['hall-hub', 'hall-hub-2'] },
+        { ok: true, matched: ['hall-hub', 'hall-hub-2'] },
+      ]);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('close() ends the work in flight and refuses new runs', async () => {
     const closing = createLegacyRunner({ workers: 1 });
     await expect(closing.run(BY_ROOM, HALL, ROOMS)).resolves.toMatchObject({ ok: true });

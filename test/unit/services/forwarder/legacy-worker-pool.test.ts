@@ -6,8 +6,9 @@ const SCRIPTED = new URL('./legacy-fixtures/scripted-worker.mjs', import.meta.ur
 const BROKEN = new URL('./legacy-fixtures/broken-worker.mjs', import.meta.url);
 
 const pools: WorkerPool[] = [];
+const queueLimits = (items: number, itemsPerKey = items) => ({ items, bytes: Infinity, itemsPerKey, bytesPerKey: Infinity });
 function pool(options: Partial<WorkerPoolOptions> = {}): WorkerPool {
-  const created = createWorkerPool({ workerUrl: SCRIPTED, workers: 1, workerData: {}, answerWithinMs: 300, maxQueue: 10, ...options });
+  const created = createWorkerPool({ workerUrl: SCRIPTED, workers: 1, workerData: {}, answerWithinMs: 300, queue: queueLimits(10), ...options });
   pools.push(created);
   return created;
 }
@@ -53,14 +54,28 @@ describe('worker pool', () => {
     await expect(stuck).resolves.toEqual({ kind: 'timeout' });
   });
 
-  it('answers busy instead of queueing beyond maxQueue', async () => {
-    const p = pool({ maxQueue: 1 });
+  it('answers busy instead of queueing beyond the queue limit', async () => {
+    const p = pool({ queue: queueLimits(1, 10) });
     await p.submit({ mode: 'echo' }); // the worker is ready
     const inFlight = p.submit({ mode: 'spin' });
     const waiting = p.submit({ mode: 'echo', n: 5 });
     await expect(p.submit({ mode: 'echo', n: 6 })).resolves.toEqual({ kind: 'busy' });
     await expect(inFlight).resolves.toEqual({ kind: 'timeout' });
     await expect(waiting).resolves.toMatchObject({ kind: 'answer', answer: { n: 5 } });
+  });
+
+  it('serves waiting jobs round-robin by key, so a flooded key does not hold up another, and refuses a key over its own limit', async () => {
+    const p = pool({ queue: queueLimits(100, 4) });
+    await p.submit({ mode: 'echo' }); // the worker is ready
+    const done: string[] = [];
+    const submit = (key: string, n: number) => p.submit({ mode: 'echo', n }, { key, bytes: 1 }).then((answer) => (done.push(`${key}${n}`), answer));
+    // f0 goes to the idle worker at once; f1–f4 wait; f5 is one too many for key "f".
+    const flood = [0, 1, 2, 3, 4].map((n) => submit('f', n));
+    await expect(p.submit({ mode: 'echo' }, { key: 'f', bytes: 1 })).resolves.toEqual({ kind: 'key-full' });
+    expect(p.waiting()).toEqual({ f: 4 });
+    const other = submit('o', 0);
+    await Promise.all([...flood, other]);
+    expect(done).toEqual(['f0', 'f1', 'o0', 'f2', 'f3', 'f4']);
   });
 
   it('fails waiting jobs (no hang, no respawn loop) when workers cannot start, and tries again on the next job', async () => {

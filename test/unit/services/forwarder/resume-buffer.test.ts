@@ -59,8 +59,8 @@ describe('ResumeBuffer', () => {
     expect(drain(buffer)).toEqual([all[1]!.m.id, all[2]!.m.id]);
   });
 
-  it('drops the oldest messages while the frames exceed the character budget, always keeping the newest', () => {
-    const buffer = new ResumeBuffer(100, 250);
+  it('drops the oldest messages while the frames exceed the byte bound (two bytes a character), always keeping the newest', () => {
+    const buffer = new ResumeBuffer(100, 500);
     const [a, b, c] = [message(100), message(100), message(100)];
     expect([buffer.add(a.m), buffer.add(b.m), buffer.add(c.m)]).toEqual([0, 0, 1]);
     expect(drain(buffer)).toEqual([b.m.id, c.m.id]);
@@ -70,8 +70,8 @@ describe('ResumeBuffer', () => {
     expect(buffer.dropped).toBe(3);
   });
 
-  it('frees the characters of acknowledged and rewound messages', () => {
-    const buffer = new ResumeBuffer(100, 250);
+  it('frees the bytes of acknowledged and rewound messages', () => {
+    const buffer = new ResumeBuffer(100, 500);
     const [a, b, c, d] = [message(100), message(100), message(100), message(100)];
     buffer.add(a.m);
     buffer.add(b.m);

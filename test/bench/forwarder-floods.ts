@@ -1,0 +1,144 @@
+/**
+ * The two floods of issue 11 §2 at the audit's full size, against the real forwarder in its own process
+ * (test/support/forwarder-process.ts). Too slow for the test suite, which runs them scaled down
+ * (test/integration/services/forwarder-floods.test.ts); figures in docs/security.md.
+ *
+ *   npx tsx test/bench/forwarder-floods.ts slots    # SLOTS (31) listeners of one webhook, each sent
+ *                                                   # BODY_BYTES (256 KiB) requests until its buffer is
+ *                                                   # full, forwarder heap HEAP_MB (512)
+ *   npx tsx test/bench/forwarder-floods.ts legacy   # FLOOD (1,200) concurrent BODY_BYTES requests to
+ *                                                   # one legacy webhook, then one to another webhook
+ *
+ * Each prints what happened: whether the forwarder survived, its peak heap and resume-buffer bytes, and
+ * whether (and after how long) the other tenant was served.
+ */
+import { performance } from 'node:perf_hooks';
+import { type ForwarderChild, paddedBody, pooled, postRaw, startForwarderChild } from '../support/flood';
+import { TestListener } from '../support/webhook-listener';
+
+const part = process.argv[2] ?? 'slots';
+const BODY_BYTES = Number(process.env.BODY_BYTES ?? 256 * 1024 - 64);
+const HEAP_MB = Number(process.env.HEAP_MB ?? 512);
+
+async function slotsFlood(): Promise<void> {
+  const slots = Number(process.env.SLOTS ?? 31);
+  const perSlot = Number(process.env.PER_SLOT ?? 32);
+  const forwarder = await startForwarderChild({ heapMb: HEAP_MB });
+  const { url, webhooks } = forwarder.info;
+  const refused: string[] = [];
+  for (let i = 0; i < slots; i++) {
+    try {
+      const listener = await TestListener.connect({ forwarderUrl: url, webhookId: webhooks.flood.id, secret: webhooks.flood.secret, listenerId: `slot-${i}`, hubId: `h-${i}` });
+      await listener.close(); // away: its messages wait in its resume buffer
+    } catch (error) {
+      refused.push(String(error));
+    }
+  }
+  const other = await TestListener.connect({ forwarderUrl: url, webhookId: webhooks.other.id, secret: webhooks.other.secret, listenerId: 'other', hubId: 'o' });
+  let peakHeap = 0;
+  let peakBuffers = 0;
+  const started = performance.now();
+  const statuses = new Map<number, number>();
+  let died = false;
+  void forwarder.exited.then(() => (died = true));
+  await pooled(slots * perSlot, 4, async (index) => {
+    if (died) return;
+    const result = await postRaw(`${url}/webhook/${webhooks.flood.id}?hub=h-${index % slots}`, paddedBody('a', BODY_BYTES)).catch(() => ({ status: 0 }));
+    statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
+    if (index % 25 === 0 && !died) {
+      const stats = await forwarder.stats().catch(() => undefined);
+      if (stats) {
+        peakHeap = Math.max(peakHeap, stats.memory.heapUsed);
+        peakBuffers = Math.max(peakBuffers, stats.forwarder.resumeBufferBytes);
+      }
+    }
+  });
+  let otherServed = false;
+  if (!died) {
+    const response = await postRaw(`${url}/webhook/${webhooks.other.id}?hub=o`, paddedBody('b', 100));
+    otherServed = response.status === 202 && (await other.nextMessage()) !== undefined;
+  }
+  report({
+    part: 'slots',
+    slots,
+    refusedRegistrations: refused.length,
+    requests: slots * perSlot,
+    statuses: Object.fromEntries(statuses),
+    forwarderDied: died,
+    exitCode: died ? await forwarder.exited : null,
+    fatal: /heap out of memory|Allocation failed/i.test(forwarder.stderr()) ? 'JavaScript heap out of memory' : undefined,
+    peakHeapMiB: mib(peakHeap),
+    peakResumeBufferMiB: mib(peakBuffers),
+    otherServed,
+    seconds: ((performance.now() - started) / 1000).toFixed(1),
+  });
+  await finish(forwarder, [other]);
+}
+
+async function legacyFlood(): Promise<void> {
+  const flood = Number(process.env.FLOOD ?? 1200);
+  const forwarder = await startForwarderChild({ heapMb: Number(process.env.HEAP_MB ?? 4096), legacy: true });
+  const { url, webhooks } = forwarder.info;
+  const floodListener = await TestListener.connect({ forwarderUrl: url, webhookId: webhooks.flood.id, secret: webhooks.flood.secret, listenerId: 'flood', data: { room: 'a' } });
+  const otherListener = await TestListener.connect({ forwarderUrl: url, webhookId: webhooks.other.id, secret: webhooks.other.secret, listenerId: 'other', data: { room: 'b' } });
+  const body = paddedBody('a', BODY_BYTES);
+  const statuses = new Map<number, number>();
+  let answeredBeforeOther = 0;
+  let otherDone = false;
+  const floodDone = Promise.all(
+    Array.from({ length: flood }, () =>
+      postRaw(`${url}/webhook/${webhooks.flood.id}`, body)
+        .catch(() => ({ status: 0 }))
+        .then(({ status }) => {
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          if (!otherDone) answeredBeforeOther++;
+        }),
+    ),
+  );
+  // The other tenant's request goes out once OTHER_AFTER flood requests were answered (default 1: the
+  // flood has reached the forwarder). Before issue 11 the pool's one queue held 1,000 jobs and refused
+  // the rest at once, so OTHER_AFTER=200 sends it when that queue has room again.
+  const otherAfter = Number(process.env.OTHER_AFTER ?? 1);
+  while (answeredBeforeOther < otherAfter) await new Promise((resolve) => setTimeout(resolve, 20));
+  const before = await forwarder.stats();
+  const started = performance.now();
+  const response = await postRaw(`${url}/webhook/${webhooks.other.id}`, paddedBody('b', 100));
+  const delivered = await Promise.race([otherListener.nextMessage().then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 120_000))]);
+  otherDone = true;
+  const otherMs = performance.now() - started;
+  const after = await forwarder.stats();
+  await floodDone;
+  report({
+    part: 'legacy',
+    flood,
+    bodyBytes: BODY_BYTES,
+    otherStatus: response.status,
+    otherDelivered: delivered,
+    otherDeliveredAfterMs: delivered ? Math.round(otherMs) : undefined,
+    floodAnsweredBeforeOther: answeredBeforeOther,
+    floodWaitingWhenOtherSent: before.forwarder.legacyWaiting,
+    floodWaitingWhenOtherDelivered: after.forwarder.legacyWaiting,
+    floodStatuses: Object.fromEntries(statuses),
+    floodDelivered: floodListener.messages.all.length,
+    peakHeapMiB: mib(Math.max(before.memory.heapUsed, after.memory.heapUsed)),
+  });
+  await finish(forwarder, [floodListener, otherListener]);
+}
+
+function mib(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1);
+}
+
+function report(figures: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}
+
+async function finish(forwarder: ForwarderChild, listeners: TestListener[]): Promise<void> {
+  await Promise.all(listeners.map((listener) => listener.close().catch(() => undefined)));
+  await forwarder.stop();
+}
+
+if (part === 'slots') await slotsFlood();
+else if (part === 'legacy') await legacyFlood();
+else throw new Error(`unknown part ${part}: slots or legacy`);
+process.exit(0);

@@ -1,0 +1,193 @@
+/**
+ * Issue 11 §2 with the real processes: the forwarder's byte budgets and caps hold under the floods the
+ * audit found, over real sockets, and another tenant is still served. Scaled down from the audit's
+ * figures (test/bench/forwarder-floods.ts runs them at full size):
+ * - 31 listener slots of one webhook filling their resume buffers, against a forwarder child whose heap
+ *   is smaller than those buffers would hold without the forwarder-wide budget;
+ * - a flood of large requests to one legacy webhook, in-process, while another legacy webhook sends one;
+ * - the caps on listeners per webhook and per owner, and on connections.
+ * Nothing here measures time: each flood checks state (bytes held, queue contents, who got what).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { CLOSE_TOO_MANY_LISTENERS, LISTEN_PATH } from '../../../common/webhook-protocol';
+import { type RunningForwarder, startForwarder } from '../../../services/forwarder/forwarder';
+import { createLegacyRunner, type LegacyRunner } from '../../../services/forwarder/legacy/legacy-runner';
+import { createWebhookStore, type WebhookRecord } from '../../../services/forwarder/webhook-store';
+import { type ForwarderChild, paddedBody, pooled, postRaw, type PostResult, startForwarderChild } from '../../support/flood';
+import { ChannelClosed, TestListener } from '../../support/webhook-listener';
+
+const MiB = 1024 * 1024;
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
+});
+
+describe('many listener slots filling their resume buffers (forwarder child, 128 MiB heap)', () => {
+  // 31 buffers of 8 MiB as counted (4 Mi characters each) would hold 124 MiB of frames: more than the
+  // heap. The budget keeps all of them together at 16 MiB.
+  const HEAP_MB = 128;
+  const BUDGET = 16 * MiB;
+  const SLOTS = 31;
+  const BODY = 64 * 1024 - 64;
+
+  it('stays up, keeps the buffers within the budget by evicting from the largest, and still serves another owner', async () => {
+    const forwarder: ForwarderChild = await startForwarderChild({ heapMb: HEAP_MB, forwarderOptions: { resumeBudgetBytes: BUDGET, resumeBufferBytes: 8 * MiB } });
+    cleanup.push(() => forwarder.stop());
+    const { url, webhooks } = forwarder.info;
+    for (let i = 0; i < SLOTS; i++) {
+      const listener = await TestListener.connect({ forwarderUrl: url, webhookId: webhooks.flood.id, secret: webhooks.flood.secret, listenerId: `slot-${i}`, hubId: `h-${i}` });
+      await listener.close(); // away: everything routed to it waits in its buffer
+    }
+    const other = await TestListener.connect({ forwarderUrl: url, webhookId: webhooks.other.id, secret: webhooks.other.secret, listenerId: 'other', hubId: 'o' });
+    cleanup.push(() => other.close());
+
+    // Enough for every buffer to reach its own 8 MiB bound (~27 frames of ~300 KB as counted).
+    const perSlot = 28;
+    let peakBytes = 0;
+    const statuses = await pooled(SLOTS * perSlot, 4, async (index) => {
+      const { status } = await postRaw(`${url}/webhook/${webhooks.flood.id}?hub=h-${index % SLOTS}`, paddedBody('a', BODY));
+      if (index % 50 === 0) peakBytes = Math.max(peakBytes, (await forwarder.stats()).forwarder.resumeBufferBytes);
+      return status;
+    });
+    expect(statuses.every((status) => status === 202)).toBe(true);
+
+    const stats = await forwarder.stats();
+    expect(forwarder.child.exitCode).toBeNull();
+    expect(stats.forwarder.listeners).toBe(SLOTS + 1);
+    expect(Math.max(peakBytes, stats.forwarder.resumeBufferBytes)).toBeLessThanOrEqual(BUDGET);
+    // Full: the budget, not the flood's end, is what stopped the buffers growing.
+    expect(stats.forwarder.resumeBufferBytes).toBeGreaterThan(BUDGET * 0.9);
+    // After a collection the heap holds the budget and the forwarder itself, far from the 128 MiB that died.
+    expect(stats.memory.heapUsed).toBeLessThan(BUDGET + 48 * MiB);
+    // The eviction log names the listener, never the payload.
+    const evictions = forwarder.stderr().split('\n').filter((line) => line.includes('resume budget exceeded'));
+    expect(evictions.length).toBeGreaterThan(0);
+    expect(JSON.parse(evictions[0]!)).toMatchObject({ webhookId: webhooks.flood.id, listenerId: expect.stringMatching(/^slot-/), budgetBytes: BUDGET });
+    expect(forwarder.stderr()).not.toContain('xxxxxxxx');
+
+    // Each away listener still gets its newest messages on return: eviction took the oldest.
+    const back = await TestListener.connect({ forwarderUrl: url, webhookId: webhooks.flood.id, secret: webhooks.flood.secret, listenerId: 'slot-0', hubId: 'h-0', autoAck: false });
+    cleanup.push(() => back.close());
+    expect(back.resumed).toBeGreaterThan(0);
+    expect(back.resumed).toBeLessThan(perSlot);
+
+    const { status } = await postRaw(`${url}/webhook/${webhooks.other.id}?hub=o`, paddedBody('b', 100));
+    expect(status).toBe(202);
+    expect((await other.nextMessage()).body).toMatchObject({ room: 'b' });
+  }, 60_000);
+});
+
+describe('a flood of large requests to one legacy webhook (in-process)', () => {
+  const QUEUE = 8;
+  const FLOOD = 40;
+  const BODY = 64 * 1024;
+  const BY_ROOM = 'function (hubData, webhookData) { return hubData.room === webhookData.body.room; }';
+  // The flood's function loops a little first, so its queue cannot drain while the test sends the other
+  // webhook's request; the assertions are about order, not about this speed (a run that overshoots the
+  // deadline only routes nothing).
+  const SLOW_BY_ROOM = 'function (hubData, webhookData) { for (var i = 0, n = 0; i < 100000; i++) n += i; return hubData.room === webhookData.body.room; }';
+
+  const legacyWebhook = (id: string, ownerId: string, legacyFunction: string): WebhookRecord => ({ id, name: id, ownerId, secret: `secret-of-${id}`, keyPath: null, legacyFunction, createdAt: 0 });
+
+  it('answers the flood 429 once its own queue is full, and serves the other webhook while the flood still waits', async () => {
+    const store = createWebhookStore();
+    const flood = legacyWebhook('wh_flood', 'attacker', SLOW_BY_ROOM);
+    const other = legacyWebhook('wh_other', 'tenant', BY_ROOM);
+    store.seed(flood);
+    store.seed(other);
+    const runner = createLegacyRunner({ workers: 1, maxQueuePerWebhook: QUEUE });
+    // What the flood's queue held when the other webhook's sandbox run finished, and how many flood
+    // requests had reached the runner by then: read at that instant, in the runner's own turn.
+    let floodWaitingWhenOtherRan: number | undefined;
+    let floodRuns = 0;
+    const observed: LegacyRunner = {
+      ...runner,
+      async run(source, data, registrations, queue) {
+        if (queue === flood.id) floodRuns++;
+        const outcome = await runner.run(source, data, registrations, queue);
+        if (queue === other.id) floodWaitingWhenOtherRan = runner.waiting()[flood.id] ?? 0;
+        return outcome;
+      },
+    };
+    const forwarder: RunningForwarder = await startForwarder({ store, legacyRunner: observed });
+    cleanup.push(() => runner.close(), () => forwarder.close());
+    const floodListener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: flood.id, secret: flood.secret, listenerId: 'f', data: { room: 'a' } });
+    const otherListener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: other.id, secret: other.secret, listenerId: 'o', data: { room: 'b' } });
+    cleanup.push(() => floodListener.close(), () => otherListener.close());
+
+    // Every flood request is on its way before the other webhook's: once one 429 came back, the flood's queue was full.
+    let firstRefusal!: (result: PostResult) => void;
+    const refused = new Promise<PostResult>((resolve) => (firstRefusal = resolve));
+    const floodResults = Promise.all(
+      Array.from({ length: FLOOD }, () =>
+        postRaw(`${forwarder.url}/webhook/${flood.id}`, paddedBody('a', BODY)).then((result) => {
+          if (result.status === 429) firstRefusal(result);
+          return result;
+        }),
+      ),
+    );
+    const refusal = await refused;
+    expect(refusal.headers['retry-after']).toBe('1');
+    expect(refusal.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(refusal.body)).toEqual({ error: 'too_many_requests', error_description: expect.stringContaining(`at most ${QUEUE} requests`) });
+
+    const { status, body } = await postRaw(`${forwarder.url}/webhook/${other.id}`, paddedBody('b', 100));
+    expect(status).toBe(202);
+    const delivered = await otherListener.nextMessage();
+    expect(delivered.id).toBe((JSON.parse(body) as { id: string }).id);
+    // Fair: the other webhook's run finished while flood requests were still waiting. With one queue
+    // for all, every flood request queued before it would have run first (nothing of the flood waiting).
+    expect(floodWaitingWhenOtherRan).toBeGreaterThan(0);
+
+    const results = await floodResults;
+    const accepted = results.filter((result) => result.status === 202).length;
+    expect(accepted + results.filter((result) => result.status === 429).length).toBe(FLOOD);
+    expect(accepted).toBeGreaterThan(0);
+    expect(floodRuns).toBeLessThan(FLOOD); // part of the flood was refused before its body was even read
+    // Every accepted request was answered after its run: nothing waits any more.
+    expect(forwarder.stats().legacyWaiting).toEqual({});
+  }, 60_000);
+});
+
+describe('caps on listeners and connections', () => {
+  it('refuses a listener over the per-webhook and per-owner caps with a close reason the app can show', async () => {
+    const store = createWebhookStore();
+    const forwarder = await startForwarder({ store, maxListenersPerWebhook: 2, maxListenersPerOwner: 3 });
+    cleanup.push(() => forwarder.close());
+    const [first, second] = [store.create({ name: 'one', ownerId: 'alice' }), store.create({ name: 'two', ownerId: 'alice' })];
+    const connect = (webhook: WebhookRecord, listenerId: string) => TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, listenerId });
+    const open = [await connect(first, 'l1'), await connect(first, 'l2')];
+    cleanup.push(() => Promise.all(open.map((listener) => listener.close())));
+    await expect(connect(first, 'l3')).rejects.toEqual(new ChannelClosed(CLOSE_TOO_MANY_LISTENERS, 'this webhook already has 2 listeners; the limit is 2'));
+    open.push(await connect(second, 'l1'));
+    await expect(connect(second, 'l2')).rejects.toEqual(new ChannelClosed(CLOSE_TOO_MANY_LISTENERS, "this webhook's owner already has 3 listeners; the limit is 3"));
+    // A reconnect of a listener the forwarder already holds is not a new one.
+    open.push(await connect(first, 'l1'));
+    expect(forwarder.stats().listeners).toBe(3);
+  });
+
+  it('answers a connection over the cap 503 (JSON, Retry-After) and admits one again once another closes', async () => {
+    const store = createWebhookStore();
+    const webhook = store.create({ name: 'one', ownerId: 'alice' });
+    const forwarder = await startForwarder({ store, maxConnections: 2 });
+    cleanup.push(() => forwarder.close());
+    const listeners = [0, 1].map((i) => TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, listenerId: `l${i}` }));
+    const [a, b] = await Promise.all(listeners);
+    cleanup.push(() => b!.close());
+    expect(forwarder.stats().connections).toBe(2);
+
+    const refused = await postRaw(`${forwarder.url}/webhook/${webhook.id}`, '{}');
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(JSON.parse(refused.body)).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringContaining('2 open connections') });
+    const upgrade = new WebSocket(forwarder.url.replace(/^http/, 'ws') + LISTEN_PATH);
+    upgrade.on('error', () => {}); // ws reports the refused upgrade as an error too
+    const answer = await new Promise<number>((resolve) => upgrade.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0)));
+    expect(answer).toBe(503);
+    upgrade.terminate();
+
+    await a!.close();
+    expect((await postRaw(`${forwarder.url}/webhook/${webhook.id}`, '{}')).status).toBe(202);
+  });
+});

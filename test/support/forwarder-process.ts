@@ -1,0 +1,40 @@
+/**
+ * The forwarder in a process of its own, for the flood tests and test/bench/forwarder-floods.ts: a
+ * flood must be able to kill the process it floods without taking the test runner with it, and the
+ * heap limit (`--max-old-space-size`) is per process.
+ *
+ * Seeds two webhooks of two owners, `flood` (the attacker's) and `other` (another tenant's), both routed
+ * by the `match-by-room` legacy function when LEGACY=1 (else by `?hub=` only). FORWARDER_OPTIONS (JSON)
+ * is merged into ForwarderOptions, LEGACY_OPTIONS into the legacy runner's. Prints one line
+ * `forwarder {url, webhooks}`; then answers each `stats` line on stdin with `stats {json}` (the
+ * forwarder's stats and process.memoryUsage() after a garbage collection when --expose-gc is given).
+ */
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { startForwarder } from '../../services/forwarder/forwarder';
+import { createLegacyRunner } from '../../services/forwarder/legacy/legacy-runner';
+import { createWebhookStore } from '../../services/forwarder/webhook-store';
+
+const legacy = process.env.LEGACY === '1';
+const source = readFileSync(new URL('../../services/forwarder/legacy/fixtures/match-by-room.js', import.meta.url), 'utf8');
+const store = createWebhookStore();
+const seed = (name: string, ownerId: string) => {
+  const record = { id: `wh_${name}`, name, ownerId, secret: `secret-of-${name}`, keyPath: null, legacyFunction: legacy ? source : null, createdAt: 0 };
+  store.seed(record);
+  return { id: record.id, secret: record.secret };
+};
+const webhooks = { flood: seed('flood', 'attacker'), other: seed('other', 'tenant') };
+const legacyRunner = legacy ? createLegacyRunner(JSON.parse(process.env.LEGACY_OPTIONS ?? '{}')) : undefined;
+// Warnings and errors on stderr, one JSON line each: the tests read what the forwarder logged.
+const log = (level: string) => (message: string, fields?: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ level, message, ...fields })}\n`);
+const logger = { info: () => {}, warn: log('warn'), error: log('error') };
+const forwarder = await startForwarder({ store, legacyRunner, logger, heartbeatMs: 600_000, ...JSON.parse(process.env.FORWARDER_OPTIONS ?? '{}') });
+
+const gc = (globalThis as { gc?: () => void }).gc;
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line !== 'stats') return;
+  gc?.();
+  process.stdout.write(`stats ${JSON.stringify({ forwarder: forwarder.stats(), memory: process.memoryUsage() })}\n`);
+});
+process.stdout.write(`forwarder ${JSON.stringify({ url: forwarder.url, webhooks })}\n`);
+process.once('SIGTERM', () => void Promise.all([forwarder.close(), legacyRunner?.close()]).then(() => process.exit(0)));
