@@ -1,25 +1,23 @@
 /**
  * The app's one window: the sandboxed renderer with the preload bridge and nothing else. The
- * renderer is a local file in production and electron-vite's dev server in development; either way
+ * renderer is served from our own scheme in production (`app://hubdesk/index.html`, see
+ * renderer-protocol.ts) and from electron-vite's dev server in development; either way
  * `isRendererUrl` is what the IPC layer trusts.
  */
 import { BrowserWindow } from 'electron';
-import { pathToFileURL } from 'node:url';
 import { isLoopback } from '../backend';
 import type { Logger } from '../core/ports';
+import { contentSecurityPolicy } from '../csp';
+import { RENDERER_HOST, RENDERER_INDEX_URL, RENDERER_SCHEME } from './renderer-protocol';
 import { guardWebContents } from './web-contents-guard';
 
-export type RendererSource = { kind: 'file'; path: string } | { kind: 'dev-server'; url: string };
-
-/** Same policy as the meta tag of renderer/index.html, minus the browser host's WebSocket. */
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
-  "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/** `app`: the built renderer folder, served at app://hubdesk/; `dev-server`: electron-vite's. */
+export type RendererSource = { kind: 'app'; root: string } | { kind: 'dev-server'; url: string };
 
 /** electron-vite sets ELECTRON_RENDERER_URL in development only; it must be its loopback dev server. */
-export function resolveRendererSource(env: NodeJS.ProcessEnv, builtIndexHtml: string): RendererSource {
+export function resolveRendererSource(env: NodeJS.ProcessEnv, builtRendererRoot: string): RendererSource {
   const devUrl = env.ELECTRON_RENDERER_URL;
-  if (devUrl === undefined || devUrl === '') return { kind: 'file', path: builtIndexHtml };
+  if (devUrl === undefined || devUrl === '') return { kind: 'app', root: builtRendererRoot };
   let url: URL;
   try {
     url = new URL(devUrl);
@@ -39,9 +37,14 @@ export function isRendererUrl(source: RendererSource, url: string): boolean {
     return false;
   }
   if (source.kind === 'dev-server') return parsed.origin === new URL(source.url).origin;
-  parsed.search = '';
-  parsed.hash = '';
-  return parsed.href === pathToFileURL(source.path).href;
+  // `app:` is not a special scheme to Node's URL (its `origin` is "null"): compare the parts.
+  return (
+    parsed.protocol === `${RENDERER_SCHEME}:` &&
+    parsed.host === RENDERER_HOST &&
+    parsed.username === '' &&
+    parsed.password === '' &&
+    parsed.pathname === new URL(RENDERER_INDEX_URL).pathname
+  );
 }
 
 export interface MainWindowOptions {
@@ -82,13 +85,14 @@ export function createMainWindow({ preloadPath, source, logger }: MainWindowOpti
   window.once('ready-to-show', () => window.show());
 
   if (source.kind === 'dev-server') {
-    // A file:// document has no response headers (the meta tag applies); the dev server's get one.
+    // Our app:// handler sends the CSP itself; the dev server does not, so its responses get it here.
+    const csp = contentSecurityPolicy({ kind: 'electron' });
     webContents.session.webRequest.onHeadersReceived({ urls: [`${new URL(source.url).origin}/*`] }, (details, callback) => {
-      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
     });
     void window.loadURL(source.url).catch((error: unknown) => logger.error('window: could not load the dev server', { error: String(error) }));
   } else {
-    void window.loadFile(source.path).catch((error: unknown) => logger.error('window: could not load the renderer', { error: String(error) }));
+    void window.loadURL(RENDERER_INDEX_URL).catch((error: unknown) => logger.error('window: could not load the renderer', { error: String(error) }));
   }
   return window;
 }

@@ -110,6 +110,23 @@ export const shell = { openExternal: vi.fn(async (_url: string) => {}) };
 
 export const session = { defaultSession: new FakeSession() };
 
+type ProtocolHandler = (request: Request) => Response | Promise<Response>;
+
+/** `protocol` of the default session: privileged schemes (before ready) and `handle`d schemes. */
+export const protocol = {
+  handlers: new Map<string, ProtocolHandler>(),
+  privileged: [] as { scheme: string; privileges?: Record<string, boolean> }[],
+  registerSchemesAsPrivileged: vi.fn((schemes: { scheme: string; privileges?: Record<string, boolean> }[]) => {
+    protocol.privileged.push(...schemes);
+  }),
+  handle: vi.fn((scheme: string, handler: ProtocolHandler) => {
+    if (protocol.handlers.has(scheme)) throw new Error(`The scheme has been registered: ${scheme}`);
+    protocol.handlers.set(scheme, handler);
+  }),
+  unhandle: vi.fn((scheme: string) => void protocol.handlers.delete(scheme)),
+  isProtocolHandled: vi.fn((scheme: string) => protocol.handlers.has(scheme)),
+};
+
 /** Reversible and recognisable: decrypting anything that was not produced here fails, like the real one. */
 export const safeStorage = {
   isAsyncEncryptionAvailable: vi.fn(async () => state.encryptionAvailable),
@@ -141,6 +158,14 @@ export const fakeElectron = {
     if (!handler) throw new Error(`No handler registered for '${channel}'`);
     return handler({ sender, senderFrame: frame, processId: frame?.processId, frameId: frame?.routingId }, ...args);
   },
+  /** Plays the renderer (or Chromium) requesting `url` from a scheme registered with `protocol.handle`. */
+  async request(url: string, method = 'GET'): Promise<Response> {
+    const scheme = url.slice(0, url.indexOf(':'));
+    const handler = protocol.handlers.get(scheme);
+    if (!handler) throw new Error(`No protocol handler for '${scheme}'`);
+    // Not a real Request: raw URLs (with `..`, backslashes) reach the handler as a test wrote them.
+    return handler({ method, url } as Request);
+  },
 };
 
 export function resetFakeElectron(): void {
@@ -152,6 +177,8 @@ export function resetFakeElectron(): void {
   ipcRenderer.removeAllListeners();
   ipcMain.handlers.clear();
   contextBridge.exposed.clear();
+  protocol.handlers.clear();
+  protocol.privileged.length = 0;
   session.defaultSession = new FakeSession();
   vi.clearAllMocks();
 }

@@ -58,8 +58,32 @@ test.describe('Electron host', () => {
     await page.evaluate(() => {
       (globalThis as unknown as { location: { href: string } }).location.href = 'https://example.com/';
     });
-    await expect(page).toHaveURL(/out\/renderer\/index\.html/);
+    await expect(page).toHaveURL('app://hubdesk/index.html');
     expect(app.windows()).toHaveLength(1);
+  });
+
+  test('serves the renderer from app://hubdesk with the Electron CSP as a header', async () => {
+    expect(page.url()).toBe('app://hubdesk/index.html');
+    expect(await page.evaluate(() => (globalThis as unknown as { location: { origin: string } }).location.origin)).toBe('app://hubdesk');
+    // The header applies: a socket to loopback (the browser host's need, not ours) is a connect-src violation.
+    const violated = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const scope = globalThis as unknown as {
+            document: { addEventListener(type: string, listener: (event: { effectiveDirective: string }) => void): void };
+            WebSocket: new (url: string) => unknown;
+            setTimeout(callback: () => void, ms: number): unknown;
+          };
+          scope.document.addEventListener('securitypolicyviolation', (event) => resolve(event.effectiveDirective));
+          try {
+            new scope.WebSocket('ws://127.0.0.1:9/');
+          } catch {
+            // some versions throw synchronously besides reporting the violation
+          }
+          scope.setTimeout(() => resolve('no violation'), 5_000);
+        }),
+    );
+    expect(violated).toBe('connect-src');
   });
 
   test('ignores an unsolicited sign-in redirect and keeps running', async () => {

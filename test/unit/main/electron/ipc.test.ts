@@ -8,7 +8,7 @@ import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../../../main/electron/ipc-cha
 
 vi.mock('electron', () => import('../../../support/fake-electron'));
 
-const RENDERER = 'file:///opt/hubdesk/out/renderer/index.html';
+const RENDERER = 'app://hubdesk/index.html';
 
 function setup() {
   const window = new BrowserWindow();

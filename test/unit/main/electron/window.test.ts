@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { recordingLogger } from '../../../support/core-fakes';
 import { BrowserWindow, fakeEvent, resetFakeElectron } from '../../../support/fake-electron';
+import { contentSecurityPolicy } from '../../../../main/csp';
 import {
-  CONTENT_SECURITY_POLICY,
   createMainWindow,
   isRendererUrl,
   type RendererSource,
@@ -11,9 +11,9 @@ import {
 
 vi.mock('electron', () => import('../../../support/fake-electron'));
 
-const FILE_SOURCE: RendererSource = { kind: 'file', path: '/opt/hubdesk/out/renderer/index.html' };
+const APP_SOURCE: RendererSource = { kind: 'app', root: '/opt/hubdesk/out/renderer' };
 
-function open(source: RendererSource = FILE_SOURCE) {
+function open(source: RendererSource = APP_SOURCE) {
   const logger = recordingLogger();
   createMainWindow({ preloadPath: '/opt/hubdesk/out/preload/index.cjs', source, logger });
   const window = BrowserWindow.instances.at(-1);
@@ -39,10 +39,12 @@ describe('main window', () => {
     });
   });
 
-  it('loads the built renderer from a file and shows the window when ready', () => {
-    const { window } = open();
-    expect(window.loadFile).toHaveBeenCalledWith(FILE_SOURCE.path);
-    expect(window.loadURL).not.toHaveBeenCalled();
+  it('loads the built renderer from app://hubdesk (never file://) and shows the window when ready', () => {
+    const { window, contents } = open();
+    expect(window.loadURL).toHaveBeenCalledWith('app://hubdesk/index.html');
+    expect(window.loadFile).not.toHaveBeenCalled();
+    // The CSP comes from the app:// handler itself, not from a header rewrite of every response.
+    expect(contents.session.webRequest.onHeadersReceived).not.toHaveBeenCalled();
     expect(window.show).not.toHaveBeenCalled();
     window.emit('ready-to-show');
     expect(window.show).toHaveBeenCalledTimes(1);
@@ -62,9 +64,16 @@ describe('main window', () => {
     contents.emit('will-frame-navigate', frame);
     expect(frame.defaultPrevented).toBe(true);
 
-    const inPage = fakeEvent({ url: 'file:///opt/hubdesk/out/renderer/index.html#hubs', isSameDocument: true, isMainFrame: true });
+    const inPage = fakeEvent({ url: 'app://hubdesk/index.html#hubs', isSameDocument: true, isMainFrame: true });
     contents.emit('will-navigate', inPage);
     expect(inPage.defaultPrevented).toBe(false);
+
+    // Nothing outside our document either: local files, another page of our own origin, the OAuth scheme.
+    for (const url of ['file:///etc/passwd', 'app://hubdesk/assets/index.js', 'app://other/index.html', 'io.hubdesk.app:/oauth/callback?code=secret']) {
+      const event = fakeEvent({ url, isSameDocument: false, isMainFrame: true });
+      contents.emit('will-navigate', event);
+      expect(event.defaultPrevented, url).toBe(true);
+    }
 
     expect(JSON.stringify(logger.lines)).not.toContain('secret');
   });
@@ -97,26 +106,31 @@ describe('main window', () => {
     expect(filter).toEqual({ urls: ['http://localhost:5173/*'] });
     const callback = vi.fn();
     listener({ responseHeaders: { 'Content-Type': ['text/html'] } }, callback);
-    expect(callback).toHaveBeenCalledWith({ responseHeaders: { 'Content-Type': ['text/html'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+    expect(callback).toHaveBeenCalledWith({ responseHeaders: { 'Content-Type': ['text/html'], 'Content-Security-Policy': [contentSecurityPolicy({ kind: 'electron' })] } });
   });
 });
 
 describe('renderer source', () => {
-  it('is the built file unless electron-vite names its dev server', () => {
-    expect(resolveRendererSource({}, '/x/index.html')).toEqual({ kind: 'file', path: '/x/index.html' });
-    expect(resolveRendererSource({ ELECTRON_RENDERER_URL: 'http://localhost:5173' }, '/x/index.html')).toEqual({ kind: 'dev-server', url: 'http://localhost:5173/' });
+  it('is the built folder (served at app://hubdesk) unless electron-vite names its dev server', () => {
+    expect(resolveRendererSource({}, '/x/renderer')).toEqual({ kind: 'app', root: '/x/renderer' });
+    expect(resolveRendererSource({ ELECTRON_RENDERER_URL: 'http://localhost:5173' }, '/x/renderer')).toEqual({ kind: 'dev-server', url: 'http://localhost:5173/' });
   });
 
   it.each(['https://evil.example/', 'http://192.168.1.5:5173/', 'not a url'])('refuses %s as a dev server', (url) => {
-    expect(() => resolveRendererSource({ ELECTRON_RENDERER_URL: url }, '/x/index.html')).toThrow(/ELECTRON_RENDERER_URL/);
+    expect(() => resolveRendererSource({ ELECTRON_RENDERER_URL: url }, '/x/renderer')).toThrow(/ELECTRON_RENDERER_URL/);
   });
 
   it('recognises our document only', () => {
-    expect(isRendererUrl(FILE_SOURCE, 'file:///opt/hubdesk/out/renderer/index.html')).toBe(true);
-    expect(isRendererUrl(FILE_SOURCE, 'file:///opt/hubdesk/out/renderer/index.html?x=1#hubs')).toBe(true);
-    expect(isRendererUrl(FILE_SOURCE, 'file:///tmp/evil.html')).toBe(false);
-    expect(isRendererUrl(FILE_SOURCE, 'https://evil.example/opt/hubdesk/out/renderer/index.html')).toBe(false);
-    expect(isRendererUrl(FILE_SOURCE, 'garbage')).toBe(false);
+    expect(isRendererUrl(APP_SOURCE, 'app://hubdesk/index.html')).toBe(true);
+    expect(isRendererUrl(APP_SOURCE, 'app://hubdesk/index.html?x=1#hubs')).toBe(true);
+    expect(isRendererUrl(APP_SOURCE, 'file:///opt/hubdesk/out/renderer/index.html')).toBe(false); // the old way in is closed
+    expect(isRendererUrl(APP_SOURCE, 'app://hubdesk/assets/other.html')).toBe(false);
+    expect(isRendererUrl(APP_SOURCE, 'app://other/index.html')).toBe(false);
+    expect(isRendererUrl(APP_SOURCE, 'app://hubdesk:8080/index.html')).toBe(false);
+    expect(isRendererUrl(APP_SOURCE, 'app://user@hubdesk/index.html')).toBe(false);
+    expect(isRendererUrl(APP_SOURCE, 'io.hubdesk.app://hubdesk/index.html')).toBe(false);
+    expect(isRendererUrl(APP_SOURCE, 'https://hubdesk/index.html')).toBe(false);
+    expect(isRendererUrl(APP_SOURCE, 'garbage')).toBe(false);
     const dev: RendererSource = { kind: 'dev-server', url: 'http://localhost:5173/' };
     expect(isRendererUrl(dev, 'http://localhost:5173/src/x')).toBe(true);
     expect(isRendererUrl(dev, 'http://localhost:5174/')).toBe(false);
