@@ -21,8 +21,10 @@ import {
 } from '../../common/bridge-protocol';
 import { EVENT_NAMES } from '../../common/ipc-contract';
 import type { HubdeskCore, OAuthCallbackParams } from '../core/hubdesk-core';
+import { serialiseBounded, UNSENDABLE_ANSWER } from '../core/frame-guard';
 import { createDispatcher } from '../core/ipc-dispatcher';
 import type { Logger } from '../core/ports';
+import { contentSecurityPolicy } from '../csp';
 
 export const OAUTH_CALLBACK_PATH = '/oauth/callback';
 const HELLO_TIMEOUT_MS = 10_000;
@@ -106,7 +108,7 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
       return send(response, 404, 'text/plain; charset=utf-8', 'Not found');
     }
     const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
-    const extra: Record<string, string> = type.startsWith('text/html') ? { 'content-security-policy': appCsp(port) } : {};
+    const extra: Record<string, string> = type.startsWith('text/html') ? { 'content-security-policy': contentSecurityPolicy({ kind: 'browser-host', port }) } : {};
     send(response, 200, type, body, extra);
   }
 
@@ -126,9 +128,16 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
   function serveBridge(ws: WebSocket): void {
     let welcomed = false;
     let unsubscribe: (() => void)[] = [];
+    // Every frame is serialised inside a try and bounded (frame-guard.ts): an answer that cannot be
+    // sent becomes an error envelope, an event is dropped; both are logged, nothing throws.
     const post = (message: ServerMessage) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+      if (ws.readyState !== ws.OPEN) return;
+      const frame = serialiseBounded(message);
+      if (frame.ok) return ws.send(frame.text);
+      logger.error('bridge: a message could not be sent', { type: message.type, name: message.type === 'event' ? message.name : undefined, reason: frame.reason });
+      if (message.type === 'result') ws.send(JSON.stringify({ type: 'result', id: message.id, envelope: UNSENDABLE_ANSWER } satisfies ServerMessage));
     };
+    const failed = (what: string) => (error: unknown) => logger.error(`bridge: ${what} failed`, { error: error instanceof Error ? error.message : String(error) });
     const helloTimer = setTimeout(() => ws.close(CLOSE_UNAUTHORISED, 'hello expected'), HELLO_TIMEOUT_MS);
     ws.on('close', () => {
       clearTimeout(helloTimer);
@@ -153,13 +162,15 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
         unsubscribe = EVENT_NAMES.map((name) => readyCore.onEvent(name, (payload) => post({ type: 'event', name, payload })));
         post({ type: 'welcome' });
         // A page that (re)connects may have missed events: give it the current session at once.
-        void readyCore.handlers['session.get']().then((view) => post({ type: 'event', name: 'session.changed', payload: view }));
+        void readyCore.handlers['session.get']()
+          .then((view) => post({ type: 'event', name: 'session.changed', payload: view }))
+          .catch(failed('sending the session'));
         return;
       }
       if (message.type !== 'invoke') return;
-      void dispatch(message.channel, message.args).then((envelope) => {
-        post({ type: 'result', id: message.id, envelope });
-      });
+      void dispatch(message.channel, message.args)
+        .then((envelope) => post({ type: 'result', id: message.id, envelope }))
+        .catch(failed('answering a request'));
     });
   }
 
@@ -214,20 +225,6 @@ function inside(root: string, relative: string): string | undefined {
   if (relative.includes('\0')) return undefined;
   const file = normalize(join(root, relative));
   return file.startsWith(normalize(root) + sep) ? file : undefined;
-}
-
-function appCsp(port: number): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
 }
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -24,7 +24,7 @@ export interface WebhookListener {
   list(): WebhookView[];
   add(input: WebhookRegistrationInput): Promise<WebhookView>;
   remove(id: string): void;
-  inspector: Pick<WebhookInspector, 'snapshot' | 'clear'>;
+  inspector: Pick<WebhookInspector, 'snapshot' | 'message' | 'clear'>;
   on<E extends WebhookEvent>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
   dispose(): void;
 }
@@ -145,7 +145,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       registrations.remove(id);
       inspector.forget(id);
     },
-    inspector: { snapshot: () => inspector.snapshot(), clear: () => inspector.clear() },
+    inspector: { snapshot: (request) => inspector.snapshot(request), message: (webhookId, id) => inspector.message(webhookId, id), clear: () => inspector.clear() },
     on: events.on,
     dispose() {
       disposed = true;

@@ -7,6 +7,7 @@
 import { type BrowserWindow, type IpcMainInvokeEvent, ipcMain } from 'electron';
 import type { Envelope } from '../../common/app-error';
 import { EVENT_NAMES } from '../../common/ipc-contract';
+import { sendableEnvelope, serialiseBounded } from '../core/frame-guard';
 import type { HubdeskCore } from '../core/hubdesk-core';
 import type { Dispatch } from '../core/ipc-dispatcher';
 import type { Logger } from '../core/ports';
@@ -30,12 +31,21 @@ export function registerIpc({ window, isRendererUrl, dispatch, events, logger }:
       logger.warn('ipc: request from an untrusted frame refused', { origin: logSafeOrigin(event.senderFrame?.url) });
       return REFUSED;
     }
-    return dispatch(channel, args);
+    // Answers are checked before Electron serialises them (frame-guard.ts): one that cannot be sent
+    // becomes an error envelope instead of a rejected invoke.
+    return sendableEnvelope(await dispatch(channel, args), typeof channel === 'string' ? channel.slice(0, 80) : typeof channel, logger);
   });
 
   const unsubscribes = EVENT_NAMES.map((name) =>
     events.onEvent(name, (payload) => {
-      if (!window.isDestroyed() && !window.webContents.isDestroyed()) window.webContents.send(EVENT_CHANNEL, name, payload);
+      if (window.isDestroyed() || window.webContents.isDestroyed()) return;
+      const frame = serialiseBounded(payload);
+      if (!frame.ok) return logger.error('ipc: an event could not be sent', { name, reason: frame.reason });
+      try {
+        window.webContents.send(EVENT_CHANNEL, name, payload);
+      } catch (error) {
+        logger.error('ipc: an event could not be sent', { name, reason: error instanceof Error ? error.message : String(error) });
+      }
     }),
   );
 

@@ -2,19 +2,40 @@
  * Webhook registrations, their connection status, and the inspector's entries. Independent of the
  * sign-in: the forwarder authenticates webhooks by id and secret, so this works signed out too.
  *
- * Entries are kept newest first in a ring of RENDERER_INSPECTOR_CAPACITY (10,000): older ones are
- * dropped. Events are applied in batches (one store update per frame), so a burst of webhooks costs
- * one render, not one per message. While paused, new entries are held (in the same bound) and
- * counted; resuming shows them. An update of an entry already shown (delivered) is applied even while
- * paused: it is not a new message.
+ * Entries are summaries (main never sends a body in a list: a preview of at most 1 KiB), kept newest
+ * first within two bounds (docs/security.md, "The app's webhook inspector"): at most
+ * RENDERER_INSPECTOR_CAPACITY (10,000) shown and as many held, and at most RENDERER_INSPECTOR_BUDGET_BYTES
+ * (16 MiB) for shown and held together, each entry accounted by `entryBytes`; the oldest go first. A
+ * preview longer than RENDERER_PREVIEW_MAX_CHARS is cut on arrival. The full message (body and raw
+ * body) of the selected entry only is fetched on demand (`inspector.message`) and dropped when the
+ * selection changes. The snapshot kept in main is loaded page by page (SNAPSHOT_PAGE_ENTRIES each).
+ *
+ * Events are applied in batches (one store update per frame), so a burst of webhooks costs one
+ * render, not one per message. While paused, new entries are held (in the same bounds) and counted;
+ * resuming shows them. An update of an entry already shown (delivered) is applied even while paused:
+ * it is not a new message.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Envelope } from '../../../common/app-error';
-import type { Bridge, WebhookConnection, WebhookEntry, WebhookRegistrationInput, WebhookStatus, WebhookView } from '../../../common/ipc-contract';
+import type { Bridge, WebhookConnection, WebhookEntry, WebhookFullMessage, WebhookRegistrationInput, WebhookStatus, WebhookView } from '../../../common/ipc-contract';
 import { nextFrame, type ScheduleFlush } from './frame-scheduler';
 import { settle, type UiError } from './settle';
 
 export const RENDERER_INSPECTOR_CAPACITY = 10_000;
+export const RENDERER_INSPECTOR_BUDGET_BYTES = 16 * 1024 * 1024;
+/** Main sends previews of at most 1 KiB; anything longer (a misbehaving host) is cut to this. */
+export const RENDERER_PREVIEW_MAX_CHARS = 2048;
+export const SNAPSHOT_PAGE_ENTRIES = 200;
+/** Accounted per entry besides its JSON length: the objects, the row's key and indexes. */
+const ENTRY_OVERHEAD_BYTES = 200;
+
+/** The selected message in full, as far as it has been fetched from main. */
+export type MessageDetailsState =
+  | { status: 'idle' }
+  | { status: 'loading'; key: string }
+  | { status: 'kept'; key: string; message: WebhookFullMessage }
+  | { status: 'gone'; key: string; reason: string }
+  | { status: 'error'; key: string; error: UiError };
 
 export type RegistrationsState = { status: 'loading' } | { status: 'loaded'; views: WebhookView[] } | { status: 'error'; error: UiError };
 
@@ -30,6 +51,10 @@ export interface WebhooksState {
   /** Entries that arrived while paused, newest first; shown on resume. */
   held: readonly WebhookEntry[];
   selectedKey: string | null;
+  /** The full message of the selected entry (fetched on selection). */
+  details: MessageDetailsState;
+  /** Bytes accounted for shown and held entries together (at most the budget). */
+  bytes: number;
   pending: WebhookAction | null;
   actionError: UiError | null;
   load(): Promise<void>;
@@ -46,18 +71,55 @@ export type WebhooksStore = StoreApi<WebhooksState> & { dispose(): void };
 
 export const entryKey = (entry: Pick<WebhookEntry, 'webhookId' | 'id'>) => `${entry.webhookId}/${entry.id}`;
 
+const sizes = new WeakMap<WebhookEntry, number>();
+/** What one summary is accounted in the renderer's budget: its JSON length plus a fixed overhead (computed once per entry). */
+export function entryBytes(entry: WebhookEntry): number {
+  let bytes = sizes.get(entry);
+  if (bytes === undefined) {
+    bytes = ENTRY_OVERHEAD_BYTES + JSON.stringify(entry).length;
+    sizes.set(entry, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * Cuts held and shown entries (newest first, held ones being the newer) to the count bound of each
+ * list and the byte budget of both together.
+ */
+function bounded(held: WebhookEntry[], entries: WebhookEntry[], capacity: number, budget: number) {
+  let bytes = 0;
+  const fit = (list: WebhookEntry[]) => {
+    let count = 0;
+    for (const entry of list) {
+      const size = entryBytes(entry);
+      if (count >= capacity || bytes + size > budget) break;
+      bytes += size;
+      count++;
+    }
+    return count === list.length ? list : list.slice(0, count);
+  };
+  const keptHeld = fit(held);
+  const keptEntries = fit(entries);
+  return { held: keptHeld, entries: keptEntries, bytes };
+}
+
 export function connectionOf(state: Pick<WebhooksState, 'connections'>, view: WebhookView): WebhookConnection {
   return state.connections[view.id] ?? view.connection;
 }
 
 export function createWebhooksStore(
   bridge: Pick<Bridge, 'webhooks' | 'inspector' | 'on'>,
-  options: { capacity?: number; scheduleFlush?: ScheduleFlush } = {},
+  options: { capacity?: number; budgetBytes?: number; scheduleFlush?: ScheduleFlush } = {},
 ): WebhooksStore {
   const capacity = options.capacity ?? RENDERER_INSPECTOR_CAPACITY;
+  const budget = options.budgetBytes ?? RENDERER_INSPECTOR_BUDGET_BYTES;
   const scheduleFlush = options.scheduleFlush ?? nextFrame;
   let queued: WebhookEntry[] = [];
   let listRequest = 0;
+  /** Bumped by clear: snapshot pages still on their way are then dropped. */
+  let generation = 0;
+  let detailsRequest = 0;
+  const withBounds = (held: WebhookEntry[], entries: WebhookEntry[]) => bounded(held, entries, capacity, budget);
 
   const store = createStore<WebhooksState>()((set, get) => {
     const run = async (action: WebhookAction, call: () => Promise<Envelope<unknown>>) => {
@@ -85,16 +147,31 @@ export function createWebhooksStore(
       paused: false,
       held: [],
       selectedKey: null,
+      details: { status: 'idle' },
+      bytes: 0,
       pending: null,
       actionError: null,
 
       async load() {
-        const [, snapshot] = await Promise.all([reloadList(), settle(() => bridge.inspector.snapshot())]);
-        if (!snapshot.ok) return set({ actionError: snapshot.error });
-        // Events that arrived while the snapshot was on its way are newer: they win.
-        const known = new Set(get().entries.map(entryKey));
-        const older = snapshot.value.filter((entry) => !known.has(entryKey(entry)));
-        set({ entries: [...get().entries, ...older].slice(0, capacity) });
+        const started = generation;
+        const loadSnapshot = async () => {
+          let before: number | undefined;
+          for (;;) {
+            const page = await settle(() => bridge.inspector.snapshot(before === undefined ? { limit: SNAPSHOT_PAGE_ENTRIES } : { before, limit: SNAPSHOT_PAGE_ENTRIES }));
+            if (generation !== started) return; // cleared meanwhile
+            if (!page.ok) return set({ actionError: page.error });
+            // Events that arrived while the snapshot was on its way are newer: they win.
+            const state = get();
+            const known = new Set([...state.entries, ...state.held].map(entryKey));
+            const older = page.value.entries.filter((entry) => isEntry(entry) && !known.has(entryKey(entry))).map(clampPreview);
+            const next = withBounds([...state.held], [...state.entries, ...older]);
+            set(next);
+            const full = next.entries.length < state.entries.length + older.length;
+            if (page.value.nextCursor === null || full) return;
+            before = page.value.nextCursor;
+          }
+        };
+        await Promise.all([reloadList(), loadSnapshot()]);
       },
 
       async add(input) {
@@ -112,20 +189,42 @@ export function createWebhooksStore(
             held: get().held.filter(keep),
             selectedKey: selected !== null && selected.startsWith(`${id}/`) ? null : selected,
           });
+          if (get().selectedKey === null) set({ details: { status: 'idle' } });
+          set({ bytes: withBounds([...get().held], [...get().entries]).bytes });
           await reloadList();
         }
       },
 
       pause: () => set({ paused: true }),
-      resume: () => set({ paused: false, held: [], entries: [...get().held, ...get().entries].slice(0, capacity) }),
+      resume: () => {
+        const shown = withBounds([], [...get().held, ...get().entries]);
+        set({ paused: false, held: [], entries: shown.entries, bytes: shown.bytes });
+      },
 
       async clear() {
         queued = [];
-        set({ entries: [], held: [], selectedKey: null });
+        generation++;
+        detailsRequest++;
+        set({ entries: [], held: [], selectedKey: null, details: { status: 'idle' }, bytes: 0 });
         await run('clear', () => bridge.inspector.clear());
       },
 
-      select: (key) => set({ selectedKey: key }),
+      select(key) {
+        if (key === get().selectedKey && get().details.status !== 'error') return;
+        const request = ++detailsRequest;
+        if (key === null) return set({ selectedKey: null, details: { status: 'idle' } });
+        set({ selectedKey: key, details: { status: 'loading', key } });
+        const entry = [...get().entries, ...get().held].find((candidate) => entryKey(candidate) === key);
+        const slash = key.indexOf('/');
+        const [webhookId, id] = entry ? [entry.webhookId, entry.id] : [key.slice(0, slash), key.slice(slash + 1)];
+        void settle(() => bridge.inspector.message(webhookId, id)).then((result) => {
+          if (request !== detailsRequest) return; // another selection since
+          if (!result.ok) return set({ details: { status: 'error', key, error: result.error } });
+          const answer = result.value;
+          if (answer?.status === 'kept') return set({ details: { status: 'kept', key, message: answer.message } });
+          set({ details: { status: 'gone', key, reason: answer?.status === 'gone' ? answer.reason : 'Hubdesk no longer keeps this message.' } });
+        });
+      },
     };
   });
 
@@ -149,14 +248,14 @@ export function createWebhooksStore(
       else freshIndex.set(key, fresh.push(entry) - 1);
     }
     fresh.reverse(); // newest first
-    if (state.paused) store.setState({ entries, held: [...fresh, ...held].slice(0, capacity) });
-    else store.setState({ entries: [...fresh, ...entries].slice(0, capacity), held });
+    if (state.paused) store.setState(withBounds([...fresh, ...held], entries));
+    else store.setState(withBounds(held, [...fresh, ...entries]));
   };
 
   const stopEntries = bridge.on('webhooks.entry', (entry) => {
     if (!isEntry(entry)) return;
     if (queued.length === 0) scheduleFlush(flush);
-    queued.push(entry);
+    queued.push(clampPreview(entry));
   });
   const stopStatus = bridge.on('webhooks.status', (status) => {
     if (!isStatus(status)) return;
@@ -177,7 +276,19 @@ export function createWebhooksStore(
 function isEntry(value: unknown): value is WebhookEntry {
   if (typeof value !== 'object' || value === null) return false;
   const entry = value as Partial<WebhookEntry>;
-  return typeof entry.webhookId === 'string' && typeof entry.id === 'string' && typeof entry.receivedAt === 'string' && typeof entry.delivered === 'boolean';
+  return (
+    typeof entry.webhookId === 'string' &&
+    typeof entry.id === 'string' &&
+    typeof entry.receivedAt === 'string' &&
+    typeof entry.delivered === 'boolean' &&
+    typeof entry.preview === 'string'
+  );
+}
+
+/** Keeps a summary's preview within RENDERER_PREVIEW_MAX_CHARS, whatever the host sent. */
+function clampPreview(entry: WebhookEntry): WebhookEntry {
+  if (entry.preview.length <= RENDERER_PREVIEW_MAX_CHARS) return entry;
+  return { ...entry, preview: entry.preview.slice(0, RENDERER_PREVIEW_MAX_CHARS), truncated: true };
 }
 
 function isStatus(value: unknown): value is WebhookStatus {

@@ -1,18 +1,24 @@
-/** One inspector entry in full: the routing decision, headers, query, body as a tree, and the raw body. */
+/**
+ * One inspector entry in full: the routing decision, headers, query, body as a tree, and the raw body.
+ * The list carries only a summary (with a short preview); the full message is fetched from main when
+ * the entry is selected (`details`), with a loading state, and main may no longer keep it (its byte
+ * budget evicts the oldest bodies): then the preview is what is shown, and why.
+ */
 import type { WebhookEntry } from '../../../common/ipc-contract';
 import { formatSize, formatTime, rawBodyText } from '../format/webhook-labels';
+import type { MessageDetailsState } from '../stores/webhooks-store';
 import { JsonTree } from './json-tree';
 
-export function MessageDetails({ entry }: { entry: WebhookEntry | undefined }) {
+export function MessageDetails({ entry, details }: { entry: WebhookEntry | undefined; details: MessageDetailsState }) {
   return (
     <section role="region" aria-label="Message details" className="message-details">
-      {!entry ? <p className="muted">Choose a message to see its details.</p> : <Details entry={entry} />}
+      {!entry ? <p className="muted">Choose a message to see its details.</p> : <Details entry={entry} details={details} />}
     </section>
   );
 }
 
-function Details({ entry }: { entry: WebhookEntry }) {
-  const raw = rawBodyText(entry.rawBody);
+function Details({ entry, details }: { entry: WebhookEntry; details: MessageDetailsState }) {
+  const full = details.status === 'kept' ? details.message : undefined;
   return (
     <>
       <h2>
@@ -22,14 +28,29 @@ function Details({ entry }: { entry: WebhookEntry }) {
         Webhook {entry.webhookId} · message {entry.id}
       </p>
       <h3>Routing</h3>
-      <RoutingDecision entry={entry} />
+      <RoutingDecision entry={full ? { ...entry, routing: full.routing } : entry} />
       <h3>Headers</h3>
-      <PairsTable pairs={entry.headers} caption="Headers" />
+      <PairsTable pairs={full?.headers ?? entry.headers} caption="Headers" />
       <h3>Query</h3>
-      <PairsTable pairs={entry.query} caption="Query" />
+      <PairsTable pairs={full?.query ?? entry.query} caption="Query" />
+      {!full && entry.pairsCut && <p className="muted">Long headers or query values are cut here; the full message has them whole.</p>}
+      {full ? <FullBody message={full} /> : <BodyPreview entry={entry} details={details} />}
+    </>
+  );
+}
+
+function FullBody({ message }: { message: Extract<MessageDetailsState, { status: 'kept' }>['message'] }) {
+  const raw = rawBodyText(message.rawBody);
+  return (
+    <>
       <h3>Body</h3>
-      <JsonTree value={entry.body} label="Body" />
+      {message.bodyOmitted ? (
+        <p className="muted">The parsed body is too large to show here; the raw body is below.</p>
+      ) : (
+        <JsonTree value={message.body} label="Body" />
+      )}
       <h3>Raw{raw.kind === 'base64' ? ' (base64: not UTF-8 text)' : ''}</h3>
+      {message.rawTruncated && <p className="muted">Only the beginning of the raw body is shown: the whole of it is too large to send to this window.</p>}
       <pre className="raw-body" aria-label="Raw body">
         {raw.text}
       </pre>
@@ -37,7 +58,38 @@ function Details({ entry }: { entry: WebhookEntry }) {
   );
 }
 
-function RoutingDecision({ entry }: { entry: WebhookEntry }) {
+function BodyPreview({ entry, details }: { entry: WebhookEntry; details: MessageDetailsState }) {
+  return (
+    <>
+      <h3>Body</h3>
+      {details.status === 'loading' && (
+        <p className="muted" role="status">
+          Loading the full message…
+        </p>
+      )}
+      {details.status === 'gone' && (
+        <p className="muted" role="status">
+          {details.reason}
+        </p>
+      )}
+      {details.status === 'error' && (
+        <p className="error-text" role="alert">
+          {details.error.message}
+        </p>
+      )}
+      <p className="muted">
+        Preview{entry.previewKind === 'base64' ? ' (base64: not UTF-8 text)' : ''}
+        {entry.truncated ? `: the first bytes of ${formatSize(entry.bodyBytes)}` : ''}
+      </p>
+      <pre className="raw-body" aria-label="Body preview">
+        {entry.preview}
+        {entry.truncated ? '…' : ''}
+      </pre>
+    </>
+  );
+}
+
+function RoutingDecision({ entry }: { entry: Pick<WebhookEntry, 'routing' | 'delivered'> }) {
   const { routing } = entry;
   return (
     <dl className="routing-decision">

@@ -32,6 +32,7 @@ function Inspector() {
   const held = useStore(webhooks, (s) => s.held.length);
   const paused = useStore(webhooks, (s) => s.paused);
   const selectedKey = useStore(webhooks, (s) => s.selectedKey);
+  const details = useStore(webhooks, (s) => s.details);
   const total = useStore(webhooks, (s) => (s.registrations.status === 'loaded' ? s.registrations.views.length : 0));
   const connected = useStore(webhooks, (s) =>
     s.registrations.status === 'loaded' ? s.registrations.views.filter((view) => connectionOf(s, view).state === 'connected').length : 0,
@@ -66,7 +67,7 @@ function Inspector() {
       </div>
       <div className="inspector-body">
         <InspectorList entries={entries} selectedKey={selectedKey} onSelect={(key) => state.select(key)} />
-        <MessageDetails entry={selected} />
+        <MessageDetails entry={selected} details={details.status !== 'idle' && details.key === selectedKey ? details : { status: 'idle' }} />
       </div>
     </section>
   );

@@ -88,14 +88,17 @@ describe('webhook listener against the reference forwarder', () => {
     expect(entry).toMatchObject({
       webhookId: id,
       method: 'POST',
-      body: { device: { id: 'lamp-1' }, on: true },
+      preview: JSON.stringify({ device: { id: 'lamp-1' }, on: true }),
+      truncated: false,
       headers: { 'x-test': 'hubdesk' },
       routing: { option: 'key-path', keyPath: 'body.device.id', value: 'lamp-1' },
       delivered: true,
     });
     expect(entry.routing!.matched.length).toBeGreaterThan(0);
-    expect(Buffer.from(entry.rawBody, 'base64').toString()).toBe(JSON.stringify({ device: { id: 'lamp-1' }, on: true }));
-    expect((await core.handlers['inspector.snapshot']())[0]).toMatchObject({ id: eventId, delivered: true });
+    const full = await core.handlers['inspector.message'](id, eventId);
+    expect(full).toMatchObject({ status: 'kept', message: { body: { device: { id: 'lamp-1' }, on: true } } });
+    expect(full.status === 'kept' && Buffer.from(full.message.rawBody, 'base64').toString()).toBe(JSON.stringify({ device: { id: 'lamp-1' }, on: true }));
+    expect((await core.handlers['inspector.snapshot']({ limit: 10 })).entries[0]).toMatchObject({ id: eventId, delivered: true });
 
     // Another device's message is seen by the tap, with why it was not routed here, and not delivered.
     const otherId = await post({ device: { id: 'kettle-9' } });
@@ -128,8 +131,8 @@ describe('webhook listener against the reference forwarder', () => {
 
     await eventually(core, () => missed.every((m) => entries.some((e) => e.id === m && e.delivered)));
     await eventually(core, () => connected(statuses, id)); // the tap is back too
-    const snapshot = await core.handlers['inspector.snapshot']();
-    expect(snapshot.filter((e) => e.delivered).map((e) => (e.body as { n: number }).n)).toEqual([3, 2, 1]);
+    const snapshot = (await core.handlers['inspector.snapshot']({ limit: 10 })).entries;
+    expect(snapshot.filter((e) => e.delivered).map((e) => (JSON.parse(e.preview) as { n: number }).n)).toEqual([3, 2, 1]);
     expect(proxy.connections()).toBeGreaterThanOrEqual(4); // listener and tap, before and after the drop
   });
 });

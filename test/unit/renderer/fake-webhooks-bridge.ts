@@ -24,7 +24,7 @@ export function fakeWebhooksBridge() {
       });
   const bridge = {
     webhooks: { list: verb('webhooks.list'), add: verb('webhooks.add'), remove: verb('webhooks.remove') },
-    inspector: { snapshot: verb('inspector.snapshot'), clear: verb('inspector.clear') },
+    inspector: { snapshot: verb('inspector.snapshot'), message: verb('inspector.message'), clear: verb('inspector.clear') },
     on: (event: string, listener: (payload: unknown) => void) => {
       const set = listeners.get(event) ?? new Set();
       listeners.set(event, set);
@@ -50,8 +50,11 @@ export function entry(id: string, overrides: Partial<WebhookEntry> = {}): Webhoo
     size: 2,
     headers: {},
     query: {},
-    body: {},
-    rawBody: 'e30=',
+    pairsCut: false,
+    bodyBytes: 2,
+    preview: '{}',
+    previewKind: 'text',
+    truncated: false,
     routing: { option: 'key-path', keyPath: 'body.device.id', value: 'lamp-1', matched: [] },
     delivered: false,
     ...overrides,

@@ -1,20 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { createWebhooksStore, entryKey, RENDERER_INSPECTOR_CAPACITY } from '../../../renderer/src/stores/webhooks-store';
+import type { WebhookFullMessage } from '../../../common/ipc-contract';
+import {
+  createWebhooksStore,
+  entryBytes,
+  entryKey,
+  RENDERER_INSPECTOR_BUDGET_BYTES,
+  RENDERER_INSPECTOR_CAPACITY,
+  RENDERER_PREVIEW_MAX_CHARS,
+  SNAPSHOT_PAGE_ENTRIES,
+} from '../../../renderer/src/stores/webhooks-store';
 import { flush, ok } from './fake-bridge';
 import { entry, fakeWebhooksBridge, webhookView } from './fake-webhooks-bridge';
 
-function setup(capacity?: number) {
+function setup(capacity?: number, budgetBytes?: number) {
   const fake = fakeWebhooksBridge();
   const flushes: (() => void)[] = [];
-  const store = createWebhooksStore(fake.bridge, { capacity, scheduleFlush: (run) => void flushes.push(run) });
+  const store = createWebhooksStore(fake.bridge, { capacity, budgetBytes, scheduleFlush: (run) => void flushes.push(run) });
   const runFlushes = () => flushes.splice(0).forEach((run) => run());
   return { fake, store, runFlushes };
 }
 
-async function loaded(capacity?: number) {
-  const context = setup(capacity);
+const page = (entries: unknown[], nextCursor: number | null = null) => ok({ entries, nextCursor });
+
+async function loaded(capacity?: number, budgetBytes?: number) {
+  const context = setup(capacity, budgetBytes);
   context.fake.waiting('webhooks.list')[0]!.resolve(ok([webhookView('wh1')]));
-  context.fake.waiting('inspector.snapshot')[0]!.resolve(ok([]));
+  context.fake.waiting('inspector.snapshot')[0]!.resolve(page([]));
   await flush();
   return context;
 }
@@ -25,7 +36,7 @@ describe('webhooks store', () => {
   it('loads the registrations and the snapshot kept in main', async () => {
     const { fake, store } = setup();
     fake.waiting('webhooks.list')[0]!.resolve(ok([webhookView('wh1', { connection: { state: 'connected' } })]));
-    fake.waiting('inspector.snapshot')[0]!.resolve(ok([entry('m2'), entry('m1')]));
+    fake.waiting('inspector.snapshot')[0]!.resolve(page([entry('m2'), entry('m1')]));
     await flush();
     expect(store.getState().registrations).toMatchObject({ status: 'loaded', views: [{ id: 'wh1' }] });
     expect(store.getState().connections).toEqual({ wh1: { state: 'connected' } });
@@ -38,7 +49,7 @@ describe('webhooks store', () => {
     fake.emit('webhooks.entry', entry('m3'));
     runFlushes();
     fake.waiting('webhooks.list')[0]!.resolve(ok([]));
-    fake.waiting('inspector.snapshot')[0]!.resolve(ok([entry('m2'), entry('m1')]));
+    fake.waiting('inspector.snapshot')[0]!.resolve(page([entry('m2'), entry('m1')]));
     await flush();
     expect(ids(store.getState().entries)).toEqual(['m3', 'm2', 'm1']);
     expect(store.getState().entries[1]!.delivered).toBe(true);
@@ -163,6 +174,131 @@ describe('webhooks store', () => {
     await removing;
     expect(ids(store.getState().entries)).toEqual(['m2']);
     expect(store.getState().selectedKey).toBeNull();
+  });
+
+  it('loads the snapshot page by page with the cursor, asking for pages of 200', async () => {
+    const { fake, store } = setup();
+    fake.waiting('webhooks.list')[0]!.resolve(ok([]));
+    expect(fake.waiting('inspector.snapshot')[0]!.args).toEqual([{ limit: SNAPSHOT_PAGE_ENTRIES }]);
+    fake.waiting('inspector.snapshot')[0]!.resolve(page([entry('m4'), entry('m3')], 3));
+    await flush();
+    expect(ids(store.getState().entries)).toEqual(['m4', 'm3']);
+    expect(fake.waiting('inspector.snapshot')[0]!.args).toEqual([{ before: 3, limit: SNAPSHOT_PAGE_ENTRIES }]);
+    fake.waiting('inspector.snapshot')[0]!.resolve(page([entry('m2'), entry('m1')]));
+    await flush();
+    expect(ids(store.getState().entries)).toEqual(['m4', 'm3', 'm2', 'm1']);
+    expect(fake.waiting('inspector.snapshot')).toHaveLength(0);
+  });
+
+  it('stops paging when its bounds are full, and drops pages that arrive after a clear', async () => {
+    const { fake, store } = setup(2);
+    fake.waiting('webhooks.list')[0]!.resolve(ok([]));
+    fake.waiting('inspector.snapshot')[0]!.resolve(page([entry('m4'), entry('m3'), entry('m2')], 2));
+    await flush();
+    expect(ids(store.getState().entries)).toEqual(['m4', 'm3']);
+    expect(fake.waiting('inspector.snapshot')).toHaveLength(0);
+
+    const other = setup();
+    other.fake.waiting('webhooks.list')[0]!.resolve(ok([]));
+    void other.store.getState().clear();
+    other.fake.waiting('inspector.snapshot')[0]!.resolve(page([entry('old')], 9));
+    await flush();
+    expect(other.store.getState().entries).toEqual([]);
+    expect(other.fake.waiting('inspector.snapshot')).toHaveLength(0);
+  });
+
+  it('bounds shown and held entries together by bytes (16 MiB by default), the oldest first', async () => {
+    expect(RENDERER_INSPECTOR_BUDGET_BYTES).toBe(16 * 1024 * 1024);
+    const one = entryBytes(entry('m00'));
+    const { fake, store, runFlushes } = await loaded(undefined, one * 5);
+    for (let i = 0; i < 4; i++) fake.emit('webhooks.entry', entry(`m0${i}`));
+    runFlushes();
+    store.getState().pause();
+    for (let i = 4; i < 7; i++) fake.emit('webhooks.entry', entry(`m0${i}`));
+    runFlushes();
+    // Held ones are the newest: they stay; the oldest shown ones make room.
+    expect(ids(store.getState().held)).toEqual(['m06', 'm05', 'm04']);
+    expect(ids(store.getState().entries)).toEqual(['m03', 'm02']);
+    expect(store.getState().bytes).toBeLessThanOrEqual(one * 5);
+    store.getState().resume();
+    expect(ids(store.getState().entries)).toEqual(['m06', 'm05', 'm04', 'm03', 'm02']);
+  });
+
+  it('a flood of 256 KiB messages keeps only summaries, within 16 MiB', async () => {
+    const { fake, store, runFlushes } = await loaded();
+    const preview = `{"device":{"id":"flood-1"},"pad":"${'x'.repeat(990)}`;
+    for (let i = 0; i < 11_000; i++) fake.emit('webhooks.entry', entry(`m${i}`, { bodyBytes: 262_144, size: 262_144, preview, truncated: true }));
+    runFlushes();
+    const { entries, bytes } = store.getState();
+    expect(bytes).toBeLessThanOrEqual(RENDERER_INSPECTOR_BUDGET_BYTES);
+    expect(entries.reduce((sum, e) => sum + JSON.stringify(e).length, 0)).toBeLessThanOrEqual(RENDERER_INSPECTOR_BUDGET_BYTES);
+    expect(entries.length).toBeGreaterThan(5000);
+    expect(entries[0]!.id).toBe('m10999');
+  });
+
+  it('has room for all 10,000 typical small messages (real headers, routing and preview)', async () => {
+    const { fake, store, runFlushes } = await loaded();
+    const headers = {
+      host: '127.0.0.1:40123',
+      connection: 'keep-alive',
+      'content-type': 'application/json',
+      accept: '*/*',
+      'accept-language': '*',
+      'sec-fetch-mode': 'cors',
+      'user-agent': 'node',
+      'accept-encoding': 'gzip, deflate',
+      'content-length': '32',
+    };
+    const routing = { option: 'key-path' as const, keyPath: 'body.device.id', value: 'many-1', matched: [{ listenerId: 'lst_0123456789abcdef0123456789abcdef' }] };
+    for (let i = 0; i < RENDERER_INSPECTOR_CAPACITY; i++) {
+      fake.emit('webhooks.entry', entry(`evt_0123456789abcdef${i}`, { webhookId: 'wh_0123456789abcdef01234567', headers, routing, preview: `{"device":{"id":"many-1"},"n":${i}}` }));
+    }
+    runFlushes();
+    expect(store.getState().entries).toHaveLength(RENDERER_INSPECTOR_CAPACITY);
+  });
+
+  it('cuts a preview longer than its bound on arrival, and ignores an entry without one', async () => {
+    const { fake, store, runFlushes } = await loaded();
+    fake.emit('webhooks.entry', entry('long', { preview: 'y'.repeat(1_000_000) }));
+    const { preview: _preview, ...withoutPreview } = entry('none');
+    fake.emit('webhooks.entry', withoutPreview);
+    runFlushes();
+    expect(ids(store.getState().entries)).toEqual(['long']);
+    expect(store.getState().entries[0]!.preview).toHaveLength(RENDERER_PREVIEW_MAX_CHARS);
+    expect(store.getState().entries[0]!.truncated).toBe(true);
+  });
+
+  it('fetches the selected message in full on demand, and says when main no longer keeps it', async () => {
+    const { fake, store, runFlushes } = await loaded();
+    fake.emit('webhooks.entry', entry('m1'));
+    fake.emit('webhooks.entry', entry('m2'));
+    runFlushes();
+    store.getState().select('wh1/m1');
+    expect(store.getState().details).toEqual({ status: 'loading', key: 'wh1/m1' });
+    const call = fake.waiting('inspector.message')[0]!;
+    expect(call.args).toEqual(['wh1', 'm1']);
+    const message: WebhookFullMessage = { ...entry('m1'), body: { big: true }, bodyOmitted: false, rawBody: 'e30=', rawTruncated: false };
+    call.resolve(ok({ status: 'kept', message }));
+    await flush();
+    expect(store.getState().details).toEqual({ status: 'kept', key: 'wh1/m1', message });
+
+    store.getState().select('wh1/m2');
+    fake.waiting('inspector.message')[0]!.resolve(ok({ status: 'gone', reason: 'no longer kept' }));
+    await flush();
+    expect(store.getState().details).toEqual({ status: 'gone', key: 'wh1/m2', reason: 'no longer kept' });
+
+    // A late answer for an earlier selection is ignored; an error is shown.
+    store.getState().select('wh1/m1');
+    const late = fake.waiting('inspector.message')[0]!;
+    store.getState().select('wh1/m2');
+    expect(fake.waiting('inspector.message').map((c) => c.args)).toEqual([['wh1', 'm1'], ['wh1', 'm2']]);
+    fake.waiting('inspector.message')[1]!.resolve({ ok: false, error: { code: 'internal', message: 'The connection to Hubdesk was lost.' } });
+    late.resolve(ok({ status: 'kept', message }));
+    await flush();
+    expect(store.getState().details).toMatchObject({ status: 'error', key: 'wh1/m2' });
+
+    store.getState().select(null);
+    expect(store.getState().details).toEqual({ status: 'idle' });
   });
 
   it('dispose unsubscribes from both events', () => {

@@ -1,21 +1,52 @@
 import { describe, expect, it } from 'vitest';
 import { createBackoff } from '../../../../main/core/backoff';
-import { createWebhookInspector, MAIN_INSPECTOR_CAPACITY } from '../../../../main/core/webhook-inspector';
+import {
+  INSPECTOR_MESSAGE_MAX_CHARS,
+  INSPECTOR_PAGE_MAX_CHARS,
+  INSPECTOR_PAGE_MAX_ENTRIES,
+  INSPECTOR_PREVIEW_BYTES,
+  invokeContract,
+  type WebhookEntry,
+} from '../../../../common/ipc-contract';
+import type { TapEvent, WebhookMessage } from '../../../../common/webhook-protocol';
+import { createWebhookInspector, GONE_EVICTED, GONE_UNKNOWN, MAIN_INSPECTOR_BUDGET_BYTES, MAIN_INSPECTOR_CAPACITY } from '../../../../main/core/webhook-inspector';
 import { tapEvent, webhookMessage } from './fake-listen-server';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const all = (inspector: ReturnType<typeof createWebhookInspector>): WebhookEntry[] => {
+  const out: WebhookEntry[] = [];
+  let before: number | undefined;
+  for (;;) {
+    const page = inspector.snapshot(before === undefined ? { limit: INSPECTOR_PAGE_MAX_ENTRIES } : { before, limit: INSPECTOR_PAGE_MAX_ENTRIES });
+    out.push(...page.entries);
+    if (page.nextCursor === null) return out;
+    before = page.nextCursor;
+  }
+};
+/** A message whose raw body is exactly `bytes` bytes of JSON. */
+function bigMessage(id: string, bytes: number, fill = 'x'): WebhookMessage {
+  const head = JSON.stringify({ device: { id: 'lamp-1' }, pad: '' });
+  const raw = head.replace('"pad":""', `"pad":"${fill.repeat(bytes - head.length)}"`);
+  return { id, receivedAt: '2026-01-01T00:00:00.000Z', headers: { 'content-type': 'application/json' }, query: {}, body: JSON.parse(raw), rawBody: Buffer.from(raw).toString('base64') };
+}
+const bigTap = (id: string, bytes: number): TapEvent => ({ ...tapEvent(id, 'l1'), message: bigMessage(id, bytes), size: bytes });
 
 describe('main inspector ring', () => {
   it('keeps at most its capacity, dropping the oldest, newest first', () => {
-    const inspector = createWebhookInspector(3);
+    const inspector = createWebhookInspector({ capacity: 3 });
     for (const id of ['a', 'b', 'c', 'd']) inspector.tapped('wh', tapEvent(id));
-    expect(inspector.snapshot().map((entry) => entry.id)).toEqual(['d', 'c', 'b']);
+    expect(all(inspector).map((entry) => entry.id)).toEqual(['d', 'c', 'b']);
+    expect(inspector.message('wh', 'a')).toEqual({ status: 'gone', reason: GONE_UNKNOWN });
   });
 
   it('defaults to 1000 entries', () => {
     const inspector = createWebhookInspector();
     for (let i = 0; i < MAIN_INSPECTOR_CAPACITY + 5; i++) inspector.delivered('wh', webhookMessage(`m${i}`));
     expect(MAIN_INSPECTOR_CAPACITY).toBe(1000);
-    expect(inspector.snapshot()).toHaveLength(1000);
-    expect(inspector.snapshot().at(-1)!.id).toBe('m5');
+    expect(all(inspector)).toHaveLength(1000);
+    expect(all(inspector).at(-1)!.id).toBe('m5');
+    expect(inspector.usage().entries).toBe(1000);
   });
 
   it('merges the delivery into the tap entry', () => {
@@ -23,7 +54,8 @@ describe('main inspector ring', () => {
     expect(inspector.tapped('wh', tapEvent('m1', 'l1'))).toMatchObject({ delivered: false, method: 'POST' });
     const merged = inspector.delivered('wh', webhookMessage('m1'));
     expect(merged).toMatchObject({ id: 'm1', delivered: true, method: 'POST', routing: { option: 'key-path', value: 'lamp-1' } });
-    expect(inspector.snapshot()).toHaveLength(1);
+    expect(all(inspector)).toHaveLength(1);
+    expect(inspector.usage().bodies).toBe(1); // the body is kept once, not once per copy
   });
 
   it('merges a tap that arrives after the delivery, keeping delivered', () => {
@@ -33,15 +65,168 @@ describe('main inspector ring', () => {
     expect(inspector.tapped('wh', tapEvent('m1', 'l1'))).toMatchObject({ method: 'POST', delivered: true });
   });
 
-  it('keeps the same message id of two webhooks apart; forget and clear remove entries', () => {
+  it('keeps the same message id of two webhooks apart; forget and clear remove entries and their bytes', () => {
     const inspector = createWebhookInspector();
     inspector.tapped('wh1', tapEvent('m1'));
     inspector.tapped('wh2', tapEvent('m1'));
-    expect(inspector.snapshot()).toHaveLength(2);
+    expect(all(inspector)).toHaveLength(2);
     inspector.forget('wh1');
-    expect(inspector.snapshot().map((entry) => entry.webhookId)).toEqual(['wh2']);
+    expect(all(inspector).map((entry) => entry.webhookId)).toEqual(['wh2']);
+    expect(inspector.message('wh1', 'm1').status).toBe('gone');
+    expect(inspector.message('wh2', 'm1').status).toBe('kept');
     inspector.clear();
-    expect(inspector.snapshot()).toEqual([]);
+    expect(all(inspector)).toEqual([]);
+    expect(inspector.usage()).toEqual({ entries: 0, bodies: 0, bytes: 0 });
+  });
+});
+
+describe('main inspector summaries', () => {
+  it('never carry the body: a preview of at most 1 KiB with truncated and bodyBytes', () => {
+    const inspector = createWebhookInspector();
+    const summary = inspector.tapped('wh', bigTap('m1', 256 * KiB));
+    expect(summary).not.toHaveProperty('body');
+    expect(summary).not.toHaveProperty('rawBody');
+    expect(summary).toMatchObject({ bodyBytes: 256 * KiB, truncated: true, previewKind: 'text' });
+    expect(summary.preview.startsWith('{"device":{"id":"lamp-1"},"pad":"xxx')).toBe(true);
+    expect(Buffer.byteLength(summary.preview)).toBeLessThanOrEqual(INSPECTOR_PREVIEW_BYTES);
+    expect(JSON.stringify(summary).length).toBeLessThan(4 * KiB);
+  });
+
+  it('shows a small body whole; a body that is not UTF-8 as base64; a character cut at the end is dropped', () => {
+    const inspector = createWebhookInspector();
+    expect(inspector.tapped('wh', tapEvent('small'))).toMatchObject({ preview: '{"device":{"id":"lamp-1"}}', previewKind: 'text', truncated: false });
+    const binary = { ...webhookMessage('bin'), rawBody: Buffer.from([0xff, 0xfe, 0x00, 0x01]).toString('base64') };
+    expect(inspector.delivered('wh', binary)).toMatchObject({ preview: '//4AAQ==', previewKind: 'base64', truncated: false, bodyBytes: 4 });
+    // 2,000 "é" (2 bytes each): the 1,024-byte cut falls on a character boundary or just after one.
+    const accents = inspector.delivered('wh', bigMessage('acc', 4000, 'é'));
+    expect(accents.previewKind).toBe('text');
+    expect(accents.preview).not.toContain('\uFFFD');
+    expect(Buffer.byteLength(accents.preview)).toBeLessThanOrEqual(INSPECTOR_PREVIEW_BYTES);
+  });
+
+  it('cuts very long header values, many headers and a huge routing value (the full message has them whole)', () => {
+    const inspector = createWebhookInspector();
+    const headers = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`x-h${i}`, 'v'.repeat(5000)]));
+    const event = bigTap('m1', 2 * KiB);
+    const summary = inspector.tapped('wh', { ...event, message: { ...event.message, headers }, routing: { ...event.routing, value: 'k'.repeat(100_000) } });
+    expect(summary.pairsCut).toBe(true);
+    expect(Object.keys(summary.headers)).toHaveLength(64);
+    expect(JSON.stringify(summary).length).toBeLessThan(80 * KiB);
+    expect(String(summary.routing!.value).length).toBeLessThanOrEqual(1025);
+    const full = inspector.message('wh', 'm1');
+    expect(full.status === 'kept' && Object.keys(full.message.headers).length).toBe(100);
+    expect(full.status === 'kept' && full.message.routing!.value).toBe('k'.repeat(100_000));
+  });
+});
+
+describe('main inspector byte budget', () => {
+  it('defaults to 64 MiB', () => expect(MAIN_INSPECTOR_BUDGET_BYTES).toBe(64 * MiB));
+
+  it('stays within its budget under a flood of 256 KiB bodies: the oldest bodies go first, the entries stay listed', () => {
+    const budget = 4 * MiB;
+    const inspector = createWebhookInspector({ budgetBytes: budget });
+    const template = bigTap('t', 256 * KiB);
+    for (let i = 0; i < 100; i++) {
+      const message = { ...template.message, id: `m${i}` };
+      inspector.tapped('wh', { ...template, message });
+      inspector.delivered('wh', message);
+      expect(inspector.usage().bytes).toBeLessThanOrEqual(budget);
+    }
+    const { bodies, entries } = inspector.usage();
+    expect(entries).toBe(100);
+    // Each body is accounted as its base64 plus its bytes (≈ 2.33 × 256 KiB): 6 fit in 4 MiB.
+    expect(bodies).toBe(6);
+    // The newest ones are kept, the older ones answer "gone" with the reason.
+    expect(inspector.message('wh', 'm99')).toMatchObject({ status: 'kept', message: { id: 'm99', delivered: true, method: 'POST' } });
+    expect(inspector.message('wh', 'm0')).toEqual({ status: 'gone', reason: GONE_EVICTED });
+    const kept = all(inspector).filter((entry) => inspector.message('wh', entry.id).status === 'kept');
+    expect(kept.map((entry) => entry.id)).toEqual(['m99', 'm98', 'm97', 'm96', 'm95', 'm94']);
+  }, 30_000);
+
+  it('does not take back an evicted body from a late copy, and never keeps a body larger than the budget', () => {
+    const inspector = createWebhookInspector({ budgetBytes: 2 * MiB });
+    inspector.tapped('wh', bigTap('old', 256 * KiB));
+    for (let i = 0; i < 5; i++) inspector.tapped('wh', bigTap(`n${i}`, 256 * KiB));
+    expect(inspector.message('wh', 'old').status).toBe('gone');
+    inspector.delivered('wh', bigMessage('old', 256 * KiB)); // a re-delivery after a resume
+    expect(inspector.message('wh', 'old').status).toBe('gone');
+    expect(inspector.message('wh', 'n4').status).toBe('kept');
+
+    inspector.tapped('wh', bigTap('huge', 1024 * KiB));
+    expect(inspector.message('wh', 'huge')).toEqual({ status: 'gone', reason: GONE_EVICTED });
+    expect(inspector.message('wh', 'n4').status).toBe('kept'); // the huge one evicted nothing
+    expect(inspector.usage().bytes).toBeLessThanOrEqual(2 * MiB);
+  });
+
+  it('drops whole entries when summaries alone fill the budget', () => {
+    const inspector = createWebhookInspector({ budgetBytes: 64 * KiB });
+    for (let i = 0; i < 100; i++) inspector.tapped('wh', tapEvent(`m${i}`));
+    expect(inspector.usage().bytes).toBeLessThanOrEqual(64 * KiB);
+    expect(inspector.usage().entries).toBeLessThan(100);
+    expect(all(inspector)[0]!.id).toBe('m99');
+  });
+});
+
+describe('main inspector pages and full messages', () => {
+  it('pages newest first with a cursor, up to the limit, and ends with a null cursor', () => {
+    const inspector = createWebhookInspector();
+    for (let i = 0; i < 5; i++) inspector.tapped('wh', tapEvent(`m${i}`));
+    const first = inspector.snapshot({ limit: 2 });
+    expect(first.entries.map((e) => e.id)).toEqual(['m4', 'm3']);
+    const second = inspector.snapshot({ before: first.nextCursor!, limit: 2 });
+    expect(second.entries.map((e) => e.id)).toEqual(['m2', 'm1']);
+    // New entries meanwhile do not shift the pages.
+    inspector.tapped('wh', tapEvent('m5'));
+    const third = inspector.snapshot({ before: second.nextCursor!, limit: 2 });
+    expect(third).toEqual({ entries: [expect.objectContaining({ id: 'm0' })], nextCursor: null });
+  });
+
+  it('bounds a page by characters too', () => {
+    const inspector = createWebhookInspector();
+    const headers = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`x-h${i}`, 'v'.repeat(1000)]));
+    for (let i = 0; i < 50; i++) inspector.tapped('wh', { ...tapEvent(`m${i}`), message: { ...webhookMessage(`m${i}`), headers } });
+    const page = inspector.snapshot({ limit: INSPECTOR_PAGE_MAX_ENTRIES });
+    expect(page.entries.length).toBeLessThan(50);
+    expect(page.nextCursor).not.toBeNull();
+    expect(JSON.stringify(page).length).toBeLessThanOrEqual(INSPECTOR_PAGE_MAX_CHARS + 1024);
+  });
+
+  it('the page request and the message verb are validated by the contract', () => {
+    const snapshot = invokeContract['inspector.snapshot'].args;
+    expect(snapshot.safeParse([{ limit: 50 }]).success).toBe(true);
+    expect(snapshot.safeParse([{ before: 12, limit: 200 }]).success).toBe(true);
+    expect(snapshot.safeParse([{ limit: 201 }]).success).toBe(false);
+    expect(snapshot.safeParse([{ limit: 0 }]).success).toBe(false);
+    expect(snapshot.safeParse([]).success).toBe(false);
+    expect(snapshot.safeParse([{ limit: 10, extra: 1 }]).success).toBe(false);
+    const message = invokeContract['inspector.message'].args;
+    expect(message.safeParse(['wh_1', 'm1']).success).toBe(true);
+    expect(message.safeParse(['wh/1', 'm1']).success).toBe(false);
+    expect(message.safeParse(['wh', '']).success).toBe(false);
+    expect(message.safeParse(['wh', 'x'.repeat(201)]).success).toBe(false);
+    expect(message.safeParse(['wh']).success).toBe(false);
+  });
+
+  it('answers the full message within its bound: a parsed body that does not fit is left out, then the raw body is cut', () => {
+    const inspector = createWebhookInspector();
+    inspector.tapped('wh', bigTap('ok', 256 * KiB));
+    const ok = inspector.message('wh', 'ok');
+    expect(ok).toMatchObject({ status: 'kept', message: { bodyOmitted: false, rawTruncated: false } });
+    expect(ok.status === 'kept' && Buffer.from(ok.message.rawBody, 'base64').length).toBe(256 * KiB);
+
+    // A text body of 256 KiB of control characters: six times longer once escaped as JSON.
+    const control = '\u0001'.repeat(256 * KiB);
+    inspector.tapped('wh', { ...tapEvent('esc', 'l1'), message: { ...webhookMessage('esc'), body: control, rawBody: Buffer.from(control).toString('base64') } });
+    const escaped = inspector.message('wh', 'esc');
+    expect(escaped).toMatchObject({ status: 'kept', message: { bodyOmitted: true, rawTruncated: false } });
+    expect(JSON.stringify(escaped).length).toBeLessThanOrEqual(INSPECTOR_MESSAGE_MAX_CHARS + 200);
+
+    // Another forwarder may send more than 256 KiB: 1 MiB of raw body does not fit even alone.
+    inspector.tapped('wh', { ...tapEvent('big', 'l1'), message: bigMessage('big', 1024 * KiB) });
+    const big = inspector.message('wh', 'big');
+    expect(big).toMatchObject({ status: 'kept', message: { bodyOmitted: true, rawTruncated: true } });
+    expect(JSON.stringify(big).length).toBeLessThanOrEqual(INSPECTOR_MESSAGE_MAX_CHARS + 200);
+    expect(big.status === 'kept' && big.message.rawBody.length % 4).toBe(0);
   });
 });
 

@@ -89,7 +89,7 @@ describe('webhook listener', () => {
     await until(() => entries.length === 2);
     expect(entries[0]).toMatchObject({ webhookId: 'wh1', id: 'm1', delivered: false, routing: { matched: [{ listenerId }] } });
     expect(entries[1]).toMatchObject({ webhookId: 'wh1', id: 'm1', delivered: true, method: 'POST' });
-    expect(listener.inspector.snapshot()).toHaveLength(1);
+    expect(listener.inspector.snapshot({ limit: 10 }).entries).toHaveLength(1);
     await server.acked(1);
   });
 
@@ -138,11 +138,11 @@ describe('webhook listener', () => {
     await listener.add(input);
     await server.registered(2);
     server.send('tap', { type: 'tap', event: tapEvent('m1') });
-    await until(() => listener.inspector.snapshot().length === 1);
+    await until(() => listener.inspector.snapshot({ limit: 10 }).entries.length === 1);
     listener.remove('wh1');
     await until(() => server.peers().length === 0);
     expect(listener.list()).toEqual([]);
-    expect(listener.inspector.snapshot()).toEqual([]);
+    expect(listener.inspector.snapshot({ limit: 10 }).entries).toEqual([]);
     const again = setup({ store });
     await again.listener.start();
     expect(again.listener.list()).toEqual([]);

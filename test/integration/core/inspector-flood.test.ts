@@ -1,0 +1,198 @@
+/**
+ * Issue 11 §2, the app part: 1,100 anonymous POSTs of 256 KiB to a registered webhook used to grow
+ * the browser host past 1 GiB and crash it (`RangeError: Invalid string length` serialising the
+ * snapshot). Here the real stack (in this process) and the real browser host (its own process,
+ * driven over its loopback bridge WebSocket like the renderer does) take that flood, and:
+ * - every list event and every snapshot page is a small frame (summaries, never a body);
+ * - the core's inspector keeps at most its byte budget of bodies (the newest ones), and says "gone"
+ *   for the rest;
+ * - the host process stays up, its memory under a bound;
+ * - a small message sent afterwards still arrives, and its full body can be fetched.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { BRIDGE_MAX_MESSAGE_BYTES } from '../../../common/bridge-protocol';
+import type { InspectorPage, WebhookEntry, WebhookMessageResult } from '../../../common/ipc-contract';
+import { INSPECTOR_PAGE_MAX_ENTRIES } from '../../../common/ipc-contract';
+import { GONE_EVICTED, MAIN_INSPECTOR_BUDGET_BYTES, MAIN_INSPECTOR_CAPACITY } from '../../../main/core/webhook-inspector';
+import { type RunningStack, startStack } from '../../../services/stack';
+import { type RunningProgram, startProgram } from '../../e2e/support/processes';
+
+const FLOOD = 1100;
+const BODY_BYTES = 256 * 1024;
+const MiB = 1024 * 1024;
+/** Before the fix the host passed 2 GiB (and then crashed); the budgets keep it far below this. */
+const HOST_RSS_BOUND = 768 * MiB;
+
+let stack: RunningStack;
+let host: RunningProgram;
+let bridge: Awaited<ReturnType<typeof openBridge>>;
+
+beforeAll(async () => {
+  stack = await startStack({ remoteLatencyMs: 0 });
+  host = startProgram('main/browser-host/bin.ts', ['--profile', mkdtempSync(join(tmpdir(), 'hubdesk-flood-')), '--skip-build'], {
+    HUBDESK_AUTH_URL: stack.info.auth_url,
+    HUBDESK_CLIENT_ID: stack.info.client.id,
+    HUBDESK_CLIENT_SECRET: stack.info.client.secret,
+    HUBDESK_WEBHOOK_URL: stack.info.webhook_url,
+    HUBDESK_OPEN_EXTERNAL: 'none',
+  });
+  bridge = await openBridge(new URL(await host.line('Hubdesk is running at ', 60_000)));
+}, 120_000);
+afterAll(async () => {
+  bridge?.ws.close();
+  await host?.stop();
+  await stack?.close();
+});
+
+/** Resident memory of a process and its descendants (tsx runs the host in a child node process). */
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  let total = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+  for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+    try {
+      total += rssOf(Number(child));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}
+
+/** The renderer's side of the bridge, as a test client: hello with the secret, invokes, events. */
+async function openBridge(appUrl: URL) {
+  const ws = new WebSocket(`ws://${appUrl.host}/bridge`, { origin: appUrl.origin });
+  const pending = new Map<number, (envelope: { ok: boolean; value?: unknown; error?: unknown }) => void>();
+  const entryListeners = new Set<(entry: WebhookEntry) => void>();
+  const frames = { largestEvent: 0, largestResult: 0, events: 0 };
+  let nextId = 1;
+  let welcomed!: () => void;
+  const welcome = new Promise<void>((resolve) => (welcomed = resolve));
+  ws.on('message', (data: Buffer) => {
+    const message = JSON.parse(data.toString()) as { type: string; id?: number; envelope?: never; name?: string; payload?: unknown };
+    if (message.type === 'welcome') welcomed();
+    if (message.type === 'result') {
+      frames.largestResult = Math.max(frames.largestResult, data.length);
+      pending.get(message.id!)?.(message.envelope!);
+    }
+    if (message.type === 'event') {
+      frames.events++;
+      frames.largestEvent = Math.max(frames.largestEvent, data.length);
+      if (message.name === 'webhooks.entry') for (const listener of entryListeners) listener(message.payload as WebhookEntry);
+    }
+  });
+  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+  ws.send(JSON.stringify({ type: 'hello', token: new URLSearchParams(appUrl.hash.slice(1)).get('token') }));
+  await welcome;
+  async function invoke<T>(channel: string, ...args: unknown[]): Promise<T> {
+    const id = nextId++;
+    const envelope = await new Promise<{ ok: boolean; value?: unknown; error?: unknown }>((resolve) => {
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ type: 'invoke', id, channel, args }));
+    });
+    if (!envelope.ok) throw new Error(`${channel} failed: ${JSON.stringify(envelope.error)}`);
+    return envelope.value as T;
+  }
+  /** Resolves with the first entry event that satisfies `check`. */
+  const entry = (check: (entry: WebhookEntry) => boolean) =>
+    new Promise<WebhookEntry>((resolve) => {
+      const listener = (candidate: WebhookEntry) => {
+        if (!check(candidate)) return;
+        entryListeners.delete(listener);
+        resolve(candidate);
+      };
+      entryListeners.add(listener);
+    });
+  return { ws, invoke, entry, frames };
+}
+
+function floodBody(n: number): string {
+  const head = JSON.stringify({ device: { id: 'flood-1' }, n, pad: '' });
+  return head.replace('"pad":""', `"pad":"${'x'.repeat(BODY_BYTES - head.length)}"`);
+}
+
+async function post(body: string): Promise<string> {
+  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  expect(response.status).toBe(202);
+  return ((await response.json()) as { id: string }).id;
+}
+
+describe('the browser host under a flood of 256 KiB webhooks', () => {
+  it('keeps its inspector within budget, stays up, and still delivers and shows a small message in full', async () => {
+    const { id, secret } = stack.info.webhook;
+    const firstEntry = bridge.entry(() => true);
+    await bridge.invoke('webhooks.add', { id, secret, routing: { kind: 'keys', values: ['flood-1'] } });
+    // Both sockets registered: a first message comes back delivered and with its routing.
+    const probe = await post(JSON.stringify({ device: { id: 'flood-1' }, probe: true }));
+    await bridge.entry((e) => e.id === probe && e.delivered && e.routing !== null);
+    await firstEntry;
+
+    let peakRss = 0;
+    const pid = host.child.pid!;
+    let sent = 0;
+    const worker = async () => {
+      while (sent < FLOOD) {
+        const n = sent++;
+        await post(floodBody(n));
+        if (n % 50 === 0) peakRss = Math.max(peakRss, rssOf(pid));
+      }
+    };
+    await Promise.all(Array.from({ length: 6 }, worker));
+
+    // A small message after the flood arrives (delivered, with routing), and its body can be fetched whole.
+    const smallBody = { device: { id: 'flood-1' }, after: 'the flood' };
+    const small = await post(JSON.stringify(smallBody));
+    const arrived = await bridge.entry((e) => e.id === small && e.delivered && e.routing !== null);
+    expect(arrived).toMatchObject({ preview: JSON.stringify(smallBody), truncated: false, routing: { option: 'key-path', value: 'flood-1' } });
+    const full = await bridge.invoke<WebhookMessageResult>('inspector.message', id, small);
+    expect(full).toMatchObject({ status: 'kept', message: { body: smallBody, delivered: true, bodyOmitted: false } });
+    peakRss = Math.max(peakRss, rssOf(pid));
+
+    // List events were summaries all along: none came near a body's size.
+    expect(bridge.frames.events).toBeGreaterThanOrEqual(FLOOD);
+    expect(bridge.frames.largestEvent).toBeLessThan(8 * 1024);
+
+    // The snapshot, page by page: each page a bounded frame, at most 1,000 entries in all, newest first.
+    const entries: WebhookEntry[] = [];
+    let before: number | undefined;
+    for (;;) {
+      const page: InspectorPage = await bridge.invoke('inspector.snapshot', before === undefined ? { limit: INSPECTOR_PAGE_MAX_ENTRIES } : { before, limit: INSPECTOR_PAGE_MAX_ENTRIES });
+      expect(page.entries.length).toBeLessThanOrEqual(INSPECTOR_PAGE_MAX_ENTRIES);
+      entries.push(...page.entries);
+      if (page.nextCursor === null) break;
+      before = page.nextCursor;
+    }
+    expect(bridge.frames.largestResult).toBeLessThan(BRIDGE_MAX_MESSAGE_BYTES);
+    expect(entries).toHaveLength(MAIN_INSPECTOR_CAPACITY);
+    expect(entries[0]!.id).toBe(small);
+    expect(entries.every((e) => e.preview.length <= 1024)).toBe(true);
+
+    // The bodies main keeps: the newest ones, together within the 64 MiB budget; the older ones are gone, and say why.
+    let keptBytes = 0;
+    const kept: string[] = [];
+    for (const entry of entries) {
+      const result = await bridge.invoke<WebhookMessageResult>('inspector.message', id, entry.id);
+      if (result.status === 'kept') {
+        keptBytes += result.message.rawBody.length + entry.bodyBytes;
+        kept.push(entry.id);
+      } else {
+        expect(result.reason).toBe(GONE_EVICTED);
+      }
+    }
+    expect(keptBytes).toBeLessThanOrEqual(MAIN_INSPECTOR_BUDGET_BYTES);
+    expect(kept.length).toBeGreaterThan(50); // 64 MiB holds about a hundred 256 KiB bodies …
+    expect(kept.length).toBeLessThan(200); // … not a thousand
+    expect(kept).toEqual(entries.slice(0, kept.length).map((e) => e.id));
+    expect(bridge.frames.largestResult).toBeLessThan(BRIDGE_MAX_MESSAGE_BYTES);
+
+    // The host is still running, and stayed under its memory bound.
+    expect(host.child.exitCode).toBeNull();
+    expect(host.child.signalCode).toBeNull();
+    expect(host.stderr()).not.toMatch(/RangeError|heap out of memory/);
+    expect(peakRss).toBeLessThan(HOST_RSS_BOUND);
+    console.info(`inspector flood: host peak RSS ${(peakRss / MiB).toFixed(0)} MiB, ${kept.length} bodies kept (${(keptBytes / MiB).toFixed(1)} MiB accounted), largest event ${bridge.frames.largestEvent} B, largest answer ${bridge.frames.largestResult} B`);
+  }, 600_000);
+});
