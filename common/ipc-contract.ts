@@ -45,6 +45,8 @@ export const SessionViewSchema = z.object({
   backend: z.object({ authUrl: z.string(), embedded: z.boolean() }),
   /** How tokens are kept: encrypted on disk, or only in memory until the app quits. */
   tokenStorage: z.enum(['encrypted', 'memory-only', 'plaintext-opt-in']),
+  /** The user's choice: may a hub be reached over its unencrypted LAN route once the secure one failed? */
+  allowUnencryptedRoutes: z.boolean(),
 });
 export type SessionView = z.infer<typeof SessionViewSchema>;
 
@@ -198,7 +200,26 @@ export const WebhookViewSchema = z.object({
 });
 export type WebhookView = z.infer<typeof WebhookViewSchema>;
 
-/** One intake as the inspector shows it: the tap's event merged with this app's own delivery. */
+/**
+ * Byte budgets of the webhook inspector (docs/security.md, "The app's webhook inspector"). Entries
+ * that cross the contract (events, snapshot pages) are summaries: never a large body, only a preview
+ * of at most INSPECTOR_PREVIEW_BYTES; the full message is fetched on demand (`inspector.message`).
+ */
+export const INSPECTOR_PREVIEW_BYTES = 1024;
+/** Header and query values longer than this are cut in a summary (the full message has them whole). */
+export const INSPECTOR_SUMMARY_VALUE_CHARS = 1024;
+/** At most this many header and query pairs each in a summary. */
+export const INSPECTOR_SUMMARY_MAX_PAIRS = 64;
+/** Largest page of `inspector.snapshot`, in entries, and (as serialised JSON) in characters. */
+export const INSPECTOR_PAGE_MAX_ENTRIES = 200;
+export const INSPECTOR_PAGE_MAX_CHARS = 512 * 1024;
+/** Largest answer of `inspector.message` (serialised JSON characters); parts that do not fit are left out, and say so. */
+export const INSPECTOR_MESSAGE_MAX_CHARS = 900 * 1024;
+
+/**
+ * One intake as the inspector lists it: the tap's event merged with this app's own delivery, as a
+ * summary (a short preview of the body, never the body itself).
+ */
 export const WebhookEntrySchema = z.object({
   webhookId: z.string(),
   id: z.string(),
@@ -206,15 +227,66 @@ export const WebhookEntrySchema = z.object({
   /** Null when only the delivery was seen (the tap was not connected at the time). */
   method: z.string().nullable(),
   size: z.number(),
+  /** Cut to INSPECTOR_SUMMARY_MAX_PAIRS pairs of at most INSPECTOR_SUMMARY_VALUE_CHARS each (`pairsCut` says so). */
   headers: z.record(z.string(), z.string()),
   query: z.record(z.string(), z.string()),
-  body: z.unknown(),
-  rawBody: z.string(),
+  pairsCut: z.boolean(),
+  /** The body's length in bytes, as received. */
+  bodyBytes: z.number().int().nonnegative(),
+  /** The first INSPECTOR_PREVIEW_BYTES of the body: as text when it is UTF-8, else as base64. */
+  preview: z.string(),
+  previewKind: z.enum(['text', 'base64']),
+  /** True when the preview is not the whole body. */
+  truncated: z.boolean(),
+  /** The routing decision; a very long extracted value or reason is cut (the full message has it whole). */
   routing: RoutingDecisionSchema.nullable(),
   /** True once this app's listener received the message. */
   delivered: z.boolean(),
 });
 export type WebhookEntry = z.infer<typeof WebhookEntrySchema>;
+
+/** One message in full, as `inspector.message` answers it. */
+export const WebhookFullMessageSchema = z.object({
+  webhookId: z.string(),
+  id: z.string(),
+  receivedAt: z.string(),
+  method: z.string().nullable(),
+  size: z.number(),
+  headers: z.record(z.string(), z.string()),
+  query: z.record(z.string(), z.string()),
+  /** The parsed body; absent (with `bodyOmitted`) when it would not fit in INSPECTOR_MESSAGE_MAX_CHARS. */
+  body: z.unknown(),
+  bodyOmitted: z.boolean(),
+  /** The raw body, base64; cut (with `rawTruncated`) when even it would not fit. */
+  rawBody: z.string(),
+  rawTruncated: z.boolean(),
+  routing: RoutingDecisionSchema.nullable(),
+  delivered: z.boolean(),
+});
+export type WebhookFullMessage = z.infer<typeof WebhookFullMessageSchema>;
+
+/** A full message, or why it is no longer kept (its body was evicted by the byte budget, or it was cleared). */
+export const WebhookMessageResultSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('kept'), message: WebhookFullMessageSchema }),
+  z.object({ status: z.literal('gone'), reason: z.string() }),
+]);
+export type WebhookMessageResult = z.infer<typeof WebhookMessageResultSchema>;
+
+/** A page request of `inspector.snapshot`: entries older than `before` (a cursor from the previous page), newest first. */
+export const InspectorPageRequestSchema = z
+  .object({
+    before: z.number().int().nonnegative().optional(),
+    limit: z.number().int().min(1).max(INSPECTOR_PAGE_MAX_ENTRIES),
+  })
+  .strict();
+export type InspectorPageRequest = z.infer<typeof InspectorPageRequestSchema>;
+
+export const InspectorPageSchema = z.object({
+  entries: z.array(WebhookEntrySchema),
+  /** Pass as `before` for the next (older) page; null when this was the last one. */
+  nextCursor: z.number().int().nonnegative().nullable(),
+});
+export type InspectorPage = z.infer<typeof InspectorPageSchema>;
 
 // ---- Channels
 
@@ -230,6 +302,8 @@ export const invokeContract = {
   'hubs.devices': { args: z.tuple([hubId]), result: DeviceListSchema },
   /** Pins the route used for a hub (persisted; only that route is tried), or null for automatic choice. */
   'hubs.pinRoute': { args: z.tuple([hubId, RouteKindSchema.nullable()]), result: z.void() },
+  /** Allows or refuses unencrypted LAN routes for every hub (persisted); open sessions choose their route again. */
+  'hubs.allowUnencryptedRoutes': { args: z.tuple([z.boolean()]), result: z.void() },
   /** Sets one capability; resolves with the value the hub stored, rejects with the hub's reason. */
   'hubs.setCapability': { args: z.tuple([hubId, SetCapabilityRequestSchema]), result: CapabilityEventDataSchema },
   /** Keeps the live channel of this hub open (closing any other one); null closes it. */
@@ -243,8 +317,10 @@ export const invokeContract = {
   /** Adds a registration, or replaces the one with the same webhook id. */
   'webhooks.add': { args: z.tuple([WebhookRegistrationInputSchema]), result: WebhookViewSchema },
   'webhooks.remove': { args: z.tuple([WebhookIdSchema]), result: z.void() },
-  /** The recent entries kept in main, newest first, so a reloaded renderer is not empty. */
-  'inspector.snapshot': { args: noArgs, result: z.array(WebhookEntrySchema) },
+  /** The recent entries kept in main, newest first, one page at a time, so a reloaded renderer is not empty. */
+  'inspector.snapshot': { args: z.tuple([InspectorPageRequestSchema]), result: InspectorPageSchema },
+  /** One message in full (body and raw body), or `gone` when main no longer keeps its body. */
+  'inspector.message': { args: z.tuple([WebhookIdSchema, z.string().min(1).max(200)]), result: WebhookMessageResultSchema },
   'inspector.clear': { args: noArgs, result: z.void() },
 } as const;
 

@@ -21,6 +21,18 @@ export type HubPlatform = z.infer<typeof HubPlatformSchema>;
 
 const nullableUrl = z.string().url().nullable();
 
+/**
+ * The public half of a hub's identity key (an Ed25519 JWK), a field the reference cloud adds to the
+ * hub record: the hub signs the app's ping nonce with it (common/hub-identity.ts). Not in the spec, so
+ * optional; a malformed one is read as absent (the hub then cannot prove who it is).
+ */
+export const HubIdentityKeySchema = z.object({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'x must be a 32-byte base64url value'),
+});
+export type HubIdentityKey = z.infer<typeof HubIdentityKeySchema>;
+
 /** §2.2 Hub record (element of the user's `hubs`). */
 export const HubRecordSchema = z.looseObject({
   _id: z.string().min(1),
@@ -29,6 +41,7 @@ export const HubRecordSchema = z.looseObject({
   localUrl: nullableUrl,
   localUrlSecure: nullableUrl,
   remoteUrl: nullableUrl,
+  identityKey: HubIdentityKeySchema.nullish().catch(null),
 });
 export type HubRecord = z.infer<typeof HubRecordSchema>;
 

@@ -13,15 +13,16 @@ import { type AppLifecycle, registerShutdown, startAppLifecycle } from './electr
 import { createElectronStore } from './electron/electron-store-adapter';
 import { registerIpc } from './electron/ipc';
 import { createOpenExternal } from './electron/open-external';
+import { handleRendererScheme, registerRendererScheme } from './electron/renderer-protocol';
 import { createSafeStorageCipher } from './electron/safe-storage-cipher';
 import { createMainWindow, isRendererUrl, resolveRendererSource } from './electron/window';
 import { createConsoleLogger } from './logger';
 import { createBonjourBrowser } from './mdns/bonjour-browser';
-import { createTrustedFetch, createTrustedWebSocket } from './trusted-fetch';
+import { createHostTransports } from './trusted-fetch';
 
 // Paths in the build output (out/main/index.js): electron-vite writes the siblings.
 const PRELOAD_PATH = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
-const RENDERER_INDEX = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
+const RENDERER_ROOT = fileURLToPath(new URL('../renderer/', import.meta.url));
 
 const logger = createConsoleLogger('electron');
 
@@ -33,12 +34,12 @@ async function start(lifecycle: AppLifecycle): Promise<void> {
     store: createElectronStore(),
     openExternal: createOpenExternal(new URL(backend.config.authUrl).origin, logger),
     logger,
-    fetch: createTrustedFetch(backend.config.trustedCaPem),
-    openWebSocket: createTrustedWebSocket(backend.config.trustedCaPem),
+    ...createHostTransports(backend.config.trustedCaPem),
     mdns: createBonjourBrowser(logger),
   });
 
-  const source = resolveRendererSource(process.env, RENDERER_INDEX);
+  const source = resolveRendererSource(process.env, RENDERER_ROOT);
+  if (source.kind === 'app') handleRendererScheme(source.root, logger);
   const window = createMainWindow({ preloadPath: PRELOAD_PATH, source, logger });
   const unregisterIpc = registerIpc({
     window,
@@ -58,6 +59,8 @@ async function start(lifecycle: AppLifecycle): Promise<void> {
   }, logger);
 }
 
+// Privileges of app://hubdesk (the renderer's scheme) can only be declared before ready.
+registerRendererScheme();
 const lifecycle = startAppLifecycle({ argv: process.argv, defaultApp: process.defaultApp === true, execPath: process.execPath, logger });
 if (lifecycle) {
   app

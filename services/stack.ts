@@ -10,14 +10,14 @@
  * With `simulate` the homes live (thermostats drift, sensors trip); `largeHome` and `eventsPerSecond`
  * make "Home" the bench's large, busy home.
  */
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import type { Logger } from '../main/core/ports';
 import { type ClientRegistration, type HubAddresses, type RunningCloud, startCloud } from './cloud/cloud';
 import { UserDirectory } from './cloud/users';
 import { type RunningForwarder, startForwarder } from './forwarder/forwarder';
 import { loadLegacyFixtures } from './forwarder/legacy/legacy-fixtures';
 import { createLegacyRunner } from './forwarder/legacy/legacy-runner';
-import { createWebhookStore, type WebhookRecord, type WebhookStore } from './forwarder/webhook-store';
+import { createWebhookStore, newWebhookId, type WebhookRecord, type WebhookStore } from './forwarder/webhook-store';
 import { createDemoHome, type DemoHome } from './hub/demo-home';
 import { advertiseHub, type HubAdvertisement } from './hub/hub-advertiser';
 import { ReplayGuard } from './hub/delegation-verifier';
@@ -28,7 +28,7 @@ import { DEFAULT_RELAY_LATENCY_MS, type RunningRelay, startRelay } from './relay
 import { silentLogger } from './shared/logger';
 import { createStackCertificates, type StackCertificates } from './shared/stack-ca';
 import { type RunningToolsPortal, startToolsPortal } from './tools/tools-portal';
-import type { HubPlatform } from '../common/wire';
+import type { HubIdentityKey, HubPlatform } from '../common/wire';
 
 export interface StackOptions {
   host?: string;
@@ -75,7 +75,7 @@ export interface RunningStack {
   info: StackInfo;
   cloud: RunningCloud;
   forwarder: RunningForwarder;
-  /** The forwarder's webhooks: the demo one, one per legacy fixture (`wh_legacy_<name>`), and any made in the portal. */
+  /** The forwarder's webhooks: the demo one, one per legacy fixture (random id, named `Legacy: <fixture name>`), and any made in the portal. */
   webhooks: WebhookStore;
   /** The running hubs, in the order of `info.hubs`; an entry is replaced when its hub is relocated. */
   hubs: RunningHub[];
@@ -113,6 +113,14 @@ interface HubSpec {
   name: string;
   platform: HubPlatform;
   home: DemoHome;
+  /** The hub's identity key: it signs pings; its public half is in the cloud's hub record. Kept across relocations. */
+  identity: { privateKey: KeyObject; publicJwk: HubIdentityKey };
+}
+
+function newHubIdentity(): HubSpec['identity'] {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const { kty, crv, x } = publicKey.export({ format: 'jwk' });
+  return { privateKey, publicJwk: { kty: kty as 'OKP', crv: crv as 'Ed25519', x: x! } };
 }
 
 const DEMO_WEBHOOK_KEY_PATH = 'body.device.id';
@@ -129,15 +137,15 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? silentLogger;
   const specs: HubSpec[] = [
-    { id: 'hub-3f9a6c1e2d7b4a58', name: 'Home', platform: 'local', home: createDemoHome('home', { now: options.now, devices: options.largeHome?.devices }) },
-    { id: 'hub-8b2e5d7a1c4f9e63', name: 'Holiday cabin', platform: 'cloud', home: createDemoHome('cabin', { now: options.now }) },
+    { id: 'hub-3f9a6c1e2d7b4a58', name: 'Home', platform: 'local', home: createDemoHome('home', { now: options.now, devices: options.largeHome?.devices }), identity: newHubIdentity() },
+    { id: 'hub-8b2e5d7a1c4f9e63', name: 'Holiday cabin', platform: 'cloud', home: createDemoHome('cabin', { now: options.now }), identity: newHubIdentity() },
   ];
   const load: Runner | undefined = options.eventsPerSecond ? createLoadGenerator(specs[0]!.home, { eventsPerSecond: options.eventsPerSecond }) : undefined;
 
   const cloud = await startCloud({
     host,
     clients: [DEMO_CLIENT, READONLY_CLIENT],
-    users: [{ ...DEMO_USER, hubs: specs.map(({ id, name, platform }) => ({ _id: id, name, platform, ...NO_ADDRESSES })) }],
+    users: [{ ...DEMO_USER, hubs: specs.map(({ id, name, platform, identity }) => ({ _id: id, name, platform, ...NO_ADDRESSES, identityKey: identity.publicJwk })) }],
     accessTokenTtlSec: options.accessTokenTtlSec,
     codeTtlSec: options.codeTtlSec,
     delegationTtlSec: options.delegationTtlSec,
@@ -157,7 +165,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   let info: StackInfo;
   let certificates: StackCertificates;
   try {
-    certificates = await createStackCertificates([host, '127.0.0.1', 'localhost']);
+    const lanHubIds = specs.filter((spec) => spec.platform === 'local').map((spec) => spec.id);
+    certificates = await createStackCertificates([host, '127.0.0.1', 'localhost'], lanHubIds);
     webhookServices = await startWebhookServices(host, options, logger);
     info = {
       auth_url: cloud.url,
@@ -187,6 +196,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       home: spec.home,
       host,
       tls: spec.platform === 'local' ? certificates.server : undefined,
+      identityKey: spec.identity.privateKey,
       sessionTtlSec: options.sessionTtlSec,
       replayGuard: (replayGuards[index] ??= new ReplayGuard()),
       now: options.now,
@@ -244,7 +254,8 @@ async function startWebhookServices(host: string, options: StackOptions, logger:
   const demoWebhook = webhooks.setKeyPath(webhooks.create({ name: 'Demo webhook', ownerId: DEMO_USER._id }).id, DEMO_WEBHOOK_KEY_PATH);
   for (const fixture of await loadLegacyFixtures()) {
     webhooks.seed({
-      id: `wh_legacy_${fixture.name}`,
+      // Random like every webhook id: a guessable id would let anyone flood the legacy sandbox with it.
+      id: newWebhookId(),
       name: `Legacy: ${fixture.name}`,
       ownerId: DEMO_USER._id,
       secret: randomBytes(32).toString('base64url'),

@@ -15,7 +15,7 @@ import { createHubdeskCore } from '../core/create-hubdesk-core';
 import type { Logger } from '../core/ports';
 import { createConsoleLogger } from '../logger';
 import { createBonjourBrowser } from '../mdns/bonjour-browser';
-import { createTrustedFetch, createTrustedWebSocket } from '../trusted-fetch';
+import { createHostTransports } from '../trusted-fetch';
 import { createAesGcmCipher, loadOrCreateKey } from './aes-gcm-cipher';
 import { createJsonFileStore } from './json-file-store';
 import { createOpenExternal, openInBrowser } from './open-external';
@@ -62,8 +62,7 @@ export async function runBrowserHost(argv: readonly string[] = process.argv.slic
       const backend = await resolveBackend(process.env, redirectUri, logger);
       closeBackend = backend.close;
       return createHubdeskCore({ backend: backend.config, cipher, store, logger, openExternal: createOpenExternal(process.env, logger, print),
-        fetch: createTrustedFetch(backend.config.trustedCaPem),
-        openWebSocket: createTrustedWebSocket(backend.config.trustedCaPem),
+        ...createHostTransports(backend.config.trustedCaPem),
         mdns: createBonjourBrowser(logger),
       });
     },

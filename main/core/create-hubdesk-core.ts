@@ -10,17 +10,18 @@ import type { UserRecord } from '../../common/wire';
 import { createCloudClient } from './cloud-client';
 import { createEventEmitter } from './event-emitter';
 import { createFavourites } from './favourites';
-import { createHubClient } from './hub-client';
+import { createHubClient, type HubTransport, transportFor } from './hub-client';
 import { createHubLive, type LiveEvent, SIGNED_OUT_REASON } from './hub-live';
 import { createHubSessions } from './hub-sessions';
 import type { CoreDeps, HubdeskCore } from './hubdesk-core';
 import { createLanDirectory } from './lan-directory';
-import { wsLiveSocket } from './live-socket';
+import { plainWebSocket, wsLiveSocket } from './live-socket';
 import { createNoticeBoard } from './notices';
 import { createOAuthFlow } from './oauth-flow';
 import { systemClock } from './ports';
 import { createRoutePins } from './route-pins';
 import { createParallelPingSelector } from './route-selection';
+import { createProvingPing, createUnencryptedRoutesSetting } from './route-trust';
 import { createSessionState, type SessionListener } from './session-state';
 import { createTokenEndpoint } from './token-endpoint';
 import { createTokenVault } from './token-vault';
@@ -42,6 +43,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const lifetime = new AbortController();
 
   const vault = createTokenVault({ backend, cipher, store, logger });
+  const unencryptedRoutes = createUnencryptedRoutesSetting(store);
   const userKey = `user:${vault.backendKey}`;
   const notices = createNoticeBoard(store, cipher.backend, vault.storage);
   const webhooks = createWebhookListener({
@@ -55,6 +57,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     backend,
     notices,
     tokenStorage: vault.storage,
+    allowUnencryptedRoutes: unencryptedRoutes.allowed,
     logger,
     initialAuth: vault.hasRecord() ? { status: 'restoring' } : { status: 'signed-out' },
   });
@@ -66,7 +69,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     vault.clear();
     store.delete(userKey);
     live.stop(SIGNED_OUT_REASON);
-    sessions.clear();
+    void sessions.clear(); // ends each hub session on its hub too; the user need not wait for that
     state.setAuth(reason === undefined ? { status: 'signed-out' } : { status: 'signed-out', reason });
   };
 
@@ -80,9 +83,13 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     lifetime: lifetime.signal,
     onSessionEnded: (reason) => signOut(reason),
   });
-  const hubClient = createHubClient(fetchFn, lifetime.signal);
-  const lan = deps.mdns ? createLanDirectory(deps.mdns, logger) : null;
-  const routes = createParallelPingSelector(hubClient.ping, { lanRoutes: lan ? (hubId) => lan.routes(hubId) : undefined });
+  const standardTransport: HubTransport = { fetch: fetchFn, openWebSocket: deps.openWebSocket ?? plainWebSocket };
+  const hubClient = createHubClient((at) => transportFor(standardTransport, deps.namingHub, at), lifetime.signal);
+  // Addresses heard over mDNS are used only where the host can check that a certificate names the hub.
+  const lan = deps.mdns && deps.namingHub ? createLanDirectory(deps.mdns, logger) : null;
+  const routes = createParallelPingSelector(createProvingPing(hubClient, { allowUnencrypted: unencryptedRoutes.allowed }), {
+    lanRoutes: lan ? (hubId) => lan.routes(hubId) : undefined,
+  });
   const sessions = createHubSessions({ cloud, hubClient, routes, pins: createRoutePins(store), clock, logger });
   const favourites = createFavourites(store, logger);
   const deviceList = async (hubId: string): Promise<DeviceList> => ({ ...(await sessions.devices(hubId)), favourites: favourites.get(hubId) });
@@ -90,7 +97,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const live = createHubLive({
     sessions,
     fetchDevices: deviceList,
-    openSocket: wsLiveSocket(deps.openWebSocket),
+    openSocket: wsLiveSocket((namedHub) => transportFor(standardTransport, deps.namingHub, { baseUrl: '', namedHub }).openWebSocket),
     emit: liveEvents.emit,
     clock,
     logger,
@@ -203,6 +210,11 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
       sessions.pinRoute(hubId, kind);
       live.restart(hubId);
     },
+    'hubs.allowUnencryptedRoutes': async (allow) => {
+      unencryptedRoutes.set(allow);
+      state.refresh();
+      if (!allow) for (const hubId of sessions.leaveUnencryptedRoutes()) live.restart(hubId);
+    },
     'vault.allowPlaintextStorage': async (allow) => {
       await vault.setAllowPlaintext(allow);
       state.refresh();
@@ -215,7 +227,8 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     'webhooks.list': async () => webhooks.list(),
     'webhooks.add': (input) => webhooks.add(input),
     'webhooks.remove': async (id) => webhooks.remove(id),
-    'inspector.snapshot': async () => webhooks.inspector.snapshot(),
+    'inspector.snapshot': async (request) => webhooks.inspector.snapshot(request),
+    'inspector.message': async (webhookId, id) => webhooks.inspector.message(webhookId, id),
     'inspector.clear': async () => webhooks.inspector.clear(),
   };
 
@@ -237,7 +250,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
         case 'tokens':
           epoch++;
           live.stop(SIGNED_OUT_REASON);
-          sessions.clear();
+          void sessions.clear();
           await vault.save(result.tokens);
           await enterSignedIn();
           return 'accepted';

@@ -77,6 +77,7 @@ function describeFailure(error: unknown): string {
     if (error.name === 'AbortError') return 'aborted';
     const cause = (error as { cause?: { code?: unknown } }).cause;
     if (typeof cause?.code !== 'string') return error.message;
+    if (cause.code === 'ERR_HUB_NOT_NAMED') return CERTIFICATE_NOT_THE_HUB;
     return UNTRUSTED_CERTIFICATE_CODES.has(cause.code) ? UNTRUSTED_CERTIFICATE : cause.code;
   }
   return 'request failed';
@@ -85,8 +86,13 @@ function describeFailure(error: unknown): string {
 /** What the user is told when TLS fails because no trusted CA vouches for the peer (not a network fault). */
 export const UNTRUSTED_CERTIFICATE = 'untrusted certificate';
 
-/** Node's TLS error codes for a certificate chain that does not end at a trusted CA. */
+/** What the user is told when a trusted certificate belongs to someone else than the hub asked for (an address heard over mDNS). */
+export const CERTIFICATE_NOT_THE_HUB = 'the certificate there does not name this hub';
+
+/** Node's TLS error codes for a certificate chain that does not end at a trusted CA (or only claims to: a forged issuer name). */
 const UNTRUSTED_CERTIFICATE_CODES = new Set([
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
   'SELF_SIGNED_CERT_IN_CHAIN',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',

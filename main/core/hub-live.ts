@@ -193,7 +193,7 @@ export function createHubLive(deps: HubLiveDeps): HubLive {
           if (end.code === CLOSE_SESSION_EXPIRED || end.code === CLOSE_UNAUTHORISED) sessions.expire(hubId, endpoint.token);
           retry(lostReason(end));
         },
-      });
+      }, endpoint.namedHub);
       socket = current;
     };
 

@@ -14,19 +14,18 @@ import type { CapabilityEventData, FlowTriggerResult } from '../../common/hub-co
 import type { DeviceList, FlowList, HubPermissions, HubView, RouteKind, RouteOutcome, SetCapabilityRequest } from '../../common/ipc-contract';
 import type { HubRecord } from '../../common/wire';
 import type { CloudClient } from './cloud-client';
-import type { HubClient } from './hub-client';
+import type { HubAddress, HubClient } from './hub-client';
 import { FULL_PERMISSIONS, notAllowedToControl, notAllowedToStartFlows, permissionsFromScopes } from './hub-permissions';
 import type { HttpOutcome } from './http';
 import type { Clock, Logger } from './ports';
 import type { RoutePins } from './route-pins';
-import { preferred, type RouteSelector, type Selection } from './route-selection';
+import { isUnencrypted, preferred, type RouteSelector, type Selection } from './route-selection';
 
 /** The device list as the sessions know it; the user's favourites are added by the core. */
 export type HubDevices = Omit<DeviceList, 'favourites'>;
 
 /** Where and how the realtime channel of a hub connects: the session's current route and its token. */
-export interface LiveEndpoint {
-  baseUrl: string;
+export interface LiveEndpoint extends HubAddress {
   token: string;
 }
 
@@ -48,8 +47,16 @@ export interface HubSessions {
   pinRoute(hubId: string, kind: RouteKind | null): void;
   /** The hub was heard on the LAN: an open session moves to a better route if one answers. */
   reselect(hubId: string): Promise<void>;
-  /** Forgets every session and cached address, e.g. on sign-out. */
-  clear(): void;
+  /**
+   * Forgets every session and cached address, e.g. on sign-out, and ends each session on its hub (so a
+   * token left in memory or on the wire is worthless); resolves when every hub answered or gave up.
+   */
+  clear(): Promise<void>;
+  /**
+   * The user refused unencrypted routes: sessions on one are ended (on the hub too) and the next call
+   * opens a new one on an allowed route. Returns the hubs whose session ended.
+   */
+  leaveUnencryptedRoutes(): string[];
 }
 
 export interface HubSessionsDeps {
@@ -150,7 +157,7 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
   const login = async (hubId: string): Promise<Session> => {
     const { hub, selection } = await reachableRoute(hubId);
     const delegation = await cloud.delegationToken(hubId);
-    const outcome = await hubClient.login(selection().route.baseUrl, delegation);
+    const outcome = await hubClient.login(selection().route, delegation);
     if (outcome.kind === 'ok') return { selection, token: outcome.value };
     throw failure(outcome, hub, LOGIN_CALL);
   };
@@ -171,6 +178,13 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
       .finally(() => opening.delete(hubId));
     opening.set(hubId, attempt);
     return attempt;
+  };
+
+  /** Ends a session on its hub; a hub that cannot be reached or has no logout lets the session expire on its own. */
+  const logout = async (hubId: string, ending: Session): Promise<void> => {
+    const outcome = await hubClient.logout(ending.selection().route, ending.token);
+    if (outcome.kind === 'ok') logger.info('hubs: session ended on the hub', { hubId });
+    else logger.warn('hubs: the hub did not end the session', { hubId, kind: outcome.kind, status: outcome.kind === 'status' ? outcome.status : undefined });
   };
 
   const failure = (outcome: Exclude<HttpOutcome<unknown>, { kind: 'ok' }>, hub: HubRecord, call: CallInfo): AppError => {
@@ -194,11 +208,11 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
    * Runs one call on the hub's session. Attempt 1 uses the cached session; a 401 or a lost route
    * costs one new session and one retry (a lost route only for calls that may run twice).
    */
-  const withSession = async <T>(hubId: string, call: CallInfo, run: (session: Session, baseUrl: string) => Promise<HttpOutcome<T>>): Promise<{ value: T; selection: Selection }> => {
+  const withSession = async <T>(hubId: string, call: CallInfo, run: (session: Session, at: HubAddress) => Promise<HttpOutcome<T>>): Promise<{ value: T; selection: Selection }> => {
     for (let attempt = 1; ; attempt++) {
       const current = await session(hubId);
       const chosen = current.selection();
-      const outcome = await run(current, chosen.route.baseUrl);
+      const outcome = await run(current, chosen.route);
       if (outcome.kind === 'ok') return { value: outcome.value, selection: chosen };
       const expired = outcome.kind === 'status' && outcome.status === 401;
       const lost = outcome.kind === 'network';
@@ -211,9 +225,9 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
   /** What the session may do, read once per session; a hub without session/me is assumed to allow everything. */
   const permissions = async (hubId: string): Promise<HubPermissions> => {
     const hubName = (await record(hubId, false)).name;
-    const { value } = await withSession(hubId, SESSION_INFO_CALL, async (current, baseUrl): Promise<HttpOutcome<HubPermissions>> => {
+    const { value } = await withSession(hubId, SESSION_INFO_CALL, async (current, at): Promise<HttpOutcome<HubPermissions>> => {
       if (current.permissions) return { kind: 'ok', value: current.permissions };
-      const outcome = await hubClient.sessionInfo(baseUrl, current.token);
+      const outcome = await hubClient.sessionInfo(at, current.token);
       if (outcome.kind === 'status' && outcome.status === 404) current.permissions = FULL_PERMISSIONS;
       else if (outcome.kind === 'ok') current.permissions = permissionsFromScopes(outcome.value.scopes, hubName);
       else return outcome;
@@ -229,7 +243,7 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
     },
     async devices(hubId) {
       // The list and the permissions go out together once the session is open: one round trip, not two.
-      const [{ value, selection }, granted] = await Promise.all([withSession(hubId, DEVICES_CALL, (current, baseUrl) => hubClient.devices(baseUrl, current.token)), permissions(hubId)]);
+      const [{ value, selection }, granted] = await Promise.all([withSession(hubId, DEVICES_CALL, (current, at) => hubClient.devices(at, current.token)), permissions(hubId)]);
       const devices = Object.values(value);
       knownDevices.set(hubId, new Map(devices.map((device) => [device.id, device.name])));
       return {
@@ -248,21 +262,22 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
     },
     async setCapability(hubId, { deviceId, capabilityId, value, transactionId }) {
       const call: CallInfo = { what: 'setting a capability', forbidden: notAllowedToControl, subject: knownDevices.get(hubId)?.get(deviceId) };
-      const result = await withSession(hubId, call, (current, baseUrl) => hubClient.setCapability(baseUrl, current.token, deviceId, capabilityId, { value, transactionId }));
+      const result = await withSession(hubId, call, (current, at) => hubClient.setCapability(at, current.token, deviceId, capabilityId, { value, transactionId }));
       return result.value;
     },
     async flows(hubId) {
-      const [{ value }, granted] = await Promise.all([withSession(hubId, FLOWS_CALL, (current, baseUrl) => hubClient.flows(baseUrl, current.token)), permissions(hubId)]);
+      const [{ value }, granted] = await Promise.all([withSession(hubId, FLOWS_CALL, (current, at) => hubClient.flows(at, current.token)), permissions(hubId)]);
       const flows = Object.values(value).sort((a, b) => a.name.localeCompare(b.name));
       return { hubId, flows, canStart: granted.flows === 'start' };
     },
     async triggerFlow(hubId, flowId) {
       const call: CallInfo = { what: 'starting a flow', forbidden: notAllowedToStartFlows, once: true };
-      return (await withSession(hubId, call, (current, baseUrl) => hubClient.triggerFlow(baseUrl, current.token, flowId))).value;
+      return (await withSession(hubId, call, (current, at) => hubClient.triggerFlow(at, current.token, flowId))).value;
     },
     async liveEndpoint(hubId) {
       const current = await session(hubId);
-      return { baseUrl: current.selection().route.baseUrl, token: current.token };
+      const { baseUrl, namedHub } = current.selection().route;
+      return { baseUrl, ...(namedHub !== undefined && { namedHub }), token: current.token };
     },
     expire(hubId, token) {
       if (sessions.get(hubId)?.token === token) sessions.delete(hubId);
@@ -290,14 +305,26 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
       hubGenerations.set(hubId, (hubGenerations.get(hubId) ?? 0) + 1);
       logger.info('hubs: route pinned', { hubId, route: kind ?? 'automatic' });
     },
-    clear() {
+    async clear() {
       generation++;
+      const ended = [...sessions.entries()];
       for (const watch of watching.values()) watch.abort();
       watching.clear();
       sessions.clear();
       opening.clear();
       knownDevices.clear();
       records = new Map();
+      await Promise.all(ended.map(([hubId, ending]) => logout(hubId, ending)));
+    },
+    leaveUnencryptedRoutes() {
+      const left = [...sessions.entries()].filter(([, open]) => open.selection().route.kind === 'local' && isUnencrypted(open.selection().route));
+      for (const [hubId, open] of left) {
+        watching.get(hubId)?.abort();
+        watching.delete(hubId);
+        sessions.delete(hubId);
+        void logout(hubId, open);
+      }
+      return left.map(([hubId]) => hubId);
     },
   };
 }

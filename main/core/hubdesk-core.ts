@@ -4,6 +4,7 @@
  * events to the renderer, and hands every OAuth redirect it receives to `handleOAuthCallback`.
  */
 import type { EventName, EventPayload, Handlers } from '../../common/ipc-contract';
+import type { HubTransport } from './hub-client';
 import type { OpenWebSocket } from './live-socket';
 import type { BackendConfig, Clock, KeyValueStore, Logger, MdnsBrowser, OpenExternal, SecretCipher } from './ports';
 import type { Schedule } from './webhook-channel';
@@ -20,6 +21,12 @@ export interface CoreDeps {
   mdns?: MdnsBrowser;
   /** Opens the hubs' realtime sockets, trusting the same CAs as `fetch` (wss:// on a LAN certificate); plain `ws` by default. */
   openWebSocket?: OpenWebSocket;
+  /**
+   * The host's fetch and WebSocket for an address heard over mDNS: the same trusted roots, but the
+   * certificate must name this hub (common/hub-identity.ts), whatever the address. Without it, mDNS
+   * announcements are not used.
+   */
+  namingHub?: (hubId: string) => HubTransport;
   /** Timers of the live channel (reconnects, batching); real timers by default, a fake clock in tests. */
   schedule?: Schedule;
 }

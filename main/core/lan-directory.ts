@@ -3,7 +3,9 @@
  * candidates per hub id. Anyone on the LAN can announce anything, so each instance is validated and a
  * malformed one is ignored (and logged once per instance name). The directory keeps every valid id;
  * only route selection decides which ones matter: it asks for the ids in the user's record, so a
- * foreign id is never used.
+ * foreign id is never used. An announcement is only a hint: it yields secure routes only (TXT
+ * `secure=<port>`), each naming the hub its TLS certificate must name; the announced plain HTTP port
+ * is never a route, since anyone can announce any id (docs/security.md, "Route trust").
  */
 import { isIP, isIPv6 } from 'node:net';
 import type { Logger, MdnsBrowser, MdnsService } from './ports';
@@ -19,7 +21,7 @@ export interface LanHub {
 }
 
 export interface LanDirectory {
-  /** The LAN routes announced for this hub now: secure ones first. */
+  /** The secure LAN routes announced for this hub now. */
   routes(hubId: string): Route[];
   /** Called with the hub id whenever a valid announcement arrives (new or changed). Returns unsubscribe. */
   onUp(listener: (hubId: string) => void): () => void;
@@ -58,9 +60,7 @@ export function createLanDirectory(browser: MdnsBrowser, logger: Logger): LanDir
   return {
     routes(hubId) {
       const announced = [...hubs.values()].filter((hub) => hub.id === hubId);
-      const secure = announced.flatMap((hub) => (hub.securePort === null ? [] : hub.addresses.map((address) => lanRoute('local-secure', address, hub.securePort!))));
-      const plain = announced.flatMap((hub) => hub.addresses.map((address) => lanRoute('local', address, hub.port)));
-      return [...secure, ...plain];
+      return announced.flatMap((hub) => (hub.securePort === null ? [] : hub.addresses.map((address) => secureLanRoute(hub.id, address, hub.securePort!))));
     },
     onUp(listener) {
       listeners.add(listener);
@@ -103,7 +103,7 @@ function isLinkLocalV6(address: string): boolean {
   return isIPv6(address) && /^fe[89ab]/i.test(address);
 }
 
-function lanRoute(kind: 'local' | 'local-secure', address: string, port: number): Route {
+function secureLanRoute(hubId: string, address: string, port: number): Route {
   const host = isIPv6(address) ? `[${address}]` : address;
-  return { kind, baseUrl: `${kind === 'local-secure' ? 'https' : 'http'}://${host}:${port}` };
+  return { kind: 'local-secure', baseUrl: `https://${host}:${port}`, namedHub: hubId };
 }

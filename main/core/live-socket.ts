@@ -34,7 +34,8 @@ export interface LiveSocket {
   close(): void;
 }
 
-export type OpenLiveSocket = (url: string, handlers: LiveSocketHandlers) => LiveSocket;
+/** `namedHub`: the hub the TLS certificate must name (an address heard over mDNS, hub-client.ts `HubAddress`). */
+export type OpenLiveSocket = (url: string, handlers: LiveSocketHandlers, namedHub?: string) => LiveSocket;
 
 /** What a host builds a `ws` client with (e.g. with `ca` for a hub's LAN certificate). */
 export type OpenWebSocket = (url: string, options: WebSocket.ClientOptions) => WebSocket;
@@ -48,10 +49,11 @@ export function realtimeUrl(baseUrl: string): string {
   return url.href;
 }
 
-export function wsLiveSocket(openWebSocket: OpenWebSocket = plainWebSocket): OpenLiveSocket {
-  return (url, handlers) => {
+/** `openerFor` gives the host's opener for an address (checking the certificate names `namedHub` when set). */
+export function wsLiveSocket(openerFor: (namedHub: string | undefined) => OpenWebSocket = () => plainWebSocket): OpenLiveSocket {
+  return (url, handlers, namedHub) => {
     // Never follow a redirect: the token goes only to the hub that was asked.
-    const ws = openWebSocket(url, { maxPayload: MAX_REALTIME_FRAME_BYTES, handshakeTimeout: REALTIME_HANDSHAKE_TIMEOUT_MS, followRedirects: false });
+    const ws = openerFor(namedHub)(url, { maxPayload: MAX_REALTIME_FRAME_BYTES, handshakeTimeout: REALTIME_HANDSHAKE_TIMEOUT_MS, followRedirects: false });
     let closedByUs = false;
     let httpStatus: number | undefined;
     let answered = true;

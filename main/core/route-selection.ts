@@ -3,23 +3,24 @@
  * Every candidate is pinged at once, each with its own deadline, and the selection resolves with the
  * first route that is *acceptable* rather than waiting for better ones, so a dead route never costs
  * its whole deadline once an acceptable one answered:
- * - a route that answered is acceptable when every more preferred candidate has failed, or when its
- *   wait has passed since probing started (local-secure 0 ms, local and remote 200 ms by default);
- * - the plain LAN route carries the session token unencrypted, hence its grace for the secure one;
+ * - a route answered when the hub proved who it is there (the ping, route-trust.ts);
+ * - an answered route is acceptable when every more preferred candidate has failed, or, for the remote
+ *   route, when its grace has passed since probing started (200 ms by default);
+ * - the plain LAN route carries the session token unencrypted, so it has no grace: it is taken only
+ *   once every secure LAN route has failed or when there is none (docs/security.md, "Route trust");
  * - after resolving with a worse route the better ones keep probing until their deadline, and the
  *   caller hears of each one that answers (`onBetter`); probes that can no longer matter are aborted.
- * Candidates are the hub's addresses in its record (/user/me) and the LAN routes mDNS heard for its
- * id (`lanRoutes`).
+ * Candidates are the hub's addresses in its record (/user/me) and the secure LAN routes mDNS heard
+ * for its id (`lanRoutes`).
  * The timing rules are written down in docs/decisions.md ("Route selection").
  */
 import type { RouteKind } from '../../common/ipc-contract';
 import type { HubRecord } from '../../common/wire';
-import { HUB_PING_TIMEOUT_MS, type PingOutcome } from './hub-client';
+import { type HubAddress, HUB_PING_TIMEOUT_MS, type PingOutcome } from './hub-client';
 import { type Clock, systemClock } from './ports';
 
-export interface Route {
+export interface Route extends HubAddress {
   kind: RouteKind;
-  baseUrl: string;
 }
 
 /** Why a route was or was not taken; `pending` only for better routes still probing after the choice. */
@@ -52,7 +53,8 @@ export interface RouteSelector {
   select(hub: HubRecord, options?: SelectOptions): Promise<Selection | null>;
 }
 
-export type Ping = (baseUrl: string, hubId: string, signal: AbortSignal) => Promise<PingOutcome>;
+/** Asks the address whether the hub is there and proves it (route-trust.ts); `signal` ends the probe. */
+export type Ping = (route: Route, hub: HubRecord, signal: AbortSignal) => Promise<PingOutcome>;
 
 /** Schedules `run` after `ms`; returns a function that cancels it. */
 export type SetTimer = (run: () => void, ms: number) => () => void;
@@ -60,21 +62,19 @@ export type SetTimer = (run: () => void, ms: number) => () => void;
 export interface RouteSelectorOptions {
   /** Deadline of each probe (default: the hub ping timeout). */
   deadlineMs?: number;
-  /** How long the plain LAN route waits for the secure one (default 200 ms, at most 250 ms). */
-  localGraceMs?: number;
   /**
-   * How long the remote route waits for a LAN one (default: the LAN grace). A LAN route that has not
-   * answered by then is taken as missing; if it answers later, the session moves to it (onBetter).
+   * How long the remote route waits for a LAN one (default 200 ms, at most 250 ms). A LAN route that
+   * has not answered by then is taken as missing; if it answers later, the session moves to it (onBetter).
    */
   remoteGraceMs?: number;
-  /** The LAN routes announced over mDNS for a hub id (lan-directory.ts); none by default. */
+  /** The secure LAN routes announced over mDNS for a hub id (lan-directory.ts); none by default. */
   lanRoutes?: (hubId: string) => Route[];
   clock?: Clock;
   setTimer?: SetTimer;
 }
 
-export const MAX_LOCAL_GRACE_MS = 250;
-const DEFAULT_LOCAL_GRACE_MS = 200;
+export const MAX_REMOTE_GRACE_MS = 250;
+const DEFAULT_REMOTE_GRACE_MS = 200;
 
 const realTimer: SetTimer = (run, ms) => {
   const handle = setTimeout(run, ms);
@@ -83,6 +83,11 @@ const realTimer: SetTimer = (run, ms) => {
 
 const PREFERENCE: readonly RouteKind[] = ['local-secure', 'local', 'remote'];
 
+/** Whether tokens sent on this route travel in the clear (plain HTTP). */
+export function isUnencrypted(route: HubAddress): boolean {
+  return !route.baseUrl.startsWith('https:');
+}
+
 /** The more preferred of two routes (spec §2.2 order); `a` when they are of the same kind. */
 export function preferred(a: Route, b: Route): Route {
   return PREFERENCE.indexOf(b.kind) < PREFERENCE.indexOf(a.kind) ? b : a;
@@ -90,25 +95,24 @@ export function preferred(a: Route, b: Route): Route {
 
 /**
  * The hub's addresses and the LAN routes heard for it, in order of preference (within a kind, the
- * record's address first); only http(s) addresses can be a route, and each address is probed once.
+ * record's address first, so an address the record gives is never treated as merely heard); only
+ * http(s) addresses can be a route (https for the secure LAN one), and each address is probed once.
  */
 export function candidateRoutes(hub: HubRecord, lanRoutes: readonly Route[] = []): Route[] {
-  const addresses: [RouteKind, string | null][] = [
+  const addresses: [RouteKind, string | null | undefined][] = [
     ['local-secure', hub.localUrlSecure],
     ['local', hub.localUrl],
     ['remote', hub.remoteUrl],
   ];
-  const recorded = addresses.flatMap(([kind, baseUrl]) => (baseUrl !== null && isHttp(baseUrl) ? [{ kind, baseUrl }] : []));
+  const recorded = addresses.flatMap(([kind, baseUrl]) => (baseUrl && schemeFits(kind, baseUrl) ? [{ kind, baseUrl }] : []));
   const all = [...recorded, ...lanRoutes].sort((a, b) => PREFERENCE.indexOf(a.kind) - PREFERENCE.indexOf(b.kind));
   return all.filter((route, index) => all.findIndex((other) => other.baseUrl === route.baseUrl) === index);
 }
 
 export function createParallelPingSelector(ping: Ping, options: RouteSelectorOptions = {}): RouteSelector {
   const { deadlineMs = HUB_PING_TIMEOUT_MS, clock = systemClock, setTimer = realTimer, lanRoutes = () => [] } = options;
-  const localGraceMs = options.localGraceMs ?? DEFAULT_LOCAL_GRACE_MS;
-  const remoteGraceMs = options.remoteGraceMs ?? localGraceMs;
-  if (!(localGraceMs >= 0 && localGraceMs <= MAX_LOCAL_GRACE_MS)) throw new RangeError(`localGraceMs must be within 0..${MAX_LOCAL_GRACE_MS}`);
-  if (!(remoteGraceMs >= localGraceMs)) throw new RangeError('remoteGraceMs must not be shorter than localGraceMs');
+  const remoteGraceMs = options.remoteGraceMs ?? DEFAULT_REMOTE_GRACE_MS;
+  if (!(remoteGraceMs >= 0 && remoteGraceMs <= MAX_REMOTE_GRACE_MS)) throw new RangeError(`remoteGraceMs must be within 0..${MAX_REMOTE_GRACE_MS}`);
   if (!(deadlineMs > 0)) throw new RangeError('deadlineMs must be positive');
 
   return {
@@ -120,10 +124,13 @@ export function createParallelPingSelector(ping: Ping, options: RouteSelectorOpt
           .map((route): Probe => ({ route, outcome: { status: 'pending' }, probing: new AbortController(), stopDeadline: () => {} }));
         const timers: (() => void)[] = [];
         // Set by timers rather than compared with the clock, so a timer firing a millisecond early cannot strand a route.
+        // The plain LAN route never stops waiting: it is taken only when no secure LAN route can answer.
         const waited: Record<RouteKind, boolean> = { 'local-secure': true, local: false, remote: false };
         /** Index of the route in use; `probes.length` until one is chosen. */
         let chosen = probes.length;
         let resolved = false;
+        /** Set when the caller cancelled: late answers (and the aborts' own rejections) decide nothing. */
+        let stopped = false;
 
         const settle = (probe: Probe, outcome: ProbeOutcome, abort: boolean) => {
           if (probe.outcome.status !== 'pending') return; // a late answer after a deadline or an abort
@@ -149,6 +156,7 @@ export function createParallelPingSelector(ping: Ping, options: RouteSelectorOpt
           signal?.removeEventListener('abort', stopAll);
         };
         function stopAll() {
+          stopped = true;
           for (const probe of probes) settle(probe, { status: 'aborted' }, true);
           stopTimers();
           finish(null);
@@ -156,6 +164,7 @@ export function createParallelPingSelector(ping: Ping, options: RouteSelectorOpt
 
         /** Re-evaluates after every probe result and grace timer. */
         const decide = () => {
+          if (stopped) return;
           const acceptable = probes.findIndex(
             (probe, index) =>
               index < chosen &&
@@ -183,7 +192,7 @@ export function createParallelPingSelector(ping: Ping, options: RouteSelectorOpt
             settle(probe, { status: 'timed-out' }, true);
             decide();
           }, deadlineMs);
-          ping(probe.route.baseUrl, hub._id, probe.probing.signal).then(
+          ping(probe.route, hub, probe.probing.signal).then(
             (answer) => {
               settle(probe, toOutcome(answer, clock.now() - startedAt), false);
               decide();
@@ -194,15 +203,13 @@ export function createParallelPingSelector(ping: Ping, options: RouteSelectorOpt
             },
           );
         }
-        // The graces only matter while something has answered and a better route is still silent.
-        for (const [kind, ms] of [['local', localGraceMs], ['remote', remoteGraceMs]] as const) {
-          timers.push(
-            setTimer(() => {
-              waited[kind] = true;
-              decide();
-            }, ms),
-          );
-        }
+        // The grace only matters while the remote route has answered and a LAN route is still silent.
+        timers.push(
+          setTimer(() => {
+            waited.remote = true;
+            decide();
+          }, remoteGraceMs),
+        );
         decide(); // no candidates at all: null at once
       }),
   };
@@ -226,10 +233,11 @@ function toOutcome(answer: PingOutcome, rttMs: number): ProbeOutcome {
   }
 }
 
-function isHttp(address: string): boolean {
+/** Whether the address can be a route of this kind: http(s), and https for the one that calls itself secure. */
+function schemeFits(kind: RouteKind, address: string): boolean {
   try {
     const { protocol } = new URL(address);
-    return protocol === 'http:' || protocol === 'https:';
+    return protocol === 'https:' || (protocol === 'http:' && kind !== 'local-secure');
   } catch {
     return false;
   }

@@ -13,7 +13,7 @@ export interface SessionState {
   view(): SessionView;
   auth(): AuthView;
   setAuth(auth: AuthView): void;
-  /** Re-evaluates the view after a change outside the auth status (storage policy, notices). */
+  /** Re-evaluates the view after a change outside the auth status (storage policy, notices, route settings). */
   refresh(): void;
   subscribe(listener: SessionListener): () => void;
   dispose(): void;
@@ -23,11 +23,12 @@ export interface SessionStateDeps {
   backend: BackendConfig;
   notices: NoticeBoard;
   tokenStorage: () => TokenStorage;
+  allowUnencryptedRoutes: () => boolean;
   logger: Logger;
   initialAuth: AuthView;
 }
 
-export function createSessionState({ backend, notices, tokenStorage, logger, initialAuth }: SessionStateDeps): SessionState {
+export function createSessionState({ backend, notices, tokenStorage, allowUnencryptedRoutes, logger, initialAuth }: SessionStateDeps): SessionState {
   let auth = initialAuth;
   const listeners = new Set<SessionListener>();
 
@@ -36,6 +37,7 @@ export function createSessionState({ backend, notices, tokenStorage, logger, ini
     notices: notices.current(),
     backend: { authUrl: backend.authUrl, embedded: backend.embedded },
     tokenStorage: tokenStorage(),
+    allowUnencryptedRoutes: allowUnencryptedRoutes(),
   });
   let lastEmitted = JSON.stringify(view());
 

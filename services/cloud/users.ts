@@ -4,7 +4,7 @@
  * login page does not reveal which accounts exist.
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import type { HubPlatform, HubRecord, UserRecord } from '../../common/wire';
+import type { HubIdentityKey, HubPlatform, HubRecord, UserRecord } from '../../common/wire';
 
 // Type aliases, not interfaces: they must fit the loose (index-signature) wire records.
 export type HubAddresses = {
@@ -17,6 +17,8 @@ export type HubSeed = HubAddresses & {
   _id: string;
   name: string;
   platform: HubPlatform;
+  /** The public half of the hub's identity key, published in its record so clients can verify its ping. */
+  identityKey?: HubIdentityKey;
 };
 
 export type UserSeed = {

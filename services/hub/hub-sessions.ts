@@ -30,6 +30,11 @@ export class HubSessionStore {
     return session && session.expiresAt > this.now() ? session : undefined;
   }
 
+  /** Ends one session (its client logged out). */
+  end(token: string): void {
+    this.sessions.delete(hashSecret(token));
+  }
+
   /** Ends every session (tests, and a hub that restarts). */
   clear(): void {
     this.sessions.clear();

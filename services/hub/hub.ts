@@ -4,12 +4,15 @@
  * and flows (control-routes), the realtime channel (realtime) on every listener, and, with
  * `simulate`, a home that lives on its own (simulation).
  */
+import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
 import { z } from 'zod';
+import { PING_NONCE_PARAM, PingNonceSchema, signPing } from '../../common/hub-identity';
 import type { Logger } from '../../main/core/ports';
-import { createServiceApp, listen, listenSecure, type SecureListener, sendJsonString } from '../shared/http-app';
+import { bearerToken, type ConnectionLimits, createServiceApp, listen, listenSecure, type SecureListener, sendJsonString } from '../shared/http-app';
 import { HttpError, invalidRequest } from '../shared/http-error';
+import { Params } from '../shared/params';
 import { silentLogger } from '../shared/logger';
 import { createDelegationVerifier, type ReplayGuard } from './delegation-verifier';
 import { createDemoFlows } from './demo-flows';
@@ -30,7 +33,15 @@ export interface HubOptions {
   port?: number;
   /** Also serve the same API over HTTPS (on its own port) with this key and certificate, PEM. */
   tls?: { key: string; cert: string };
+  /**
+   * The hub's identity key (Ed25519, private): the ping signs the client's nonce with it, so a client
+   * that knows the public half (the cloud's hub record) can tell this hub from an impostor. Without
+   * one the hub answers a ping with its bare id, as hubs that predate identity keys do.
+   */
+  identityKey?: KeyObject;
   sessionTtlSec?: number;
+  /** Timeouts and the connection cap of its listeners (docs/security.md); the shared defaults otherwise. */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** The accepted delegation tokens; pass the same one when the hub restarts or moves. */
   replayGuard?: ReplayGuard;
   now?: () => number;
@@ -59,7 +70,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   const verifier = await createDelegationVerifier({ hubId: options.id, issuer: options.cloudIssuer, publicJwk: options.cloudPublicJwk, now, replayGuard: options.replayGuard });
   const sessions = new HubSessionStore(options.sessionTtlSec ?? 86_400, now);
 
-  const app = createServiceApp(logger);
+  const app = createServiceApp(logger, options.connectionLimits);
   acceptJsonOnly(app);
 
   app.post('/api/manager/users/login', async (request, reply) => {
@@ -80,8 +91,24 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
   registerControlRoutes(app, { hubId: options.id, home: options.home, flows: createDemoFlows(options.home, now), sessions, logger });
 
-  // No authentication: it only tells the caller which hub answers at this address.
-  app.get('/api/manager/system/ping', async (_request, reply) => sendJsonString(reply, options.id));
+  // Ends the caller's session at once (the app signs out): its token and its realtime sockets stop working.
+  app.post('/api/manager/users/logout', async (request, reply) => {
+    authorise(sessions, request);
+    const token = bearerToken(request)!; // authorise refused a request without one
+    sessions.end(token);
+    realtime.endSession(token);
+    logger.info('hub: session closed', { hubId: options.id });
+    return reply.code(204).header('cache-control', 'no-store').send();
+  });
+
+  // No authentication: it tells the caller which hub answers at this address and, given a nonce,
+  // proves it with a signature over the nonce and the hub's id.
+  app.get('/api/manager/system/ping', async (request, reply) => {
+    const nonce = Params.ofQuery(request).optional(PING_NONCE_PARAM);
+    if (nonce === undefined || options.identityKey === undefined) return sendJsonString(reply, options.id);
+    if (!PingNonceSchema.safeParse(nonce).success) throw invalidRequest('nonce must be 16 to 128 base64url characters.');
+    return reply.header('cache-control', 'no-store').send(signPing(options.identityKey, options.id, nonce));
+  });
 
   const realtime = createRealtimeChannel({ hubId: options.id, home: options.home, sessions, now, logger, ...options.realtime });
   app.server.on('upgrade', realtime.handleUpgrade);

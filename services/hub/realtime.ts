@@ -67,6 +67,8 @@ export interface RealtimeChannel {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Closes every authenticated socket with CLOSE_SESSION_EXPIRED (the hub ended all sessions). */
   expireAll(): void;
+  /** Closes the sockets of one session with CLOSE_SESSION_EXPIRED (its client logged out). */
+  endSession(token: string): void;
   /** Closes every socket with 1001 and stops listening to the home. */
   close(): void;
 }
@@ -207,7 +209,10 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
   return {
     handleUpgrade: upgradeOnPath(wss, REALTIME_PATH),
     expireAll() {
-      for (const client of clients) if (client.token !== undefined) closeClient(client, CLOSE_SESSION_EXPIRED, 'The hub ended the session; open a new session and reconnect.');
+      for (const client of clients) if (client.token !== undefined) closeClient(client, CLOSE_SESSION_EXPIRED, SESSION_ENDED);
+    },
+    endSession(token) {
+      for (const client of clients) if (client.token === token) closeClient(client, CLOSE_SESSION_EXPIRED, SESSION_ENDED);
     },
     close() {
       stopListening();
@@ -217,6 +222,8 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
     },
   };
 }
+
+const SESSION_ENDED = 'The hub ended the session; open a new session and reconnect.';
 
 function parseClientMessage(data: RawData): RealtimeClientMessage | undefined {
   const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');

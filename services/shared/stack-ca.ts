@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { generate } from 'selfsigned';
+import { hubCertificateName } from '../../common/hub-identity';
 
 export interface StackCertificates {
   /** The CA certificate, PEM: what a client adds to its trusted roots. */
@@ -15,8 +16,12 @@ export interface StackCertificates {
 
 const VALIDITY_MS = 30 * 86_400_000;
 
-/** `hosts`: IP addresses and DNS names the server certificate must cover (`[::1]` brackets allowed). */
-export async function createStackCertificates(hosts: readonly string[]): Promise<StackCertificates> {
+/**
+ * `hosts`: IP addresses and DNS names the server certificate must cover (`[::1]` brackets allowed);
+ * `hubIds`: the hubs it names (a URI name each, common/hub-identity.ts), so that it also proves which
+ * hub answers at an address heard over mDNS, whatever that address is.
+ */
+export async function createStackCertificates(hosts: readonly string[], hubIds: readonly string[] = []): Promise<StackCertificates> {
   const notBeforeDate = new Date(Date.now() - 60_000); // a little clock skew must not make it "not yet valid"
   const notAfterDate = new Date(notBeforeDate.getTime() + VALIDITY_MS);
   const common = { keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notBeforeDate, notAfterDate } as const;
@@ -27,9 +32,10 @@ export async function createStackCertificates(hosts: readonly string[]): Promise
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     ],
   });
-  const altNames = [...new Set(hosts.map((host) => host.replace(/^\[(.*)\]$/, '$1')))].map((host) =>
-    isIP(host) ? { type: 7 as const, ip: host } : { type: 2 as const, value: host },
-  );
+  const altNames = [
+    ...[...new Set(hosts.map((host) => host.replace(/^\[(.*)\]$/, '$1')))].map((host) => (isIP(host) ? { type: 7 as const, ip: host } : { type: 2 as const, value: host })),
+    ...hubIds.map((hubId) => ({ type: 6 as const, value: hubCertificateName(hubId) })),
+  ];
   const server = await generate([{ name: 'commonName', value: 'Hubdesk stack hub' }], {
     ...common,
     ca: { key: ca.private, cert: ca.cert },

@@ -3,7 +3,7 @@
  * (so tests can see what would be on disk), a logger that records, and a fixed backend.
  */
 import type { TokenObject } from '../../common/wire';
-import type { HubClient } from '../../main/core/hub-client';
+import type { HubClient, PingOutcome } from '../../main/core/hub-client';
 import type { BackendConfig, KeyValueStore, Logger, SecretCipher } from '../../main/core/ports';
 
 export const TEST_BACKEND: BackendConfig = {
@@ -64,8 +64,15 @@ export function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-/** A hub client whose calls are `overrides`; the rest answer like an older hub without them (404, so session/me means full access). */
-export function fakeHubClient(overrides: Partial<HubClient> & Pick<HubClient, 'ping' | 'login' | 'devices'>): HubClient {
+/**
+ * A hub client whose calls are `overrides`; the rest answer like an older hub without them (404, so
+ * session/me means full access, and logout leaves the session to expire). Route selection is given its
+ * own fake ping in these tests, so the client's ping is not faked unless asked.
+ */
+export function fakeHubClient(overrides: Partial<HubClient> & Pick<HubClient, 'login' | 'devices'>): HubClient {
   const missing = async () => ({ kind: 'status', status: 404, error: null }) as const;
-  return { setCapability: missing, flows: missing, triggerFlow: missing, sessionInfo: missing, ...overrides };
+  return { ping: async () => ({ kind: 'failed', detail: 'not faked' }), logout: missing, setCapability: missing, flows: missing, triggerFlow: missing, sessionInfo: missing, ...overrides };
 }
+
+/** A ping for route selection in which the hub is at every address (and proved it). */
+export const hubEverywhere = async (): Promise<PingOutcome> => ({ kind: 'hub' });

@@ -3,9 +3,10 @@ import type { DeviceList, HubView, RouteKind, RouteOutcome } from '../../../comm
 
 const PLATFORM: Record<HubView['platform'], string> = { local: 'On your network', cloud: 'Cloud hub' };
 
-const ROUTE: Record<RouteKind, string> = { 'local-secure': 'LAN (secure)', local: 'LAN', remote: 'internet' };
+const ROUTE: Record<RouteKind, string> = { 'local-secure': 'LAN (secure)', local: 'LAN (unencrypted)', remote: 'internet' };
 
-const ROUTE_NAME: Record<RouteKind, string> = { 'local-secure': 'Secure LAN', local: 'LAN', remote: 'Remote' };
+/** The plain LAN route always says it is unencrypted: the session token crosses the LAN in the clear there. */
+const ROUTE_NAME: Record<RouteKind, string> = { 'local-secure': 'Secure LAN', local: 'Unencrypted LAN', remote: 'Remote' };
 
 /** Why a route was not the one in use, in the user's words. */
 const NOT_TAKEN: Record<Exclude<RouteOutcome['outcome'], 'answered' | 'refused'>, string> = {
@@ -42,7 +43,7 @@ export function routeInUseLabel(list: Pick<DeviceList, 'route' | 'rttMs'>): stri
   return `${routeName(list.route)} · ${Math.round(list.rttMs)} ms`;
 }
 
-/** e.g. "LAN: not needed", "Secure LAN: untrusted certificate", "Remote: 170 ms". */
+/** e.g. "Unencrypted LAN: not needed", "Secure LAN: untrusted certificate", "Remote: 170 ms". */
 export function routeOutcomeLabel(outcome: RouteOutcome): string {
   const name = routeName(outcome.kind);
   switch (outcome.outcome) {

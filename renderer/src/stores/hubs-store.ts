@@ -34,6 +34,8 @@ export interface HubsState {
   reload(): Promise<void>;
   /** Pins a hub's route (null: automatic), then reloads so the list and devices show the new route. */
   pinRoute(hubId: string, kind: RouteKind | null): Promise<void>;
+  /** Allows or refuses unencrypted LAN routes for every hub, then reloads the selected hub (its route may change). */
+  allowUnencryptedRoutes(allow: boolean): Promise<void>;
   /** Takes a list the core fetched again on its own (after the live channel reconnected). */
   refreshed(list: DeviceList): void;
 }
@@ -127,6 +129,16 @@ export function createHubsStore(bridge: Pick<Bridge, 'hubs'>): HubsStore {
         const result = await settle(() => bridge.hubs.pinRoute(hubId, kind));
         if (startedIn !== generation) return;
         if (!result.ok) return setDevices(hubId, { status: 'error', error: result.error });
+        await get().reload();
+      },
+
+      async allowUnencryptedRoutes(allow) {
+        if (!get().active) return;
+        const startedIn = generation;
+        const result = await settle(() => bridge.hubs.allowUnencryptedRoutes(allow));
+        if (startedIn !== generation) return;
+        const hubId = get().selectedHubId;
+        if (!result.ok) return void (hubId !== null && setDevices(hubId, { status: 'error', error: result.error }));
         await get().reload();
       },
 

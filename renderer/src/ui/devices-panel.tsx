@@ -81,18 +81,29 @@ function RoutePin({ hub }: { hub: HubView }) {
   );
 }
 
-/** Why the other routes were not taken, behind a disclosure (it matters when something is wrong). */
+/**
+ * Why the other routes were not taken, and whether unencrypted LAN routes may be used at all, behind a
+ * disclosure (it matters when something is wrong). The setting is the session's, so it shows what main
+ * holds, not what was clicked.
+ */
 function RouteDetails({ list }: { list: DeviceList }) {
+  const { hubs, session } = useStores();
+  const allowUnencrypted = useStore(session, (s) => s.session?.allowUnencryptedRoutes ?? true);
   const others = list.routeOutcomes.filter((outcome) => outcome.kind !== list.route);
-  if (others.length === 0) return null;
   return (
     <details className="route-details">
-      <summary>Other routes</summary>
-      <ul>
-        {others.map((outcome) => (
-          <li key={outcome.kind}>{routeOutcomeLabel(outcome)}</li>
-        ))}
-      </ul>
+      <summary>{others.length > 0 ? 'Other routes' : 'Routes'}</summary>
+      {others.length > 0 && (
+        <ul>
+          {others.map((outcome, index) => (
+            <li key={`${outcome.kind}-${index}`}>{routeOutcomeLabel(outcome)}</li>
+          ))}
+        </ul>
+      )}
+      <label className="route-setting">
+        <input type="checkbox" checked={allowUnencrypted} onChange={(event) => void hubs.getState().allowUnencryptedRoutes(event.target.checked)} /> Use an
+        unencrypted LAN connection when no secure one works (your hub session crosses the network in the clear)
+      </label>
     </details>
   );
 }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLanHub } from '../../../main/core/lan-directory';
 import type { MdnsBrowser, MdnsService } from '../../../main/core/ports';
 import { createBonjourBrowser } from '../../../main/mdns/bonjour-browser';
-import { createTrustedFetch } from '../../../main/trusted-fetch';
+import { createHostTransports } from '../../../main/trusted-fetch';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { recordingLogger } from '../../support/core-fakes';
 import { signedInStackCore } from '../../support/stack-core';
@@ -80,13 +80,13 @@ describe.skipIf(!lanAddress)('mDNS discovery of the stack hub', () => {
     const { remoteUrl } = home();
     stack.cloud.setHubAddresses(home().id, { localUrl: null, localUrlSecure: null, remoteUrl });
     const { browser, heard } = listeningBrowser(isHome);
-    const core = await signedInStackCore(stack.info, { fetch: createTrustedFetch(stack.info.ca), mdns: browser });
+    const core = await signedInStackCore(stack.info, { ...createHostTransports(stack.info.ca), mdns: browser });
     try {
       expect((await core.handlers['hubs.list']()).find((hub) => hub.id === home().id)?.routes).toEqual({ 'local-secure': false, local: false, remote: true });
 
       await heard;
       const devices = await core.handlers['hubs.devices'](home().id);
-      // The announcement's `secure` port and the trusted stack CA make the secure LAN route the best one.
+      // The announcement's `secure` port, the trusted stack CA and a certificate naming the hub make the secure LAN route the best one.
       expect(devices.route).toBe('local-secure');
       expect(devices.devices.length).toBeGreaterThan(0);
     } finally {

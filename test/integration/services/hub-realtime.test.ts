@@ -147,6 +147,17 @@ describe('closing', () => {
     for (const client of clients) expect(await client.closed).toMatchObject({ code: CLOSE_SESSION_EXPIRED, reason: expect.stringMatching(/session/) });
   });
 
+  it('closes the sockets of a session that logs out, and only those', async () => {
+    const [ending, staying] = [await session(FULL), await session(FULL)];
+    const endingClient = await RealtimeTestClient.subscribed(hub.url, ending, [MANAGER_DEVICES_URI]);
+    const stayingClient = await RealtimeTestClient.subscribed(hub.url, staying, [MANAGER_DEVICES_URI]);
+    const logout = await fetch(`${hub.url}/api/manager/users/logout`, { method: 'POST', headers: { authorization: `Bearer ${ending}` } });
+    expect(logout.status).toBe(204);
+    expect(await endingClient.closed).toMatchObject({ code: CLOSE_SESSION_EXPIRED, reason: expect.stringMatching(/ended the session/) });
+    stayingClient.send({ type: 'subscribe', uris: [deviceUri(lampId())] });
+    expect(await stayingClient.next()).toMatchObject({ type: 'subscribed', uris: [deviceUri(lampId())] });
+  });
+
   it('closes the socket with CLOSE_SESSION_EXPIRED when the session reaches its expiry', async () => {
     const shortLived = await launch('h3', { sessionTtlSec: 1 });
     const client = await RealtimeTestClient.subscribed(shortLived.url, await session(FULL, shortLived), [MANAGER_DEVICES_URI]);

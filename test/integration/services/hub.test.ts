@@ -3,10 +3,12 @@
  * device list and its scopes, and every way a delegation token can be wrong (signed here with a key
  * the test controls, so each claim can be broken on its own), and the same API over TLS.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { connect as tlsConnect } from 'node:tls';
 import { type CryptoKey, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceMapSchema, ErrorBodySchema } from '../../../common/wire';
+import { newPingNonce, PingProofSchema, verifyPing } from '../../../common/hub-identity';
+import { DeviceMapSchema, ErrorBodySchema, type HubIdentityKey } from '../../../common/wire';
 import { type RunningCloud, startCloud } from '../../../services/cloud/cloud';
 import { createDemoHome } from '../../../services/hub/demo-home';
 import { type RunningHub, startHub } from '../../../services/hub/hub';
@@ -214,5 +216,41 @@ describe('the secure route', () => {
       await secureHub.close();
     }
     await expect(exchange('GET / HTTP/1.1\r\n\r\n')).rejects.toThrow();
+  });
+});
+
+describe('the hub proves who it is, and ends a session on logout', () => {
+  it('signs the client’s nonce with its identity key; a bare ping still answers the id', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const key = publicKey.export({ format: 'jwk' }) as HubIdentityKey;
+    const provingHub = await startHub({ id: 'h3', name: 'Proving', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: createDemoHome('home'), identityKey: privateKey, now });
+    try {
+      const nonce = newPingNonce();
+      const response = await fetch(`${provingHub.url}/api/manager/system/ping?id=h3&nonce=${nonce}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const proof = PingProofSchema.parse(await response.json());
+      expect(verifyPing(key, 'h3', nonce, proof)).toBe(true);
+      expect(verifyPing(key, 'h3', newPingNonce(), proof)).toBe(false); // bound to that nonce
+      expect(await (await fetch(`${provingHub.url}/api/manager/system/ping?id=h3`)).json()).toBe('h3');
+      for (const bad of ['short', 'has spaces in it, which base64url never does', 'x'.repeat(129)]) {
+        await expectError(await fetch(`${provingHub.url}/api/manager/system/ping?nonce=${encodeURIComponent(bad)}`), 400, 'invalid_request');
+      }
+      await expectError(await fetch(`${provingHub.url}/api/manager/system/ping?nonce=${nonce}&nonce=${nonce}`), 400, 'invalid_request');
+    } finally {
+      await provingHub.close();
+    }
+  });
+
+  it('ends the caller’s session at logout: its token is refused at once; other sessions go on', async () => {
+    const ending = await sessionFor(FULL);
+    const other = await sessionFor(FULL);
+    const logout = (session?: string) => fetch(`${hub.url}/api/manager/users/logout`, { method: 'POST', headers: session ? { authorization: `Bearer ${session}` } : {} });
+    expect((await devices(hub.url, ending)).status).toBe(200);
+    expect((await logout(ending)).status).toBe(204);
+    await expectError(await devices(hub.url, ending), 401, 'invalid_token');
+    expect((await devices(hub.url, other)).status).toBe(200);
+    await expectError(await logout(ending), 401, 'invalid_token'); // already ended
+    await expectError(await logout(), 401, 'invalid_token');
   });
 });

@@ -38,11 +38,11 @@ describe('hub labels', () => {
 
   it('says which route is in use and why the others were not taken', () => {
     expect(routeInUseLabel({ route: 'local-secure', rttMs: 3.4 })).toBe('Secure LAN · 3 ms');
-    expect(routeOutcomeLabel({ kind: 'local', outcome: 'aborted' })).toBe('LAN: not needed');
+    expect(routeOutcomeLabel({ kind: 'local', outcome: 'aborted' })).toBe('Unencrypted LAN: not needed');
     expect(routeOutcomeLabel({ kind: 'local-secure', outcome: 'refused', reason: 'untrusted certificate' })).toBe('Secure LAN: untrusted certificate');
     expect(routeOutcomeLabel({ kind: 'remote', outcome: 'answered', rttMs: 170.2 })).toBe('Remote: 170 ms');
     expect(routeOutcomeLabel({ kind: 'local-secure', outcome: 'timed-out' })).toBe('Secure LAN: no answer');
-    expect(routeOutcomeLabel({ kind: 'local', outcome: 'wrong-hub' })).toBe('LAN: another hub answers there');
+    expect(routeOutcomeLabel({ kind: 'local', outcome: 'wrong-hub' })).toBe('Unencrypted LAN: another hub answers there');
   });
 
   it('formats the fetch time and refuses a non-date', () => {

@@ -56,6 +56,7 @@ export function fakeBridge(): FakeBridge {
       list: verb('hubs.list'),
       devices: verb('hubs.devices'),
       pinRoute: verb('hubs.pinRoute'),
+      allowUnencryptedRoutes: verb('hubs.allowUnencryptedRoutes'),
       setCapability: verb('hubs.setCapability'),
       watch: verb('hubs.watch'),
       flows: verb('hubs.flows'),
@@ -92,6 +93,7 @@ export function sessionView(auth: SessionView['auth'], overrides: Partial<Sessio
     notices: [],
     backend: { authUrl: 'https://cloud.example.test', embedded: false },
     tokenStorage: 'encrypted',
+    allowUnencryptedRoutes: true,
     ...overrides,
   };
 }

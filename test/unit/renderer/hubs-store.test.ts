@@ -233,6 +233,21 @@ describe('route pinning', () => {
     expect(devicesOf(store.getState(), 'h1')).toMatchObject({ status: 'loaded', list: { route: 'remote' } });
   });
 
+  it('refusing unencrypted routes asks main, then reloads the selected hub on the route main chose', async () => {
+    const { fake, store } = await activeStore();
+    fake.waiting('hubs.devices')[0]!.resolve(ok({ ...deviceList('h1', ['Lamp']), route: 'local' }));
+    await flush();
+    const refusing = store.getState().allowUnencryptedRoutes(false);
+    expect(fake.waiting('hubs.allowUnencryptedRoutes')[0]!.args).toEqual([false]);
+    fake.waiting('hubs.allowUnencryptedRoutes')[0]!.resolve(ok(undefined));
+    await flush();
+    fake.waiting('hubs.list')[0]!.resolve(ok([HOME, CABIN]));
+    await flush();
+    fake.waiting('hubs.devices')[0]!.resolve(ok({ ...deviceList('h1', ['Lamp']), route: 'remote' }));
+    await refusing;
+    expect(devicesOf(store.getState(), 'h1')).toMatchObject({ status: 'loaded', list: { route: 'remote' } });
+  });
+
   it('shows a refused pin as the hub’s error', async () => {
     const { fake, store } = await activeStore();
     const pinning = store.getState().pinRoute('h1', 'local');

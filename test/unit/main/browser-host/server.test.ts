@@ -15,7 +15,7 @@ import { callbackParams, type RunningBrowserHost, startBrowserHostServer } from 
 import { recordingLogger } from '../../../support/core-fakes';
 
 const SECRET = 'the-per-run-secret';
-const view: SessionView = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true }, tokenStorage: 'encrypted' };
+const view: SessionView = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true };
 const callbacks: OAuthCallbackParams[] = [];
 let redirectUri = '';
 let host: RunningBrowserHost;

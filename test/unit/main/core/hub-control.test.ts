@@ -7,7 +7,7 @@ import { createHubSessions } from '../../../../main/core/hub-sessions';
 import type { HttpOutcome } from '../../../../main/core/http';
 import { createRoutePins } from '../../../../main/core/route-pins';
 import { createParallelPingSelector } from '../../../../main/core/route-selection';
-import { fakeHubClient, memoryStore, recordingLogger } from '../../../support/core-fakes';
+import { fakeHubClient, hubEverywhere, memoryStore, recordingLogger } from '../../../support/core-fakes';
 
 const HOME: HubRecord = { _id: 'hub-1', name: 'Home', platform: 'local', localUrl: 'http://lan.test', localUrlSecure: null, remoteUrl: null };
 const DEVICES: DeviceMap = { spots: { id: 'spots', name: 'Kitchen spots', class: 'light', capabilities: ['dim'] } };
@@ -22,7 +22,6 @@ function setup(answer: { setCapability?: HttpOutcome<CapabilityEventData>; trigg
   const counts = { logins: 0, sessionInfo: 0, set: 0, trigger: 0 };
   const guard = <T>(token: string, outcome: HttpOutcome<T>): HttpOutcome<T> => (live.has(token) ? outcome : { kind: 'status', status: 401, error: null });
   const hubClient: HubClient = fakeHubClient({
-    ping: async () => ({ kind: 'hub' }),
     login: async () => {
       const token = `session-${++counts.logins}`;
       live.add(token);
@@ -37,7 +36,7 @@ function setup(answer: { setCapability?: HttpOutcome<CapabilityEventData>; trigg
   const sessions = createHubSessions({
     cloud: { getUser: async () => ({ _id: 'u', email: '', firstname: '', lastname: '', hubs: [HOME] }), delegationToken: async () => 'delegation' },
     hubClient,
-    routes: createParallelPingSelector(hubClient.ping),
+    routes: createParallelPingSelector(hubEverywhere),
     pins: createRoutePins(memoryStore()),
     clock: { now: () => 0 },
     logger: recordingLogger(),

@@ -6,7 +6,7 @@ import type { HttpOutcome } from '../../../../main/core/http';
 import { type Route, type RouteSelector, type SelectOptions, createParallelPingSelector } from '../../../../main/core/route-selection';
 import type { DeviceMap, HubRecord } from '../../../../common/wire';
 import { createRoutePins, ROUTE_PINS_KEY } from '../../../../main/core/route-pins';
-import { fakeHubClient, memoryStore, recordingLogger } from '../../../support/core-fakes';
+import { fakeHubClient, hubEverywhere, memoryStore, recordingLogger } from '../../../support/core-fakes';
 
 const DEVICES: DeviceMap = { d1: { id: 'd1', name: 'Lamp', class: 'light', capabilities: ['onoff'] } };
 
@@ -30,16 +30,15 @@ function setup(initial: HubRecord, store = memoryStore()) {
   };
   const down = (url: string): HttpOutcome<never> | null => (reachable.has(url) ? null : { kind: 'network', detail: 'ECONNREFUSED' });
   const hubClient: HubClient = fakeHubClient({
-    ping: async (url) => (reachable.has(url) ? { kind: 'hub' } : { kind: 'failed', detail: 'ECONNREFUSED' }),
-    login: async (url) => {
+    login: async ({ baseUrl: url }) => {
       logins++;
       const token = `session-${logins}`;
       live.add(token);
       return down(url) ?? { kind: 'ok', value: token };
     },
-    devices: async (url, token) => down(url) ?? (live.has(token) ? { kind: 'ok', value: DEVICES } : { kind: 'status', status: 401, error: null }),
+    devices: async ({ baseUrl: url }, token) => down(url) ?? (live.has(token) ? { kind: 'ok', value: DEVICES } : { kind: 'status', status: 401, error: null }),
   });
-  const sessions = createHubSessions({ cloud, hubClient, routes: createParallelPingSelector(hubClient.ping), pins: createRoutePins(store), clock: { now: () => 0 }, logger: recordingLogger() });
+  const sessions = createHubSessions({ cloud, hubClient, routes: createParallelPingSelector(async ({ baseUrl }) => (reachable.has(baseUrl) ? { kind: 'hub' } : { kind: 'failed', detail: 'ECONNREFUSED' })), pins: createRoutePins(store), clock: { now: () => 0 }, logger: recordingLogger() });
   return {
     sessions,
     reachable,
@@ -118,9 +117,8 @@ describe('hub sessions', () => {
     const sessions = createHubSessions({
       cloud: { getUser: async () => ({ _id: 'u', email: '', firstname: '', lastname: '', hubs: [hub()] }), delegationToken: async () => 'd' },
       hubClient: fakeHubClient({
-        ping: async () => ({ kind: 'hub' }),
         login: async () => ({ kind: 'ok', value: 'the-session' }),
-        devices: async (url, token) => {
+        devices: async ({ baseUrl: url }, token) => {
           calls.push(`${url} ${token}`);
           return { kind: 'ok', value: DEVICES };
         },
@@ -218,8 +216,8 @@ function alwaysAnswering(outcome: HttpOutcome<DeviceMap>) {
   let logins = 0;
   const sessions = createHubSessions({
     cloud: { getUser: async () => ({ _id: 'u', email: '', firstname: '', lastname: '', hubs: [hub()] }), delegationToken: async () => 'd' },
-    hubClient: fakeHubClient({ ping: async () => ({ kind: 'hub' }), login: async () => ({ kind: 'ok', value: `s${++logins}` }), devices: async () => outcome }),
-    routes: createParallelPingSelector(async () => ({ kind: 'hub' })),
+    hubClient: fakeHubClient({ login: async () => ({ kind: 'ok', value: `s${++logins}` }), devices: async () => outcome }),
+    routes: createParallelPingSelector(hubEverywhere),
     pins: createRoutePins(memoryStore()),
     clock: { now: () => 0 },
     logger: recordingLogger(),

@@ -6,7 +6,7 @@ import { createLanDirectory, parseLanHub } from '../../../../main/core/lan-direc
 import type { MdnsBrowser, MdnsService } from '../../../../main/core/ports';
 import { type Ping, type Route, createParallelPingSelector } from '../../../../main/core/route-selection';
 import { createRoutePins } from '../../../../main/core/route-pins';
-import { fakeHubClient, memoryStore, recordingLogger } from '../../../support/core-fakes';
+import { fakeHubClient, hubEverywhere, memoryStore, recordingLogger } from '../../../support/core-fakes';
 
 const HUB_ID = 'hub-3f9a6c1e2d7b4a58';
 
@@ -30,23 +30,28 @@ function announcement(overrides: Partial<MdnsService> = {}): MdnsService {
 }
 
 describe('LAN directory', () => {
-  it('turns an announcement into secure and plain LAN routes for its hub id', () => {
+  it('turns an announcement into secure LAN routes whose certificate must name the hub, never into plain ones', () => {
     const lan = fakeBrowser();
     const directory = createLanDirectory(lan.browser, recordingLogger());
     lan.up(announcement());
-    // The link-local address is dropped: without its zone it cannot be dialled.
+    // The link-local address is dropped: without its zone it cannot be dialled. The plain port (8080) is no route.
     expect(directory.routes(HUB_ID)).toEqual([
-      { kind: 'local-secure', baseUrl: 'https://192.0.2.10:8443' },
-      { kind: 'local-secure', baseUrl: 'https://[fd00::10]:8443' },
-      { kind: 'local', baseUrl: 'http://192.0.2.10:8080' },
-      { kind: 'local', baseUrl: 'http://[fd00::10]:8080' },
+      { kind: 'local-secure', baseUrl: 'https://192.0.2.10:8443', namedHub: HUB_ID },
+      { kind: 'local-secure', baseUrl: 'https://[fd00::10]:8443', namedHub: HUB_ID },
     ]);
+  });
+
+  it('gives no route for an announcement without a secure port', () => {
+    const lan = fakeBrowser();
+    const directory = createLanDirectory(lan.browser, recordingLogger());
+    lan.up(announcement({ txt: { id: HUB_ID } }));
+    expect(directory.routes(HUB_ID)).toEqual([]);
   });
 
   it('gives a hub no routes announced under another id', () => {
     const lan = fakeBrowser();
     const directory = createLanDirectory(lan.browser, recordingLogger());
-    lan.up(announcement({ name: 'Neighbour._hub._tcp.local', txt: { id: 'hub-of-the-neighbour' } }));
+    lan.up(announcement({ name: 'Neighbour._hub._tcp.local', txt: { id: 'hub-of-the-neighbour', secure: '8443' } }));
     expect(directory.routes(HUB_ID)).toEqual([]);
     expect(directory.routes('hub-of-the-neighbour')).toHaveLength(2);
   });
@@ -106,7 +111,7 @@ describe('LAN directory', () => {
 });
 
 const REMOTE = 'https://remote.test';
-const MDNS_LAN = 'http://192.0.2.10:8080';
+const MDNS_LAN = 'https://192.0.2.10:8443';
 const REMOTE_ONLY: HubRecord = { _id: HUB_ID, name: 'Home', platform: 'local', localUrlSecure: null, localUrl: null, remoteUrl: REMOTE };
 
 describe('route selection with mDNS candidates', () => {
@@ -120,7 +125,7 @@ describe('route selection with mDNS candidates', () => {
   /** Every address answers after `rtt[url]` fake ms; the ones not listed never answer. */
   const pingAfter =
     (rtt: Record<string, number>): Ping =>
-    (url) =>
+    ({ baseUrl: url }) =>
       new Promise((resolve) => {
         if (rtt[url] !== undefined) setTimeout(() => resolve({ kind: 'hub' }), rtt[url]);
       });
@@ -129,27 +134,27 @@ describe('route selection with mDNS candidates', () => {
     const probed: string[] = [];
     const ping = pingAfter({ [MDNS_LAN]: 5, [REMOTE]: 80 });
     const selector = createParallelPingSelector(
-      (url, id, signal) => {
-        probed.push(url);
-        return ping(url, id, signal);
+      (route, hub, signal) => {
+        probed.push(route.baseUrl);
+        return ping(route, hub, signal);
       },
-      { deadlineMs: 2_000, lanRoutes: (hubId): Route[] => (hubId === HUB_ID ? [{ kind: 'local', baseUrl: MDNS_LAN }] : []) },
+      { deadlineMs: 2_000, lanRoutes: (hubId): Route[] => (hubId === HUB_ID ? [{ kind: 'local-secure', baseUrl: MDNS_LAN, namedHub: HUB_ID }] : []) },
     );
     const selecting = selector.select(REMOTE_ONLY);
     await vi.advanceTimersByTimeAsync(250);
     const selection = await selecting;
-    expect(selection?.route).toEqual({ kind: 'local', baseUrl: MDNS_LAN });
+    expect(selection?.route).toEqual({ kind: 'local-secure', baseUrl: MDNS_LAN, namedHub: HUB_ID });
     expect(probed).toEqual([MDNS_LAN, REMOTE]);
   });
 
   it('probes no mDNS route when the user pinned the remote one', async () => {
     const probed: string[] = [];
     const selector = createParallelPingSelector(
-      (url, id, signal) => {
-        probed.push(url);
-        return pingAfter({ [MDNS_LAN]: 5, [REMOTE]: 80 })(url, id, signal);
+      (route, hub, signal) => {
+        probed.push(route.baseUrl);
+        return pingAfter({ [MDNS_LAN]: 5, [REMOTE]: 80 })(route, hub, signal);
       },
-      { deadlineMs: 2_000, lanRoutes: () => [{ kind: 'local', baseUrl: MDNS_LAN }] },
+      { deadlineMs: 2_000, lanRoutes: () => [{ kind: 'local-secure', baseUrl: MDNS_LAN, namedHub: HUB_ID }] },
     );
     const selecting = selector.select(REMOTE_ONLY, { only: 'remote' });
     await vi.advanceTimersByTimeAsync(600);
@@ -165,9 +170,8 @@ describe('hub sessions when mDNS hears the hub', () => {
     const used: string[] = [];
     let logins = 0;
     const hubClient: HubClient = fakeHubClient({
-      ping: async () => ({ kind: 'hub' }),
       login: async () => ({ kind: 'ok', value: `session-${++logins}` }),
-      devices: async (url, token) => {
+      devices: async ({ baseUrl: url }, token) => {
         used.push(`${url} ${token}`);
         return { kind: 'ok', value: {} };
       },
@@ -176,7 +180,7 @@ describe('hub sessions when mDNS hears the hub', () => {
       cloud: { getUser: async () => ({ _id: 'u', email: 'e', firstname: 'f', lastname: 'l', hubs: [REMOTE_ONLY] }), delegationToken: async () => 'delegation' },
       hubClient,
       // No graces: every route answers at once, so the preference order alone decides.
-      routes: createParallelPingSelector(hubClient.ping, { localGraceMs: 0, remoteGraceMs: 0, lanRoutes: (hubId) => directory.routes(hubId) }),
+      routes: createParallelPingSelector(hubEverywhere, { remoteGraceMs: 0, lanRoutes: (hubId) => directory.routes(hubId) }),
       pins: createRoutePins(memoryStore()),
       clock: { now: () => 0 },
       logger: recordingLogger(),
@@ -184,9 +188,9 @@ describe('hub sessions when mDNS hears the hub', () => {
     directory.onUp((hubId) => void sessions.reselect(hubId));
 
     expect((await sessions.devices(HUB_ID)).route).toBe('remote');
-    lan.up(announcement({ txt: { id: HUB_ID } }));
+    lan.up(announcement());
     await sessions.reselect(HUB_ID); // the same re-selection the listener started; awaited so the move has happened
-    expect((await sessions.devices(HUB_ID)).route).toBe('local');
+    expect((await sessions.devices(HUB_ID)).route).toBe('local-secure');
     expect(used).toEqual([`${REMOTE} session-1`, `${MDNS_LAN} session-1`]);
     expect(logins).toBe(1);
   });

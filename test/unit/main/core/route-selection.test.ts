@@ -18,9 +18,9 @@ type Script = { after: number; answer: PingOutcome } | 'silent';
 /** Fake pings driven by fake time; records which probes saw their signal abort, and when. */
 function fakeNetwork(scripts: Record<string, Script>) {
   const aborted = new Map<string, number>();
-  const ping: Ping = (url, hubId, signal) =>
+  const ping: Ping = ({ baseUrl: url }, hub, signal) =>
     new Promise((resolve) => {
-      expect(hubId).toBe('hub-1');
+      expect(hub._id).toBe('hub-1');
       signal.addEventListener('abort', () => {
         aborted.set(url, Date.now());
         resolve({ kind: 'failed', detail: 'aborted' }); // as the real ping does; the selector must ignore it
@@ -68,16 +68,29 @@ describe('route selection', () => {
     expect(result.at).toBe(150);
   });
 
-  it('takes the plain LAN route 200 ms after starting when the secure one stays silent, and aborts the remote probe', async () => {
-    const { result, aborted } = run({ [SECURE]: 'silent', [LAN]: { after: 10, answer: IS_HUB }, [REMOTE]: 'silent' });
-    await vi.advanceTimersByTimeAsync(199);
+  it('never takes the plain LAN route on a grace: it waits until the secure one has failed (here, its deadline)', async () => {
+    const { result } = run({ [SECURE]: 'silent', [LAN]: { after: 10, answer: IS_HUB }, [REMOTE]: 'silent' });
+    await vi.advanceTimersByTimeAsync(DEADLINE_MS - 1);
     expect(result.selection).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
-    expect(result.at).toBe(200);
+    expect(result.at).toBe(DEADLINE_MS);
     expect(result.selection).toMatchObject({ route: { kind: 'local' }, rttMs: 10 });
-    expect(statuses(result.selection)).toEqual([['local-secure', 'pending'], ['local', 'answered'], ['remote', 'aborted']]);
-    expect(aborted.get(REMOTE)).toBe(200);
-    expect(aborted.has(SECURE)).toBe(false); // still probing: it would be better
+    expect(statuses(result.selection)).toEqual([['local-secure', 'timed-out'], ['local', 'answered'], ['remote', 'aborted']]);
+  });
+
+  it('takes the remote route after its grace while the secure LAN route is silent, even when the plain one answered', async () => {
+    const { result } = run({ [SECURE]: 'silent', [LAN]: { after: 10, answer: IS_HUB }, [REMOTE]: { after: 50, answer: IS_HUB } });
+    await vi.advanceTimersByTimeAsync(200);
+    expect(result.at).toBe(200);
+    expect(kindOf(result.selection)).toBe('remote');
+    expect(statuses(result.selection)).toEqual([['local-secure', 'pending'], ['local', 'answered'], ['remote', 'answered']]);
+  });
+
+  it('takes the plain LAN route as soon as it answers when the hub has no secure one', async () => {
+    const { result } = run({ [LAN]: { after: 10, answer: IS_HUB }, [REMOTE]: { after: 5, answer: IS_HUB } }, { ...HUB, localUrlSecure: null });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(result.at).toBe(10);
+    expect(kindOf(result.selection)).toBe('local');
   });
 
   it('takes the plain LAN route at once when the secure one failed fast', async () => {
@@ -160,9 +173,9 @@ describe('route selection', () => {
 
   it('stops looking for a better route when the caller cancels after the choice', async () => {
     const cancel = new AbortController();
-    const { result, aborted } = run({ [SECURE]: { after: 900, answer: IS_HUB }, [LAN]: { after: 10, answer: IS_HUB } }, HUB, { signal: cancel.signal });
+    const { result, aborted } = run({ [SECURE]: { after: 900, answer: IS_HUB }, [LAN]: { after: 10, answer: IS_HUB }, [REMOTE]: { after: 100, answer: IS_HUB } }, HUB, { signal: cancel.signal });
     await vi.advanceTimersByTimeAsync(250);
-    expect(kindOf(result.selection)).toBe('local');
+    expect(kindOf(result.selection)).toBe('remote');
     cancel.abort();
     await vi.advanceTimersByTimeAsync(DEADLINE_MS);
     expect(aborted.get(SECURE)).toBe(250);
@@ -179,7 +192,7 @@ describe('route selection', () => {
   });
 
   it('treats a ping that throws as a refused route', async () => {
-    const select = createParallelPingSelector(async (url) => {
+    const select = createParallelPingSelector(async ({ baseUrl: url }) => {
       if (url === SECURE) throw new Error('certificate not trusted');
       return IS_HUB;
     });
@@ -190,7 +203,7 @@ describe('route selection', () => {
 
   it('resolves null at once for a hub without usable addresses', async () => {
     const ping = vi.fn<Ping>();
-    const hub = { ...HUB, localUrlSecure: null, localUrl: 'ftp://lan.test', remoteUrl: 'not a url' };
+    const hub = { ...HUB, localUrlSecure: 'http://calls-itself-secure.test', localUrl: 'ftp://lan.test', remoteUrl: 'not a url' };
     expect(candidateRoutes(hub)).toEqual([]);
     expect(await createParallelPingSelector(ping).select(hub)).toBeNull();
     expect(ping).not.toHaveBeenCalled();
@@ -203,8 +216,8 @@ describe('route selection', () => {
     expect(kindOf(result.selection)).toBe('remote');
   });
 
-  it('refuses a LAN grace longer than 250 ms', () => {
-    expect(() => createParallelPingSelector(vi.fn<Ping>(), { localGraceMs: 251 })).toThrow(RangeError);
-    expect(() => createParallelPingSelector(vi.fn<Ping>(), { localGraceMs: 200, remoteGraceMs: 100 })).toThrow(RangeError);
+  it('refuses a remote grace longer than 250 ms or negative', () => {
+    expect(() => createParallelPingSelector(vi.fn<Ping>(), { remoteGraceMs: 251 })).toThrow(RangeError);
+    expect(() => createParallelPingSelector(vi.fn<Ping>(), { remoteGraceMs: -1 })).toThrow(RangeError);
   });
 });
