@@ -216,20 +216,28 @@ export const INSPECTOR_PAGE_MAX_CHARS = 512 * 1024;
 /** Largest answer of `inspector.message` (serialised JSON characters); parts that do not fit are left out, and say so. */
 export const INSPECTOR_MESSAGE_MAX_CHARS = 900 * 1024;
 
-/**
- * One intake as the inspector lists it: the tap's event merged with this app's own delivery, as a
- * summary (a short preview of the body, never the body itself).
- */
-export const WebhookEntrySchema = z.object({
+/** What the inspector knows of every intake, in a summary and in the full message alike. */
+const WebhookIntakeSchema = z.object({
   webhookId: z.string(),
   id: z.string(),
   receivedAt: z.string(),
   /** Null when only the delivery was seen (the tap was not connected at the time). */
   method: z.string().nullable(),
   size: z.number(),
-  /** Cut to INSPECTOR_SUMMARY_MAX_PAIRS pairs of at most INSPECTOR_SUMMARY_VALUE_CHARS each (`pairsCut` says so). */
   headers: z.record(z.string(), z.string()),
   query: z.record(z.string(), z.string()),
+  routing: RoutingDecisionSchema.nullable(),
+  /** True once this app's listener received the message. */
+  delivered: z.boolean(),
+});
+
+/**
+ * One intake as the inspector lists it: the tap's event merged with this app's own delivery, as a
+ * summary (a short preview of the body, never the body itself). Headers and query are cut to
+ * INSPECTOR_SUMMARY_MAX_PAIRS pairs of at most INSPECTOR_SUMMARY_VALUE_CHARS each (`pairsCut` says so);
+ * a very long extracted value or reason of the routing decision is cut (the full message has it whole).
+ */
+export const WebhookEntrySchema = WebhookIntakeSchema.extend({
   pairsCut: z.boolean(),
   /** The body's length in bytes, as received. */
   bodyBytes: z.number().int().nonnegative(),
@@ -238,30 +246,17 @@ export const WebhookEntrySchema = z.object({
   previewKind: z.enum(['text', 'base64']),
   /** True when the preview is not the whole body. */
   truncated: z.boolean(),
-  /** The routing decision; a very long extracted value or reason is cut (the full message has it whole). */
-  routing: RoutingDecisionSchema.nullable(),
-  /** True once this app's listener received the message. */
-  delivered: z.boolean(),
 });
 export type WebhookEntry = z.infer<typeof WebhookEntrySchema>;
 
 /** One message in full, as `inspector.message` answers it. */
-export const WebhookFullMessageSchema = z.object({
-  webhookId: z.string(),
-  id: z.string(),
-  receivedAt: z.string(),
-  method: z.string().nullable(),
-  size: z.number(),
-  headers: z.record(z.string(), z.string()),
-  query: z.record(z.string(), z.string()),
+export const WebhookFullMessageSchema = WebhookIntakeSchema.extend({
   /** The parsed body; absent (with `bodyOmitted`) when it would not fit in INSPECTOR_MESSAGE_MAX_CHARS. */
   body: z.unknown(),
   bodyOmitted: z.boolean(),
   /** The raw body, base64; cut (with `rawTruncated`) when even it would not fit. */
   rawBody: z.string(),
   rawTruncated: z.boolean(),
-  routing: RoutingDecisionSchema.nullable(),
-  delivered: z.boolean(),
 });
 export type WebhookFullMessage = z.infer<typeof WebhookFullMessageSchema>;
 

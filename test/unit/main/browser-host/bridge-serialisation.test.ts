@@ -13,10 +13,11 @@ import type { EventName, Handlers, SessionView } from '../../../../common/ipc-co
 import { type RunningBrowserHost, startBrowserHostServer } from '../../../../main/browser-host/server';
 import { MAX_OUTGOING_FRAME_BYTES, serialiseBounded, UNSENDABLE_ANSWER } from '../../../../main/core/frame-guard';
 import type { HubdeskCore } from '../../../../main/core/hubdesk-core';
+import { bridgeMessages } from '../../../support/bridge-messages';
 import { recordingLogger } from '../../../support/core-fakes';
 
 const SECRET = 'the-per-run-secret';
-const view = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true }, tokenStorage: 'encrypted' } as unknown as SessionView;
+const view = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true } satisfies SessionView;
 /** What JSON.stringify does with a string past V8's limit, without needing 512 MiB to show it. */
 const unserialisable = { toJSON: () => { throw new RangeError('Invalid string length'); } };
 const logger = recordingLogger();
@@ -56,15 +57,7 @@ afterAll(async () => {
 
 async function welcomed() {
   const ws = new WebSocket(`${host.origin.replace('http', 'ws')}/bridge`, { origin: host.origin, maxPayload: 64 * 1024 * 1024 });
-  const queue: Record<string, unknown>[] = [];
-  const waiters: ((m: Record<string, unknown>) => void)[] = [];
-  ws.on('message', (data) => {
-    const message = JSON.parse(data.toString()) as Record<string, unknown>;
-    const waiter = waiters.shift();
-    if (waiter) waiter(message);
-    else queue.push(message);
-  });
-  const next = () => (queue.length > 0 ? Promise.resolve(queue.shift()!) : new Promise<Record<string, unknown>>((resolve) => waiters.push(resolve)));
+  const { next } = bridgeMessages(ws);
   await new Promise((resolve) => ws.once('open', resolve));
   ws.send(JSON.stringify({ type: 'hello', token: SECRET }));
   expect(await next()).toEqual({ type: 'welcome' });

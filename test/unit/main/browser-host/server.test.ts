@@ -12,6 +12,7 @@ import { CLOSE_UNAUTHORISED } from '../../../../common/bridge-protocol';
 import type { Handlers, SessionView } from '../../../../common/ipc-contract';
 import type { HubdeskCore, OAuthCallbackParams } from '../../../../main/core/hubdesk-core';
 import { callbackParams, type RunningBrowserHost, startBrowserHostServer } from '../../../../main/browser-host/server';
+import { bridgeMessages } from '../../../support/bridge-messages';
 import { recordingLogger } from '../../../support/core-fakes';
 
 const SECRET = 'the-per-run-secret';
@@ -69,21 +70,6 @@ function connect(origin = host.origin): WebSocket {
   return new WebSocket(`${host.origin.replace('http', 'ws')}/bridge`, { origin });
 }
 
-function messages(ws: WebSocket): { next(): Promise<Record<string, unknown>>; closed: Promise<number> } {
-  const queue: Record<string, unknown>[] = [];
-  const waiters: ((m: Record<string, unknown>) => void)[] = [];
-  ws.on('message', (data) => {
-    const message = JSON.parse(data.toString()) as Record<string, unknown>;
-    const waiter = waiters.shift();
-    if (waiter) waiter(message);
-    else queue.push(message);
-  });
-  return {
-    next: () => (queue.length > 0 ? Promise.resolve(queue.shift()!) : new Promise((resolve) => waiters.push(resolve))),
-    closed: new Promise((resolve) => ws.on('close', (code) => resolve(code))),
-  };
-}
-
 describe('browser host server', () => {
   it('gives the core a loopback redirect URI on its own port', () => {
     expect(redirectUri).toBe(`${host.origin}/oauth/callback`);
@@ -123,21 +109,21 @@ describe('browser host server', () => {
 
   it('closes a connection that does not know the secret', async () => {
     const ws = connect();
-    const inbox = messages(ws);
+    const inbox = bridgeMessages(ws);
     ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', token: 'guess' })));
     expect(await inbox.closed).toBe(CLOSE_UNAUTHORISED);
   });
 
   it('refuses invokes before hello', async () => {
     const ws = connect();
-    const inbox = messages(ws);
+    const inbox = bridgeMessages(ws);
     ws.on('open', () => ws.send(JSON.stringify({ type: 'invoke', id: 1, channel: 'session.get', args: [] })));
     expect(await inbox.closed).toBe(CLOSE_UNAUTHORISED);
   });
 
   it('after hello: sends the session, answers invokes and validates their arguments', async () => {
     const ws = connect();
-    const inbox = messages(ws);
+    const inbox = bridgeMessages(ws);
     await new Promise((resolve) => ws.on('open', resolve));
     ws.send(JSON.stringify({ type: 'hello', token: SECRET }));
     expect(await inbox.next()).toEqual({ type: 'welcome' });
