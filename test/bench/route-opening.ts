@@ -2,7 +2,8 @@
  * Issue 4 §5: time from "open hub" to devices listed, against the real stack with the default relay
  * latency. "Open hub" is a new core on a signed-in profile (no session, no cached address) calling
  * hubs.devices for the Home hub; it includes /user/me, route selection, delegation, login and the list.
- *  (a) all routes healthy  (b) secure LAN dead (accepts, never answers)  (c) both LAN routes dead
+ *  (a) all routes healthy  (b) secure LAN dead (accepts, never answers): the plain LAN route waits for it
+ *  to fail (issue 11), so the remote one is used  (c) both LAN routes dead  (d) no secure LAN route
  * Each scenario runs ROUNDS times; the median is reported.
  */
 import { performance } from 'node:perf_hooks';
@@ -68,20 +69,30 @@ export async function routeOpening(): Promise<BenchRow[]> {
     };
 
     const a = await scenario(healthy, 'local-secure');
-    const b = await scenario({ ...healthy, localUrlSecure: silent.url }, 'local');
+    const b = await scenario({ ...healthy, localUrlSecure: silent.url }, 'remote');
     const c = await scenario({ ...healthy, localUrlSecure: silent.url, localUrl: silent.url.replace('https:', 'http:') }, 'remote');
+    const d = await scenario({ ...healthy, localUrlSecure: null }, 'local');
     const remoteBudget = REMOTE_ROUND_TRIPS * 2 * DEFAULT_RELAY_LATENCY_MS + 100;
+    const remoteTarget = `≤ ${remoteBudget} ms (${REMOTE_ROUND_TRIPS} round trips of ${2 * DEFAULT_RELAY_LATENCY_MS} ms + 100)`;
     return [
       { figure: 'open hub → devices listed, (a) all routes healthy (ms)', value: a.toFixed(0), baseline: '', ratio: '', target: '', met: true },
-      { figure: 'open hub, (b) secure LAN dead (ms); ratio b/a', value: b.toFixed(0), baseline: `(b)−(a) = ${(b - a).toFixed(0)} ms`, ratio: (b / a).toFixed(1), target: '(b)−(a) ≤ 300 ms', met: b - a <= 300 },
+      {
+        figure: 'open hub, (b) secure LAN dead, remote used (ms); ratio b/a',
+        value: b.toFixed(0),
+        baseline: `(b)−(a) = ${(b - a).toFixed(0)} ms`,
+        ratio: (b / a).toFixed(1),
+        target: `(b)−(a) ${remoteTarget}`,
+        met: b - a <= remoteBudget,
+      },
       {
         figure: `open hub, (c) both LAN dead, remote only (ms); ratio c/a`,
         value: c.toFixed(0),
         baseline: `(c)−(a) = ${(c - a).toFixed(0)} ms`,
         ratio: (c / a).toFixed(1),
-        target: `(c)−(a) ≤ ${remoteBudget} ms (${REMOTE_ROUND_TRIPS} round trips of ${2 * DEFAULT_RELAY_LATENCY_MS} ms + 100)`,
+        target: `(c)−(a) ${remoteTarget}`,
         met: c - a <= remoteBudget,
       },
+      { figure: 'open hub, (d) no secure LAN route, plain LAN used (ms); ratio d/a', value: d.toFixed(0), baseline: `(d)−(a) = ${(d - a).toFixed(0)} ms`, ratio: (d / a).toFixed(1), target: '(d)−(a) ≤ 300 ms', met: d - a <= 300 },
     ];
   } finally {
     await silent.close();
