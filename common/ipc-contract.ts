@@ -73,6 +73,8 @@ export const RouteOutcomeSchema = z.object({
   outcome: z.enum(['answered', 'timed-out', 'refused', 'wrong-hub', 'aborted', 'pending']),
   rttMs: z.number().nonnegative().optional(),
   reason: z.string().optional(),
+  /** Set for an address heard on the LAN (mDNS), not given by the account: its host and port, to tell several apart. */
+  heardAt: z.string().max(300).optional(),
 });
 export type RouteOutcome = z.infer<typeof RouteOutcomeSchema>;
 

@@ -78,13 +78,26 @@ function describeFailure(error: unknown): string {
     const cause = (error as { cause?: { code?: unknown } }).cause;
     if (typeof cause?.code !== 'string') return error.message;
     if (cause.code === 'ERR_HUB_NOT_NAMED') return CERTIFICATE_NOT_THE_HUB;
-    return UNTRUSTED_CERTIFICATE_CODES.has(cause.code) ? UNTRUSTED_CERTIFICATE : cause.code;
+    if (UNTRUSTED_CERTIFICATE_CODES.has(cause.code)) return UNTRUSTED_CERTIFICATE;
+    return NETWORK_ERRORS[cause.code] ?? cause.code;
   }
   return 'request failed';
 }
 
 /** What the user is told when TLS fails because no trusted CA vouches for the peer (not a network fault). */
 export const UNTRUSTED_CERTIFICATE = 'untrusted certificate';
+
+/** Node's network error codes in the user's words (route details show them); others are shown as the code. */
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'timed out',
+  ENOTFOUND: 'address not found',
+  EAI_AGAIN: 'address not found',
+  UND_ERR_SOCKET: 'connection closed',
+};
 
 /** What the user is told when a trusted certificate belongs to someone else than the hub asked for (an address heard over mDNS). */
 export const CERTIFICATE_NOT_THE_HUB = 'the certificate there does not name this hub';

@@ -356,5 +356,6 @@ function toRouteOutcome({ route, outcome }: Selection['outcomes'][number]): Rout
   const view: RouteOutcome = { kind: route.kind, outcome: outcome.status };
   if (outcome.status === 'answered') view.rttMs = outcome.rttMs;
   if (outcome.status === 'refused') view.reason = outcome.detail;
+  if (route.namedHub !== undefined) view.heardAt = new URL(route.baseUrl).host;
   return view;
 }

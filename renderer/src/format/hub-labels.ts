@@ -43,9 +43,9 @@ export function routeInUseLabel(list: Pick<DeviceList, 'route' | 'rttMs'>): stri
   return `${routeName(list.route)} · ${Math.round(list.rttMs)} ms`;
 }
 
-/** e.g. "Unencrypted LAN: not needed", "Secure LAN: untrusted certificate", "Remote: 170 ms". */
+/** e.g. "Unencrypted LAN: not needed", "Secure LAN: untrusted certificate", "Secure LAN heard at 10.0.0.5:8443: connection refused", "Remote: 170 ms". */
 export function routeOutcomeLabel(outcome: RouteOutcome): string {
-  const name = routeName(outcome.kind);
+  const name = outcome.heardAt === undefined ? routeName(outcome.kind) : `${routeName(outcome.kind)} heard at ${outcome.heardAt}`;
   switch (outcome.outcome) {
     case 'answered':
       return `${name}: ${Math.round(outcome.rttMs ?? 0)} ms`;

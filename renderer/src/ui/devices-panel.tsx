@@ -20,6 +20,8 @@ export function DevicesPanel() {
   const { hubs } = useStores();
   const hub = useStore(hubs, (s) => (s.list.status === 'loaded' ? s.list.hubs.find((h) => h.id === s.selectedHubId) : undefined));
   const state = useStore(hubs, (s) => (s.selectedHubId === null ? undefined : devicesOf(s, s.selectedHubId)));
+  // Kept here, not in the details: a reload (e.g. after changing the route setting inside them) must not fold them.
+  const [routesOpen, setRoutesOpen] = useState(false);
   if (!hub || !state) return <div className="devices-panel" />;
 
   const busy = state.status === 'loading' || state.status === 'idle';
@@ -52,7 +54,7 @@ export function DevicesPanel() {
         <RoutePin hub={hub} />
         <LiveIndicator />
       </div>
-      {state.status === 'loaded' && <RouteDetails list={state.list} />}
+      {state.status === 'loaded' && <RouteDetails list={state.list} open={routesOpen} onToggle={setRoutesOpen} />}
       {state.status === 'loaded' && <ControlNote list={state.list} />}
       {state.status === 'loaded' && <FlowsPanel />}
       {state.status === 'loaded' && <LiveDeviceGroups hubName={hub.name} />}
@@ -86,12 +88,12 @@ function RoutePin({ hub }: { hub: HubView }) {
  * disclosure (it matters when something is wrong). The setting is the session's, so it shows what main
  * holds, not what was clicked.
  */
-function RouteDetails({ list }: { list: DeviceList }) {
+function RouteDetails({ list, open, onToggle }: { list: DeviceList; open: boolean; onToggle(open: boolean): void }) {
   const { hubs, session } = useStores();
   const allowUnencrypted = useStore(session, (s) => s.session?.allowUnencryptedRoutes ?? true);
   const others = list.routeOutcomes.filter((outcome) => outcome.kind !== list.route);
   return (
-    <details className="route-details">
+    <details className="route-details" open={open} onToggle={(event) => onToggle(event.currentTarget.open)}>
       <summary>{others.length > 0 ? 'Other routes' : 'Routes'}</summary>
       {others.length > 0 && (
         <ul>

@@ -57,7 +57,7 @@ describe.skipIf(unavailable !== null)('an mDNS impostor of the user’s hub', ()
     expect(result.devices).toBeGreaterThan(0);
     // The announced plain port is no route; the "secure" one names the hub, from a CA the app does not trust.
     expect(result.routeOutcomes).toEqual([
-      { kind: 'local-secure', outcome: 'refused', reason: UNTRUSTED_CERTIFICATE },
+      { kind: 'local-secure', outcome: 'refused', reason: UNTRUSTED_CERTIFICATE, heardAt: expect.stringMatching(new RegExp(`^${sides[0].address.replaceAll('.', '\\.')}:\\d+$`)) },
       { kind: 'remote', outcome: 'answered', rttMs: expect.any(Number) },
     ]);
     expect(credentials).toEqual([]);

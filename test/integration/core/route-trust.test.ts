@@ -111,7 +111,7 @@ describe('a credential goes only to a proven hub', () => {
     const list = await core.handlers['hubs.devices'](cabin.id);
     expect(list.route).toBe('remote');
     expect(list.routeOutcomes).toEqual([
-      { kind: 'local-secure', outcome: 'refused', reason: CERTIFICATE_NOT_THE_HUB },
+      { kind: 'local-secure', outcome: 'refused', reason: CERTIFICATE_NOT_THE_HUB, heardAt: `127.0.0.1:${new URL(hubInfo('Home').localUrlSecure!).port}` },
       { kind: 'remote', outcome: 'answered', rttMs: list.rttMs },
     ]);
     expect(impostor.requests()).toEqual([]); // the announced plain port is never a route

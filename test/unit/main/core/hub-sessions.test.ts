@@ -155,7 +155,7 @@ describe('route details and pinning', () => {
     const list = await sessions.devices('hub-1');
     expect(list.route).toBe('local');
     expect(list.routeOutcomes).toEqual([
-      { kind: 'local-secure', outcome: 'refused', reason: 'ECONNREFUSED' },
+      { kind: 'local-secure', outcome: 'refused', reason: 'ECONNREFUSED' }, // as the fake ping said it
       { kind: 'local', outcome: 'answered', rttMs: expect.any(Number) },
       expect.objectContaining({ kind: 'remote' }),
     ]);
