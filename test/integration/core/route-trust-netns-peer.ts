@@ -69,7 +69,12 @@ async function app(id: string, heardFrom: string): Promise<void> {
   await core.handlers['auth.signIn']();
   const redirect = await consent(opened.at(-1)!, stack.info.user, 'Allow');
   if ((await core.handleOAuthCallback(Object.fromEntries(redirect.searchParams))) !== 'accepted') throw new Error('sign-in failed');
+  const deadline = setTimeout(() => {
+    console.error(`the announcement from ${heardFrom} was not heard within 20 s`);
+    process.exit(1);
+  }, 20_000);
   await impostorHeard;
+  clearTimeout(deadline);
   const list = await core.handlers['hubs.devices'](id);
   console.log(JSON.stringify({ route: list.route, routeOutcomes: list.routeOutcomes, devices: list.devices.length }));
   await core.dispose();
