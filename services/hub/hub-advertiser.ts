@@ -26,8 +26,11 @@ export function advertiseHub({ id, name, url, secureUrl, logger }: AdvertiseOpti
   const bonjour = new Bonjour({}, (error: unknown) => logger.warn('hub: mDNS advertisement failed', { hubId: id, error: error instanceof Error ? error.message : String(error) }));
   const txt: Record<string, string> = { id };
   if (secureUrl !== null) txt.secure = new URL(secureUrl).port;
-  // The id in the instance name keeps two hubs named alike (two stacks on one LAN) from colliding.
-  bonjour.publish({ name: `${name} ${id}`, type: 'hub', port: Number(new URL(url).port), txt });
+  // The id and the port in the instance name keep two hubs named alike from colliding: two stacks on one
+  // LAN, or on one machine (the same demo ids; tests start several). A collision is not only a lost
+  // announcement: bonjour-service then prints an Error on stdout, where `npm run stack` prints its JSON.
+  const port = Number(new URL(url).port);
+  bonjour.publish({ name: `${name} ${id} ${port}`, type: 'hub', port, txt });
   let closing: Promise<void> | undefined;
   return {
     close: () =>
