@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { Envelope } from './app-error';
-import { RoutingDecisionSchema } from './webhook-protocol';
+import { RoutingDecisionSchema, TAP_CREDENTIAL_PATTERN } from './webhook-protocol';
 import { CapabilityEventDataSchema, CapabilityValueSchema, FlowSchema, FlowTriggerResultSchema, TransactionIdSchema } from './hub-control';
 import { DeviceSchema, HubPlatformSchema } from './wire';
 
@@ -169,17 +169,30 @@ export const WebhookRoutingSchema = z.discriminatedUnion('kind', [
 ]);
 export type WebhookRouting = z.infer<typeof WebhookRoutingSchema>;
 
+/** `tc_<id>.<secret>` as the developer portal shows it: 21 to 324 URL-safe characters (TAP_CREDENTIAL_PATTERN). */
+export const TAP_CREDENTIAL_MAX_LENGTH = 324;
+export const TapCredentialSchema = z
+  .string()
+  .max(TAP_CREDENTIAL_MAX_LENGTH, `a tap credential has at most ${TAP_CREDENTIAL_MAX_LENGTH} characters`)
+  .regex(TAP_CREDENTIAL_PATTERN, 'a tap credential is "tc_…", a dot and its secret, as the developer portal shows it');
+
 export const WebhookRegistrationInputSchema = z.object({
   id: WebhookIdSchema,
   secret: z.string().min(8).max(512),
   routing: WebhookRoutingSchema,
   label: z.string().max(100).optional(),
+  /**
+   * The webhook owner's tap credential (optional): with it the app also opens the tap and shows every
+   * intake with its routing decision; without it, only the messages delivered to this app.
+   */
+  tapCredential: TapCredentialSchema.optional(),
 });
 export type WebhookRegistrationInput = z.infer<typeof WebhookRegistrationInputSchema>;
 
 /**
- * One registration's connection, as the worse of its listener and tap sockets. `refused`: the
- * forwarder does not know the webhook or the secret is wrong (no retries until it is added again);
+ * One registration's connection, as the worse of its listener and (with a tap credential) tap sockets.
+ * `refused`: the forwarder does not know the webhook, or refused the secret or the tap credential (the
+ * reason says which; no retries until it is added again);
  * `unavailable`: nothing to connect to (no forwarder configured, or no secret to prove).
  */
 export const WebhookConnectionSchema = z.discriminatedUnion('state', [
@@ -198,6 +211,8 @@ export const WebhookViewSchema = z.object({
   id: z.string(),
   routing: WebhookRoutingSchema,
   label: z.string().optional(),
+  /** Whether a tap credential is set; the credential itself never reaches the renderer. */
+  hasTapCredential: z.boolean(),
   connection: WebhookConnectionSchema,
 });
 export type WebhookView = z.infer<typeof WebhookViewSchema>;

@@ -3,10 +3,16 @@
  * `{webhook_url}/listen`, shared by the reference forwarder and the app's listener.
  *
  * 1. The server sends `challenge` with a random nonce.
- * 2. The client answers `register` with `proof = hex(HMAC-SHA256(key = webhook secret, nonce))`: it proves
- *    it knows the secret without sending it. A wrong proof is answered by closing with CLOSE_BAD_SECRET.
- *    `role: 'listener'` registers a hub (by `hubId`, by `data` with `$key`/`$keys`, or free `data` for a
- *    legacy function); `role: 'tap'` is the webhook owner's view of every intake with its routing decision.
+ * 2. The client answers `register` with `proof = hex(HMAC-SHA256(key = secret, nonce))` (webhook-proof.ts):
+ *    it proves it knows a secret without sending it. A wrong proof is answered by closing with
+ *    CLOSE_BAD_SECRET. Which secret depends on the role:
+ *    - `role: 'listener'` proves the webhook secret (every hub running the app holds it) and registers a
+ *      hub (by `hubId`, by `data` with `$key`/`$keys`, or free `data` for a legacy function);
+ *    - `role: 'tap'` is the webhook owner's view of every intake with its routing decision (other hubs'
+ *      traffic and `Authorization` headers included), so it proves an owner's tap credential instead,
+ *      made in the developer portal: `credentialId` names it, the proof uses its secret. The webhook
+ *      secret never opens a tap and a tap credential never opens a listener (CLOSE_CREDENTIAL_KIND); a
+ *      credential revoked in the portal closes its taps at once (CLOSE_CREDENTIAL_REVOKED).
  *    `listenerId` is chosen by the client and stays the same across reconnects; `resumeAfter` is the id of
  *    the last message it acknowledged, and the server re-sends what followed from a bounded buffer.
  * 3. The server answers `registered`, then sends `message` (listener) or `tap` (tap) frames.
@@ -19,6 +25,10 @@ export const LISTEN_PATH = '/listen';
 export const CLOSE_BAD_SECRET = 4401;
 export const CLOSE_UNKNOWN_WEBHOOK = 4404;
 export const CLOSE_PROTOCOL_ERROR = 4400;
+/** The wrong kind of credential for the role: a tap without a tap credential, or a listener presenting one. */
+export const CLOSE_CREDENTIAL_KIND = 4403;
+/** The tap credential this tap was opened with has been revoked in the developer portal. */
+export const CLOSE_CREDENTIAL_REVOKED = 4410;
 /** Another connection registered with the same listenerId: the newer one wins. */
 export const CLOSE_REPLACED = 4409;
 /** The webhook or its owner has as many listeners as the forwarder allows; the reason says which and the limit. */
@@ -32,6 +42,25 @@ export type RegistrationData = z.infer<typeof RegistrationDataSchema>;
 
 const id = z.string().min(1).max(200);
 
+/**
+ * A tap credential as the developer portal shows it and the app keeps it: `<credential id>.<secret>`,
+ * one string to copy. The id (`tc_` and 16 base64url characters as the forwarder issues them) is sent
+ * in the registration; the secret only ever keys the proof.
+ */
+export const TAP_CREDENTIAL_PATTERN = /^(tc_[A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{16,256})$/;
+
+export interface TapCredentialParts {
+  id: string;
+  secret: string;
+}
+
+export const formatTapCredential = ({ id, secret }: TapCredentialParts): string => `${id}.${secret}`;
+
+export function parseTapCredential(text: string): TapCredentialParts | undefined {
+  const match = TAP_CREDENTIAL_PATTERN.exec(text);
+  return match ? { id: match[1]!, secret: match[2]! } : undefined;
+}
+
 export const ListenerClientMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('register'),
@@ -39,6 +68,8 @@ export const ListenerClientMessageSchema = z.discriminatedUnion('type', [
     proof: z.string().regex(/^[0-9a-f]{64}$/),
     role: z.enum(['listener', 'tap']),
     listenerId: id,
+    /** Tap only: the tap credential whose secret keys the proof. */
+    credentialId: id.optional(),
     hubId: id.optional(),
     data: RegistrationDataSchema.optional(),
     resumeAfter: id.optional(),

@@ -77,7 +77,7 @@ async function main() {
     });
     ws.once('error', reject);
   });
-  const added = await invoke('webhooks.add', [{ id: stack.info.webhook.id, secret: stack.info.webhook.secret, routing: { kind: 'keys', values: ['flood-1'] } }]);
+  const added = await invoke('webhooks.add', [{ id: stack.info.webhook.id, secret: stack.info.webhook.secret, tapCredential: stack.info.webhook.tap_credential, routing: { kind: 'keys', values: ['flood-1'] } }]);
   console.log('webhooks.add', added.ok);
   await new Promise((resolve) => setTimeout(resolve, 1000)); // let both sockets connect (a script, not a test)
 

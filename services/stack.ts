@@ -29,6 +29,7 @@ import { silentLogger } from './shared/logger';
 import { createStackCertificates, type StackCertificates } from './shared/stack-ca';
 import { type RunningToolsPortal, startToolsPortal } from './tools/tools-portal';
 import type { HubIdentityKey, HubPlatform } from '../common/wire';
+import { formatTapCredential } from '../common/webhook-protocol';
 
 export interface StackOptions {
   host?: string;
@@ -65,8 +66,11 @@ export interface StackInfo {
   webhook_url: string;
   /** The developer portal's base URL ({tools_url}/webhooks). */
   tools_url: string;
-  /** The demo webhook (key path `body.device.id`), owned by the demo user. */
-  webhook: { id: string; secret: string };
+  /**
+   * The demo webhook (key path `body.device.id`), owned by the demo user: its secret (for listeners) and
+   * one tap credential (`<id>.<secret>`, for the owner's tap: every intake with its routing decision).
+   */
+  webhook: { id: string; secret: string; tap_credential: string };
   /** The CA (PEM) that issued the certificate of every `localUrlSecure`; made at start, new on every start. */
   ca: string;
 }
@@ -176,7 +180,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       user: { email: DEMO_USER.email, password: DEMO_USER.password },
       webhook_url: webhookServices.forwarder.url,
       tools_url: webhookServices.portal.url,
-      webhook: { id: webhookServices.demoWebhook.id, secret: webhookServices.demoWebhook.secret },
+      webhook: { id: webhookServices.demoWebhook.id, secret: webhookServices.demoWebhook.secret, tap_credential: webhookServices.demoTapCredential },
       ca: certificates.ca,
     };
   } catch (error) {
@@ -242,16 +246,19 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
 interface WebhookServices {
   webhooks: WebhookStore;
   demoWebhook: WebhookRecord;
+  /** The demo webhook's tap credential, as the portal shows one. */
+  demoTapCredential: string;
   forwarder: RunningForwarder;
   portal: RunningToolsPortal;
   close(): Promise<void>;
 }
 
-/** The webhook store (demo webhook + one per legacy fixture), the legacy sandbox, the forwarder and the portal. */
+/** The webhook store (demo webhook with a tap credential + one per legacy fixture), the legacy sandbox, the forwarder and the portal. */
 async function startWebhookServices(host: string, options: StackOptions, logger: Logger): Promise<WebhookServices> {
   const now = options.now ?? Date.now;
   const webhooks = createWebhookStore(now);
   const demoWebhook = webhooks.setKeyPath(webhooks.create({ name: 'Demo webhook', ownerId: DEMO_USER._id }).id, DEMO_WEBHOOK_KEY_PATH);
+  const demoTapCredential = formatTapCredential(webhooks.createTapCredential(demoWebhook.id));
   for (const fixture of await loadLegacyFixtures()) {
     webhooks.seed({
       // Random like every webhook id: a guessable id would let anyone flood the legacy sandbox with it.
@@ -277,7 +284,7 @@ async function startWebhookServices(host: string, options: StackOptions, logger:
     // The portal signs in the same demo account as the cloud, from its own copy of the user record.
     const users = await UserDirectory.create([{ ...DEMO_USER, hubs: [] }]);
     portal = await startToolsPortal({ host, store: webhooks, users, demoHint: { email: DEMO_USER.email, password: DEMO_USER.password }, now, logger });
-    return { webhooks, demoWebhook, forwarder, portal, close };
+    return { webhooks, demoWebhook, demoTapCredential, forwarder, portal, close };
   } catch (error) {
     await close();
     throw error;

@@ -1,16 +1,20 @@
 /**
  * One socket of the forwarder's listener channel (common/webhook-protocol.ts), kept open for as long
- * as the channel is not stopped: it answers the challenge with an HMAC of the secret (the secret
- * itself never leaves the app), registers, acknowledges every message, and after any drop
- * reconnects with backoff, resuming after the last acknowledged id. A refusal (wrong secret, unknown
- * webhook, or a newer connection with the same listenerId) stops it: retrying cannot help.
+ * as the channel is not stopped: it answers the challenge with an HMAC of the secret (the webhook
+ * secret for a listener, the tap credential's secret for a tap; neither ever leaves the app),
+ * registers, acknowledges every message, and after any drop reconnects with backoff, resuming after
+ * the last acknowledged id. A refusal (wrong secret or tap credential, a revoked tap credential, the
+ * wrong kind of credential, an unknown webhook, or a newer connection with the same listenerId) stops
+ * it: retrying cannot help until the registration changes.
  */
-import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
 import {
   CLOSE_BAD_SECRET,
+  CLOSE_CREDENTIAL_KIND,
+  CLOSE_CREDENTIAL_REVOKED,
   CLOSE_PROTOCOL_ERROR,
   CLOSE_REPLACED,
+  CLOSE_TOO_MANY_LISTENERS,
   CLOSE_UNKNOWN_WEBHOOK,
   LISTEN_PATH,
   type ListenerClientMessage,
@@ -20,6 +24,7 @@ import {
   type TapEvent,
   type WebhookMessage,
 } from '../../common/webhook-protocol';
+import { proofFor } from '../../common/webhook-proof';
 import type { WebhookConnection } from '../../common/ipc-contract';
 import { type Backoff, createBackoff } from './backoff';
 import { parseJsonMessage } from './json-message';
@@ -42,8 +47,11 @@ export interface WebhookChannelOptions {
   /** The forwarder's base URL (http or https); the channel is at `{webhookUrl}/listen`. */
   webhookUrl: string;
   webhookId: string;
+  /** What the proof is made with: the webhook secret (listener) or the tap credential's secret (tap). */
   secret: string;
   role: 'listener' | 'tap';
+  /** Tap: the id of the tap credential whose secret `secret` is. */
+  credentialId?: string;
   listenerId: string;
   hubId?: string;
   data?: RegistrationData;
@@ -72,15 +80,38 @@ export function listenUrl(webhookUrl: string): string {
   return url.href;
 }
 
-export function proofFor(secret: string, nonce: string): string {
-  return createHmac('sha256', secret).update(nonce).digest('hex');
-}
-
-const REFUSALS: Record<number, string> = {
+const LISTENER_REFUSALS: Record<number, string> = {
   [CLOSE_BAD_SECRET]: 'The forwarder refused the webhook secret.',
+  [CLOSE_CREDENTIAL_KIND]: 'The forwarder refused the credential for this listener.',
   [CLOSE_UNKNOWN_WEBHOOK]: 'The forwarder does not know this webhook id.',
   [CLOSE_REPLACED]: 'Another connection registered with the same listener; this one stopped.',
 };
+
+const TAP_REFUSALS: Record<number, string> = {
+  [CLOSE_BAD_SECRET]: 'wrong or revoked tap credential',
+  [CLOSE_CREDENTIAL_KIND]: 'not a tap credential',
+  [CLOSE_CREDENTIAL_REVOKED]: 'the tap credential was revoked',
+  [CLOSE_UNKNOWN_WEBHOOK]: 'unknown webhook',
+  [CLOSE_REPLACED]: 'another connection took over this tap',
+};
+
+/** What the forwarder said when it closed, as shown text: a close reason is at most 123 bytes, but it comes from the network. */
+const said = (reason: string) => reason.replace(/[\p{Cc}\p{Cf}\s]+/gu, ' ').trim().slice(0, 200);
+
+/**
+ * The reason shown for a close that ends the channel, or undefined when reconnecting may help. A tap's
+ * refusal carries the forwarder's own words (they say what to do, e.g. create a tap credential in the
+ * portal) and says that this app's deliveries are not affected: only the routing view is.
+ */
+export function refusalReason(role: 'listener' | 'tap', code: number, reason: string): string | undefined {
+  if (code === CLOSE_TOO_MANY_LISTENERS) {
+    return `The forwarder refused this ${role === 'tap' ? 'tap' : 'listener'} (${said(reason) || 'too many listeners'}). The forwarder forgets listeners that stay away for 10 minutes: add the webhook again after that.`;
+  }
+  if (role === 'listener') return LISTENER_REFUSALS[code];
+  const fallback = TAP_REFUSALS[code];
+  if (fallback === undefined) return undefined;
+  return `The forwarder refused the tap (${said(reason) || fallback}). Messages for this app still arrive; routing decisions need a valid tap credential from the developer portal.`;
+}
 
 export function openWebhookChannel(options: WebhookChannelOptions): WebhookChannel {
   const { logger, clock } = options;
@@ -118,6 +149,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
           proof: proofFor(options.secret, message.nonce),
           role: options.role,
           listenerId: options.listenerId,
+          ...(options.credentialId !== undefined && { credentialId: options.credentialId }),
           ...(options.hubId !== undefined && { hubId: options.hubId }),
           ...(options.data !== undefined && { data: options.data }),
           ...(resumeAfter !== undefined && { resumeAfter }),
@@ -161,11 +193,11 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
       }
     });
     ws.on('error', (error) => logger.warn('webhooks: socket error', { ...log, error: error.message }));
-    ws.on('close', (code) => {
+    ws.on('close', (code, reason) => {
       cancelWatchdog();
       if (socket !== ws || stopped) return;
       socket = undefined;
-      const refusal = REFUSALS[code];
+      const refusal = refusalReason(options.role, code, reason.toString('utf8'));
       if (refusal) {
         stopped = true;
         logger.warn('webhooks: the forwarder refused the registration', { ...log, code });

@@ -1,13 +1,15 @@
 /**
  * The app's webhook listener: for every registration, a `listener` socket (receives and acknowledges
- * the messages routed to this app, resuming after the persisted last acknowledgement) and a `tap`
- * socket (the owner's view of every intake with its routing decision), both kept open by
- * webhook-channel.ts. It serves the `webhooks.*` and `inspector.*` channels and emits
+ * the messages routed to this app, resuming after the persisted last acknowledgement) and, when the
+ * registration has the owner's tap credential, a `tap` socket (every intake with its routing
+ * decision), both kept open by webhook-channel.ts. Without a tap credential there is no tap: the
+ * webhook secret does not open one (the tap would show other hubs' traffic), so the inspector shows
+ * this app's own deliveries only. It serves the `webhooks.*` and `inspector.*` channels and emits
  * `webhooks.entry` and `webhooks.status`. Registrations belong to the developer, not to the cloud
  * sign-in, so signing out leaves them running.
  */
 import type { EventPayload, WebhookConnection, WebhookRegistrationInput, WebhookView } from '../../common/ipc-contract';
-import type { RegistrationData } from '../../common/webhook-protocol';
+import { parseTapCredential, type RegistrationData } from '../../common/webhook-protocol';
 import { createEventEmitter } from './event-emitter';
 import type { Clock, Logger } from './ports';
 import { openWebhookChannel, type WebhookChannel, type WebhookChannelOptions } from './webhook-channel';
@@ -18,6 +20,7 @@ type WebhookEvent = 'webhooks.entry' | 'webhooks.status';
 
 export const NO_FORWARDER_REASON = 'No webhook forwarder is configured (set HUBDESK_WEBHOOK_URL).';
 export const NO_SECRET_REASON = 'The secret was kept only until Hubdesk quit; add this webhook again with its secret.';
+export const NO_TAP_CREDENTIAL_REASON = 'The tap credential could not be read; add this webhook again with it to see routing decisions.';
 
 export interface WebhookListener {
   start(): Promise<void>;
@@ -41,7 +44,8 @@ export interface WebhookListenerDeps {
 
 interface Running {
   registration: WebhookRegistration;
-  connection: { listener: WebhookConnection; tap: WebhookConnection };
+  /** No `tap` when the registration has no tap credential: then the listener alone is the state. */
+  connection: { listener: WebhookConnection; tap?: WebhookConnection };
   channels: WebhookChannel[];
 }
 
@@ -62,11 +66,12 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
   const emit = events.emit;
   let disposed = false;
 
-  const connectionOf = (run: Running) => worse(run.connection.listener, run.connection.tap);
+  const connectionOf = ({ connection }: Running) => (connection.tap ? worse(connection.listener, connection.tap) : connection.listener);
   const view = (run: Running): WebhookView => ({
     id: run.registration.id,
     routing: run.registration.routing,
     ...(run.registration.label !== undefined && { label: run.registration.label }),
+    hasTapCredential: run.registration.tapCredential !== undefined,
     connection: connectionOf(run),
   });
 
@@ -87,18 +92,19 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
   const launch = (registration: WebhookRegistration) => {
     stop(registration.id);
     const { webhookUrl } = deps;
-    const { secret } = registration;
+    const { secret, tapCredential } = registration;
     const blocked = webhookUrl === null ? NO_FORWARDER_REASON : secret === null ? NO_SECRET_REASON : null;
     const initial: WebhookConnection = blocked === null ? { state: 'connecting' } : { state: 'unavailable', reason: blocked };
-    const run: Running = { registration, connection: { listener: initial, tap: initial }, channels: [] };
+    const credential = tapCredential ? parseTapCredential(tapCredential) : undefined;
+    const tap = tapCredential === undefined ? undefined : credential ? initial : ({ state: 'unavailable', reason: NO_TAP_CREDENTIAL_REASON } as const);
+    const run: Running = { registration, connection: { listener: initial, ...(tap && { tap }) }, channels: [] };
     running.set(registration.id, run);
-    emit('webhooks.status', { webhookId: registration.id, connection: initial });
+    emit('webhooks.status', { webhookId: registration.id, connection: connectionOf(run) });
     if (webhookUrl === null || secret === null) return run;
 
     const common = {
       webhookUrl,
       webhookId: registration.id,
-      secret,
       logger,
       clock,
       heartbeatMs: deps.channelOptions?.heartbeatMs,
@@ -109,6 +115,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       openWebhookChannel({
         ...common,
         ...registrationData(registration),
+        secret,
         backoff: deps.channelOptions?.backoff?.(),
         role: 'listener',
         listenerId: registration.listenerId,
@@ -116,15 +123,21 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
         onAcknowledged: (id) => registrations.setLastAck(registration.id, id),
         onConnection: (connection) => update(run, 'listener', connection),
       }),
-      openWebhookChannel({
-        ...common,
-        backoff: deps.channelOptions?.backoff?.(),
-        role: 'tap',
-        listenerId: registration.tapId,
-        onTap: (event) => emit('webhooks.entry', inspector.tapped(registration.id, event)),
-        onConnection: (connection) => update(run, 'tap', connection),
-      }),
     );
+    if (credential) {
+      run.channels.push(
+        openWebhookChannel({
+          ...common,
+          secret: credential.secret,
+          credentialId: credential.id,
+          backoff: deps.channelOptions?.backoff?.(),
+          role: 'tap',
+          listenerId: registration.tapId,
+          onTap: (event) => emit('webhooks.entry', inspector.tapped(registration.id, event)),
+          onConnection: (connection) => update(run, 'tap', connection),
+        }),
+      );
+    }
     return run;
   };
 

@@ -1,8 +1,9 @@
 /**
- * The developer's webhook registrations in settings. The secret is encrypted through the same
- * SecretCipher as the cloud tokens and under the same policy (token-vault.ts): with a cipher that
- * does not really encrypt, and no opt-in, it is kept in memory only, so after a restart such a
- * registration is listed without a secret and must be added again. Views never carry the secret.
+ * The developer's webhook registrations in settings. The secret, and the optional tap credential, are
+ * encrypted through the same SecretCipher as the cloud tokens and under the same policy
+ * (token-vault.ts): with a cipher that does not really encrypt, and no opt-in, they are kept in memory
+ * only, so after a restart such a registration is listed without them and must be added again. Views
+ * never carry either.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -22,7 +23,12 @@ export interface WebhookRegistration {
   tapId: string;
   /** Null when it was kept in memory only and the app has restarted since. */
   secret: string | null;
+  /** The owner's tap credential (`tc_<id>.<secret>`): undefined when none was given, null when it was set but cannot be read (as `secret`). */
+  tapCredential: string | null | undefined;
 }
+
+const SealedSchema = z.object({ backend: z.string(), data: z.string().min(1) });
+type Sealed = z.infer<typeof SealedSchema>;
 
 const StoredSchema = z.object({
   v: z.literal(1),
@@ -31,7 +37,9 @@ const StoredSchema = z.object({
   label: z.string().max(100).optional(),
   listenerId: z.string().min(1).max(200),
   tapId: z.string().min(1).max(200),
-  secretRecord: z.object({ backend: z.string(), data: z.string().min(1) }).nullable(),
+  secretRecord: SealedSchema.nullable(),
+  /** Absent: no tap credential (also every record saved before there were any); null: kept in memory only. */
+  tapCredentialRecord: SealedSchema.nullable().optional(),
 });
 type Stored = z.infer<typeof StoredSchema>;
 
@@ -82,12 +90,13 @@ export function createWebhookRegistrations({ cipher, store, logger, storage }: W
     pendingAcks.clear();
   };
 
-  const decrypt = async (record: Stored): Promise<string | null> => {
-    if (!record.secretRecord || record.secretRecord.backend !== cipher.backend || storage() === 'memory-only') return null;
+  const seal = async (text: string): Promise<Sealed | null> => (storage() === 'memory-only' ? null : { backend: cipher.backend, data: await cipher.encrypt(text) });
+  const unseal = async (webhookId: string, sealed: Sealed | null): Promise<string | null> => {
+    if (!sealed || sealed.backend !== cipher.backend || storage() === 'memory-only') return null;
     try {
-      return await cipher.decrypt(record.secretRecord.data);
+      return await cipher.decrypt(sealed.data);
     } catch {
-      logger.warn('webhooks: a saved webhook secret could not be decrypted', { webhookId: record.id });
+      logger.warn('webhooks: a saved webhook secret or tap credential could not be decrypted', { webhookId });
       return null;
     }
   };
@@ -101,13 +110,15 @@ export function createWebhookRegistrations({ cipher, store, logger, storage }: W
           ...(record.label !== undefined && { label: record.label }),
           listenerId: record.listenerId,
           tapId: record.tapId,
-          secret: await decrypt(record),
+          secret: await unseal(record.id, record.secretRecord),
+          tapCredential: record.tapCredentialRecord === undefined ? undefined : await unseal(record.id, record.tapCredentialRecord),
         })),
       );
     },
     async add(input) {
       const previous = stored().find((record) => record.id === input.id);
-      const secretRecord = storage() === 'memory-only' ? null : { backend: cipher.backend, data: await cipher.encrypt(input.secret) };
+      const secretRecord = await seal(input.secret);
+      const tapCredentialRecord = input.tapCredential === undefined ? undefined : await seal(input.tapCredential);
       const record: Stored = {
         v: 1,
         id: input.id,
@@ -116,11 +127,12 @@ export function createWebhookRegistrations({ cipher, store, logger, storage }: W
         listenerId: previous?.listenerId ?? `hubdesk-${randomUUID()}`,
         tapId: previous?.tapId ?? `hubdesk-tap-${randomUUID()}`,
         secretRecord,
+        ...(tapCredentialRecord !== undefined && { tapCredentialRecord }),
       };
       // Read again after the await: another add may have finished meanwhile.
       save([...stored().filter((r) => r.id !== input.id), record]);
-      const { v: _v, secretRecord: _s, ...rest } = record;
-      return { ...rest, secret: input.secret };
+      const { v: _v, secretRecord: _s, tapCredentialRecord: _t, ...rest } = record;
+      return { ...rest, secret: input.secret, tapCredential: input.tapCredential };
     },
     remove(id) {
       save(stored().filter((record) => record.id !== id));

@@ -2,8 +2,13 @@
  * The listener channel (common/webhook-protocol.ts) on the forwarder's HTTP server at LISTEN_PATH.
  *
  * - Challenge: 32 random bytes (base64url). Proof: hex HMAC-SHA256(secret, nonce), compared in constant
- *   time. Unknown webhook → CLOSE_UNKNOWN_WEBHOOK; wrong proof → CLOSE_BAD_SECRET; anything malformed, or
- *   no `register` within `registerTimeoutMs` → CLOSE_PROTOCOL_ERROR. Frames are limited to 64 KiB.
+ *   time (common/webhook-proof.ts); a listener proves the webhook secret, a tap one of the owner's tap
+ *   credentials (webhook-store.ts). Unknown webhook → CLOSE_UNKNOWN_WEBHOOK; wrong proof, or an unknown
+ *   or revoked tap credential → CLOSE_BAD_SECRET; the other role's credential → CLOSE_CREDENTIAL_KIND
+ *   with a reason that says what to use; anything malformed, or no `register` within
+ *   `registerTimeoutMs` → CLOSE_PROTOCOL_ERROR. Frames are limited to 64 KiB.
+ * - Revoking a tap credential closes the taps opened with it at once (CLOSE_CREDENTIAL_REVOKED): they
+ *   leave the registry before the revocation returns, so not one more intake reaches them.
  * - Listeners get their resume buffer (ResumeBuffer) re-sent after `resumeAfter`, then live messages.
  *   A listener that stays away `forgetAfterMs` (10 minutes) is forgotten with its buffer. A second
  *   connection with the same listenerId replaces the first (CLOSE_REPLACED). A new listener over the
@@ -15,11 +20,28 @@
  *   wait in the resume buffer and go out as acknowledgements arrive. Tap events are skipped instead.
  * - Heartbeat: a ping every `heartbeatMs`; a peer that has not answered the previous ping is terminated.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import { KeyValueSchema, type ListenerClientMessage, ListenerClientMessageSchema, type ListenerServerMessage, type RegistrationData, type TapEvent, type WebhookMessage, CLOSE_BAD_SECRET, CLOSE_PROTOCOL_ERROR, CLOSE_REPLACED, CLOSE_TOO_MANY_LISTENERS, CLOSE_UNKNOWN_WEBHOOK, LISTEN_PATH } from '../../common/webhook-protocol';
+import {
+  KeyValueSchema,
+  type ListenerClientMessage,
+  ListenerClientMessageSchema,
+  type ListenerServerMessage,
+  type RegistrationData,
+  type TapEvent,
+  type WebhookMessage,
+  CLOSE_BAD_SECRET,
+  CLOSE_CREDENTIAL_KIND,
+  CLOSE_CREDENTIAL_REVOKED,
+  CLOSE_PROTOCOL_ERROR,
+  CLOSE_REPLACED,
+  CLOSE_TOO_MANY_LISTENERS,
+  CLOSE_UNKNOWN_WEBHOOK,
+  LISTEN_PATH,
+} from '../../common/webhook-protocol';
+import { proofMatches } from '../../common/webhook-proof';
 import { canonicalKeyValue } from '../../common/key-path';
 import type { Logger } from '../../main/core/ports';
 import { startHeartbeat, upgradeOnPath } from '../shared/websocket-endpoint';
@@ -55,6 +77,19 @@ export interface ListenerChannel {
 }
 
 type Registered = { kind: 'listener'; slot: ListenerSlot } | { kind: 'tap'; webhookId: string };
+type Register = Extract<ListenerClientMessage, { type: 'register' }>;
+
+/** Close reasons (at most 123 bytes): they are what a developer sees, so they say what to do. */
+export const TAP_NEEDS_CREDENTIAL = "a tap needs the owner's tap credential; create one for this webhook in the developer portal";
+export const LISTENER_NEEDS_SECRET = 'a tap credential does not open a listener; a listener proves the webhook secret';
+
+/** The secret the registration must prove for its role, or why it is refused before any proof is checked. */
+function secretFor(store: WebhookStore, webhook: WebhookRecord, message: Register): { secret: string } | { code: number; reason: string } {
+  if (message.role === 'listener') return message.credentialId === undefined ? { secret: webhook.secret } : { code: CLOSE_CREDENTIAL_KIND, reason: LISTENER_NEEDS_SECRET };
+  if (message.credentialId === undefined) return { code: CLOSE_CREDENTIAL_KIND, reason: TAP_NEEDS_CREDENTIAL };
+  const credential = store.tapCredential(webhook.id, message.credentialId);
+  return credential ? { secret: credential.secret } : { code: CLOSE_BAD_SECRET, reason: 'unknown or revoked tap credential' };
+}
 
 export function createListenerChannel(options: ChannelOptions): ListenerChannel {
   const { store, registry, logger } = options;
@@ -71,7 +106,15 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
     });
   };
 
-  const registerListener = (socket: WebSocket, webhook: WebhookRecord, message: Extract<ListenerClientMessage, { type: 'register' }>): ListenerSlot | undefined => {
+  const closeRevokedTaps = store.onTapCredentialRevoked((webhookId, credentialId) => {
+    for (const socket of registry.tapsOf(webhookId, credentialId)) {
+      registry.removeTap(webhookId, socket);
+      socket.close(CLOSE_CREDENTIAL_REVOKED, 'the tap credential was revoked in the developer portal');
+      logger.info('forwarder: tap closed, its credential was revoked', { webhookId, credentialId });
+    }
+  });
+
+  const registerListener = (socket: WebSocket, webhook: WebhookRecord, message: Register): ListenerSlot | undefined => {
     const keys = registrationKeys(message.data);
     if (keys === undefined) {
       socket.close(CLOSE_PROTOCOL_ERROR, '$key must be a string, number or boolean; $keys a list of them');
@@ -113,12 +156,14 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       clearTimeout(deadline);
       const webhook = store.get(message.webhookId);
       if (!webhook) return socket.close(CLOSE_UNKNOWN_WEBHOOK, 'unknown webhook');
-      if (!proofMatches(webhook.secret, nonce, message.proof)) {
-        logger.warn('forwarder: listener refused, wrong proof', { webhookId: webhook.id });
-        return socket.close(CLOSE_BAD_SECRET, 'wrong secret');
+      const expected = secretFor(store, webhook, message);
+      const refusal = 'code' in expected ? expected : proofMatches(expected.secret, nonce, message.proof) ? undefined : { code: CLOSE_BAD_SECRET, reason: 'wrong secret' };
+      if (refusal) {
+        logger.warn('forwarder: registration refused', { webhookId: webhook.id, role: message.role, code: refusal.code, reason: refusal.reason });
+        return socket.close(refusal.code, refusal.reason);
       }
       if (message.role === 'tap') {
-        registry.addTap(webhook.id, socket);
+        registry.addTap(webhook.id, socket, message.credentialId!);
         registered = { kind: 'tap', webhookId: webhook.id };
         send(socket, { type: 'registered', listenerId: message.listenerId, resumed: 0 });
       } else {
@@ -161,13 +206,14 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
     },
     tap(webhookId, event) {
       let frame: string | undefined;
-      for (const socket of registry.of(webhookId)?.taps ?? []) {
+      for (const socket of registry.of(webhookId)?.taps.keys() ?? []) {
         if (socket.readyState !== WebSocket.OPEN) continue;
         if (socket.bufferedAmount > HIGH_WATER_BYTES) logger.warn('forwarder: tap too slow, event skipped', { webhookId });
         else socket.send((frame ??= JSON.stringify({ type: 'tap', event } satisfies ListenerServerMessage)));
       }
     },
     close() {
+      closeRevokedTaps();
       stopHeartbeat();
       for (const slot of registry.allSlots()) clearTimeout(slot.forgetTimer);
       for (const socket of wss.clients) socket.terminate();
@@ -205,12 +251,6 @@ function parseClientMessage(data: RawData): ListenerClientMessage | undefined {
   if (!parsed.ok) return undefined;
   const message = ListenerClientMessageSchema.safeParse(parsed.value);
   return message.success ? message.data : undefined;
-}
-
-/** Both sides are 32 bytes (the schema requires 64 hex digits), so timingSafeEqual compares them whole. */
-function proofMatches(secret: string, nonce: string, proof: string): boolean {
-  const expected = createHmac('sha256', secret).update(nonce).digest();
-  return timingSafeEqual(expected, Buffer.from(proof, 'hex'));
 }
 
 /** The canonical `$key` / `$keys` values, or undefined when they are malformed. */

@@ -67,7 +67,8 @@ export class WebhookListeners {
   readonly slots = new Map<string, ListenerSlot>();
   readonly byHub = new Map<string, Map<string, ListenerSlot>>();
   readonly byKey = new Map<string, Map<string, ListenerSlot>>();
-  readonly taps = new Set<WebSocket>();
+  /** Open taps, each with the id of the tap credential it proved (revoking that credential closes it). */
+  readonly taps = new Map<WebSocket, string>();
 
   index(slot: ListenerSlot): void {
     if (slot.hubId !== undefined) addTo(this.byHub, slot.hubId, slot);
@@ -145,8 +146,13 @@ export class ListenerRegistry {
     this.dropIfEmpty(slot.webhookId, listeners);
   }
 
-  addTap(webhookId: string, socket: WebSocket): void {
-    this.listeners(webhookId).taps.add(socket);
+  addTap(webhookId: string, socket: WebSocket, credentialId: string): void {
+    this.listeners(webhookId).taps.set(socket, credentialId);
+  }
+
+  /** The open taps of a webhook that were opened with the credential. */
+  tapsOf(webhookId: string, credentialId: string): WebSocket[] {
+    return [...(this.webhooks.get(webhookId)?.taps ?? [])].flatMap(([socket, used]) => (used === credentialId ? [socket] : []));
   }
 
   removeTap(webhookId: string, socket: WebSocket): void {

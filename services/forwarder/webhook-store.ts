@@ -5,6 +5,13 @@
  * made with it (`HMAC-SHA256(secret, nonce)`), which needs the secret itself, not a hash of it.
  * A key path is validated (and parsed once) when it is set; a legacy function is read-only (spec 6.1.5):
  * it exists only on seeded records.
+ *
+ * Each webhook's entry also holds its owner's tap credentials (at most MAX_TAP_CREDENTIALS per webhook):
+ * the tap sees every intake, other hubs' traffic and `Authorization` headers included, so it needs a
+ * credential of its own rather than the webhook secret every hub running the app holds. A credential's
+ * secret is kept in the clear for the same reason as the webhook secret (it keys an HMAC proof); only
+ * `tapCredential` hands it out (to the listener channel), listings never carry it. Revoking one tells
+ * the `onTapCredentialRevoked` subscribers at once, so open taps close before the portal answers.
  */
 import { randomBytes } from 'node:crypto';
 import { type KeyPath, parseKeyPath } from '../../common/key-path';
@@ -20,6 +27,26 @@ export interface WebhookRecord {
   readonly createdAt: number;
 }
 
+export interface TapCredential {
+  /** `tc_` and 16 random base64url characters. */
+  readonly id: string;
+  readonly secret: string;
+  /** Milliseconds since the epoch. */
+  readonly createdAt: number;
+}
+
+/** What the portal lists: never the secret. */
+export type TapCredentialInfo = Omit<TapCredential, 'secret'>;
+
+/** Enough for the owner's tools and machines; each one is a standing key to all of the webhook's traffic. */
+export const MAX_TAP_CREDENTIALS = 10;
+
+export class TapCredentialLimitError extends Error {
+  constructor() {
+    super(`this webhook already has ${MAX_TAP_CREDENTIALS} tap credentials; revoke one first`);
+  }
+}
+
 export interface WebhookStore {
   create(input: { name: string; ownerId: string }): WebhookRecord;
   get(id: string): WebhookRecord | undefined;
@@ -31,6 +58,16 @@ export interface WebhookStore {
   setKeyPath(id: string, keyPath: string | null): WebhookRecord;
   /** Adds a record as is (the stack's demo and legacy webhooks); its key path is validated. */
   seed(record: WebhookRecord): void;
+  /** A new tap credential of the webhook. Throws TapCredentialLimitError at MAX_TAP_CREDENTIALS, Error for an unknown webhook. */
+  createTapCredential(webhookId: string): TapCredential;
+  /** The webhook's tap credentials without their secrets, oldest first ([] for an unknown webhook). */
+  tapCredentials(webhookId: string): TapCredentialInfo[];
+  /** One credential with its secret, to verify a tap's proof; undefined when unknown or revoked. */
+  tapCredential(webhookId: string, credentialId: string): TapCredential | undefined;
+  /** False when there was no such credential. Subscribers are told before this returns. */
+  revokeTapCredential(webhookId: string, credentialId: string): boolean;
+  /** Returns the unsubscribe function. */
+  onTapCredentialRevoked(listener: (webhookId: string, credentialId: string) => void): () => void;
 }
 
 export const MAX_WEBHOOK_NAME_LENGTH = 100;
@@ -40,13 +77,23 @@ export function newWebhookId(): string {
   return `wh_${randomBytes(12).toString('base64url')}`;
 }
 
+/** `tc_` and 16 random base64url characters, like a webhook id: not guessable, and not a secret either. */
+function newTapCredentialId(): string {
+  return `tc_${randomBytes(12).toString('base64url')}`;
+}
+
+const newSecret = () => randomBytes(32).toString('base64url');
+
 interface Entry {
   record: WebhookRecord;
   keyPath: KeyPath | null;
+  /** By id, in creation order. */
+  taps: Map<string, TapCredential>;
 }
 
 export function createWebhookStore(now: () => number = Date.now): WebhookStore {
   const entries = new Map<string, Entry>();
+  const revokedListeners = new Set<(webhookId: string, credentialId: string) => void>();
 
   const entry = (id: string): Entry => {
     const found = entries.get(id);
@@ -57,7 +104,7 @@ export function createWebhookStore(now: () => number = Date.now): WebhookStore {
   const put = (record: WebhookRecord): WebhookRecord => {
     const keyPath = record.keyPath === null ? null : parseKeyPath(record.keyPath);
     const frozen = Object.freeze({ ...record });
-    entries.set(record.id, { record: frozen, keyPath });
+    entries.set(record.id, { record: frozen, keyPath, taps: entries.get(record.id)?.taps ?? new Map() });
     return frozen;
   };
 
@@ -69,7 +116,7 @@ export function createWebhookStore(now: () => number = Date.now): WebhookStore {
         id: newWebhookId(),
         name: trimmed,
         ownerId,
-        secret: randomBytes(32).toString('base64url'),
+        secret: newSecret(),
         keyPath: null,
         legacyFunction: null,
         createdAt: now(),
@@ -84,6 +131,24 @@ export function createWebhookStore(now: () => number = Date.now): WebhookStore {
     seed(record) {
       if (entries.has(record.id)) throw new Error(`webhook already exists: ${record.id}`);
       put(record);
+    },
+    createTapCredential(webhookId) {
+      const { taps } = entry(webhookId);
+      if (taps.size >= MAX_TAP_CREDENTIALS) throw new TapCredentialLimitError();
+      const credential = Object.freeze({ id: newTapCredentialId(), secret: newSecret(), createdAt: now() });
+      taps.set(credential.id, credential);
+      return credential;
+    },
+    tapCredentials: (webhookId) => [...(entries.get(webhookId)?.taps.values() ?? [])].map(({ id, createdAt }) => ({ id, createdAt })),
+    tapCredential: (webhookId, credentialId) => entries.get(webhookId)?.taps.get(credentialId),
+    revokeTapCredential(webhookId, credentialId) {
+      if (!entries.get(webhookId)?.taps.delete(credentialId)) return false;
+      for (const listener of revokedListeners) listener(webhookId, credentialId);
+      return true;
+    },
+    onTapCredentialRevoked(listener) {
+      revokedListeners.add(listener);
+      return () => revokedListeners.delete(listener);
     },
   };
 }

@@ -1,15 +1,20 @@
 /**
  * The portal's HTML, in the cloud pages' shell (strict CSP, no script, no-store) and escaped everywhere.
- * A new webhook's secret appears on the one page that answers its creation, never again.
+ * A new webhook's secret, and a new tap credential, appear on the one page that answers their creation,
+ * never again: later pages list a tap credential by id and creation time only.
  */
 import type { FastifyReply } from 'fastify';
+import { formatTapCredential } from '../../common/webhook-protocol';
 import { credentialFields, escape, sendPage } from '../cloud/pages';
-import type { WebhookRecord } from '../forwarder/webhook-store';
+import type { TapCredential, TapCredentialInfo, WebhookRecord } from '../forwarder/webhook-store';
 
 export const WEBHOOKS_PATH = '/webhooks';
 export const SIGN_IN_PATH = '/sign-in';
 export const SIGN_OUT_PATH = '/sign-out';
-export const keyPathAction = (webhookId: string) => `${WEBHOOKS_PATH}/${encodeURIComponent(webhookId)}/key-path`;
+const webhookPath = (webhookId: string) => `${WEBHOOKS_PATH}/${encodeURIComponent(webhookId)}`;
+export const keyPathAction = (webhookId: string) => `${webhookPath(webhookId)}/key-path`;
+export const tapCredentialsAction = (webhookId: string) => `${webhookPath(webhookId)}/tap-credentials`;
+export const revokeTapCredentialAction = (webhookId: string, credentialId: string) => `${tapCredentialsAction(webhookId)}/${encodeURIComponent(credentialId)}/revoke`;
 
 export interface SignInPage {
   csrf: string;
@@ -29,8 +34,12 @@ export interface WebhooksPage {
   csrf: string;
   email: string;
   webhooks: readonly WebhookRecord[];
+  /** Each listed webhook's tap credentials, by webhook id (never their secrets). */
+  tapCredentials: ReadonlyMap<string, readonly TapCredentialInfo[]>;
   /** Shown once, right after "New Webhook". */
   created?: WebhookRecord;
+  /** Shown once, right after "New tap credential". */
+  createdTap?: { webhook: WebhookRecord; credential: TapCredential };
   error?: string;
   keyPathProblem?: KeyPathProblem;
 }
@@ -54,11 +63,17 @@ export function sendWebhooksPage(reply: FastifyReply, status: number, page: Webh
 <p>Secret: <code id="new-secret">${escape(page.created.secret)}</code></p>
 <p class="alert" role="status">Copy the secret now: it is not shown again.</p></section>`
     : '';
+  const createdTap = page.createdTap
+    ? `<section class="created" aria-labelledby="created-tap-heading"><h2 id="created-tap-heading">Tap credential created for ${escape(page.createdTap.webhook.name)}</h2>
+<p>Tap credential: <code id="new-tap-credential">${escape(formatTapCredential(page.createdTap.credential))}</code></p>
+<p>Give it to Hubdesk's Webhooks form (optional field "Tap credential") to see every request to this webhook with its routing decision. Hubs never need it.</p>
+<p class="alert" role="status">Copy the tap credential now: it is not shown again.</p></section>`
+    : '';
   const list = page.webhooks.length === 0 ? '<p>No webhooks yet.</p>' : page.webhooks.map((webhook) => webhookSection(webhook, page)).join('\n');
   const body = `<h1>Webhooks</h1>
 <p>Signed in as <strong>${escape(page.email)}</strong>.</p>
 <form method="post" action="${SIGN_OUT_PATH}">${csrfField(page.csrf)}<button type="submit" class="secondary">Sign out</button></form>
-${alert(page.error)}${created}
+${alert(page.error)}${created}${createdTap}
 <form method="post" action="${WEBHOOKS_PATH}">
 ${csrfField(page.csrf)}
 <label for="name">Name</label>
@@ -93,7 +108,29 @@ ${csrfField(page.csrf)}
 ${problemText}
 <button type="submit">Save key path</button>
 </form>
+${tapCredentialsPart(webhook, page)}
 </section>`;
+}
+
+/**
+ * The tap sees every intake of the webhook, other hubs' traffic and `Authorization` headers included,
+ * so it has its own credentials, listed here by id and creation time (the secret was shown once).
+ */
+function tapCredentialsPart(webhook: WebhookRecord, page: WebhooksPage): string {
+  const credentials = page.tapCredentials.get(webhook.id) ?? [];
+  const items = credentials
+    .map(
+      (credential) => `<li><code>${escape(credential.id)}</code>, created ${escape(new Date(credential.createdAt).toISOString())}
+<form method="post" action="${revokeTapCredentialAction(webhook.id, credential.id)}">${csrfField(page.csrf)}<button type="submit" class="secondary" aria-label="Revoke ${escape(credential.id)}">Revoke</button></form></li>`,
+    )
+    .join('\n');
+  return `<h3>Tap credentials</h3>
+<p class="hint">A tap credential lets its holder see every request to this webhook with its routing decision (the inspector in Hubdesk). Hubs and listeners use the webhook secret, never a tap credential.</p>
+${credentials.length === 0 ? '<p>No tap credentials.</p>' : `<ul aria-label="Tap credentials of ${escape(webhook.name)}">\n${items}\n</ul>`}
+<form method="post" action="${tapCredentialsAction(webhook.id)}">
+${csrfField(page.csrf)}
+<button type="submit" aria-label="New tap credential for ${escape(webhook.name)}">New tap credential</button>
+</form>`;
 }
 
 function alert(message: string | undefined): string {

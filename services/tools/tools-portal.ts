@@ -1,14 +1,16 @@
 /**
  * The developer portal (`{tools_url}/webhooks`, spec 2.6): sign in with a cloud account, list your
- * webhooks, "New Webhook" (id + secret, the secret shown once), and set or clear a webhook's key path.
- * Server-rendered forms only; every POST needs the session cookie and its CSRF token.
+ * webhooks, "New Webhook" (id + secret, the secret shown once), set or clear a webhook's key path, and
+ * create ("New tap credential", shown once) or revoke the owner's tap credentials (webhook-store.ts).
+ * Server-rendered forms only; every POST needs the session cookie and its CSRF token, and acts only on
+ * a webhook of the signed-in user (another's is answered like an unknown one, 404).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KeyPathError } from '../../common/key-path';
 import type { Logger } from '../../main/core/ports';
 import type { UserDirectory } from '../cloud/users';
 import { sendErrorPage } from '../cloud/pages';
-import { MAX_WEBHOOK_NAME_LENGTH, type WebhookStore } from '../forwarder/webhook-store';
+import { MAX_WEBHOOK_NAME_LENGTH, TapCredentialLimitError, type WebhookRecord, type WebhookStore } from '../forwarder/webhook-store';
 import { readCookie } from '../shared/cookies';
 import { type ConnectionLimits, createServiceApp, listen } from '../shared/http-app';
 import { LoginThrottle, throttledMessage } from '../shared/login-throttle';
@@ -49,12 +51,29 @@ export async function startToolsPortal(options: ToolsPortalOptions): Promise<Run
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseFormBody);
 
-  const listPage = (session: PortalSession & { userId: string }, extra: Partial<WebhooksPage> = {}): WebhooksPage => ({
-    csrf: session.csrf,
-    email: users.record(session.userId)?.email ?? '',
-    webhooks: store.list(session.userId),
-    ...extra,
-  });
+  const listPage = (session: SignedIn, extra: Partial<WebhooksPage> = {}): WebhooksPage => {
+    const webhooks = store.list(session.userId);
+    return {
+      csrf: session.csrf,
+      email: users.record(session.userId)?.email ?? '',
+      webhooks,
+      tapCredentials: new Map(webhooks.map((webhook) => [webhook.id, store.tapCredentials(webhook.id)])),
+      ...extra,
+    };
+  };
+
+  /** A signed-in form POST about one of the user's own webhooks; otherwise the answer has been sent. */
+  const ownWebhookForm = (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): { params: Params; session: SignedIn; webhook: WebhookRecord } | undefined => {
+    const form = signedInForm(request, sessions);
+    if (!form) {
+      sendErrorPage(reply, 400, START_AGAIN);
+      return undefined;
+    }
+    const webhook = store.get(request.params.id);
+    if (webhook && webhook.ownerId === form.session.userId) return { ...form, webhook };
+    sendWebhooksPage(reply, 404, listPage(form.session, { error: 'No such webhook.' }));
+    return undefined;
+  };
 
   app.get('/', async (_request, reply) => reply.code(303).header('location', WEBHOOKS_PATH).send());
 
@@ -118,13 +137,9 @@ export async function startToolsPortal(options: ToolsPortalOptions): Promise<Run
   });
 
   app.post<{ Params: { id: string } }>(`${WEBHOOKS_PATH}/:id/key-path`, async (request, reply) => {
-    const form = signedInForm(request, sessions);
-    if (!form) return sendErrorPage(reply, 400, START_AGAIN);
-    const { params, session } = form;
-    const webhook = store.get(request.params.id);
-    if (!webhook || webhook.ownerId !== session.userId) {
-      return sendWebhooksPage(reply, 404, listPage(session, { error: 'No such webhook.' }));
-    }
+    const form = ownWebhookForm(request, reply);
+    if (!form) return reply;
+    const { params, session, webhook } = form;
     const source = params.optional('keyPath')?.trim();
     try {
       store.setKeyPath(webhook.id, source ?? null);
@@ -134,6 +149,33 @@ export async function startToolsPortal(options: ToolsPortalOptions): Promise<Run
       return sendWebhooksPage(reply, 400, listPage(session, { keyPathProblem }));
     }
     logger.info('tools: key path set', { webhookId: webhook.id });
+    return reply.code(303).header('location', WEBHOOKS_PATH).send();
+  });
+
+  app.post<{ Params: { id: string } }>(`${WEBHOOKS_PATH}/:id/tap-credentials`, async (request, reply) => {
+    const form = ownWebhookForm(request, reply);
+    if (!form) return reply;
+    const { session, webhook } = form;
+    let credential;
+    try {
+      credential = store.createTapCredential(webhook.id);
+    } catch (error) {
+      if (!(error instanceof TapCredentialLimitError)) throw error;
+      return sendWebhooksPage(reply, 400, listPage(session, { error: `Not created: ${error.message}.` }));
+    }
+    logger.info('tools: tap credential created', { webhookId: webhook.id, credentialId: credential.id });
+    // Like a new webhook's secret: only in the answer to this POST, never in a URL or a later page.
+    return sendWebhooksPage(reply, 201, listPage(session, { createdTap: { webhook, credential } }));
+  });
+
+  app.post<{ Params: { id: string; credentialId: string } }>(`${WEBHOOKS_PATH}/:id/tap-credentials/:credentialId/revoke`, async (request, reply) => {
+    const form = ownWebhookForm(request, reply);
+    if (!form) return reply;
+    const { session, webhook } = form;
+    if (!store.revokeTapCredential(webhook.id, request.params.credentialId)) {
+      return sendWebhooksPage(reply, 404, listPage(session, { error: 'No such tap credential (it may have been revoked already).' }));
+    }
+    logger.info('tools: tap credential revoked', { webhookId: webhook.id, credentialId: request.params.credentialId });
     return reply.code(303).header('location', WEBHOOKS_PATH).send();
   });
 
@@ -147,7 +189,9 @@ export async function startToolsPortal(options: ToolsPortalOptions): Promise<Run
   };
 }
 
-const isSignedIn = (session: PortalSession): session is PortalSession & { userId: string } => session.userId !== undefined;
+type SignedIn = PortalSession & { userId: string };
+
+const isSignedIn = (session: PortalSession): session is SignedIn => session.userId !== undefined;
 
 /** A form POST whose cookie names a live session and whose CSRF token matches it. */
 function verifiedForm(request: FastifyRequest, sessions: PortalSessions): { params: Params; session: PortalSession } | undefined {
@@ -157,7 +201,7 @@ function verifiedForm(request: FastifyRequest, sessions: PortalSessions): { para
   return session && sessions.csrfMatches(session, params.optional('csrf')) ? { params, session } : undefined;
 }
 
-function signedInForm(request: FastifyRequest, sessions: PortalSessions): { params: Params; session: PortalSession & { userId: string } } | undefined {
+function signedInForm(request: FastifyRequest, sessions: PortalSessions): { params: Params; session: SignedIn } | undefined {
   const form = verifiedForm(request, sessions);
   return form && isSignedIn(form.session) ? { params: form.params, session: form.session } : undefined;
 }

@@ -3,14 +3,18 @@
  * answers the challenge with the HMAC proof, registers, records what arrives, and acknowledges
  * messages unless told not to.
  */
-import { createHmac } from 'node:crypto';
 import { WebSocket } from 'ws';
+import { proofFor } from '../../common/webhook-proof';
+import type { WebhookStore } from '../../services/forwarder/webhook-store';
 import { LISTEN_PATH, ListenerServerMessageSchema, type RegistrationData, type TapEvent, type WebhookMessage } from '../../common/webhook-protocol';
 
 export interface TestListenerOptions {
   forwarderUrl: string;
   webhookId: string;
+  /** The webhook secret (listener) or a tap credential's secret (tap, with credentialId). */
   secret: string;
+  /** The tap credential's id; sent only when given. */
+  credentialId?: string;
   listenerId: string;
   role?: 'listener' | 'tap';
   hubId?: string;
@@ -78,9 +82,10 @@ export class TestListener {
               JSON.stringify({
                 type: 'register',
                 webhookId: options.webhookId,
-                proof: createHmac('sha256', options.secret).update(message.nonce).digest('hex'),
+                proof: proofFor(options.secret, message.nonce),
                 role: options.role ?? 'listener',
                 listenerId: options.listenerId,
+                credentialId: options.credentialId,
                 hubId: options.hubId,
                 data: options.data,
                 resumeAfter: options.resumeAfter,
@@ -124,4 +129,10 @@ export class TestListener {
     this.socket.close();
     await this.closed;
   }
+}
+
+/** TestListener options that open a tap: a new tap credential of the webhook (the webhook secret opens none). */
+export function newTapCredential(store: Pick<WebhookStore, 'createTapCredential'>, webhookId: string): Pick<TestListenerOptions, 'role' | 'credentialId' | 'secret'> {
+  const credential = store.createTapCredential(webhookId);
+  return { role: 'tap', credentialId: credential.id, secret: credential.secret };
 }

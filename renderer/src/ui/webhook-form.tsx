@@ -1,11 +1,12 @@
 /**
- * Adds a webhook registration. The secret goes straight to main (which encrypts it) and the field is
- * emptied after a successful add; the renderer never gets it back. Hubs can be chosen only while
+ * Adds a webhook registration. The secret and the optional tap credential go straight to main (which
+ * encrypts them) and the fields are emptied after a successful add; the renderer never gets them back. Hubs can be chosen only while
  * signed in (the hub list comes from the cloud); key values work either way.
  */
 import { type FormEvent, useState } from 'react';
 import { useStore } from 'zustand';
-import { WEBHOOK_MAX_KEY_VALUES, type WebhookRouting } from '../../../common/ipc-contract';
+import { TAP_CREDENTIAL_MAX_LENGTH, WEBHOOK_MAX_KEY_VALUES, type WebhookRouting } from '../../../common/ipc-contract';
+import { TAP_CREDENTIAL_PATTERN } from '../../../common/webhook-protocol';
 import { parseKeyValues } from '../format/webhook-labels';
 import { useStores } from './stores-context';
 
@@ -15,6 +16,7 @@ export function WebhookForm() {
   const hubList = useStore(hubs, (s) => s.list);
   const [id, setId] = useState('');
   const [secret, setSecret] = useState('');
+  const [tapCredential, setTapCredential] = useState('');
   const [kind, setKind] = useState<WebhookRouting['kind']>('keys');
   const [hubId, setHubId] = useState('');
   const [keyValues, setKeyValues] = useState('');
@@ -24,12 +26,14 @@ export function WebhookForm() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const routing = routingFrom(kind, hubId || hubOptions[0]?.id || '', keyValues);
-    const issue = routing.ok ? validate(id.trim(), secret) : routing.issue;
+    const tap = tapCredential.trim();
+    const issue = routing.ok ? validate(id.trim(), secret, tap) : routing.issue;
     setProblem(issue);
     if (issue !== null || !routing.ok) return;
-    if (await webhooks.getState().add({ id: id.trim(), secret, routing: routing.value })) {
+    if (await webhooks.getState().add({ id: id.trim(), secret, routing: routing.value, ...(tap !== '' && { tapCredential: tap }) })) {
       setId('');
       setSecret('');
+      setTapCredential('');
     }
   };
 
@@ -44,6 +48,20 @@ export function WebhookForm() {
         Webhook secret
         <input type="password" value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" maxLength={512} />
       </label>
+      <label>
+        Tap credential (optional)
+        <input
+          type="password"
+          value={tapCredential}
+          onChange={(e) => setTapCredential(e.target.value)}
+          autoComplete="off"
+          maxLength={TAP_CREDENTIAL_MAX_LENGTH}
+          aria-describedby="tap-credential-hint"
+        />
+      </label>
+      <span id="tap-credential-hint" className="hint">
+        The webhook owner&apos;s, from the developer portal: shows the routing decisions and other hubs&apos; requests.
+      </span>
       <fieldset>
         <legend>Deliver to this app</legend>
         <label className="inline">
@@ -101,8 +119,9 @@ function routingFrom(kind: WebhookRouting['kind'], hubId: string, keyValues: str
   return { ok: true, value: { kind: 'keys', values } };
 }
 
-function validate(id: string, secret: string): string | null {
+function validate(id: string, secret: string, tapCredential: string): string | null {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(id)) return 'The webhook ID is 1–200 letters, digits, "-" or "_".';
   if (secret.length < 8) return 'The webhook secret is at least 8 characters.';
+  if (tapCredential !== '' && !TAP_CREDENTIAL_PATTERN.test(tapCredential)) return 'The tap credential is "tc_…", a dot and its secret, as the developer portal shows it.';
   return null;
 }

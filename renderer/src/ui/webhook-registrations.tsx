@@ -20,6 +20,7 @@ export function WebhookRegistrations() {
       {registrations.status === 'loading' && <p>Loading webhooks…</p>}
       {registrations.status === 'error' && <p className="error-text">{registrations.error.message}</p>}
       {registrations.status === 'loaded' && registrations.views.length === 0 && <p className="muted">No webhooks yet.</p>}
+      {registrations.status === 'loaded' && registrations.views.some((view) => !view.hasTapCredential) && <TapCredentialNotice />}
       {registrations.status === 'loaded' && registrations.views.length > 0 && (
         <ul aria-label="Webhooks">
           {registrations.views.map((view) => {
@@ -29,6 +30,7 @@ export function WebhookRegistrations() {
                 <div>
                   <p className="webhook-id">{view.label ?? view.id}</p>
                   <p className="muted">{routingLabel(view.routing, view.routing.kind === 'hub' ? hubName(view.routing.hubId) : undefined)}</p>
+                  <p className="muted">{view.hasTapCredential ? 'Tap credential set: routing decisions shown' : 'No tap credential: this app’s deliveries only'}</p>
                   <ConnectionIndicator connection={connection} />
                 </div>
                 <button type="button" aria-label={`Remove ${view.id}`} disabled={pending === 'remove'} onClick={() => void webhooks.getState().remove(view.id)}>
@@ -40,6 +42,16 @@ export function WebhookRegistrations() {
         </ul>
       )}
     </section>
+  );
+}
+
+/** Said once for all registrations without a tap credential: what they miss, and where to get one. */
+function TapCredentialNotice() {
+  return (
+    <p className="hint" role="note" aria-label="About tap credentials">
+      Without a tap credential the inspector shows only the messages delivered to this app. The routing decisions and other hubs&apos; traffic need the
+      webhook owner&apos;s tap credential: create one in the developer portal (&ldquo;New tap credential&rdquo;) and add the webhook again with it.
+    </p>
   );
 }
 

@@ -33,15 +33,18 @@ function startHost(profile: string): RunningProgram {
   });
 }
 
-async function addDemoWebhook(page: Page, values: string) {
+/** Adds the demo webhook; with the demo tap credential unless `tap` is false (then no routing decisions). */
+async function addDemoWebhook(page: Page, values: string, tap = true) {
   await page.getByRole('tab', { name: 'Webhooks' }).click();
   const form = page.getByRole('form', { name: 'Add a webhook' });
   await form.getByLabel('Webhook ID').fill(info.webhook.id);
   await form.getByLabel('Webhook secret').fill(info.webhook.secret);
+  if (tap) await form.getByLabel('Tap credential (optional)').fill(info.webhook.tap_credential);
   await form.getByRole('radio', { name: 'Key values' }).check();
   await form.getByRole('textbox', { name: 'Values' }).fill(values);
   await form.getByRole('button', { name: 'Add webhook' }).click();
   await expect(form.getByLabel('Webhook secret')).toHaveValue('');
+  await expect(form.getByLabel('Tap credential (optional)')).toHaveValue('');
   await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem').getByRole('status')).toHaveText('Connected');
 }
 
@@ -86,8 +89,34 @@ test('a webhook added in the app shows a POSTed message with its body and routin
     await page.getByRole('button', { name: 'Clear' }).click();
     await expect(messages.getByRole('listitem')).toHaveCount(0);
 
-    // The secret is on disk only encrypted.
-    expect(readFileSync(join(profile, 'settings.json'), 'utf8')).not.toContain(info.webhook.secret);
+    // The secret and the tap credential are on disk only encrypted.
+    const settings = readFileSync(join(profile, 'settings.json'), 'utf8');
+    expect(settings).not.toContain(info.webhook.secret);
+    expect(settings).not.toContain(info.webhook.tap_credential.split('.')[1]);
+    await expect(page.getByRole('note', { name: 'About tap credentials' })).toHaveCount(0);
+  } finally {
+    await host.stop();
+  }
+});
+
+test("without a tap credential: this app's deliveries only, and the view says once what the tap credential adds", async ({ page }) => {
+  const host = startHost(mkdtempSync(join(tmpdir(), 'hubdesk-e2e-webhooks-notap-')));
+  try {
+    await page.goto(await host.line(RUNNING));
+    await addDemoWebhook(page, 'lamp-7', false);
+    const registration = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem');
+    await expect(registration.getByText('No tap credential')).toBeVisible();
+    const notice = page.getByRole('note', { name: 'About tap credentials' });
+    await expect(notice).toHaveCount(1);
+    await expect(notice).toContainText("routing decisions and other hubs' traffic need the webhook owner's tap credential");
+    await expect(notice).toContainText('developer portal');
+
+    // Another hub's request is not seen at all; this app's own arrives, without a routing decision.
+    expect((await postDemo({ device: { id: 'someone-else' } })).status).toBe(202);
+    expect((await postDemo({ device: { id: 'lamp-7' }, on: true })).status).toBe(202);
+    const messages = page.getByRole('list', { name: 'Webhook messages' });
+    await expect(messages.getByRole('button', { name: /delivered \(routing not seen\)/ })).toBeVisible();
+    await expect(messages.getByRole('listitem')).toHaveCount(1);
   } finally {
     await host.stop();
   }

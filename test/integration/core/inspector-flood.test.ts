@@ -122,9 +122,9 @@ async function post(body: string): Promise<string> {
 
 describe('the browser host under a flood of 256 KiB webhooks', () => {
   it('keeps its inspector within budget, stays up, and still delivers and shows a small message in full', async () => {
-    const { id, secret } = stack.info.webhook;
+    const { id, secret, tap_credential: tapCredential } = stack.info.webhook;
     const firstEntry = bridge.entry(() => true);
-    await bridge.invoke('webhooks.add', { id, secret, routing: { kind: 'keys', values: ['flood-1'] } });
+    await bridge.invoke('webhooks.add', { id, secret, tapCredential, routing: { kind: 'keys', values: ['flood-1'] } });
     // Both sockets registered: a first message comes back delivered and with its routing.
     const probe = await post(JSON.stringify({ device: { id: 'flood-1' }, probe: true }));
     await bridge.entry((e) => e.id === probe && e.delivered && e.routing !== null);

@@ -9,6 +9,7 @@ import type { WebhookEntry, WebhookStatus } from '../../../common/ipc-contract';
 import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
 import type { HubdeskCore } from '../../../main/core/hubdesk-core';
 import { type RunningStack, startStack } from '../../../services/stack';
+import { formatTapCredential } from '../../../common/webhook-protocol';
 import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
@@ -27,6 +28,7 @@ afterAll(async () => {
 });
 
 async function newCore(webhookUrl: string, store = memoryStore()) {
+  const logs = recordingLogger();
   const core = await createHubdeskCore({
     backend: {
       authUrl: stack.info.auth_url,
@@ -39,14 +41,14 @@ async function newCore(webhookUrl: string, store = memoryStore()) {
     cipher: fakeCipher(),
     store,
     openExternal: async () => {},
-    logger: recordingLogger(),
+    logger: logs,
   });
   cores.push(core);
   const entries: WebhookEntry[] = [];
   const statuses: WebhookStatus[] = [];
   core.onEvent('webhooks.entry', (entry) => entries.push(entry));
   core.onEvent('webhooks.status', (status) => statuses.push(status));
-  return { core, store, entries, statuses };
+  return { core, store, entries, statuses, logs };
 }
 
 /** Resolves when `check` holds, re-checking after every event of the core. */
@@ -77,9 +79,11 @@ const connected = (statuses: WebhookStatus[], id: string) => statuses.findLast((
 describe('webhook listener against the reference forwarder', () => {
   it('delivers a matching intake to the core, with the routing decision from the tap', async () => {
     const { core, entries, statuses } = await newCore(stack.info.webhook_url);
-    const { id, secret } = stack.info.webhook;
-    const view = await core.handlers['webhooks.add']({ id, secret, routing: { kind: 'keys', values: ['lamp-1'] } });
+    const { id, secret, tap_credential: tapCredential } = stack.info.webhook;
+    const view = await core.handlers['webhooks.add']({ id, secret, tapCredential, routing: { kind: 'keys', values: ['lamp-1'] } });
+    expect(view.hasTapCredential).toBe(true);
     expect(JSON.stringify(view)).not.toContain(secret);
+    expect(JSON.stringify(view)).not.toContain(tapCredential);
     await eventually(core, () => connected(statuses, id));
 
     const eventId = await post({ device: { id: 'lamp-1' }, on: true });
@@ -109,6 +113,45 @@ describe('webhook listener against the reference forwarder', () => {
     await core.handlers['webhooks.remove'](id);
   });
 
+  it("without a tap credential: no tap, only this app's deliveries (no routing, no other hubs' traffic)", async () => {
+    const { core, entries, statuses } = await newCore(stack.info.webhook_url);
+    const { id, secret } = stack.info.webhook;
+    const view = await core.handlers['webhooks.add']({ id, secret, routing: { kind: 'keys', values: ['lamp-2'] } });
+    expect(view.hasTapCredential).toBe(false);
+    await eventually(core, () => connected(statuses, id));
+    const other = await post({ device: { id: 'not-mine' } });
+    const mine = await post({ device: { id: 'lamp-2' } });
+    await eventually(core, () => entries.some((e) => e.id === mine));
+    expect(entries.find((e) => e.id === mine)).toMatchObject({ delivered: true, routing: null });
+    // The forwarder handles intakes in order, so the other one was tapped (if at all) before "mine" was delivered.
+    expect(entries.some((e) => e.id === other)).toBe(false);
+    await core.handlers['webhooks.remove'](id);
+  });
+
+  it("a wrong or revoked tap credential: the tap is refused with the forwarder's reason, deliveries go on", async () => {
+    const { core, entries, statuses, logs } = await newCore(stack.info.webhook_url);
+    const { id, secret } = stack.info.webhook;
+    const credential = stack.webhooks.createTapCredential(id);
+    const tapCredential = formatTapCredential(credential);
+    await core.handlers['webhooks.add']({ id, secret, tapCredential, routing: { kind: 'keys', values: ['lamp-3'] } });
+    await eventually(core, () => connected(statuses, id));
+
+    stack.webhooks.revokeTapCredential(id, credential.id);
+    await eventually(core, () => statuses.at(-1)?.connection.state === 'refused');
+    const [refused] = await core.handlers['webhooks.list']();
+    expect(refused!.connection).toEqual({ state: 'refused', reason: expect.stringContaining('(the tap credential was revoked in the developer portal)') });
+    const mine = await post({ device: { id: 'lamp-3' } });
+    await eventually(core, () => entries.some((e) => e.id === mine && e.delivered));
+    expect((await core.handlers['webhooks.list']())[0]!.connection.state).toBe('refused'); // final: no retry until the registration changes
+
+    // Added again with the (revoked) credential, the forwarder says why.
+    await core.handlers['webhooks.add']({ id, secret, tapCredential, routing: { kind: 'keys', values: ['lamp-3'] } });
+    await eventually(core, () => statuses.at(-1)?.connection.state === 'refused');
+    expect((await core.handlers['webhooks.list']())[0]!.connection).toMatchObject({ reason: expect.stringContaining('(unknown or revoked tap credential)') });
+    for (const line of logs.lines) expect(JSON.stringify(line)).not.toContain(credential.secret);
+    await core.handlers['webhooks.remove'](id);
+  });
+
   it('refuses a wrong secret: the status says so', async () => {
     const { core, statuses } = await newCore(stack.info.webhook_url);
     await core.handlers['webhooks.add']({ id: stack.info.webhook.id, secret: 'definitely-not-the-secret', routing: { kind: 'keys', values: ['x'] } });
@@ -118,8 +161,8 @@ describe('webhook listener against the reference forwarder', () => {
 
   it('after the connection drops, reconnects and receives what it missed', async () => {
     const { core, entries, statuses } = await newCore(proxy.url);
-    const { id, secret } = stack.info.webhook;
-    await core.handlers['webhooks.add']({ id, secret, routing: { kind: 'keys', values: ['sensor-7'] } });
+    const { id, secret, tap_credential: tapCredential } = stack.info.webhook;
+    await core.handlers['webhooks.add']({ id, secret, tapCredential, routing: { kind: 'keys', values: ['sensor-7'] } });
     await eventually(core, () => connected(statuses, id));
     const before = await post({ device: { id: 'sensor-7' }, n: 1 });
     await eventually(core, () => entries.some((e) => e.id === before && e.delivered));

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningForwarder, startForwarder } from '../../../services/forwarder/forwarder';
 import { createLegacyRunner, type LegacyRunner } from '../../../services/forwarder/legacy/legacy-runner';
 import { createWebhookStore, type WebhookRecord, type WebhookStore } from '../../../services/forwarder/webhook-store';
-import { TestListener } from '../../support/webhook-listener';
+import { newTapCredential, TestListener, type TestListenerOptions } from '../../support/webhook-listener';
 
 let store: WebhookStore;
 let runner: LegacyRunner;
@@ -42,7 +42,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((listener) => listener.close()));
 });
 
-async function listen(webhook: WebhookRecord, listenerId: string, extra: { data?: Record<string, unknown>; role?: 'tap' } = {}): Promise<TestListener> {
+async function listen(webhook: WebhookRecord, listenerId: string, extra: Partial<TestListenerOptions> = {}): Promise<TestListener> {
   const listener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, listenerId, ...extra });
   open.push(listener);
   return listener;
@@ -59,7 +59,7 @@ describe('legacy function routing', () => {
     const kitchen = await listen(byRoom, 'kitchen', { data: { room: 'kitchen' } });
     const hall = await listen(byRoom, 'hall', { data: { room: 'hall' } });
     const kitchen2 = await listen(byRoom, 'kitchen-2', { data: { room: 'kitchen' } });
-    const tap = await listen(byRoom, 'tap', { role: 'tap' });
+    const tap = await listen(byRoom, 'tap', newTapCredential(store, byRoom.id));
 
     const id = await post(byRoom, { room: 'kitchen' });
     expect((await kitchen.nextMessage()).id).toBe(id);
@@ -75,7 +75,7 @@ describe('legacy function routing', () => {
 
   it('stops a function that loops forever, says so on the tap, and serves the next request', async () => {
     await listen(forever, 'victim', { data: { room: 'any' } });
-    const tap = await listen(forever, 'tap', { role: 'tap' });
+    const tap = await listen(forever, 'tap', newTapCredential(store, forever.id));
     await post(forever, { room: 'any' });
     const decision = (await tap.nextTap()).routing;
     expect(decision).toMatchObject({ option: 'legacy', matched: [], reason: expect.stringContaining('timeout') });

@@ -8,11 +8,12 @@
  * one was never sent.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLOSE_BAD_SECRET, CLOSE_PROTOCOL_ERROR, CLOSE_REPLACED, CLOSE_UNKNOWN_WEBHOOK, LISTEN_PATH } from '../../../common/webhook-protocol';
+import { CLOSE_BAD_SECRET, CLOSE_CREDENTIAL_KIND, CLOSE_CREDENTIAL_REVOKED, CLOSE_PROTOCOL_ERROR, CLOSE_REPLACED, CLOSE_UNKNOWN_WEBHOOK, LISTEN_PATH } from '../../../common/webhook-protocol';
+import { LISTENER_NEEDS_SECRET, TAP_NEEDS_CREDENTIAL } from '../../../services/forwarder/listener-channel';
 import { type RunningForwarder, startForwarder } from '../../../services/forwarder/forwarder';
-import { createWebhookStore, type WebhookRecord, type WebhookStore } from '../../../services/forwarder/webhook-store';
+import { createWebhookStore, MAX_TAP_CREDENTIALS, TapCredentialLimitError, type WebhookRecord, type WebhookStore } from '../../../services/forwarder/webhook-store';
 import { rawExchange, writeAsync } from '../../support/raw-http';
-import { ChannelClosed, TestListener, type TestListenerOptions } from '../../support/webhook-listener';
+import { ChannelClosed, newTapCredential, TestListener, type TestListenerOptions } from '../../support/webhook-listener';
 import { WebSocket } from 'ws';
 
 let store: WebhookStore;
@@ -62,7 +63,7 @@ async function postId(body: unknown, query = ''): Promise<string> {
 
 /** The service answers a normal request after whatever came before. */
 async function expectServing(): Promise<void> {
-  const tap = await listen({ role: 'tap', listenerId: 'serving-tap' });
+  const tap = await listen({ ...newTapCredential(store, webhook.id), listenerId: 'serving-tap' });
   const id = await postId({ ok: true });
   expect((await tap.nextTap()).message.id).toBe(id);
 }
@@ -123,7 +124,7 @@ describe('routing', () => {
   it('?hub= delivers to exactly the listeners of that hub', async () => {
     newWebhook();
     const [a1, b, a2] = [await listen({ listenerId: 'a1', hubId: 'hub-a' }), await listen({ listenerId: 'b', hubId: 'hub-b' }), await listen({ listenerId: 'a2', hubId: 'hub-a' })];
-    const tap = await listen({ role: 'tap', listenerId: 'tap' });
+    const tap = await listen({ ...newTapCredential(store, webhook.id), listenerId: 'tap' });
     const id = await postId({ n: 1 }, '?hub=hub-a');
     expect((await a1.nextMessage()).id).toBe(id);
     expect((await a2.nextMessage()).id).toBe(id);
@@ -140,7 +141,7 @@ describe('routing', () => {
     const one = await listen({ listenerId: 'one', data: { $key: 'dev-1' } });
     const many = await listen({ listenerId: 'many', data: { $keys: ['dev-2', 'dev-3'] } });
     const also = await listen({ listenerId: 'also', data: { $key: 'dev-3' } });
-    const tap = await listen({ role: 'tap', listenerId: 'tap' });
+    const tap = await listen({ ...newTapCredential(store, webhook.id), listenerId: 'tap' });
 
     const toThree = await postId({ device: { id: 'dev-3' } });
     expect((await many.nextMessage()).id).toBe(toThree);
@@ -179,7 +180,7 @@ describe('routing', () => {
   it('a request matching nothing is not forwarded, and the tap says why', async () => {
     newWebhook('body.device.id');
     const listener = await listen({ listenerId: 'l', hubId: 'hub-x', data: { $key: 'dev-1' } });
-    const tap = await listen({ role: 'tap', listenerId: 'tap' });
+    const tap = await listen({ ...newTapCredential(store, webhook.id), listenerId: 'tap' });
 
     const noMatch = await postId({ device: { id: 42 } });
     const nothing = await postId({ other: true });
@@ -198,7 +199,7 @@ describe('routing', () => {
 
   it('a webhook with no key path and no legacy function forwards only ?hub= requests', async () => {
     newWebhook();
-    const tap = await listen({ role: 'tap', listenerId: 'tap' });
+    const tap = await listen({ ...newTapCredential(store, webhook.id), listenerId: 'tap' });
     await postId({ a: 1 });
     expect((await tap.nextTap()).routing).toMatchObject({ option: 'none', matched: [], reason: expect.stringContaining('neither a key path nor a legacy function') });
   });
@@ -207,7 +208,7 @@ describe('routing', () => {
 describe('listener channel', () => {
   it('after a dropped connection, resumeAfter delivers exactly what was missed, in order, once', async () => {
     newWebhook('body.to');
-    const tap = await listen({ role: 'tap', listenerId: 'tap' });
+    const tap = await listen({ ...newTapCredential(store, webhook.id), listenerId: 'tap' });
     const first = await listen({ listenerId: 'hub-listener', data: { $key: 'me' } });
     const before = await postId({ to: 'me', n: 0 });
     expect((await first.nextMessage()).id).toBe(before);
@@ -325,6 +326,77 @@ describe('listener channel', () => {
   });
 });
 
+describe("the owner's tap credential", () => {
+  /** How the server closed a connection that never registered (or the error when it did). */
+  const refusal = (options: Partial<TestListenerOptions>) =>
+    listen({ listenerId: 'x', ...options }).then(
+      () => new Error('registered'),
+      (error: unknown) => error,
+    );
+
+  it('the webhook secret does not open a tap: refused with a reason that points to the portal', async () => {
+    newWebhook();
+    const withoutCredential = await refusal({ role: 'tap' });
+    expect(withoutCredential).toEqual(new ChannelClosed(CLOSE_CREDENTIAL_KIND, TAP_NEEDS_CREDENTIAL));
+    expect(TAP_NEEDS_CREDENTIAL).toContain('developer portal');
+    // The webhook secret presented for a real credential id proves nothing either.
+    const { credentialId } = newTapCredential(store, webhook.id);
+    expect(await refusal({ role: 'tap', credentialId })).toMatchObject({ code: CLOSE_BAD_SECRET });
+    expect(await refusal({ role: 'tap', credentialId: 'tc_unknown', secret: webhook.secret })).toMatchObject({ code: CLOSE_BAD_SECRET });
+    await expectServing();
+  });
+
+  it('a tap credential does not open a listener', async () => {
+    newWebhook();
+    const credential = newTapCredential(store, webhook.id);
+    expect(await refusal({ credentialId: credential.credentialId, secret: credential.secret })).toEqual(new ChannelClosed(CLOSE_CREDENTIAL_KIND, LISTENER_NEEDS_SECRET));
+    // Its secret without the id is just a wrong webhook secret.
+    expect(await refusal({ secret: credential.secret })).toMatchObject({ code: CLOSE_BAD_SECRET });
+    await expectServing();
+  });
+
+  it('a tap with a valid credential sees every intake with its routing decision, other hubs and Authorization included', async () => {
+    newWebhook('body.device.id');
+    const other = await listen({ listenerId: 'other-hub', data: { $key: 'dev-9' } });
+    const tap = await listen({ ...newTapCredential(store, webhook.id), listenerId: 'owner-tap' });
+    const { status, json } = await post({ device: { id: 'dev-9' } }, '', { authorization: 'Bearer for-the-other-hub' });
+    expect(status).toBe(202);
+    const event = await tap.nextTap();
+    expect(event.message.id).toBe((json as { id: string }).id);
+    expect(event.message.headers.authorization).toBe('Bearer for-the-other-hub');
+    expect(event.routing).toEqual({ option: 'key-path', keyPath: 'body.device.id', value: 'dev-9', matched: [{ listenerId: 'other-hub' }] });
+    expect((await other.nextMessage()).id).toBe(event.message.id);
+  });
+
+  it("revoking a credential closes its taps at once, leaves the others', and it cannot open a tap again", async () => {
+    newWebhook();
+    const revoked = newTapCredential(store, webhook.id);
+    const kept = newTapCredential(store, webhook.id);
+    const doomed = await listen({ ...revoked, listenerId: 'doomed' });
+    const survivor = await listen({ ...kept, listenerId: 'survivor' });
+
+    expect(store.revokeTapCredential(webhook.id, revoked.credentialId!)).toBe(true);
+    expect(await doomed.closed).toMatchObject({ code: CLOSE_CREDENTIAL_REVOKED });
+    const after = await postId({ n: 1 });
+    expect((await survivor.nextTap()).message.id).toBe(after);
+    expect(doomed.taps.all).toHaveLength(0);
+
+    expect(await refusal({ ...revoked, listenerId: 'doomed' })).toMatchObject({ code: CLOSE_BAD_SECRET });
+    expect(store.revokeTapCredential(webhook.id, revoked.credentialId!)).toBe(false);
+    expect(store.tapCredentials(webhook.id).map((credential) => credential.id)).toEqual([kept.credentialId]);
+  });
+
+  it(`keeps at most ${MAX_TAP_CREDENTIALS} per webhook and never lists a secret`, () => {
+    newWebhook();
+    const made = Array.from({ length: MAX_TAP_CREDENTIALS }, () => store.createTapCredential(webhook.id));
+    expect(() => store.createTapCredential(webhook.id)).toThrow(TapCredentialLimitError);
+    const listed = store.tapCredentials(webhook.id);
+    expect(listed).toEqual(made.map(({ id, createdAt }) => ({ id, createdAt })));
+    for (const credential of made) expect(JSON.stringify(listed)).not.toContain(credential.secret);
+    expect(made.every((credential) => /^tc_[A-Za-z0-9_-]{16}$/.test(credential.id))).toBe(true);
+  });
+});
+
 describe('bad input (the service keeps serving)', () => {
   const head = (path: string, lines: string[]) => [`POST ${path} HTTP/1.1`, `Host: 127.0.0.1`, ...lines, '', ''].join('\r\n');
 
@@ -384,7 +456,7 @@ describe('bad input (the service keeps serving)', () => {
 
   it('key paths aimed at __proto__, constructor or prototype resolve to nothing', async () => {
     newWebhook();
-    const tap = await listen({ role: 'tap', listenerId: 'tap' });
+    const tap = await listen({ ...newTapCredential(store, webhook.id), listenerId: 'tap' });
     for (const keyPath of ['body.__proto__', 'body.constructor', "body['constructor']['prototype']", 'headers.__proto__.polluted']) {
       store.setKeyPath(webhook.id, keyPath);
       await postId({ a: 1 });

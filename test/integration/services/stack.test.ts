@@ -11,6 +11,7 @@ import { deviceUri, MANAGER_DEVICES_URI, SessionInfoSchema } from '../../../comm
 import { DeviceMapSchema, UserRecordSchema } from '../../../common/wire';
 import { DEMO_USER, type StackInfo, startStack } from '../../../services/stack';
 import { TestListener } from '../../support/webhook-listener';
+import { parseTapCredential } from '../../../common/webhook-protocol';
 import { RealtimeTestClient } from './hub-fixture';
 import { delegationToken, signIn } from './oauth-helpers';
 
@@ -59,7 +60,7 @@ describe('stack-cli', () => {
     expect(await ping(home!.remoteUrl!, home!.id)).toBe(home!.id);
     expect(JSON.parse((await getTrusting(`${home!.localUrlSecure!}/api/manager/system/ping?id=${home!.id}`, info.ca)).body)).toBe(home!.id);
     expect(await ping(cabin!.remoteUrl!, cabin!.id)).toBe(cabin!.id);
-    expect(info.webhook).toEqual({ id: expect.stringMatching(/^wh_/), secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(info.webhook).toEqual({ id: expect.stringMatching(/^wh_/), secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), tap_credential: expect.stringMatching(/^tc_[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{43}$/) });
     expect((await fetch(`${info.tools_url}/webhooks`)).status).toBe(200);
     const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(intake.status).toBe(202);
@@ -80,12 +81,16 @@ describe('webhooks in the stack', () => {
     const { info } = stack;
     try {
       const listener = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId: info.webhook.id, secret: info.webhook.secret, listenerId: 'stack-test', data: { $key: 'dev-1' } });
+      const tapCredential = parseTapCredential(info.webhook.tap_credential)!;
+      const tap = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId: info.webhook.id, role: 'tap', credentialId: tapCredential.id, secret: tapCredential.secret, listenerId: 'stack-tap' });
       const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ device: { id: 'dev-1' } }) });
       const { id } = (await response.json()) as { id: string };
       const message = await listener.nextMessage();
       expect(message.id).toBe(id);
       expect(message.body).toEqual({ device: { id: 'dev-1' } });
+      expect((await tap.nextTap()).routing).toMatchObject({ option: 'key-path', value: 'dev-1', matched: [{ listenerId: 'stack-test' }] });
       await listener.close();
+      await tap.close();
 
       expect(stack.webhooks.get(info.webhook.id)).toMatchObject({ name: 'Demo webhook', keyPath: 'body.device.id', ownerId: DEMO_USER._id });
       const legacy = stack.webhooks.list(DEMO_USER._id).filter((record) => record.legacyFunction !== null);

@@ -1,11 +1,13 @@
 /**
  * The developer portal over HTTP like a browser without script: cookie, CSRF token from the page,
- * form posts. Sign-in, "New Webhook" showing the secret once, and the key-path form.
+ * form posts. Sign-in, "New Webhook" showing the secret once, the key-path form, and the owner's tap
+ * credentials (created and shown once, listed without their secret, revoked).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserDirectory } from '../../../services/cloud/users';
 import { createWebhookStore, type WebhookStore } from '../../../services/forwarder/webhook-store';
 import { DEMO_USER } from '../../../services/stack';
+import { parseTapCredential } from '../../../common/webhook-protocol';
 import { type RunningToolsPortal, startToolsPortal } from '../../../services/tools/tools-portal';
 
 let store: WebhookStore;
@@ -13,7 +15,10 @@ let portal: RunningToolsPortal;
 
 beforeAll(async () => {
   store = createWebhookStore();
-  const users = await UserDirectory.create([{ ...DEMO_USER, hubs: [] }]);
+  const users = await UserDirectory.create([
+    { ...DEMO_USER, hubs: [] },
+    { ...DEMO_USER, _id: 'user-other', email: 'other@hubdesk.test', password: 'other-password', hubs: [] },
+  ]);
   portal = await startToolsPortal({ store, users });
 });
 afterAll(() => portal.close());
@@ -42,10 +47,10 @@ class Browser {
   }
 }
 
-async function signedIn(): Promise<Browser> {
+async function signedIn(user: { email: string; password: string } = DEMO_USER): Promise<Browser> {
   const browser = new Browser();
   await browser.get('/webhooks');
-  const answer = await browser.post('/sign-in', { email: DEMO_USER.email, password: DEMO_USER.password });
+  const answer = await browser.post('/sign-in', { email: user.email, password: user.password });
   expect(answer.status).toBe(303);
   await browser.get('/webhooks'); // follows the redirect, as a browser would: the new session's page and CSRF token
   return browser;
@@ -125,5 +130,57 @@ describe('tools portal', () => {
     expect((await browser.get('/webhooks')).html).not.toContain(other.id);
     expect((await browser.post(`/webhooks/${other.id}/key-path`, { keyPath: 'body.a' })).status).toBe(404);
     expect(store.get(other.id)!.keyPath).toBeNull();
+  });
+
+  it('"New tap credential" shows it once, the list shows id and time only, and Revoke removes it', async () => {
+    const browser = await signedIn();
+    const id = createdId((await browser.post('/webhooks', { name: 'Tapped' })).html);
+    const created = await browser.post(`/webhooks/${id}/tap-credentials`, {});
+    expect(created.status).toBe(201);
+    const shown = /<code id="new-tap-credential">([^<]+)<\/code>/.exec(created.html)?.[1];
+    const credential = parseTapCredential(shown ?? '');
+    expect(credential).toBeDefined();
+    expect(store.tapCredential(id, credential!.id)?.secret).toBe(credential!.secret);
+    expect(created.html).toContain('Copy the tap credential now');
+    expect(created.headers.get('cache-control')).toBe('no-store');
+
+    const later = await browser.get('/webhooks');
+    expect(later.html).toContain(`<code>${credential!.id}</code>, created ${new Date(store.tapCredentials(id)[0]!.createdAt).toISOString()}`);
+    expect(later.html).not.toContain(credential!.secret);
+    expect(later.html).toContain(`action="/webhooks/${id}/tap-credentials/${credential!.id}/revoke"`);
+
+    expect((await browser.post(`/webhooks/${id}/tap-credentials/${credential!.id}/revoke`, {}, false)).status).toBe(400); // no CSRF token
+    expect(store.tapCredentials(id)).toHaveLength(1);
+    const revoked = await browser.post(`/webhooks/${id}/tap-credentials/${credential!.id}/revoke`, {});
+    expect(revoked.status).toBe(303);
+    expect(store.tapCredentials(id)).toEqual([]);
+    expect((await browser.get('/webhooks')).html).not.toContain(credential!.id);
+    expect((await browser.post(`/webhooks/${id}/tap-credentials/${credential!.id}/revoke`, {})).status).toBe(404);
+  });
+
+  it('refuses a tap credential over the limit with the reason, and any without a CSRF token', async () => {
+    const browser = await signedIn();
+    const id = createdId((await browser.post('/webhooks', { name: 'Full' })).html);
+    expect((await browser.post(`/webhooks/${id}/tap-credentials`, {}, false)).status).toBe(400);
+    for (let i = 0; i < 10; i++) expect((await browser.post(`/webhooks/${id}/tap-credentials`, {})).status).toBe(201);
+    const over = await browser.post(`/webhooks/${id}/tap-credentials`, {});
+    expect(over.status).toBe(400);
+    expect(over.html).toContain('already has 10 tap credentials; revoke one first');
+    expect(store.tapCredentials(id)).toHaveLength(10);
+  });
+
+  it("another user can neither see, create nor revoke a webhook's tap credentials", async () => {
+    const owner = await signedIn();
+    const id = createdId((await owner.post('/webhooks', { name: 'Mine' })).html);
+    const credential = store.createTapCredential(id);
+    const intruder = await signedIn({ email: 'other@hubdesk.test', password: 'other-password' });
+    const page = await intruder.get('/webhooks');
+    expect(page.html).not.toContain(id);
+    expect(page.html).not.toContain(credential.id);
+    const create = await intruder.post(`/webhooks/${id}/tap-credentials`, {});
+    expect(create.status).toBe(404);
+    expect(create.html).not.toContain('new-tap-credential');
+    expect((await intruder.post(`/webhooks/${id}/tap-credentials/${credential.id}/revoke`, {})).status).toBe(404);
+    expect(store.tapCredentials(id).map((c) => c.id)).toEqual([credential.id]);
   });
 });

@@ -1,12 +1,17 @@
 /**
  * A small forwarder listener channel for unit tests of the app's listener: real `ws` sockets on
- * 127.0.0.1, the real challenge/HMAC handshake, and hooks to send frames, drop sockets and see acks.
+ * 127.0.0.1, the real challenge/HMAC handshake (a listener proves the webhook secret, a tap one of the
+ * `tapCredentials`, as the reference forwarder requires), and hooks to send frames, drop sockets, see
+ * acks and revoke a tap credential.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { proofMatches } from '../../../../common/webhook-proof';
 import {
   CLOSE_BAD_SECRET,
+  CLOSE_CREDENTIAL_KIND,
+  CLOSE_CREDENTIAL_REVOKED,
   CLOSE_UNKNOWN_WEBHOOK,
   LISTEN_PATH,
   type ListenerClientMessage,
@@ -16,7 +21,7 @@ import {
   type WebhookMessage,
 } from '../../../../common/webhook-protocol';
 
-type Register = Extract<ListenerClientMessage, { type: 'register' }>;
+export type Register = Extract<ListenerClientMessage, { type: 'register' }>;
 
 export interface Peer {
   socket: WebSocket;
@@ -35,11 +40,22 @@ export interface FakeListenServer {
   /** Resolves once `count` registrations have been accepted in total. */
   registered(count: number): Promise<void>;
   acked(count: number): Promise<void>;
+  /** Closes the taps opened with the credential (CLOSE_CREDENTIAL_REVOKED) and refuses it from now on. */
+  revoke(credentialId: string): void;
   close(): Promise<void>;
 }
 
-export async function startFakeListenServer(webhooks: Record<string, string>, port = 0): Promise<FakeListenServer> {
-  const server = new WebSocketServer({ host: '127.0.0.1', port, path: LISTEN_PATH });
+export const FAKE_TAP_REFUSAL = 'a tap needs a tap credential (fake forwarder)';
+
+export interface FakeListenServerOptions {
+  port?: number;
+  /** Tap credentials the server accepts, id → secret (for any of its webhooks). */
+  tapCredentials?: Record<string, string>;
+}
+
+export async function startFakeListenServer(webhooks: Record<string, string>, options: FakeListenServerOptions = {}): Promise<FakeListenServer> {
+  const tapCredentials = new Map(Object.entries(options.tapCredentials ?? {}));
+  const server = new WebSocketServer({ host: '127.0.0.1', port: options.port ?? 0, path: LISTEN_PATH });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const registrations: Register[] = [];
   const acks: string[] = [];
@@ -61,9 +77,10 @@ export async function startFakeListenServer(webhooks: Record<string, string>, po
         acks.push(message.id);
         return notify();
       }
-      const secret = webhooks[message.webhookId];
-      if (secret === undefined) return socket.close(CLOSE_UNKNOWN_WEBHOOK, 'unknown webhook');
-      if (createHmac('sha256', secret).update(nonce).digest('hex') !== message.proof) return socket.close(CLOSE_BAD_SECRET, 'bad secret');
+      if (webhooks[message.webhookId] === undefined) return socket.close(CLOSE_UNKNOWN_WEBHOOK, 'unknown webhook');
+      if (message.role === 'tap' && message.credentialId === undefined) return socket.close(CLOSE_CREDENTIAL_KIND, FAKE_TAP_REFUSAL);
+      const secret = message.role === 'tap' ? tapCredentials.get(message.credentialId!) : webhooks[message.webhookId];
+      if (secret === undefined || !proofMatches(secret, nonce, message.proof)) return socket.close(CLOSE_BAD_SECRET, 'bad secret');
       const peer = { socket, register: message };
       peers.push(peer);
       socket.on('close', () => peers.splice(peers.indexOf(peer), 1));
@@ -84,6 +101,10 @@ export async function startFakeListenServer(webhooks: Record<string, string>, po
     dropAll: () => [...server.clients].forEach((client) => client.terminate()),
     registered: (count) => until(() => registrations.length >= count),
     acked: (count) => until(() => acks.length >= count),
+    revoke(credentialId) {
+      tapCredentials.delete(credentialId);
+      for (const peer of peers) if (peer.register.credentialId === credentialId) peer.socket.close(CLOSE_CREDENTIAL_REVOKED, 'revoked (fake forwarder)');
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const client of server.clients) client.terminate();

@@ -2,11 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookConnection } from '../../../../common/ipc-contract';
 import type { TapEvent, WebhookMessage } from '../../../../common/webhook-protocol';
 import { createBackoff } from '../../../../main/core/backoff';
-import { listenUrl, openWebhookChannel, proofFor, type WebhookChannel, type WebhookChannelOptions } from '../../../../main/core/webhook-channel';
+import { proofFor } from '../../../../common/webhook-proof';
+import { listenUrl, openWebhookChannel, refusalReason, type WebhookChannel, type WebhookChannelOptions } from '../../../../main/core/webhook-channel';
+import { CLOSE_BAD_SECRET, CLOSE_CREDENTIAL_REVOKED, CLOSE_TOO_MANY_LISTENERS } from '../../../../common/webhook-protocol';
+import { FAKE_TAP_REFUSAL } from './fake-listen-server';
 import { recordingLogger } from '../../../support/core-fakes';
 import { type FakeListenServer, manualSchedule, startFakeListenServer, tapEvent, webhookMessage } from './fake-listen-server';
 
 const SECRET = 'the-webhook-secret-0123456789';
+const TAP = { credentialId: 'tc_0123456789abcdef', secret: 'the-tap-credential-secret-0123' };
 const HEARTBEAT_MS = 1_000_000;
 const WATCHDOG_MS = 2 * HEARTBEAT_MS;
 
@@ -18,7 +22,7 @@ let lastAck: string | undefined;
 const logger = recordingLogger();
 
 beforeEach(async () => {
-  server = await startFakeListenServer({ wh1: SECRET });
+  server = await startFakeListenServer({ wh1: SECRET }, { tapCredentials: { [TAP.credentialId]: TAP.secret } });
   schedule = manualSchedule();
   statuses = [];
   lastAck = undefined;
@@ -93,9 +97,10 @@ describe('webhook channel', () => {
   });
 
   it('passes tap events on', async () => {
-    const { tapped } = open({ role: 'tap', listenerId: 'tap-1', data: undefined });
+    const { tapped } = open({ role: 'tap', listenerId: 'tap-1', data: undefined, ...TAP });
     await server.registered(1);
-    expect(server.registrations[0]).toMatchObject({ role: 'tap', listenerId: 'tap-1' });
+    expect(server.registrations[0]).toMatchObject({ role: 'tap', listenerId: 'tap-1', credentialId: TAP.credentialId });
+    expect(JSON.stringify(server.registrations[0])).not.toContain(TAP.secret);
     server.send('tap', { type: 'tap', event: tapEvent('m1', 'listener-1') });
     await until(() => tapped.length === 1);
     expect(tapped[0]!.routing.matched).toEqual([{ listenerId: 'listener-1' }]);
@@ -129,7 +134,7 @@ describe('webhook channel', () => {
     }
     expect(delays).toEqual([250, 500, 1000]);
     // The forwarder comes back on the same port: the next success resets the backoff.
-    server = await startFakeListenServer({ wh1: SECRET }, Number(new URL(url).port));
+    server = await startFakeListenServer({ wh1: SECRET }, { port: Number(new URL(url).port) });
     await until(() => retries().length === 1);
     schedule.fire(retries()[0]!);
     await server.registered(1);
@@ -144,6 +149,22 @@ describe('webhook channel', () => {
     expect(statuses.at(-1)).toEqual({ state: 'refused', reason: 'The forwarder refused the webhook secret.' });
     expect(retries()).toHaveLength(0);
     expect(server.registrations).toHaveLength(0);
+  });
+
+  it("a tap without a tap credential is refused with the forwarder's reason, and not retried", async () => {
+    open({ role: 'tap', listenerId: 'tap-1', data: undefined });
+    await until(() => statuses.at(-1)?.state === 'refused');
+    expect(statuses.at(-1)).toEqual({ state: 'refused', reason: expect.stringContaining(`The forwarder refused the tap (${FAKE_TAP_REFUSAL})`) });
+    expect(retries()).toHaveLength(0);
+  });
+
+  it("a tap's refusal text: the forwarder's words, cleaned of control characters, or the app's when it gave none", () => {
+    expect(refusalReason('tap', CLOSE_CREDENTIAL_REVOKED, 'revoked\u0000\u202e in the portal')).toMatch(/^The forwarder refused the tap \(revoked in the portal\)\./);
+    expect(refusalReason('tap', CLOSE_BAD_SECRET, '')).toContain('(wrong or revoked tap credential)');
+    // The listener caps are final too, and say the forwarder's limit in its own words.
+    expect(refusalReason('listener', CLOSE_TOO_MANY_LISTENERS, 'this webhook already has 100 listeners; the limit is 100')).toMatch(/^The forwarder refused this listener \(this webhook already has 100 listeners; the limit is 100\)\./);
+    expect(refusalReason('listener', CLOSE_BAD_SECRET, 'anything')).toBe('The forwarder refused the webhook secret.');
+    expect(refusalReason('tap', 1006, '')).toBeUndefined(); // a drop: reconnect
   });
 
   it('an unknown webhook is refused too', async () => {

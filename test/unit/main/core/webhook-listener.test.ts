@@ -4,16 +4,20 @@ import { createWebhookInspector } from '../../../../main/core/webhook-inspector'
 import { createWebhookListener, NO_FORWARDER_REASON, NO_SECRET_REASON, type WebhookListener } from '../../../../main/core/webhook-listener';
 import { createWebhookRegistrations } from '../../../../main/core/webhook-registrations';
 import { fakeCipher, memoryStore, recordingLogger } from '../../../support/core-fakes';
-import { type FakeListenServer, manualSchedule, startFakeListenServer, tapEvent, webhookMessage } from './fake-listen-server';
+import { type FakeListenServer, type Register, manualSchedule, startFakeListenServer, tapEvent, webhookMessage } from './fake-listen-server';
 
 const SECRET = 'webhook-secret-for-tests';
+const TAP_ID = 'tc_abcdefghijklmnop';
+const TAP_SECRET = 'tap-credential-secret-0123456789';
+const TAP_CREDENTIAL = `${TAP_ID}.${TAP_SECRET}`;
 const input = { id: 'wh1', secret: SECRET, routing: { kind: 'keys' as const, values: ['lamp-1'] } };
+const withTap = { ...input, tapCredential: TAP_CREDENTIAL };
 
 let server: FakeListenServer;
 let listeners: WebhookListener[] = [];
 
 beforeEach(async () => {
-  server = await startFakeListenServer({ wh1: SECRET });
+  server = await startFakeListenServer({ wh1: SECRET }, { tapCredentials: { [TAP_ID]: TAP_SECRET } });
 });
 afterEach(async () => {
   for (const listener of listeners) listener.dispose();
@@ -24,11 +28,12 @@ afterEach(async () => {
 function setup(options: { store?: ReturnType<typeof memoryStore>; webhookUrl?: string | null; storage?: 'encrypted' | 'memory-only' } = {}) {
   const store = options.store ?? memoryStore();
   const schedule = manualSchedule();
+  const logger = recordingLogger();
   const listener = createWebhookListener({
     webhookUrl: options.webhookUrl === undefined ? server.url : options.webhookUrl,
-    registrations: createWebhookRegistrations({ cipher: fakeCipher(), store, logger: recordingLogger(), storage: () => options.storage ?? 'encrypted' }),
+    registrations: createWebhookRegistrations({ cipher: fakeCipher(), store, logger, storage: () => options.storage ?? 'encrypted' }),
     inspector: createWebhookInspector(),
-    logger: recordingLogger(),
+    logger,
     clock: { now: () => 0 },
     channelOptions: { schedule: schedule.schedule },
   });
@@ -37,7 +42,7 @@ function setup(options: { store?: ReturnType<typeof memoryStore>; webhookUrl?: s
   const statuses: WebhookStatus[] = [];
   listener.on('webhooks.entry', (entry) => entries.push(entry));
   listener.on('webhooks.status', (status) => statuses.push(status));
-  return { listener, store, entries, statuses, schedule };
+  return { listener, store, entries, statuses, schedule, logger };
 }
 
 const until = async (done: () => boolean) => {
@@ -45,13 +50,56 @@ const until = async (done: () => boolean) => {
 };
 
 describe('webhook listener', () => {
-  it('opens a listener and a tap per registration, with different listener ids', async () => {
+  it('without a tap credential opens the listener only: the webhook secret never opens a tap', async () => {
+    const { listener, statuses } = setup();
+    const view = await listener.add(input);
+    expect(view.hasTapCredential).toBe(false);
+    await until(() => statuses.at(-1)?.connection.state === 'connected');
+    expect(server.registrations.map((r) => r.role)).toEqual(['listener']);
+    expect(server.registrations[0]).not.toHaveProperty('credentialId');
+    expect(server.peers('tap')).toHaveLength(0);
+  });
+
+  it('with a tap credential also opens the tap, proving the credential under its own listener id', async () => {
     const { listener } = setup();
-    await listener.add(input);
+    const view = await listener.add(withTap);
+    expect(view.hasTapCredential).toBe(true);
     await server.registered(2);
     const listenerReg = server.registrations.find((r) => r.role === 'listener')!;
+    const tapReg = server.registrations.find((r) => r.role === 'tap')!;
     expect(listenerReg.data).toEqual({ $key: 'lamp-1' });
-    expect(server.registrations.find((r) => r.role === 'tap')!.listenerId).not.toBe(listenerReg.listenerId);
+    expect(listenerReg).not.toHaveProperty('credentialId');
+    expect(tapReg).toMatchObject({ credentialId: TAP_ID });
+    expect(tapReg.listenerId).not.toBe(listenerReg.listenerId);
+    expect(JSON.stringify(server.registrations)).not.toContain(TAP_SECRET);
+  });
+
+  it("a tap the forwarder refuses shows the forwarder's reason, stays refused, and the listener keeps delivering", async () => {
+    const { listener, statuses, entries, schedule } = setup();
+    await listener.add({ ...withTap, tapCredential: `${TAP_ID}.not-the-tap-secret-at-all` });
+    await until(() => statuses.at(-1)?.connection.state === 'refused');
+    const refused = listener.list()[0]!.connection;
+    expect(refused).toEqual({ state: 'refused', reason: expect.stringContaining('The forwarder refused the tap (bad secret)') });
+    expect(refused.state === 'refused' && refused.reason).toContain('developer portal');
+    expect(schedule.pending().filter((task) => task.ms < 30_000)).toHaveLength(0); // no retry scheduled (30 s is the listener's watchdog)
+    // Deliveries to this app go on.
+    server.send('listener', { type: 'message', message: webhookMessage('m1') });
+    await until(() => entries.length === 1);
+    expect(entries[0]).toMatchObject({ id: 'm1', delivered: true, routing: null });
+    // Adding it again (the registration changes) tries again.
+    await listener.add(withTap);
+    await until(() => statuses.at(-1)?.connection.state === 'connected');
+  });
+
+  it('a tap credential revoked while open: refused with the reason, no reconnect', async () => {
+    const { listener, statuses } = setup();
+    await listener.add(withTap);
+    await server.registered(2);
+    await until(() => statuses.at(-1)?.connection.state === 'connected');
+    server.revoke(TAP_ID);
+    await until(() => statuses.at(-1)?.connection.state === 'refused');
+    expect(listener.list()[0]!.connection).toMatchObject({ reason: expect.stringContaining('revoked (fake forwarder)') });
+    expect(server.registrations).toHaveLength(2);
   });
 
   it('registers hub routing by hub id, and $keys for several values', async () => {
@@ -60,7 +108,7 @@ describe('webhook listener', () => {
       const { listener } = setup({ webhookUrl: extra.url });
       await listener.add({ ...input, routing: { kind: 'hub', hubId: 'hub-1' } });
       await listener.add({ ...input, id: 'wh2', routing: { kind: 'keys', values: ['a', 7] } });
-      await extra.registered(4);
+      await extra.registered(2);
       const listenersOnly = extra.registrations.filter((r) => r.role === 'listener');
       expect(listenersOnly.find((r) => r.webhookId === 'wh1')).toMatchObject({ hubId: 'hub-1' });
       expect(listenersOnly.find((r) => r.webhookId === 'wh2')).toMatchObject({ data: { $keys: ['a', 7] } });
@@ -69,18 +117,26 @@ describe('webhook listener', () => {
     }
   });
 
-  it('reports connected once both sockets are registered, and never shows the secret in a view', async () => {
-    const { listener, statuses } = setup();
-    const view = await listener.add({ ...input, label: 'Lamp' });
-    expect(view).toEqual({ id: 'wh1', routing: input.routing, label: 'Lamp', connection: { state: 'connecting' } });
+  it('reports connected once both sockets are registered, and never shows the secret or tap credential in a view or log', async () => {
+    const { listener, statuses, entries, logger } = setup();
+    const view = await listener.add({ ...withTap, label: 'Lamp' });
+    expect(view).toEqual({ id: 'wh1', routing: input.routing, label: 'Lamp', hasTapCredential: true, connection: { state: 'connecting' } });
+    await server.registered(2);
     await until(() => statuses.at(-1)?.connection.state === 'connected');
     expect(listener.list()).toEqual([{ ...view, connection: { state: 'connected' } }]);
-    for (const payload of [view, listener.list(), statuses]) expect(JSON.stringify(payload)).not.toContain(SECRET);
+    server.send('tap', { type: 'tap', event: tapEvent('m1') });
+    await until(() => entries.length === 1);
+    server.revoke(TAP_ID); // a refusal is logged too
+    await until(() => statuses.at(-1)?.connection.state === 'refused');
+    for (const payload of [view, listener.list(), statuses, entries, logger.lines]) {
+      const text = JSON.stringify(payload);
+      for (const secret of [SECRET, TAP_SECRET]) expect(text).not.toContain(secret);
+    }
   });
 
   it('emits one inspector entry per message: the tap event, then the same entry marked delivered', async () => {
     const { listener, entries } = setup();
-    await listener.add(input);
+    await listener.add(withTap);
     await server.registered(2);
     const listenerId = server.peers('listener')[0]!.register.listenerId;
     server.send('tap', { type: 'tap', event: tapEvent('m1', listenerId) });
@@ -96,16 +152,15 @@ describe('webhook listener', () => {
   it('after a restart of the app, resumes after the persisted last acknowledgement', async () => {
     const first = setup();
     await first.listener.add(input);
-    await server.registered(2);
+    await server.registered(1);
     server.send('listener', { type: 'message', message: webhookMessage('m41') });
     await server.acked(1);
     first.listener.dispose();
 
     const second = setup({ store: first.store });
     await second.listener.start();
-    await server.registered(4);
-    const before = server.registrations.slice(0, 2).find((r) => r.role === 'listener')!;
-    const resumed = server.registrations.slice(2).find((r) => r.role === 'listener')!;
+    await server.registered(2);
+    const [before, resumed] = server.registrations as [Register, Register];
     expect(resumed).toMatchObject({ resumeAfter: 'm41', listenerId: before.listenerId });
     expect(second.listener.list().map((view) => view.id)).toEqual(['wh1']);
   });
@@ -135,7 +190,7 @@ describe('webhook listener', () => {
 
   it('remove closes the sockets, forgets the entries and the saved registration', async () => {
     const { listener, store } = setup();
-    await listener.add(input);
+    await listener.add(withTap);
     await server.registered(2);
     server.send('tap', { type: 'tap', event: tapEvent('m1') });
     await until(() => listener.inspector.snapshot({ limit: 10 }).entries.length === 1);

@@ -6,6 +6,8 @@ import { fakeCipher, memoryStore, recordingLogger } from '../../../support/core-
 
 const SECRET = 'super-secret-webhook-key';
 const input = { id: 'wh-1', secret: SECRET, routing: { kind: 'keys' as const, values: ['lamp-1', 5] } };
+const TAP_SECRET = 'tap-credential-secret-abcdefghij';
+const TAP_CREDENTIAL = `tc_0123456789abcdef.${TAP_SECRET}`;
 
 function setup(backend: SecretCipher['backend'] = 'aes-256-gcm', storage: 'encrypted' | 'memory-only' = 'encrypted') {
   const store = memoryStore();
@@ -32,6 +34,19 @@ describe('webhook registrations', () => {
     expect(JSON.stringify(store.data.get(REGISTRATIONS_KEY))).not.toContain(SECRET);
     const [loaded] = await registrations.load();
     expect(loaded).toMatchObject({ id: 'wh-1', secret: null });
+  });
+
+  it('keeps the tap credential encrypted too, and tells none (undefined) from lost (null)', async () => {
+    const { store, registrations } = setup();
+    expect((await registrations.add(input)).tapCredential).toBeUndefined();
+    expect((await registrations.add({ ...input, id: 'wh-2', tapCredential: TAP_CREDENTIAL })).tapCredential).toBe(TAP_CREDENTIAL);
+    expect(JSON.stringify(store.data.get(REGISTRATIONS_KEY))).not.toContain(TAP_SECRET);
+    expect((await registrations.load()).map((r) => r.tapCredential)).toEqual([undefined, TAP_CREDENTIAL]);
+
+    const memoryOnly = setup('basic_text', 'memory-only');
+    await memoryOnly.registrations.add({ ...input, tapCredential: TAP_CREDENTIAL });
+    expect(JSON.stringify(memoryOnly.store.data.get(REGISTRATIONS_KEY))).not.toContain(TAP_SECRET);
+    expect((await memoryOnly.registrations.load())[0]!.tapCredential).toBeNull();
   });
 
   it('replacing a registration keeps its listener ids, so the forwarder can still resume it', async () => {
@@ -104,6 +119,8 @@ describe('registration input validation', () => {
   it('accepts key values as strings and finite numbers, up to the limit', () => {
     expect(valid(input)).toBe(true);
     expect(valid({ ...input, routing: { kind: 'keys', values: Array.from({ length: WEBHOOK_MAX_KEY_VALUES }, (_, i) => i) } })).toBe(true);
+    expect(valid({ ...input, tapCredential: TAP_CREDENTIAL })).toBe(true);
+    expect(valid({ ...input, tapCredential: `tc_${'a'.repeat(64)}.${'b'.repeat(256)}` })).toBe(true);
   });
   it.each([
     ['too many values', { ...input, routing: { kind: 'keys', values: Array.from({ length: WEBHOOK_MAX_KEY_VALUES + 1 }, (_, i) => i) } }],
@@ -117,6 +134,13 @@ describe('registration input validation', () => {
     ['an overlong secret', { ...input, secret: 'x'.repeat(513) }],
     ['an empty hub id', { ...input, routing: { kind: 'hub', hubId: '' } }],
     ['an unknown routing', { ...input, routing: { kind: 'legacy' } }],
+    ['a tap credential without its id', { ...input, tapCredential: TAP_SECRET }],
+    ['a tap credential without the tc_ prefix', { ...input, tapCredential: `wh_0123.${TAP_SECRET}` }],
+    ['a tap credential with a short secret', { ...input, tapCredential: 'tc_0123.short' }],
+    ['a tap credential with a space', { ...input, tapCredential: `tc_0123.${TAP_SECRET} ` }],
+    ['an overlong tap credential', { ...input, tapCredential: `tc_${'a'.repeat(64)}.${'b'.repeat(257)}` }],
+    ['an empty tap credential', { ...input, tapCredential: '' }],
+    ['a tap credential that is not a string', { ...input, tapCredential: 42 }],
   ])('refuses %s', (_name, value) => {
     expect(valid(value)).toBe(false);
   });
