@@ -6,7 +6,8 @@
  * - every list event and every snapshot page is a small frame (summaries, never a body);
  * - the core's inspector keeps at most its byte budget of bodies (the newest ones), and says "gone"
  *   for the rest;
- * - the host process stays up, its memory under a bound;
+ * - the host process stays up with its V8 heap capped at HOST_HEAP_MIB (before the fix it needed
+ *   2 GiB and then crashed, so under the cap it would die of "heap out of memory");
  * - a small message sent afterwards still arrives, and its full body can be fetched.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -24,8 +25,12 @@ import { type RunningProgram, startProgram } from '../../e2e/support/processes';
 const FLOOD = 1100;
 const BODY_BYTES = 256 * 1024;
 const MiB = 1024 * 1024;
-/** Before the fix the host passed 2 GiB (and then crashed); the budgets keep it far below this. */
-const HOST_RSS_BOUND = 768 * MiB;
+/**
+ * The host's old-space limit: the inspector's 64 MiB of bodies, the app and the flood's frames in
+ * flight. A cap, not a measurement of resident memory (which follows the garbage collector's mood and
+ * the machine's load), makes "stays within its budget" a pass or fail of the process itself.
+ */
+const HOST_HEAP_MIB = 256;
 
 let stack: RunningStack;
 let host: RunningProgram;
@@ -39,6 +44,7 @@ beforeAll(async () => {
     HUBDESK_CLIENT_SECRET: stack.info.client.secret,
     HUBDESK_WEBHOOK_URL: stack.info.webhook_url,
     HUBDESK_OPEN_EXTERNAL: 'none',
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${HOST_HEAP_MIB}`.trim(),
   });
   bridge = await openBridge(new URL(await host.line('Hubdesk is running at ', 60_000)));
 }, 120_000);
@@ -109,6 +115,16 @@ async function openBridge(appUrl: URL) {
   return { ws, invoke, entry, frames };
 }
 
+/** `promise`, or a failure naming `what` (and the host's last words) when it has not settled after GUARD_MS. */
+const GUARD_MS = 120_000;
+function guarded<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not arrive within ${GUARD_MS / 1000} s; host alive: ${host.child.exitCode === null}\n${host.stderr().slice(-2_000)}`)), GUARD_MS);
+  });
+  return Promise.race([promise, gaveUp]).finally(() => clearTimeout(timer));
+}
+
 function floodBody(n: number): string {
   const head = JSON.stringify({ device: { id: 'flood-1' }, n, pad: '' });
   return head.replace('"pad":""', `"pad":"${'x'.repeat(BODY_BYTES - head.length)}"`);
@@ -137,7 +153,9 @@ describe('the browser host under a flood of 256 KiB webhooks', () => {
       while (sent < FLOOD) {
         const n = sent++;
         await post(floodBody(n));
-        if (n % 50 === 0) peakRss = Math.max(peakRss, rssOf(pid));
+        if (n % 50 !== 0) continue;
+        if (host.child.exitCode !== null || host.child.signalCode !== null) throw new Error(`the host died during the flood:\n${host.stderr().slice(-2_000)}`);
+        peakRss = Math.max(peakRss, rssOf(pid));
       }
     };
     await Promise.all(Array.from({ length: 6 }, worker));
@@ -145,7 +163,8 @@ describe('the browser host under a flood of 256 KiB webhooks', () => {
     // A small message after the flood arrives (delivered, with routing), and its body can be fetched whole.
     const smallBody = { device: { id: 'flood-1' }, after: 'the flood' };
     const small = await post(JSON.stringify(smallBody));
-    const arrived = await bridge.entry((e) => e.id === small && e.delivered && e.routing !== null);
+    // A guard, not a timing assertion: a host that thrashes at its heap cap would otherwise hang the suite.
+    const arrived = await guarded(bridge.entry((e) => e.id === small && e.delivered && e.routing !== null), 'the small message after the flood');
     expect(arrived).toMatchObject({ preview: JSON.stringify(smallBody), truncated: false, routing: { option: 'key-path', value: 'flood-1' } });
     const full = await bridge.invoke<WebhookMessageResult>('inspector.message', id, small);
     expect(full).toMatchObject({ status: 'kept', message: { body: smallBody, delivered: true, bodyOmitted: false } });
@@ -188,11 +207,10 @@ describe('the browser host under a flood of 256 KiB webhooks', () => {
     expect(kept).toEqual(entries.slice(0, kept.length).map((e) => e.id));
     expect(bridge.frames.largestResult).toBeLessThan(BRIDGE_MAX_MESSAGE_BYTES);
 
-    // The host is still running, and stayed under its memory bound.
+    // The host is still running under its heap cap (informational: its resident memory at the peak).
     expect(host.child.exitCode).toBeNull();
     expect(host.child.signalCode).toBeNull();
     expect(host.stderr()).not.toMatch(/RangeError|heap out of memory/);
-    expect(peakRss).toBeLessThan(HOST_RSS_BOUND);
     console.info(`inspector flood: host peak RSS ${(peakRss / MiB).toFixed(0)} MiB, ${kept.length} bodies kept (${(keptBytes / MiB).toFixed(1)} MiB accounted), largest event ${bridge.frames.largestEvent} B, largest answer ${bridge.frames.largestResult} B`);
-  }, 600_000);
+  }, 300_000);
 });
