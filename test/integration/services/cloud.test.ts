@@ -49,8 +49,8 @@ async function codeFor(client: TestClient, challenge: string | null, state = 'st
   return redirect.searchParams.get('code')!;
 }
 
-/** The consent page's HTML, reached by signing in on the authorisation page of `client` for `redirectUri`. */
-async function consentPage(client: TestClient, redirectUri: string): Promise<string> {
+/** The consent page's answer, reached by signing in (as `email`) on the authorisation page of `client` for `redirectUri`. */
+async function consentAnswer(client: TestClient, redirectUri: string, email = USER.email): Promise<Response> {
   const query: Record<string, string> = { authorization_type: 'code', client_id: client.id, redirect_uri: redirectUri };
   if (client === NATIVE) Object.assign(query, { code_challenge: pkcePair().challenge, code_challenge_method: 'S256' });
   const first = await fetch(authoriseUrl(cloud.url, query));
@@ -61,10 +61,15 @@ async function consentPage(client: TestClient, redirectUri: string): Promise<str
   const consent = await fetch(`${cloud.url}/oauth2/authorise/login`, {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ request: field('request'), csrf: field('csrf'), email: USER.email, password: USER.password }).toString(),
+    body: new URLSearchParams({ request: field('request'), csrf: field('csrf'), email, password: USER.password }).toString(),
   });
   expect(consent.status).toBe(200);
-  return consent.text();
+  return consent;
+}
+
+/** The consent page's HTML (consentAnswer). */
+async function consentPage(client: TestClient, redirectUri: string): Promise<string> {
+  return (await consentAnswer(client, redirectUri)).text();
 }
 
 async function expectError(response: Response, status: number, error: string) {
@@ -129,17 +134,7 @@ describe('authorisation code flow', () => {
   });
 
   it('names the client and lists the scopes in words on the consent page, and allows the redirect target in its CSP', async () => {
-    const { challenge } = pkcePair();
-    const first = await fetch(authoriseUrl(cloud.url, { authorization_type: 'code', client_id: NATIVE.id, redirect_uri: NATIVE.redirectUri, code_challenge: challenge, code_challenge_method: 'S256' }));
-    const cookie = first.headers.getSetCookie()[0]!.split(';')[0]!;
-    const html = await first.text();
-    const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!;
-    const consent = await fetch(`${cloud.url}/oauth2/authorise/login`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ request: field('request'), csrf: field('csrf'), email: USER.email.toUpperCase(), password: USER.password }).toString(),
-    });
-    expect(consent.status).toBe(200);
+    const consent = await consentAnswer(NATIVE, NATIVE.redirectUri, USER.email.toUpperCase());
     expect(consent.headers.get('content-security-policy')).toMatch(/form-action 'self' io\.example\.app:/);
     const page = await consent.text();
     expect(page).toContain('Allow Native &lt;App&gt; to use your account?');
