@@ -20,9 +20,37 @@ export default tseslint.config(
     },
   },
   {
+    // The app reaches the reference services only to start the embedded demo stack, in one module
+    // (before the block below, which lifts every import restriction from the Electron host's files).
+    files: ['main/**/*.ts', 'preload/**/*.ts'],
+    ignores: ['main/backend.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...electronOnlyInHost,
+          patterns: [...electronOnlyInHost.patterns, { group: ['**/services/**'], message: 'Only main/backend.ts starts the reference stack; the app talks to the services over HTTP.' }],
+        },
+      ],
+    },
+  },
+  {
     // The Electron host and the preload bridge are the only places that may touch electron.
     files: ['main/electron/**', 'preload/**', 'main/index.ts', 'test/unit/main/electron/**', 'test/e2e/electron/**'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // The reference services stand alone: they are the app's peers, not part of it (what both need is in common/).
+    files: ['services/**/*.{ts,mjs}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...electronOnlyInHost,
+          patterns: [...electronOnlyInHost.patterns, { group: ['**/main/**'], message: 'The reference services import nothing from main/: share it through common/.' }],
+        },
+      ],
+    },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

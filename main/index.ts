@@ -16,7 +16,7 @@ import { createOpenExternal } from './electron/open-external';
 import { handleRendererScheme, registerRendererScheme } from './electron/renderer-protocol';
 import { createSafeStorageCipher } from './electron/safe-storage-cipher';
 import { createMainWindow, isRendererUrl, resolveRendererSource } from './electron/window';
-import { createConsoleLogger } from './logger';
+import { createConsoleLogger } from '../common/logger';
 import { createBonjourBrowser } from './mdns/bonjour-browser';
 import { createHostTransports } from './trusted-fetch';
 

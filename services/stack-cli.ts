@@ -5,7 +5,7 @@
  * elsewhere on the LAN reaches it only when HUBDESK_STACK_HOST is an address of this machine it can reach.
  * The homes are simulated (they change on their own), as the app's embedded default is.
  */
-import { createConsoleLogger } from '../main/logger';
+import { createConsoleLogger } from '../common/logger';
 import { type RunningStack, type StackInfo, startStack } from './stack';
 
 const logger = createConsoleLogger('stack');

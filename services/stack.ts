@@ -11,7 +11,7 @@
  * make "Home" the bench's large, busy home.
  */
 import { generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
-import type { Logger } from '../main/core/ports';
+import type { Logger } from '../common/logger';
 import { type ClientRegistration, type HubAddresses, type RunningCloud, startCloud } from './cloud/cloud';
 import { UserDirectory } from './cloud/users';
 import { type RunningForwarder, startForwarder } from './forwarder/forwarder';

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { resolveBackend } from '../backend';
 import { createHubdeskCore } from '../core/create-hubdesk-core';
 import type { Logger } from '../core/ports';
-import { createConsoleLogger } from '../logger';
+import { createConsoleLogger } from '../../common/logger';
 import { createBonjourBrowser } from '../mdns/bonjour-browser';
 import { createHostTransports } from '../trusted-fetch';
 import { createAesGcmCipher, loadOrCreateKey } from './aes-gcm-cipher';

@@ -28,11 +28,7 @@ export interface Clock {
   now(): number; // milliseconds since the epoch
 }
 
-export interface Logger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
+export type { Logger } from '../../common/logger';
 
 /** Where the app's cloud is and who the app is to it. */
 export interface BackendConfig {

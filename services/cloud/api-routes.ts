@@ -4,7 +4,7 @@
  * `WWW-Authenticate` challenge.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Logger } from '../../main/core/ports';
+import type { Logger } from '../../common/logger';
 import { bearerToken, sendJsonString } from '../shared/http-app';
 import { HttpError, invalidRequest } from '../shared/http-error';
 import { Params } from '../shared/params';

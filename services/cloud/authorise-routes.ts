@@ -6,7 +6,7 @@
  * After that, request errors go back to the client as `error=` on its redirect URI, with `state`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../../main/core/ports';
+import type { Logger } from '../../common/logger';
 import { readCookie } from '../shared/cookies';
 import { HttpError } from '../shared/http-error';
 import { type LoginThrottle, throttledMessage } from '../shared/login-throttle';

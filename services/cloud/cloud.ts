@@ -3,7 +3,7 @@
  * record, and delegation tokens for hubs. State is in memory. See docs/services.md.
  */
 import type { JWK } from 'jose';
-import type { Logger } from '../../main/core/ports';
+import type { Logger } from '../../common/logger';
 import { type ConnectionLimits, createServiceApp, listen } from '../shared/http-app';
 import { LoginThrottle } from '../shared/login-throttle';
 import { silentLogger } from '../shared/logger';

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TokenObject } from '../../common/wire';
-import type { Logger } from '../../main/core/ports';
+import type { Logger } from '../../common/logger';
 import { HttpError, invalidRequest } from '../shared/http-error';
 import { Params } from '../shared/params';
 import type { ClientRegistry } from './clients';

@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Logger } from '../../main/core/ports';
+import type { Logger } from '../../common/logger';
 import { answerClientError, checkingInterval, listenServer } from '../shared/http-app';
 import { silentLogger } from '../shared/logger';
 import type { LegacyRunner } from './legacy/legacy-runner';

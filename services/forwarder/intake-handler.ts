@@ -19,7 +19,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';
-import type { Logger } from '../../main/core/ports';
+import type { Logger } from '../../common/logger';
 import { pathOf, writeError } from '../shared/http-app';
 import { HttpError } from '../shared/http-error';
 import { AnswerBatch } from './answer-batch';

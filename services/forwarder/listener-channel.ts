@@ -43,7 +43,7 @@ import {
 } from '../../common/webhook-protocol';
 import { proofMatches } from '../../common/webhook-proof';
 import { canonicalKeyValue } from '../../common/key-path';
-import type { Logger } from '../../main/core/ports';
+import type { Logger } from '../../common/logger';
 import { startHeartbeat, upgradeOnPath } from '../shared/websocket-endpoint';
 import type { ListenerRegistry, ListenerSlot } from './listener-registry';
 import type { QueuedMessage, ResumeBuffer } from './resume-buffer';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { type SessionInfo, SetCapabilityBodySchema } from '../../common/hub-control';
-import type { Logger } from '../../main/core/ports';
+import type { Logger } from '../../common/logger';
 import { HttpError, invalidRequest } from '../shared/http-error';
 import type { DemoFlows } from './demo-flows';
 import type { DemoHome } from './demo-home';

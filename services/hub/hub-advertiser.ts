@@ -5,7 +5,7 @@
  * on one of them (the stack's `host`).
  */
 import { Bonjour } from 'bonjour-service';
-import type { Logger } from '../../main/core/ports';
+import type { Logger } from '../../common/logger';
 
 export interface HubAdvertisement {
   /** Sends the goodbye (TTL 0) so browsers drop the hub at once, then closes the socket. */

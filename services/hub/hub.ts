@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
 import { z } from 'zod';
 import { PING_NONCE_PARAM, PingNonceSchema, signPing } from '../../common/hub-identity';
-import type { Logger } from '../../main/core/ports';
+import type { Logger } from '../../common/logger';
 import { bearerToken, type ConnectionLimits, createServiceApp, listen, listenSecure, type SecureListener, sendJsonString } from '../shared/http-app';
 import { HttpError, invalidRequest } from '../shared/http-error';
 import { Params } from '../shared/params';

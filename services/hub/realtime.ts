@@ -36,7 +36,7 @@ import {
   RealtimeClientMessageSchema,
   type RealtimeServerMessage,
 } from '../../common/hub-control';
-import type { Logger } from '../../main/core/ports';
+import type { Logger } from '../../common/logger';
 import { startHeartbeat, upgradeOnPath } from '../shared/websocket-endpoint';
 import type { DemoHome, HomeChange } from './demo-home';
 import { grants } from './hub-access';

@@ -11,7 +11,7 @@ import { type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Logger } from '../../main/core/ports';
+import type { Logger } from '../../common/logger';
 import { HttpError } from './http-error';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;

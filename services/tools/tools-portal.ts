@@ -7,7 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KeyPathError } from '../../common/key-path';
-import type { Logger } from '../../main/core/ports';
+import type { Logger } from '../../common/logger';
 import type { UserDirectory } from '../cloud/users';
 import { sendErrorPage } from '../cloud/pages';
 import { MAX_WEBHOOK_NAME_LENGTH, TapCredentialLimitError, type WebhookRecord, type WebhookStore } from '../forwarder/webhook-store';

@@ -1,8 +1,16 @@
 /**
- * The hosts' logger: one JSON-ish line per record on stderr, so stdout stays free for the machine-read
- * lines of the browser host. It redacts nothing by itself: callers never pass secrets (see docs/security.md).
+ * The one logging interface of the app and the reference services, and the console logger the hosts
+ * and `npm run stack` use: one JSON-ish line per record on stderr, so stdout stays free for the
+ * machine-read lines (the browser host's address, the stack's JSON). It redacts nothing by itself:
+ * callers never pass secrets (see docs/security.md).
  */
-import type { Logger } from './core/ports';
+
+/** Messages and non-secret fields (codes, statuses, ids); never a token or a secret. */
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
 
 type Level = 'info' | 'warn' | 'error';
 
