@@ -50,6 +50,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     webhookUrl: backend.webhookUrl,
     registrations: createWebhookRegistrations({ cipher, store, logger, storage: vault.storage }),
     inspector: createWebhookInspector(),
+    openWebSocket: deps.openWebSocket,
     logger,
     clock,
   });

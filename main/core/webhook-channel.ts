@@ -8,6 +8,7 @@
  * it: retrying cannot help until the registration changes.
  */
 import WebSocket from 'ws';
+import { type OpenWebSocket, plainWebSocket } from './live-socket';
 import {
   CLOSE_BAD_SECRET,
   CLOSE_CREDENTIAL_KIND,
@@ -68,6 +69,8 @@ export interface WebhookChannelOptions {
   heartbeatMs?: number;
   schedule?: Schedule;
   backoff?: Backoff;
+  /** The host's WebSocket opener, trusting the same CAs as its fetch (an https forwarder behind the configured extra CA); plain `ws` by default. */
+  openWebSocket?: OpenWebSocket;
 }
 
 export interface WebhookChannel {
@@ -173,7 +176,8 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
 
   const connect = () => {
     if (stopped) return;
-    const ws = new WebSocket(url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeout: deadAfterMs });
+    // Never follow a redirect: the proof is for this forwarder only.
+    const ws = (options.openWebSocket ?? plainWebSocket)(url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeout: deadAfterMs, followRedirects: false });
     socket = ws;
     alive(ws);
     ws.on('ping', () => alive(ws));

@@ -11,6 +11,7 @@
 import type { EventPayload, WebhookConnection, WebhookRegistrationInput, WebhookView } from '../../common/ipc-contract';
 import { parseTapCredential, type RegistrationData } from '../../common/webhook-protocol';
 import { createEventEmitter } from './event-emitter';
+import type { OpenWebSocket } from './live-socket';
 import type { Clock, Logger } from './ports';
 import { openWebhookChannel, type WebhookChannel, type WebhookChannelOptions } from './webhook-channel';
 import type { WebhookInspector } from './webhook-inspector';
@@ -38,6 +39,8 @@ export interface WebhookListenerDeps {
   inspector: WebhookInspector;
   logger: Logger;
   clock: Clock;
+  /** The host's WebSocket opener (trusting its CAs), for an https forwarder; plain `ws` by default. */
+  openWebSocket?: OpenWebSocket;
   /** Replaced in tests to speed up heartbeats or control scheduling. */
   channelOptions?: Pick<WebhookChannelOptions, 'heartbeatMs' | 'schedule'> & { backoff?: () => WebhookChannelOptions['backoff'] };
 }
@@ -109,6 +112,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       clock,
       heartbeatMs: deps.channelOptions?.heartbeatMs,
       schedule: deps.channelOptions?.schedule,
+      openWebSocket: deps.openWebSocket,
       resumeAfter: () => registrations.lastAck(registration.id),
     };
     run.channels.push(

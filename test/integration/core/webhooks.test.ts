@@ -10,6 +10,9 @@ import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
 import type { HubdeskCore } from '../../../main/core/hubdesk-core';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { formatTapCredential } from '../../../common/webhook-protocol';
+import type { OpenWebSocket } from '../../../main/core/live-socket';
+import { createTrustedWebSocket } from '../../../main/trusted-fetch';
+import { createStackCertificates } from '../../../services/shared/stack-ca';
 import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
@@ -27,7 +30,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function newCore(webhookUrl: string, store = memoryStore()) {
+async function newCore(webhookUrl: string, store = memoryStore(), openWebSocket?: OpenWebSocket) {
   const logs = recordingLogger();
   const core = await createHubdeskCore({
     backend: {
@@ -42,6 +45,7 @@ async function newCore(webhookUrl: string, store = memoryStore()) {
     store,
     openExternal: async () => {},
     logger: logs,
+    openWebSocket,
   });
   cores.push(core);
   const entries: WebhookEntry[] = [];
@@ -177,5 +181,24 @@ describe('webhook listener against the reference forwarder', () => {
     const snapshot = (await core.handlers['inspector.snapshot']({ limit: 10 })).entries;
     expect(snapshot.filter((e) => e.delivered).map((e) => (JSON.parse(e.preview) as { n: number }).n)).toEqual([3, 2, 1]);
     expect(proxy.connections()).toBeGreaterThanOrEqual(4); // listener and tap, before and after the drop
+  });
+});
+
+describe('an https forwarder behind the configured extra CA', () => {
+  it('is reached through the host’s WebSocket port, which trusts that CA', async () => {
+    const certificates = await createStackCertificates(['127.0.0.1']); // a CA of its own, not a system root
+    const front = await startTcpProxy(stack.info.webhook_url, { tls: certificates.server });
+    try {
+      const { core, entries, statuses } = await newCore(front.url, memoryStore(), createTrustedWebSocket(certificates.ca));
+      const { id, secret } = stack.info.webhook;
+      await core.handlers['webhooks.add']({ id, secret, routing: { kind: 'keys', values: ['tls-lamp'] } });
+      await eventually(core, () => connected(statuses, id));
+      expect(front.connections()).toBeGreaterThan(0); // the listener came in over TLS
+
+      const eventId = await post({ device: { id: 'tls-lamp' } });
+      await eventually(core, () => entries.some((e) => e.id === eventId && e.delivered));
+    } finally {
+      await front.close();
+    }
   });
 });
