@@ -7,12 +7,11 @@
  *   npx tsx scripts/inspector-flood.ts            # 1,100 × 256 KiB
  *   FLOOD_COUNT=300 npx tsx scripts/inspector-flood.ts
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import { startStack } from '../services/stack';
 import { startProgram } from '../test/e2e/support/processes';
+import { tempDir } from '../test/support/temp-dir';
 
 const COUNT = Number(process.env.FLOOD_COUNT ?? 1100);
 const BODY_BYTES = 256 * 1024;
@@ -39,7 +38,7 @@ export function floodBody(n: number, bytes = BODY_BYTES): string {
 
 async function main() {
   const stack = await startStack({ remoteLatencyMs: 0 });
-  const host = startProgram('main/browser-host/bin.ts', ['--profile', mkdtempSync(join(tmpdir(), 'hubdesk-flood-')), '--skip-build'], {
+  const host = startProgram('main/browser-host/bin.ts', ['--profile', tempDir('flood'), '--skip-build'], {
     HUBDESK_AUTH_URL: stack.info.auth_url,
     HUBDESK_CLIENT_ID: stack.info.client.id,
     HUBDESK_CLIENT_SECRET: stack.info.client.secret,

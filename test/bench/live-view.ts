@@ -12,15 +12,14 @@
  *      on both sides, one machine clock), first half of the window against the second.
  * The same toggles and probes run first on the same home without the storm: that is the baseline.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+
 import { type Browser, chromium, expect, type Page } from '@playwright/test';
 import config, { chromiumPath } from '../../playwright.config';
 import { startStack } from '../../services/stack';
 import { openApp, signInThroughBrowser, startBrowserHost } from '../e2e/support/browser-host';
 import { connectHubClient } from '../e2e/support/hub-client';
 import type { BenchRow } from './route-opening';
+import { tempDir } from '../support/temp-dir';
 
 const DEVICES = 1_000;
 const EVENTS_PER_SECOND = 200;
@@ -84,7 +83,7 @@ export async function liveView(): Promise<BenchRow[]> {
 /** A fresh stack, host and profile; signs in, opens Home with every device, then runs the window. */
 async function scenario(browser: Browser, eventsPerSecond: number): Promise<ScenarioFigures> {
   const stack = await startStack({ largeHome: { devices: DEVICES }, eventsPerSecond });
-  const host = startBrowserHost(stack.info, mkdtempSync(join(tmpdir(), 'hubdesk-bench-live-')));
+  const host = startBrowserHost(stack.info, tempDir('bench-live'));
   const context = await browser.newContext();
   try {
     const page = await openApp(context, host);

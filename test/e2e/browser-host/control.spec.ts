@@ -6,14 +6,13 @@
  * the hub's reason; a flow started in the app reports back and changes devices; the read-only sign-in
  * sees disabled controls and why.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+
 import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
 import { type DemoClient, openApp, signInThroughBrowser, startBrowserHost } from '../support/browser-host';
 import { connectHubClient, type HubClient } from '../support/hub-client';
 import { type RunningProgram, startProgram } from '../support/processes';
+import { tempDir } from '../../support/temp-dir';
 
 const TANK_EMPTY = 'The tank is empty: fill it before switching the water heater on.';
 
@@ -38,7 +37,7 @@ let readOnly: Page;
 let homeClient: HubClient;
 
 async function signedInApp(browser: Browser, client: DemoClient): Promise<SignedInApp> {
-  const host = startBrowserHost(info, mkdtempSync(join(tmpdir(), `hubdesk-e2e-control-${client}-`)), client);
+  const host = startBrowserHost(info, tempDir(`e2e-control-${client}`), client);
   const context = await browser.newContext();
   const page = await openApp(context, host);
   await signInThroughBrowser(context, page, host, info.user);

@@ -4,13 +4,12 @@
  * runs against a separately started stack without its CA, so Home's secure LAN route has an untrusted
  * certificate and the app falls back to the plain LAN route (where the hub proves who it is).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
 import { openApp, signInThroughBrowser, startBrowserHost } from '../support/browser-host';
 import { type RunningProgram, startProgram } from '../support/processes';
+import { tempDir } from '../../support/temp-dir';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -22,7 +21,7 @@ let page: Page;
 test.beforeAll(async ({ browser }) => {
   stack = startProgram('services/stack-cli.ts');
   const info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
-  host = startBrowserHost(info, mkdtempSync(join(tmpdir(), 'hubdesk-e2e-routes-')));
+  host = startBrowserHost(info, tempDir('e2e-routes'));
   context = await browser.newContext();
   page = await openApp(context, host);
   await signInThroughBrowser(context, page, host, info.user);

@@ -3,20 +3,20 @@
  * stack in its own process, driven in Chromium. The "system browser" is a second page of the same
  * browser, opened at the URL the app asked to open.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { createAesGcmCipher, loadOrCreateKey } from '../../../main/browser-host/aes-gcm-cipher';
 import { DEMO_USER, type StackInfo } from '../../../services/stack';
 import { signInThroughBrowser } from '../support/browser-host';
 import { type RunningProgram, startProgram } from '../support/processes';
+import { tempDir } from '../../support/temp-dir';
 
 const RUNNING = 'Hubdesk is running at ';
 
 let stack: RunningProgram;
 let info: StackInfo;
-const profile = mkdtempSync(join(tmpdir(), 'hubdesk-e2e-profile-'));
+const profile = tempDir('e2e-profile');
 
 test.beforeAll(async () => {
   stack = startProgram('services/stack-cli.ts');
@@ -81,7 +81,7 @@ test('a fresh profile signs in through the consent page, sees both hubs, and sta
 
 test('with no configuration the app runs against the built-in demo cloud and hubs', async ({ browser }) => {
   const context = await browser.newContext();
-  const host = startProgram('main/browser-host/bin.ts', ['--profile', mkdtempSync(join(tmpdir(), 'hubdesk-e2e-embedded-')), '--skip-build'], {
+  const host = startProgram('main/browser-host/bin.ts', ['--profile', tempDir('e2e-embedded'), '--skip-build'], {
     HUBDESK_AUTH_URL: '',
     HUBDESK_CLIENT_ID: '',
     HUBDESK_CLIENT_SECRET: '',

@@ -3,12 +3,12 @@
  * forwarder) in their own processes, driven in Chromium. No sign-in: the forwarder authenticates a
  * webhook by its id and secret, so the Webhooks view works signed out.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
 import { type RunningProgram, startProgram } from '../support/processes';
+import { tempDir } from '../../support/temp-dir';
 
 const RUNNING = 'Hubdesk is running at ';
 
@@ -52,7 +52,7 @@ const postDemo = (body: unknown) =>
   fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 test('a webhook added in the app shows a POSTed message with its body and routing', async ({ page }) => {
-  const profile = mkdtempSync(join(tmpdir(), 'hubdesk-e2e-webhooks-'));
+  const profile = tempDir('e2e-webhooks');
   const host = startHost(profile);
   try {
     await page.goto(await host.line(RUNNING));
@@ -100,7 +100,7 @@ test('a webhook added in the app shows a POSTed message with its body and routin
 });
 
 test("without a tap credential: this app's deliveries only, and the view says once what the tap credential adds", async ({ page }) => {
-  const host = startHost(mkdtempSync(join(tmpdir(), 'hubdesk-e2e-webhooks-notap-')));
+  const host = startHost(tempDir('e2e-webhooks-notap'));
   try {
     await page.goto(await host.line(RUNNING));
     await addDemoWebhook(page, 'lamp-7', false);
@@ -124,7 +124,7 @@ test("without a tap credential: this app's deliveries only, and the view says on
 
 test('10,000 messages stay a short DOM: the list is virtualised and scrolls to the oldest', async ({ page }) => {
   test.setTimeout(180_000);
-  const host = startHost(mkdtempSync(join(tmpdir(), 'hubdesk-e2e-webhooks-many-')));
+  const host = startHost(tempDir('e2e-webhooks-many'));
   try {
     await page.goto(await host.line(RUNNING));
     await addDemoWebhook(page, 'many-1');

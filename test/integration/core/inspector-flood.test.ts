@@ -10,9 +10,7 @@
  *   2 GiB and then crashed, so under the cap it would die of "heap out of memory");
  * - a small message sent afterwards still arrives, and its full body can be fetched.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { BRIDGE_MAX_MESSAGE_BYTES } from '../../../common/bridge-protocol';
@@ -21,6 +19,7 @@ import { INSPECTOR_PAGE_MAX_ENTRIES } from '../../../common/ipc-contract';
 import { GONE_EVICTED, MAIN_INSPECTOR_BUDGET_BYTES, MAIN_INSPECTOR_CAPACITY } from '../../../main/core/webhook-inspector';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { type RunningProgram, startProgram } from '../../e2e/support/processes';
+import { tempDir } from '../../support/temp-dir';
 
 const FLOOD = 1100;
 const BODY_BYTES = 256 * 1024;
@@ -38,7 +37,7 @@ let bridge: Awaited<ReturnType<typeof openBridge>>;
 
 beforeAll(async () => {
   stack = await startStack({ remoteLatencyMs: 0 });
-  host = startProgram('main/browser-host/bin.ts', ['--profile', mkdtempSync(join(tmpdir(), 'hubdesk-flood-')), '--skip-build'], {
+  host = startProgram('main/browser-host/bin.ts', ['--profile', tempDir('flood'), '--skip-build'], {
     HUBDESK_AUTH_URL: stack.info.auth_url,
     HUBDESK_CLIENT_ID: stack.info.client.id,
     HUBDESK_CLIENT_SECRET: stack.info.client.secret,

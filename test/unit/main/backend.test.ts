@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BackendConfigError, readConfiguredBackend, readExtraCa, readWebhookUrl } from '../../../main/backend';
+import { tempDir } from '../../support/temp-dir';
 
 const cloud = { HUBDESK_AUTH_URL: 'https://cloud.example', HUBDESK_CLIENT_ID: 'id', HUBDESK_CLIENT_SECRET: 'secret' };
 
@@ -23,7 +23,7 @@ describe('HUBDESK_WEBHOOK_URL', () => {
 });
 
 describe('HUBDESK_EXTRA_CA_FILE', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'hubdesk-ca-'));
+  const dir = tempDir('ca');
   const pem = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
   const caFile = join(dir, 'ca.pem');
   writeFileSync(caFile, pem);

@@ -4,9 +4,8 @@
  * other port, and that the policy lives in one place: the browser host sends exactly the generated
  * one, and renderer/index.html carries no copy.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { startBrowserHostServer } from '../../../main/browser-host/server';
 import type { HubdeskCore } from '../../../main/core/hubdesk-core';
 import { browserHostBridgeOrigins, contentSecurityPolicy } from '../../../main/csp';
 import { recordingLogger } from '../../support/core-fakes';
+import { tempDir } from '../../support/temp-dir';
 
 /** The policy as directive name → sources. */
 function directives(policy: string): Map<string, string[]> {
@@ -78,7 +78,7 @@ describe('the browser host CSP', () => {
   });
 
   it('is the header the browser host sends with the app page', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'hubdesk-csp-'));
+    const root = tempDir('csp');
     writeFileSync(join(root, 'index.html'), '<!doctype html><title>Hubdesk</title>');
     const core = {
       handlers: {} as Handlers,

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAesGcmCipher, KeyFileError, loadOrCreateKey } from '../../../../main/browser-host/aes-gcm-cipher';
+import { tempDir } from '../../../support/temp-dir';
 
-const folder = () => mkdtempSync(join(tmpdir(), 'hubdesk-cipher-'));
+const folder = () => tempDir('cipher');
 
 describe('AES-256-GCM cipher with a key file', () => {
   it('creates a 32-byte key readable only by the user, and reads the same key back', () => {

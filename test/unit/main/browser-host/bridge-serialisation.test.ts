@@ -4,8 +4,7 @@
  * over the frame bound becomes an error envelope; such an event is dropped; both are logged; nothing
  * escapes as an unhandled rejection, and the bridge keeps serving. Real loopback sockets, a stand-in core.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -15,6 +14,7 @@ import { MAX_OUTGOING_FRAME_BYTES, serialiseBounded, UNSENDABLE_ANSWER } from '.
 import type { HubdeskCore } from '../../../../main/core/hubdesk-core';
 import { bridgeMessages } from '../../../support/bridge-messages';
 import { recordingLogger } from '../../../support/core-fakes';
+import { tempDir } from '../../../support/temp-dir';
 
 const SECRET = 'the-per-run-secret';
 const view = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true } satisfies SessionView;
@@ -46,7 +46,7 @@ function fakeCore(): HubdeskCore {
 
 beforeAll(async () => {
   process.on('unhandledRejection', onUnhandled);
-  const root = mkdtempSync(join(tmpdir(), 'hubdesk-static-'));
+  const root = tempDir('static');
   writeFileSync(join(root, 'index.html'), '<!doctype html><title>Hubdesk</title>');
   host = await startBrowserHostServer({ staticRoot: root, secret: SECRET, logger, createCore: async () => fakeCore() });
 });

@@ -1,13 +1,13 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createJsonFileStore } from '../../../../main/browser-host/json-file-store';
 import { recordingLogger } from '../../../support/core-fakes';
+import { tempDir } from '../../../support/temp-dir';
 
 describe('JSON file store', () => {
   it('persists values across instances in a 0600 file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hubdesk-store-'));
+    const dir = tempDir('store');
     const path = join(dir, 'settings.json');
     const store = createJsonFileStore(path, recordingLogger());
     store.set('a', { b: [1, 2] });
@@ -22,7 +22,7 @@ describe('JSON file store', () => {
   });
 
   it('keeps an unreadable file aside and starts empty', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hubdesk-store-'));
+    const dir = tempDir('store');
     const path = join(dir, 'settings.json');
     writeFileSync(path, '{not json');
     const logger = recordingLogger();

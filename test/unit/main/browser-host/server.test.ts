@@ -2,9 +2,8 @@
  * The browser host's server over real loopback sockets, with a stand-in core: who may use the
  * bridge, what it carries, what the static server and the OAuth loopback redirect accept.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -14,6 +13,7 @@ import type { HubdeskCore, OAuthCallbackParams } from '../../../../main/core/hub
 import { callbackParams, type RunningBrowserHost, startBrowserHostServer } from '../../../../main/browser-host/server';
 import { bridgeMessages } from '../../../support/bridge-messages';
 import { recordingLogger } from '../../../support/core-fakes';
+import { tempDir } from '../../../support/temp-dir';
 
 const SECRET = 'the-per-run-secret';
 const view: SessionView = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true };
@@ -38,7 +38,7 @@ function fakeCore(): HubdeskCore {
 }
 
 beforeAll(async () => {
-  const root = mkdtempSync(join(tmpdir(), 'hubdesk-static-'));
+  const root = tempDir('static');
   writeFileSync(join(root, 'index.html'), '<!doctype html><title>Hubdesk</title>');
   host = await startBrowserHostServer({
     staticRoot: root,

@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { electronPackageDir, findElectronRuntime } from '../../../../main/electron/find-runtime';
+import { tempDir } from '../../../support/temp-dir';
 
 describe('findElectronRuntime', () => {
   let pkg: string;
   beforeEach(() => {
-    pkg = mkdtempSync(join(tmpdir(), 'hubdesk-electron-pkg-'));
+    pkg = tempDir('electron-pkg');
   });
   afterEach(() => rmSync(pkg, { recursive: true, force: true }));
 

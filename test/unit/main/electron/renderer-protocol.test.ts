@@ -4,9 +4,8 @@
  * and what it refuses (other methods, hosts, traversal in every spelling, unknown files). A real folder
  * with a secret file next to it checks that nothing outside the folder is ever read.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APP_SCHEME } from '../../../../main/core/deep-link';
@@ -23,6 +22,7 @@ import {
 } from '../../../../main/electron/renderer-protocol';
 import { recordingLogger } from '../../../support/core-fakes';
 import { fakeElectron, protocol, resetFakeElectron } from '../../../support/fake-electron';
+import { tempDir } from '../../../support/temp-dir';
 
 vi.mock('electron', () => import('../../../support/fake-electron'));
 
@@ -32,7 +32,7 @@ let root: string;
 
 beforeAll(() => {
   // base/secret.txt must stay out of reach of base/renderer/.
-  base = mkdtempSync(join(tmpdir(), 'hubdesk-renderer-'));
+  base = tempDir('renderer');
   root = join(base, 'renderer');
   mkdirSync(join(root, 'assets'), { recursive: true });
   writeFileSync(join(base, 'secret.txt'), 'SECRET');
