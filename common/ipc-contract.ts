@@ -302,38 +302,48 @@ export type InspectorPage = z.infer<typeof InspectorPageSchema>;
 
 // ---- Channels
 
+/**
+ * Who may call a verb: `signed-in` verbs are refused with `signed-out` by the dispatcher while nobody is
+ * signed in (or a saved sign-in is being restored: then they wait for the cloud like any call);
+ * `anyone` verbs work signed out too (sign-in itself, settings, webhooks, which the forwarder
+ * authenticates by their own secrets). The dispatcher enforces it, so handlers do not repeat the check.
+ */
+export type Access = 'signed-in' | 'anyone';
+const SIGNED_IN: Access = 'signed-in';
+const ANYONE: Access = 'anyone';
+
 const hubId = z.string().min(1).max(200);
 const noArgs = z.tuple([]);
 
 export const invokeContract = {
-  'session.get': { args: noArgs, result: SessionViewSchema },
-  'auth.signIn': { args: noArgs, result: z.void() },
-  'auth.cancel': { args: noArgs, result: z.void() },
-  'auth.signOut': { args: noArgs, result: z.void() },
-  'hubs.list': { args: noArgs, result: z.array(HubViewSchema) },
-  'hubs.devices': { args: z.tuple([hubId]), result: DeviceListSchema },
+  'session.get': { args: noArgs, result: SessionViewSchema, access: ANYONE },
+  'auth.signIn': { args: noArgs, result: z.void(), access: ANYONE },
+  'auth.cancel': { args: noArgs, result: z.void(), access: ANYONE },
+  'auth.signOut': { args: noArgs, result: z.void(), access: ANYONE },
+  'hubs.list': { args: noArgs, result: z.array(HubViewSchema), access: SIGNED_IN },
+  'hubs.devices': { args: z.tuple([hubId]), result: DeviceListSchema, access: SIGNED_IN },
   /** Pins the route used for a hub (persisted; only that route is tried), or null for automatic choice. */
-  'hubs.pinRoute': { args: z.tuple([hubId, RouteKindSchema.nullable()]), result: z.void() },
+  'hubs.pinRoute': { args: z.tuple([hubId, RouteKindSchema.nullable()]), result: z.void(), access: SIGNED_IN },
   /** Allows or refuses unencrypted LAN routes for every hub (persisted); open sessions choose their route again. */
-  'hubs.allowUnencryptedRoutes': { args: z.tuple([z.boolean()]), result: z.void() },
+  'hubs.allowUnencryptedRoutes': { args: z.tuple([z.boolean()]), result: z.void(), access: ANYONE },
   /** Sets one capability; resolves with the value the hub stored, rejects with the hub's reason. */
-  'hubs.setCapability': { args: z.tuple([hubId, SetCapabilityRequestSchema]), result: CapabilityEventDataSchema },
+  'hubs.setCapability': { args: z.tuple([hubId, SetCapabilityRequestSchema]), result: CapabilityEventDataSchema, access: SIGNED_IN },
   /** Keeps the live channel of this hub open (closing any other one); null closes it. */
-  'hubs.watch': { args: z.tuple([hubId.nullable()]), result: z.void() },
-  'hubs.flows': { args: z.tuple([hubId]), result: FlowListSchema },
-  'hubs.triggerFlow': { args: z.tuple([hubId, z.string().min(1).max(200)]), result: FlowTriggerResultSchema },
-  'hubs.setFavourite': { args: z.tuple([hubId, deviceId, z.boolean()]), result: z.void() },
-  'vault.allowPlaintextStorage': { args: z.tuple([z.boolean()]), result: z.void() },
-  'notices.dismiss': { args: z.tuple([z.string().min(1).max(100)]), result: z.void() },
-  'webhooks.list': { args: noArgs, result: z.array(WebhookViewSchema) },
+  'hubs.watch': { args: z.tuple([hubId.nullable()]), result: z.void(), access: ANYONE },
+  'hubs.flows': { args: z.tuple([hubId]), result: FlowListSchema, access: SIGNED_IN },
+  'hubs.triggerFlow': { args: z.tuple([hubId, z.string().min(1).max(200)]), result: FlowTriggerResultSchema, access: SIGNED_IN },
+  'hubs.setFavourite': { args: z.tuple([hubId, deviceId, z.boolean()]), result: z.void(), access: SIGNED_IN },
+  'vault.allowPlaintextStorage': { args: z.tuple([z.boolean()]), result: z.void(), access: ANYONE },
+  'notices.dismiss': { args: z.tuple([z.string().min(1).max(100)]), result: z.void(), access: ANYONE },
+  'webhooks.list': { args: noArgs, result: z.array(WebhookViewSchema), access: ANYONE },
   /** Adds a registration, or replaces the one with the same webhook id. */
-  'webhooks.add': { args: z.tuple([WebhookRegistrationInputSchema]), result: WebhookViewSchema },
-  'webhooks.remove': { args: z.tuple([WebhookIdSchema]), result: z.void() },
+  'webhooks.add': { args: z.tuple([WebhookRegistrationInputSchema]), result: WebhookViewSchema, access: ANYONE },
+  'webhooks.remove': { args: z.tuple([WebhookIdSchema]), result: z.void(), access: ANYONE },
   /** The recent entries kept in main, newest first, one page at a time, so a reloaded renderer is not empty. */
-  'inspector.snapshot': { args: z.tuple([InspectorPageRequestSchema]), result: InspectorPageSchema },
+  'inspector.snapshot': { args: z.tuple([InspectorPageRequestSchema]), result: InspectorPageSchema, access: ANYONE },
   /** One message in full (body and raw body), or `gone` when main no longer keeps its body. */
-  'inspector.message': { args: z.tuple([WebhookIdSchema, z.string().min(1).max(200)]), result: WebhookMessageResultSchema },
-  'inspector.clear': { args: noArgs, result: z.void() },
+  'inspector.message': { args: z.tuple([WebhookIdSchema, z.string().min(1).max(200)]), result: WebhookMessageResultSchema, access: ANYONE },
+  'inspector.clear': { args: noArgs, result: z.void(), access: ANYONE },
 } as const;
 
 export const eventContract = {

@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import { resolveBackend } from './backend';
 import { createHubdeskCore } from './core/create-hubdesk-core';
 import { OAUTH_REDIRECT_URI } from './core/deep-link';
-import { createDispatcher } from './core/ipc-dispatcher';
 import { type AppLifecycle, registerShutdown, startAppLifecycle } from './electron/app-lifecycle';
 import { createElectronStore } from './electron/electron-store-adapter';
 import { registerIpc } from './electron/ipc';
@@ -44,7 +43,7 @@ async function start(lifecycle: AppLifecycle): Promise<void> {
   const unregisterIpc = registerIpc({
     window,
     isRendererUrl: (url) => isRendererUrl(source, url),
-    dispatch: createDispatcher(core.handlers, logger),
+    dispatch: core.dispatch,
     events: core,
     logger,
   });

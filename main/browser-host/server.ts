@@ -22,7 +22,6 @@ import {
 import { EVENT_NAMES } from '../../common/ipc-contract';
 import type { HubdeskCore, OAuthCallbackParams } from '../core/hubdesk-core';
 import { serialiseBounded, UNSENDABLE_ANSWER } from '../core/frame-guard';
-import { createDispatcher } from '../core/ipc-dispatcher';
 import type { Logger } from '../core/ports';
 import { contentSecurityPolicy } from '../csp';
 
@@ -76,7 +75,7 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
     throw error;
   }
   const readyCore = core;
-  const dispatch = createDispatcher(readyCore.handlers, logger);
+  const dispatch = readyCore.dispatch;
 
   async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (!allowedHosts.has(request.headers.host ?? '')) return send(response, 421, 'text/plain; charset=utf-8', 'Misdirected request');

@@ -5,12 +5,13 @@
  */
 import { z } from 'zod';
 import { AppError } from '../../common/app-error';
-import type { AuthView, DeviceList, Handlers, UserView } from '../../common/ipc-contract';
+import type { DeviceList, Handlers, UserView } from '../../common/ipc-contract';
 import type { UserRecord } from '../../common/wire';
 import { createCloudClient } from './cloud-client';
 import { createEventEmitter } from './event-emitter';
 import { createFavourites } from './favourites';
 import { createHubClient, type HubTransport, transportFor } from './hub-client';
+import { createDispatcher, NOT_SIGNED_IN } from './ipc-dispatcher';
 import { createHubLive, type LiveEvent, SIGNED_OUT_REASON } from './hub-live';
 import { createHubSessions } from './hub-sessions';
 import type { CoreDeps, HubdeskCore } from './hubdesk-core';
@@ -153,8 +154,10 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     await enterSignedIn();
   };
 
-  const requireSignedIn = (auth: AuthView) => {
-    if (auth.status !== 'signed-in' && auth.status !== 'restoring') throw new AppError('signed-out', 'You are not signed in.');
+  /** What the contract's `signed-in` verbs need (the dispatcher checks it): a user, or a saved sign-in being restored. */
+  const signedIn = () => {
+    const { status } = state.auth();
+    return status === 'signed-in' || status === 'restoring';
   };
 
   const handlers: Handlers = {
@@ -179,35 +182,29 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
       signOut();
     },
     'hubs.list': async () => {
-      requireSignedIn(state.auth());
       return sessions.list();
     },
     'hubs.devices': async (hubId) => {
-      requireSignedIn(state.auth());
       return deviceList(hubId);
     },
     'hubs.setCapability': async (hubId, request) => {
-      requireSignedIn(state.auth());
       return sessions.setCapability(hubId, request);
     },
     'hubs.watch': async (hubId) => {
-      if (hubId !== null) requireSignedIn(state.auth());
+      // Stopping (null) works signed out too, which the contract cannot say per argument; watching needs a user.
+      if (hubId !== null && !signedIn()) throw NOT_SIGNED_IN;
       live.watch(hubId);
     },
     'hubs.flows': async (hubId) => {
-      requireSignedIn(state.auth());
       return sessions.flows(hubId);
     },
     'hubs.triggerFlow': async (hubId, flowId) => {
-      requireSignedIn(state.auth());
       return sessions.triggerFlow(hubId, flowId);
     },
     'hubs.setFavourite': async (hubId, deviceId, favourite) => {
-      requireSignedIn(state.auth());
       favourites.set(hubId, deviceId, favourite);
     },
     'hubs.pinRoute': async (hubId, kind) => {
-      requireSignedIn(state.auth());
       sessions.pinRoute(hubId, kind);
       live.restart(hubId);
     },
@@ -238,6 +235,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
 
   return {
     handlers,
+    dispatch: createDispatcher(handlers, logger, { signedIn }),
     onEvent: (event, listener) => {
       if (event === 'session.changed') return state.subscribe(listener as SessionListener);
       if (isLiveEvent(event)) return liveEvents.on(event, listener as (payload: unknown) => void);

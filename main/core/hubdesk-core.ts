@@ -1,10 +1,11 @@
 /**
  * The app core's face towards the hosts. A host (Electron or browser) builds the ports, calls
- * `createHubdeskCore`, registers `handlers` on its transport through `createDispatcher`, forwards
+ * `createHubdeskCore`, hands every request from its transport to `dispatch`, forwards
  * events to the renderer, and hands every OAuth redirect it receives to `handleOAuthCallback`.
  */
 import type { EventName, EventPayload, Handlers } from '../../common/ipc-contract';
 import type { HubTransport } from './hub-client';
+import type { Dispatch } from './ipc-dispatcher';
 import type { OpenWebSocket } from './live-socket';
 import type { BackendConfig, Clock, KeyValueStore, Logger, MdnsBrowser, OpenExternal, SecretCipher } from './ports';
 import type { Schedule } from './webhook-channel';
@@ -41,6 +42,8 @@ export interface OAuthCallbackParams {
 
 export interface HubdeskCore {
   readonly handlers: Handlers;
+  /** The handlers behind the contract's validation and access rules: what a host's transport calls. */
+  readonly dispatch: Dispatch;
   onEvent<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
   /** 'ignored' for unsolicited or mismatched callbacks (logged, never acted on). */
   handleOAuthCallback(params: OAuthCallbackParams): Promise<'accepted' | 'ignored'>;

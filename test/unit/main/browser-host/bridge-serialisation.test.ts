@@ -15,6 +15,7 @@ import type { HubdeskCore } from '../../../../main/core/hubdesk-core';
 import { bridgeMessages } from '../../../support/bridge-messages';
 import { recordingLogger } from '../../../support/core-fakes';
 import { tempDir } from '../../../support/temp-dir';
+import { createDispatcher } from '../../../../main/core/ipc-dispatcher';
 
 const SECRET = 'the-per-run-secret';
 const view = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true } satisfies SessionView;
@@ -35,6 +36,7 @@ function fakeCore(): HubdeskCore {
   } as unknown as Handlers;
   return {
     handlers,
+    dispatch: createDispatcher(handlers, recordingLogger(), { signedIn: () => true }),
     onEvent: (name, listener) => {
       listeners.set(name, listener as (payload: unknown) => void);
       return () => listeners.delete(name);

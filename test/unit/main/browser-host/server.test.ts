@@ -14,6 +14,7 @@ import { callbackParams, type RunningBrowserHost, startBrowserHostServer } from 
 import { bridgeMessages } from '../../../support/bridge-messages';
 import { recordingLogger } from '../../../support/core-fakes';
 import { tempDir } from '../../../support/temp-dir';
+import { createDispatcher } from '../../../../main/core/ipc-dispatcher';
 
 const SECRET = 'the-per-run-secret';
 const view: SessionView = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true };
@@ -28,6 +29,7 @@ function fakeCore(): HubdeskCore {
   } as unknown as Handlers;
   return {
     handlers,
+    dispatch: createDispatcher(handlers, recordingLogger(), { signedIn: () => true }),
     onEvent: () => () => {},
     handleOAuthCallback: async (params) => {
       callbacks.push(params);

@@ -33,7 +33,7 @@ function setup() {
       return () => {};
     },
   };
-  registerIpc({ window: window as never, isRendererUrl: (url) => url === RENDERER, dispatch: createDispatcher(handlers, logger), events: events as never, logger });
+  registerIpc({ window: window as never, isRendererUrl: (url) => url === RENDERER, dispatch: createDispatcher(handlers, logger, { signedIn: () => true }), events: events as never, logger });
   const invoke = (channel: string) => fakeElectron.invoke(window.webContents, window.webContents.mainFrame, INVOKE_CHANNEL, channel, []);
   return { window, logger, listeners, invoke };
 }

@@ -27,7 +27,7 @@ function setup() {
   const unregister = registerIpc({
     window: window as never,
     isRendererUrl: (url) => url.split(/[?#]/)[0] === RENDERER,
-    dispatch: createDispatcher(handlers, logger),
+    dispatch: createDispatcher(handlers, logger, { signedIn: () => true }),
     events: events as never,
     logger,
   });

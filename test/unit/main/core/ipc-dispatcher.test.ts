@@ -1,0 +1,51 @@
+import { describe, expect, it, vi } from 'vitest';
+import { CHANNELS, type Handlers, invokeContract } from '../../../../common/ipc-contract';
+import { createHubdeskCore } from '../../../../main/core/create-hubdesk-core';
+import { createDispatcher } from '../../../../main/core/ipc-dispatcher';
+import { fakeCipher, memoryStore, recordingLogger, TEST_BACKEND } from '../../../support/core-fakes';
+
+function dispatcher(signedIn: boolean) {
+  const handlers = { 'hubs.list': vi.fn(async () => []), 'webhooks.list': vi.fn(async () => []) } as unknown as Handlers;
+  return { handlers, dispatch: createDispatcher(handlers, recordingLogger(), { signedIn: () => signedIn }) };
+}
+
+describe('the dispatcher enforces the access the contract declares', () => {
+  it('refuses a signed-in verb while nobody is signed in, before its handler runs', async () => {
+    const { handlers, dispatch } = dispatcher(false);
+    expect(await dispatch('hubs.list', [])).toEqual({ ok: false, error: { code: 'signed-out', message: 'You are not signed in.' } });
+    expect(handlers['hubs.list']).not.toHaveBeenCalled();
+  });
+
+  it('runs a signed-in verb for a signed-in user, and an anyone verb for everybody', async () => {
+    expect(await dispatcher(true).dispatch('hubs.list', [])).toEqual({ ok: true, value: [] });
+    const signedOut = dispatcher(false);
+    expect(await signedOut.dispatch('webhooks.list', [])).toEqual({ ok: true, value: [] });
+    expect(signedOut.handlers['webhooks.list']).toHaveBeenCalledOnce();
+  });
+
+  it('checks the arguments first, whoever asks', async () => {
+    expect(await dispatcher(false).dispatch('hubs.list', ['extra'])).toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
+    expect(await dispatcher(false).dispatch('hubs.nope', [])).toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
+  });
+
+  it('every verb declares its access; every verb that reaches a hub needs a signed-in user', () => {
+    for (const channel of CHANNELS) expect(['signed-in', 'anyone']).toContain(invokeContract[channel].access);
+    const hubVerbs = CHANNELS.filter((channel) => channel.startsWith('hubs.') && !['hubs.watch', 'hubs.allowUnencryptedRoutes'].includes(channel));
+    expect(hubVerbs.length).toBeGreaterThan(5);
+    for (const channel of hubVerbs) expect(invokeContract[channel].access, channel).toBe('signed-in');
+  });
+});
+
+describe('the core behind its dispatcher, signed out', () => {
+  it('refuses hub verbs with signed-out, lets the live channel be stopped, and watching a hub refused', async () => {
+    const core = await createHubdeskCore({ backend: TEST_BACKEND, cipher: fakeCipher(), store: memoryStore(), openExternal: async () => {}, logger: recordingLogger() });
+    try {
+      expect(await core.dispatch('hubs.devices', ['hub-1'])).toMatchObject({ ok: false, error: { code: 'signed-out' } });
+      expect(await core.dispatch('hubs.watch', [null])).toEqual({ ok: true });
+      expect(await core.dispatch('hubs.watch', ['hub-1'])).toMatchObject({ ok: false, error: { code: 'signed-out' } });
+      expect(await core.dispatch('session.get', [])).toMatchObject({ ok: true, value: { auth: { status: 'signed-out' } } });
+    } finally {
+      await core.dispose();
+    }
+  });
+});
