@@ -28,6 +28,7 @@ import { DEFAULT_RELAY_LATENCY_MS, type RunningRelay, startRelay } from './relay
 import { silentLogger } from './shared/logger';
 import { createStackCertificates, type StackCertificates } from './shared/stack-ca';
 import { type RunningToolsPortal, startToolsPortal } from './tools/tools-portal';
+import { LOOPBACK_REDIRECT_URI, OAUTH_REDIRECT_URI } from '../common/oauth-redirect';
 import type { HubIdentityKey, HubPlatform } from '../common/wire';
 import { formatTapCredential } from '../common/webhook-protocol';
 
@@ -88,8 +89,7 @@ export interface RunningStack {
   close(): Promise<void>;
 }
 
-const REDIRECT_URI = 'io.hubdesk.app:/oauth/callback';
-const LOOPBACK_REDIRECT_URI = 'http://127.0.0.1/oauth/callback';
+const REDIRECT_URI = OAUTH_REDIRECT_URI;
 
 /** The desktop app's registration. Its secret is public by nature (RFC 8252 §8.5); PKCE protects the code. */
 export const DEMO_CLIENT: ClientRegistration = {

@@ -20,14 +20,14 @@ import {
   TOKEN_FRAGMENT_KEY,
 } from '../../common/bridge-protocol';
 import { EVENT_NAMES } from '../../common/ipc-contract';
-import type { HubdeskCore, OAuthCallbackParams } from '../core/hubdesk-core';
+import { OAUTH_CALLBACK_PATH } from '../../common/oauth-redirect';
+import { parseAuthorisationResponse } from '../core/authorisation-response';
+import type { HubdeskCore } from '../core/hubdesk-core';
 import { serialiseBounded, UNSENDABLE_ANSWER } from '../core/frame-guard';
 import type { Logger } from '../core/ports';
 import { contentSecurityPolicy } from '../csp';
 
-export const OAUTH_CALLBACK_PATH = '/oauth/callback';
 const HELLO_TIMEOUT_MS = 10_000;
-const CALLBACK_PARAMS = ['code', 'state', 'error', 'error_description', 'iss'] as const;
 
 export interface BrowserHostServerOptions {
   /** Folder with the built renderer (index.html and assets). */
@@ -86,9 +86,10 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
   }
 
   async function handleCallback(url: URL, response: ServerResponse): Promise<void> {
-    const params = callbackParams(url.searchParams);
-    const outcome = params ? await readyCore.handleOAuthCallback(params) : 'ignored';
-    if (!params) logger.warn('oauth: malformed loopback callback ignored');
+    // The same strict parser as the Electron host's deep links: nothing malformed reaches the core.
+    const parsed = parseAuthorisationResponse(url.search.slice(1));
+    const outcome = parsed.ok ? await readyCore.handleOAuthCallback(parsed.params) : 'ignored';
+    if (!parsed.ok) logger.warn('oauth: malformed loopback callback ignored', { reason: parsed.reason });
     const page =
       outcome === 'accepted'
         ? resultPage('Back to Hubdesk', 'Your browser has passed the answer to Hubdesk. You can close this tab and return to the Hubdesk tab.')
@@ -197,16 +198,6 @@ function parseClientMessage(text: string) {
 }
 
 /** Only the parameters an authorisation response may carry, each at most once (RFC 6749 §4.1.2). */
-export function callbackParams(query: URLSearchParams): OAuthCallbackParams | undefined {
-  const params: OAuthCallbackParams = {};
-  for (const key of new Set(query.keys())) {
-    const values = query.getAll(key);
-    if (!(CALLBACK_PARAMS as readonly string[]).includes(key) || values.length !== 1 || (values[0] ?? '').length > 2048) return undefined;
-    if (key !== 'iss') params[key as keyof OAuthCallbackParams] = values[0];
-  }
-  return params;
-}
-
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }

@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { CLOSE_UNAUTHORISED } from '../../../../common/bridge-protocol';
 import type { Handlers, SessionView } from '../../../../common/ipc-contract';
 import type { HubdeskCore, OAuthCallbackParams } from '../../../../main/core/hubdesk-core';
-import { callbackParams, type RunningBrowserHost, startBrowserHostServer } from '../../../../main/browser-host/server';
+import { type RunningBrowserHost, startBrowserHostServer } from '../../../../main/browser-host/server';
 import { bridgeMessages } from '../../../support/bridge-messages';
 import { recordingLogger } from '../../../support/core-fakes';
 import { tempDir } from '../../../support/temp-dir';
@@ -98,9 +98,14 @@ describe('browser host server', () => {
     expect(callbacks).toHaveLength(2); // the duplicated one never reached the core
   });
 
-  it('keeps only the parameters an authorisation response may carry', () => {
-    expect(callbackParams(new URLSearchParams('code=1&state=2&iss=x'))).toEqual({ code: '1', state: '2' });
-    expect(callbackParams(new URLSearchParams('code=1&redirect=evil'))).toBeUndefined();
+  it('applies the deep links’ strict rules to the loopback callback: only an authorisation response reaches the core', async () => {
+    callbacks.length = 0;
+    expect((await get('/oauth/callback?code=1&state=expected&iss=x')).status).toBe(200);
+    expect(callbacks).toEqual([{ code: '1', state: 'expected' }]); // iss dropped
+    for (const query of ['code=1&redirect=evil', 'code=1&error=access_denied&state=expected', 'state=expected', 'code=&state=expected', 'code=%0d%0a&state=expected', 'code=%E0%A4&state=expected', `code=${'x'.repeat(5000)}&state=expected`]) {
+      expect((await get(`/oauth/callback?${query}`)).status, query).toBe(400);
+    }
+    expect(callbacks).toHaveLength(1);
   });
 
   it('refuses a WebSocket from another origin', async () => {
