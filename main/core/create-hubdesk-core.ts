@@ -86,7 +86,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     onSessionEnded: (reason) => signOut(reason),
   });
   const standardTransport: HubTransport = { fetch: fetchFn, openWebSocket: deps.openWebSocket ?? plainWebSocket };
-  const hubClient = createHubClient((at) => transportFor(standardTransport, deps.namingHub, at), lifetime.signal);
+  const hubClient = createHubClient((at) => transportFor(standardTransport, deps.namingHub, at.namedHub), lifetime.signal);
   // Addresses heard over mDNS are used only where the host can check that a certificate names the hub.
   const lan = deps.mdns && deps.namingHub ? createLanDirectory(deps.mdns, logger) : null;
   const routes = createParallelPingSelector(createProvingPing(hubClient, { allowUnencrypted: unencryptedRoutes.allowed }), {
@@ -99,7 +99,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const live = createHubLive({
     sessions,
     fetchDevices: deviceList,
-    openSocket: wsLiveSocket((namedHub) => transportFor(standardTransport, deps.namingHub, { baseUrl: '', namedHub }).openWebSocket),
+    openSocket: wsLiveSocket((namedHub) => transportFor(standardTransport, deps.namingHub, namedHub).openWebSocket),
     emit: liveEvents.emit,
     clock,
     logger,

@@ -69,9 +69,9 @@ export interface HubTransport {
  * over mDNS the host's transport that accepts only a certificate naming that hub. A host that cannot
  * check that (`namingHub` absent) gets a transport that refuses such addresses.
  */
-export function transportFor(standard: HubTransport, namingHub: ((hubId: string) => HubTransport) | undefined, at: HubAddress): HubTransport {
-  if (at.namedHub === undefined) return standard;
-  return namingHub?.(at.namedHub) ?? CANNOT_CHECK_HUB_NAMES;
+export function transportFor(standard: HubTransport, namingHub: ((hubId: string) => HubTransport) | undefined, namedHub: string | undefined): HubTransport {
+  if (namedHub === undefined) return standard;
+  return namingHub?.(namedHub) ?? CANNOT_CHECK_HUB_NAMES;
 }
 
 const CANNOT_CHECK_HUB_NAMES: HubTransport = {

@@ -4,7 +4,7 @@
  * with the reason. Each namespace's whole network is its veth: multicast (224.0.0.251) leaves by the
  * route table, so each gets a default route through it.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawnSync } from 'node:child_process';
 
 export interface NamespaceSide {
   ns: string;
@@ -54,4 +54,19 @@ export function deleteNamespaces(sides: readonly [NamespaceSide, NamespaceSide])
 /** `ip` arguments that run `node --import tsx <script> ...args` inside a namespace. */
 export function inNamespace(ns: string, script: string, ...args: string[]): string[] {
   return ['netns', 'exec', ns, process.execPath, '--import', 'tsx', script, ...args];
+}
+
+/** Resolves with the first stdout line `match` accepts; rejects when the process exits first. */
+export function lineFrom(child: ChildProcess, match: (line: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      const found = lines.find(match);
+      if (found !== undefined) resolve(found);
+    });
+    child.once('exit', (code) => reject(new Error(`the peer exited (${code}) before printing what the test waits for`)));
+  });
 }

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteOutcome } from '../../../common/ipc-contract';
 import { UNTRUSTED_CERTIFICATE } from '../../../main/core/http';
-import { createNamespaces, deleteNamespaces, inNamespace, namespacePair, whyNetnsUnavailable } from '../../support/netns';
+import { createNamespaces, deleteNamespaces, inNamespace, lineFrom, namespacePair, whyNetnsUnavailable } from '../../support/netns';
 
 const PEER = fileURLToPath(new URL('./route-trust-netns-peer.ts', import.meta.url));
 /** The stack's cloud-hosted hub: reachable only remotely, so a LAN route looks like an improvement. */
@@ -22,21 +22,6 @@ if (unavailable) console.log(`route-trust netns test skipped: ${unavailable}`);
 
 let impostor: ChildProcess | undefined;
 const credentials: string[] = [];
-
-/** Resolves with the first stdout line `match` accepts; rejects when the process exits first. */
-function lineFrom(child: ChildProcess, match: (line: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop()!;
-      const found = lines.find(match);
-      if (found !== undefined) resolve(found);
-    });
-    child.once('exit', (code) => reject(new Error(`the peer exited (${code}) before printing what the test waits for`)));
-  });
-}
 
 describe.skipIf(unavailable !== null)('an mDNS impostor of the user’s hub', () => {
   beforeAll(() => createNamespaces(sides));

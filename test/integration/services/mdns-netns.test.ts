@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNamespaces, deleteNamespaces, inNamespace, namespacePair, whyNetnsUnavailable } from '../../support/netns';
+import { createNamespaces, deleteNamespaces, inNamespace, lineFrom, namespacePair, whyNetnsUnavailable } from '../../support/netns';
 
 const PEER = fileURLToPath(new URL('./mdns-netns-peer.ts', import.meta.url));
 const HUB_ID = 'hub-netns-5c1d8e2f';
@@ -29,10 +29,7 @@ describe.skipIf(unavailable !== null)('mDNS across network namespaces', () => {
   it('a browser in one namespace finds the hub announced in the other, with its TXT id', async () => {
     const started = spawn('ip', inNamespace(sides[0].ns, PEER, 'advertise', HUB_ID, HUB_PORT), { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
     advertiser = started;
-    await new Promise<void>((resolve, reject) => {
-      started.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('advertising') && resolve());
-      started.once('exit', (code) => reject(new Error(`the advertiser exited (${code}) before announcing`)));
-    });
+    await lineFrom(started, (line) => line === 'advertising');
 
     const browse = spawnSync('ip', inNamespace(sides[1].ns, PEER, 'browse', HUB_ID), { cwd: process.cwd(), encoding: 'utf8', timeout: 20_000 });
     expect(browse.status, browse.stderr).toBe(0);
