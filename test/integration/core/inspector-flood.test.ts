@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { BRIDGE_MAX_MESSAGE_BYTES } from '../../../common/bridge-protocol';
-import type { InspectorPage, WebhookEntry, WebhookMessageResult } from '../../../common/ipc-contract';
+import type { InspectorPage, WebhookEntry, WebhookMessageResult, WebhookStatus } from '../../../common/ipc-contract';
 import { INSPECTOR_PAGE_MAX_ENTRIES } from '../../../common/ipc-contract';
 import { GONE_EVICTED, MAIN_INSPECTOR_BUDGET_BYTES, MAIN_INSPECTOR_CAPACITY } from '../../../main/core/webhook-inspector';
 import { type RunningStack, startStack } from '../../../services/stack';
@@ -71,7 +71,7 @@ function rssOf(pid: number): number {
 async function openBridge(appUrl: URL) {
   const ws = new WebSocket(`ws://${appUrl.host}/bridge`, { origin: appUrl.origin });
   const pending = new Map<number, (envelope: { ok: boolean; value?: unknown; error?: unknown }) => void>();
-  const entryListeners = new Set<(entry: WebhookEntry) => void>();
+  const eventListeners = new Set<(name: string, payload: unknown) => void>();
   const frames = { largestEvent: 0, largestResult: 0, events: 0 };
   let nextId = 1;
   let welcomed!: () => void;
@@ -86,7 +86,7 @@ async function openBridge(appUrl: URL) {
     if (message.type === 'event') {
       frames.events++;
       frames.largestEvent = Math.max(frames.largestEvent, data.length);
-      if (message.name === 'webhooks.entry') for (const listener of entryListeners) listener(message.payload as WebhookEntry);
+      for (const listener of eventListeners) listener(message.name!, message.payload);
     }
   });
   await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
@@ -101,17 +101,18 @@ async function openBridge(appUrl: URL) {
     if (!envelope.ok) throw new Error(`${channel} failed: ${JSON.stringify(envelope.error)}`);
     return envelope.value as T;
   }
-  /** Resolves with the first entry event that satisfies `check`. */
-  const entry = (check: (entry: WebhookEntry) => boolean) =>
-    new Promise<WebhookEntry>((resolve) => {
-      const listener = (candidate: WebhookEntry) => {
-        if (!check(candidate)) return;
-        entryListeners.delete(listener);
-        resolve(candidate);
+  /** Resolves with the payload of the first `name` event that satisfies `check`. */
+  const event = <T,>(name: string, check: (payload: T) => boolean) =>
+    new Promise<T>((resolve) => {
+      const listener = (candidate: string, payload: unknown) => {
+        if (candidate !== name || !check(payload as T)) return;
+        eventListeners.delete(listener);
+        resolve(payload as T);
       };
-      entryListeners.add(listener);
+      eventListeners.add(listener);
     });
-  return { ws, invoke, entry, frames };
+  const entry = (check: (entry: WebhookEntry) => boolean) => event<WebhookEntry>('webhooks.entry', check);
+  return { ws, invoke, event, entry, frames };
 }
 
 /** `promise`, or a failure naming `what` (and the host's last words) when it has not settled after GUARD_MS. */
@@ -138,12 +139,12 @@ async function post(body: string): Promise<string> {
 describe('the browser host under a flood of 256 KiB webhooks', () => {
   it('keeps its inspector within budget, stays up, and still delivers and shows a small message in full', async () => {
     const { id, secret, tap_credential: tapCredential } = stack.info.webhook;
-    const firstEntry = bridge.entry(() => true);
+    // Both sockets (listener and tap) registered before the first message: the status is the worse of the two.
+    const connected = bridge.event<WebhookStatus>('webhooks.status', (s) => s.webhookId === id && s.connection.state === 'connected');
     await bridge.invoke('webhooks.add', { id, secret, tapCredential, routing: { kind: 'keys', values: ['flood-1'] } });
-    // Both sockets registered: a first message comes back delivered and with its routing.
+    await guarded(connected, 'the connected status of the webhook');
     const probe = await post(JSON.stringify({ device: { id: 'flood-1' }, probe: true }));
-    await bridge.entry((e) => e.id === probe && e.delivered && e.routing !== null);
-    await firstEntry;
+    await guarded(bridge.entry((e) => e.id === probe && e.delivered && e.routing !== null), 'the probe message');
 
     let peakRss = 0;
     const pid = host.child.pid!;
