@@ -31,5 +31,12 @@ export interface SerializedError {
   message: string;
 }
 
+const INTERNAL: SerializedError = { code: 'internal', message: 'Something went wrong inside Hubdesk. Details are in the log.' };
+
+/** An error as the renderer may see it: an AppError's code and message, anything else as `internal` (details stay in the log). */
+export function serializeError(error: unknown): SerializedError {
+  return error instanceof AppError ? { code: error.code, message: error.message } : INTERNAL;
+}
+
 /** What every invoke returns over the transport: errors are values, so they survive IPC and WebSocket. */
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: SerializedError };

@@ -1,6 +1,6 @@
 /**
- * Device control, flows and the realtime channel of a hub (issue 5; spec §6.2 leaves the realtime
- * channel unspecified, DESIGN.md "Realtime (hub)" fixes its shape). Shared by the reference hub and
+ * Device control, flows and the realtime channel of a hub (issue 5; docs/interface.md A.5 for control
+ * and flows, §6.2 and A.3 for the realtime channel). Shared by the reference hub and
  * the app core, which parses everything a hub sends with these schemas.
  *
  * HTTP (all with `Authorization: Bearer <session token>`):

@@ -5,7 +5,7 @@
  * these schemas; the renderer imports types only (plus `createBridge`, which is transport-agnostic).
  */
 import { z } from 'zod';
-import type { Envelope } from './app-error';
+import { ERROR_CODES, type Envelope } from './app-error';
 import { RoutingDecisionSchema, TAP_CREDENTIAL_PATTERN } from './webhook-protocol';
 import { CapabilityEventDataSchema, CapabilityValueSchema, FlowSchema, FlowTriggerResultSchema, TransactionIdSchema } from './hub-control';
 import { DeviceSchema, HubPlatformSchema } from './wire';
@@ -155,6 +155,28 @@ export const LiveStatusSchema = z.object({
 });
 export type LiveStatus = z.infer<typeof LiveStatusSchema>;
 
+/** A failure shown to the user: one of the app's error codes and a sentence that says what to do. */
+export const UiErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
+
+/** The flows of the open hub: `none` when the session may not see flows. */
+export const FlowsViewSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('none') }),
+  z.object({ status: z.literal('loaded'), list: FlowListSchema }),
+  z.object({ status: z.literal('error'), error: UiErrorSchema }),
+]);
+export type FlowsView = z.infer<typeof FlowsViewSchema>;
+
+/**
+ * The open hub as a whole (`hubs.open`): its devices (with permissions and favourites) and flows, read
+ * once per opening and again after the live channel reconnected; `hubs.deviceEvents` patch it after.
+ * `error`: the hub could not be read (the live channel keeps retrying where that may help).
+ */
+export const HubSnapshotSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('loaded'), hubId: z.string(), devices: DeviceListSchema, flows: FlowsViewSchema }),
+  z.object({ status: z.literal('error'), hubId: z.string(), error: UiErrorSchema }),
+]);
+export type HubSnapshot = z.infer<typeof HubSnapshotSchema>;
+
 // ---- Webhooks: registrations (never with their secret), connection status, inspector entries.
 
 /** Webhook ids are what the forwarder issues; kept to URL-safe characters so they are safe anywhere. */
@@ -263,8 +285,35 @@ export const WebhookEntrySchema = WebhookIntakeSchema.extend({
   previewKind: z.enum(['text', 'base64']),
   /** True when the preview is not the whole body. */
   truncated: z.boolean(),
+  /**
+   * The tap routed it to this app, and the delivery, which brings its headers, query and body, has not
+   * arrived yet (headers and query are empty and the preview too until a patch brings them).
+   */
+  awaitingDelivery: z.boolean(),
 });
 export type WebhookEntry = z.infer<typeof WebhookEntrySchema>;
+
+/**
+ * A later change of an entry already sent (`webhooks.entry`), by its webhookId and id: the fields that
+ * changed only, e.g. `delivered` when this app's delivery follows the tap, or `method` and `routing` when
+ * the tap's event follows the delivery. Entries the renderer does not hold are not patched.
+ */
+export const WebhookEntryPatchSchema = WebhookEntrySchema.pick({
+  method: true,
+  routing: true,
+  delivered: true,
+  awaitingDelivery: true,
+  headers: true,
+  query: true,
+  pairsCut: true,
+  bodyBytes: true,
+  preview: true,
+  previewKind: true,
+  truncated: true,
+})
+  .partial()
+  .extend({ webhookId: z.string(), id: z.string() });
+export type WebhookEntryPatch = z.infer<typeof WebhookEntryPatchSchema>;
 
 /** One message in full, as `inspector.message` answers it. */
 export const WebhookFullMessageSchema = WebhookIntakeSchema.extend({
@@ -321,16 +370,17 @@ export const invokeContract = {
   'auth.cancel': { args: noArgs, result: z.void(), access: ANYONE },
   'auth.signOut': { args: noArgs, result: z.void(), access: ANYONE },
   'hubs.list': { args: noArgs, result: z.array(HubViewSchema), access: SIGNED_IN },
-  'hubs.devices': { args: z.tuple([hubId]), result: DeviceListSchema, access: SIGNED_IN },
   /** Pins the route used for a hub (persisted; only that route is tried), or null for automatic choice. */
   'hubs.pinRoute': { args: z.tuple([hubId, RouteKindSchema.nullable()]), result: z.void(), access: SIGNED_IN },
   /** Allows or refuses unencrypted LAN routes for every hub (persisted); open sessions choose their route again. */
   'hubs.allowUnencryptedRoutes': { args: z.tuple([z.boolean()]), result: z.void(), access: ANYONE },
   /** Sets one capability; resolves with the value the hub stored, rejects with the hub's reason. */
   'hubs.setCapability': { args: z.tuple([hubId, SetCapabilityRequestSchema]), result: CapabilityEventDataSchema, access: SIGNED_IN },
-  /** Keeps the live channel of this hub open (closing any other one); null closes it. */
-  'hubs.watch': { args: z.tuple([hubId.nullable()]), result: z.void(), access: ANYONE },
-  'hubs.flows': { args: z.tuple([hubId]), result: FlowListSchema, access: SIGNED_IN },
+  /**
+   * Opens a hub for viewing (closing any other): a `hubs.snapshot` follows, then its live changes.
+   * Opening the open hub again reads it afresh (a reload). Null closes it, which works signed out too.
+   */
+  'hubs.open': { args: z.tuple([hubId.nullable()]), result: z.void(), access: ANYONE },
   'hubs.triggerFlow': { args: z.tuple([hubId, z.string().min(1).max(200)]), result: FlowTriggerResultSchema, access: SIGNED_IN },
   'hubs.setFavourite': { args: z.tuple([hubId, deviceId, z.boolean()]), result: z.void(), access: SIGNED_IN },
   'vault.allowPlaintextStorage': { args: z.tuple([z.boolean()]), result: z.void(), access: ANYONE },
@@ -348,13 +398,15 @@ export const invokeContract = {
 
 export const eventContract = {
   'session.changed': SessionViewSchema,
-  /** A new or updated inspector entry (an update has the same webhookId and id). */
+  /** A new inspector entry: sent once per intake; later changes come as `webhooks.entryPatch`. */
   'webhooks.entry': WebhookEntrySchema,
+  'webhooks.entryPatch': WebhookEntryPatchSchema,
   'webhooks.status': WebhookStatusSchema,
   'hubs.live': LiveStatusSchema,
+  /** The open hub as a whole: after `hubs.open`, and again after its live channel reconnected (changes may have been missed). */
+  'hubs.snapshot': HubSnapshotSchema,
+  /** Changes of the open hub since its snapshot. */
   'hubs.deviceEvents': DeviceEventBatchSchema,
-  /** The whole device list, fetched again by the core after the live channel reconnected (changes may have been missed). */
-  'hubs.devicesRefreshed': DeviceListSchema,
 } as const;
 
 export type InvokeContract = typeof invokeContract;
@@ -406,9 +458,15 @@ export function createBridge(transport: Transport): Bridge {
     verbs[ns] ??= {};
     verbs[ns][verb] = (...args: unknown[]) => transport.invoke(channel, args);
   }
+  // Every event is checked against its schema once, here: the stores can trust what they are given.
   const on = (event: EventName, listener: (payload: unknown) => void) => {
     if (!isEventName(event)) throw new Error(`unknown event ${String(event)}`);
-    return transport.on(event, listener);
+    const schema: z.ZodType = eventContract[event];
+    return transport.on(event, (payload) => {
+      const parsed = schema.safeParse(payload);
+      if (parsed.success) listener(parsed.data);
+      else console.warn(`hubdesk: dropped a malformed ${event} event`);
+    });
   };
   return { ...verbs, on } as unknown as Bridge;
 }

@@ -1,5 +1,5 @@
 /**
- * The key-path language of webhook routing (spec 6.1.3; grammar, limits and rules in docs/key-paths.md):
+ * The key-path language of webhook routing (docs/interface.md §6.1.3; grammar, limits and rules in docs/key-paths.md):
  * `body.device.id`, `headers['x-hub-id']`, `body.items[0]["name"]`.
  *
  * Paths come from webhook owners and are evaluated against bodies sent by anyone, so both halves are

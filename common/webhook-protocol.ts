@@ -1,5 +1,5 @@
 /**
- * The forwarder's listener channel (DESIGN.md "Webhook listener channel"): one WebSocket at
+ * The forwarder's listener channel (docs/interface.md A.4): one WebSocket at
  * `{webhook_url}/listen`, shared by the reference forwarder and the app's listener.
  *
  * 1. The server sends `challenge` with a random nonce.
@@ -17,6 +17,11 @@
  *    the last message it acknowledged, and the server re-sends what followed from a bounded buffer.
  * 3. The server answers `registered`, then sends `message` (listener) or `tap` (tap) frames.
  * 4. A listener acknowledges each message with `ack`; acknowledged messages leave the resume buffer.
+ * Bodies: a listener receives the §2.7 message (parsed `body`) plus `rawBody`, or, when it registered
+ * `rawBodyOnly`, `rawBody` alone (the body once; it decodes the body itself with `bodyEncoding`). A tap
+ * event never has a parsed body, and carries the request (headers, query, `rawBody`) only for intakes
+ * not routed to one of the tap's `ownListenerIds`: those reach the same client as a delivery, so their
+ * tap event is the routing decision and the intake's id, time, method and size alone.
  * Heartbeats are WebSocket pings from the server; a peer that misses them is dropped.
  */
 import { z } from 'zod';
@@ -34,13 +39,15 @@ export const CLOSE_REPLACED = 4409;
 /** The webhook or its owner has as many listeners as the forwarder allows; the reason says which and the limit. */
 export const CLOSE_TOO_MANY_LISTENERS = 4429;
 
-/** Registration data (spec 2.6): `$key`, `$keys`, or free properties for a legacy function. */
+/** Registration data (docs/interface.md §2.6): `$key`, `$keys`, or free properties for a legacy function. */
 export const KeyValueSchema = z.union([z.string().max(1024), z.number(), z.boolean()]);
 export type KeyValue = z.infer<typeof KeyValueSchema>;
 export const RegistrationDataSchema = z.record(z.string().max(200), z.unknown());
 export type RegistrationData = z.infer<typeof RegistrationDataSchema>;
 
 const id = z.string().min(1).max(200);
+/** A client holds one listener per registration; the forwarder allows 100 per webhook. */
+export const MAX_OWN_LISTENER_IDS = 100;
 
 /**
  * A tap credential as the developer portal shows it and the app keeps it: `<credential id>.<secret>`,
@@ -73,22 +80,57 @@ export const ListenerClientMessageSchema = z.discriminatedUnion('type', [
     hubId: id.optional(),
     data: RegistrationDataSchema.optional(),
     resumeAfter: id.optional(),
+    /** Listener only: send messages without the parsed `body` (RawWebhookMessage); the client decodes `rawBody`. */
+    rawBodyOnly: z.boolean().optional(),
+    /**
+     * Tap only: the listenerIds of the same client. An intake routed to any of them is tapped without its
+     * request (headers, query, raw body), which that listener's delivery carries.
+     */
+    ownListenerIds: z.array(id).max(MAX_OWN_LISTENER_IDS).optional(),
   }),
   z.object({ type: z.literal('ack'), id }),
 ]);
 export type ListenerClientMessage = z.infer<typeof ListenerClientMessageSchema>;
 
-/** Spec 2.7 plus what a receiver needs: an id to acknowledge, the time, and the raw body for signatures. */
-export const WebhookMessageSchema = z.object({
+const pairs = z.record(z.string(), z.string());
+
+/** What every delivery carries: an id to acknowledge, the time, headers, query and the raw body (for signatures). */
+export const RawWebhookMessageSchema = z.object({
   id,
   receivedAt: z.string(),
-  headers: z.record(z.string(), z.string()),
-  query: z.record(z.string(), z.string()),
-  body: z.unknown(),
+  headers: pairs,
+  query: pairs,
   /** The request body exactly as received, base64. */
   rawBody: z.string(),
 });
+export type RawWebhookMessage = z.infer<typeof RawWebhookMessageSchema>;
+
+/** docs/interface.md §2.7 (`headers`, `query`, `body`) plus the above: what a listener receives unless it registered `rawBodyOnly`. */
+export const WebhookMessageSchema = RawWebhookMessageSchema.extend({ body: z.unknown() });
 export type WebhookMessage = z.infer<typeof WebhookMessageSchema>;
+
+/** A `message` frame's message: with `body`, or without it for a `rawBodyOnly` listener. */
+export const DeliveredMessageSchema = RawWebhookMessageSchema.extend({ body: z.unknown().optional() });
+export type DeliveredMessage = z.infer<typeof DeliveredMessageSchema>;
+
+/**
+ * How an intake body is decoded into `body` (docs/interface.md §2.7), by the media type of its
+ * Content-Type: `application/json` and `*+json` as JSON (UTF-8), `application/x-www-form-urlencoded` as
+ * name → first value (firstValues), anything else as UTF-8 text; an empty body is `null`. The forwarder
+ * decodes with it, and so does a `rawBodyOnly` listener.
+ */
+export function bodyEncoding(contentType: string | undefined): 'json' | 'form' | 'text' {
+  const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (mediaType === 'application/json' || mediaType.endsWith('+json')) return 'json';
+  return mediaType === 'application/x-www-form-urlencoded' ? 'form' : 'text';
+}
+
+/** Name → first value. Object.fromEntries defines own properties, so a `__proto__` name stays plain data. */
+export function firstValues(params: URLSearchParams): Record<string, string> {
+  const seen = new Map<string, string>();
+  for (const [name, value] of params) if (!seen.has(name)) seen.set(name, value);
+  return Object.fromEntries(seen);
+}
 
 /** How the forwarder routed one intake: what the tap shows the owner. */
 export const RoutingDecisionSchema = z.object({
@@ -104,19 +146,24 @@ export const RoutingDecisionSchema = z.object({
 });
 export type RoutingDecision = z.infer<typeof RoutingDecisionSchema>;
 
+/** One intake as the owner's tap sees it: its routing decision, and the request unless this client receives it anyway. */
 export const TapEventSchema = z.object({
-  message: WebhookMessageSchema,
+  /** The message id, as a listener receives (and acknowledges) it. */
+  id,
+  receivedAt: z.string(),
   method: z.string(),
   /** Body size in bytes. */
   size: z.number(),
   routing: RoutingDecisionSchema,
+  /** Absent when `routing.matched` names one of the tap's `ownListenerIds`: that listener's delivery carries it. */
+  request: RawWebhookMessageSchema.omit({ id: true, receivedAt: true }).optional(),
 });
 export type TapEvent = z.infer<typeof TapEventSchema>;
 
 export const ListenerServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('challenge'), nonce: z.string() }),
   z.object({ type: z.literal('registered'), listenerId: id, resumed: z.number().int().nonnegative() }),
-  z.object({ type: z.literal('message'), message: WebhookMessageSchema }),
+  z.object({ type: z.literal('message'), message: DeliveredMessageSchema }),
   z.object({ type: z.literal('tap'), event: TapEventSchema }),
 ]);
 export type ListenerServerMessage = z.infer<typeof ListenerServerMessageSchema>;

@@ -1,8 +1,8 @@
 /**
- * Wire types of the cloud and hub interface (spec/interface.md §2), with runtime schemas.
+ * Wire types of the cloud and hub interface (docs/interface.md §2), with runtime schemas.
  * Everything that arrives from a cloud or a hub is parsed with these before it is used:
- * the app talks to any implementation of the spec, not only to our reference services.
- * Records are "loose": the spec says further fields exist, so unknown fields are kept.
+ * the app talks to any implementation of that interface, not only to our reference services.
+ * Records are "loose": the interface allows further fields, so unknown fields are kept.
  */
 import { z } from 'zod';
 
@@ -23,8 +23,9 @@ const nullableUrl = z.string().url().nullable();
 
 /**
  * The public half of a hub's identity key (an Ed25519 JWK), a field the reference cloud adds to the
- * hub record: the hub signs the app's ping nonce with it (common/hub-identity.ts). Not in the spec, so
- * optional; a malformed one is read as absent (the hub then cannot prove who it is).
+ * hub record: the hub signs the app's ping nonce with it (common/hub-identity.ts). Our addition to the
+ * interface (docs/interface.md §2.2), so optional; a malformed one is read as absent (the hub then
+ * cannot prove who it is).
  */
 export const HubIdentityKeySchema = z.object({
   kty: z.literal('OKP'),
@@ -76,7 +77,7 @@ export const CapabilityStateSchema = z.looseObject({
 });
 export type CapabilityState = z.infer<typeof CapabilityStateSchema>;
 
-/** §2.5 Device. `id`, `name`, `class` and `capabilities` are the spec's; the rest is what a hub reports. */
+/** §2.5 Device. `id`, `name`, `class` and `capabilities` are the interface's; the rest is what a hub reports. */
 export const DeviceSchema = z.looseObject({
   id: z.string().min(1),
   name: z.string(),

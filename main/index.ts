@@ -5,7 +5,6 @@
  */
 import { app, dialog } from 'electron';
 import { fileURLToPath } from 'node:url';
-import { resolveBackend } from './backend';
 import { createHubdeskCore } from './core/create-hubdesk-core';
 import { OAUTH_REDIRECT_URI } from './core/deep-link';
 import { type AppLifecycle, registerShutdown, startAppLifecycle } from './electron/app-lifecycle';
@@ -16,8 +15,7 @@ import { handleRendererScheme, registerRendererScheme } from './electron/rendere
 import { createSafeStorageCipher } from './electron/safe-storage-cipher';
 import { createMainWindow, isRendererUrl, resolveRendererSource } from './electron/window';
 import { createConsoleLogger } from '../common/logger';
-import { createBonjourBrowser } from './mdns/bonjour-browser';
-import { createHostTransports } from './trusted-fetch';
+import { createHostAdapters } from './host-adapters';
 
 // Paths in the build output (out/main/index.js): electron-vite writes the siblings.
 const PRELOAD_PATH = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
@@ -26,15 +24,12 @@ const RENDERER_ROOT = fileURLToPath(new URL('../renderer/', import.meta.url));
 const logger = createConsoleLogger('electron');
 
 async function start(lifecycle: AppLifecycle): Promise<void> {
-  const backend = await resolveBackend(process.env, OAUTH_REDIRECT_URI, logger);
+  const shared = await createHostAdapters(process.env, OAUTH_REDIRECT_URI, logger);
   const core = await createHubdeskCore({
-    backend: backend.config,
+    ...shared.deps,
     cipher: await createSafeStorageCipher(),
     store: createElectronStore(),
-    openExternal: createOpenExternal(new URL(backend.config.authUrl).origin, logger),
-    logger,
-    ...createHostTransports(backend.config.trustedCaPem),
-    mdns: createBonjourBrowser(logger),
+    openExternal: createOpenExternal(new URL(shared.deps.backend.authUrl).origin, logger),
   });
 
   const source = resolveRendererSource(process.env, RENDERER_ROOT);
@@ -54,7 +49,7 @@ async function start(lifecycle: AppLifecycle): Promise<void> {
   registerShutdown(async () => {
     unregisterIpc();
     await core.dispose();
-    await backend.close();
+    await shared.close();
   }, logger);
 }
 

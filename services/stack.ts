@@ -51,6 +51,8 @@ export interface StackOptions {
   simulate?: boolean;
   /** The bench: "Home" gets this many devices in all (its own plus generated ones of mixed classes and zones). */
   largeHome?: { devices: number };
+  /** Told of every HTTP request the cloud and the hubs receive, with the service's name ('cloud' or a hub id): tests count calls. */
+  requestLog?: (request: { service: string; method: string; path: string }) => void;
   /** The bench: "Home" makes this many capability changes a second in all, spread over its devices. */
   eventsPerSecond?: number;
 }
@@ -156,6 +158,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     now: options.now,
     demoHint: { email: DEMO_USER.email, password: DEMO_USER.password },
     logger,
+    requestLog: options.requestLog && ((request) => options.requestLog!({ service: 'cloud', ...request })),
   });
   const hubs: RunningHub[] = [];
   const relays: RunningRelay[] = [];
@@ -206,6 +209,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       now: options.now,
       logger,
       simulate: options.simulate,
+      requestLog: options.requestLog && ((request) => options.requestLog!({ service: spec.id, ...request })),
     });
     hubs[index] = hub;
     const relay = await startRelay({ target: hub.url, latencyMs: options.remoteLatencyMs ?? DEFAULT_RELAY_LATENCY_MS, host });

@@ -10,12 +10,10 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { resolveBackend } from '../backend';
 import { createHubdeskCore } from '../core/create-hubdesk-core';
 import type { Logger } from '../core/ports';
 import { createConsoleLogger } from '../../common/logger';
-import { createBonjourBrowser } from '../mdns/bonjour-browser';
-import { createHostTransports } from '../trusted-fetch';
+import { createHostAdapters } from '../host-adapters';
 import { createAesGcmCipher, loadOrCreateKey } from './aes-gcm-cipher';
 import { createJsonFileStore } from './json-file-store';
 import { createOpenExternal, openInBrowser } from './open-external';
@@ -59,12 +57,9 @@ export async function runBrowserHost(argv: readonly string[] = process.argv.slic
     port: args.port,
     logger,
     async createCore(redirectUri) {
-      const backend = await resolveBackend(process.env, redirectUri, logger);
-      closeBackend = backend.close;
-      return createHubdeskCore({ backend: backend.config, cipher, store, logger, openExternal: createOpenExternal(process.env, logger, print),
-        ...createHostTransports(backend.config.trustedCaPem),
-        mdns: createBonjourBrowser(logger),
-      });
+      const shared = await createHostAdapters(process.env, redirectUri, logger);
+      closeBackend = shared.close;
+      return createHubdeskCore({ ...shared.deps, cipher, store, openExternal: createOpenExternal(process.env, logger, print) });
     },
   });
   print(`${RUNNING_LINE_PREFIX}${host.appUrl}`);

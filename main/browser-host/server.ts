@@ -20,6 +20,7 @@ import {
   TOKEN_FRAGMENT_KEY,
 } from '../../common/bridge-protocol';
 import { EVENT_NAMES } from '../../common/ipc-contract';
+import { parseJsonMessage } from '../../common/json-message';
 import { OAUTH_CALLBACK_PATH } from '../../common/oauth-redirect';
 import { parseAuthorisationResponse } from '../core/authorisation-response';
 import type { HubdeskCore } from '../core/hubdesk-core';
@@ -188,14 +189,7 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
   };
 }
 
-function parseClientMessage(text: string) {
-  try {
-    const parsed = ClientMessageSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const parseClientMessage = (text: string) => parseJsonMessage(ClientMessageSchema, text);
 
 /** Only the parameters an authorisation response may carry, each at most once (RFC 6749 §4.1.2). */
 function digest(value: string): Buffer {

@@ -1,5 +1,5 @@
 /**
- * Calls to the cloud API with the user's access token (spec §4.3, §4.4). A 401 means the access
+ * Calls to the cloud API with the user's access token (docs/interface.md §4.3, §4.4). A 401 means the access
  * token ran out: concurrent 401s share one refresh (single flight), then each call is retried once.
  * A refresh the cloud refuses ends the session; a refresh that gets no answer loses nothing.
  */
@@ -7,7 +7,7 @@ import { AppError } from '../../common/app-error';
 import { JsonStringTokenSchema, type UserRecord, UserRecordSchema } from '../../common/wire';
 import type { z } from 'zod';
 import { type FetchFn, type HttpOutcome, type HttpRequest, joinUrl, requestJson } from './http';
-import type { BackendConfig, Logger } from './ports';
+import type { BackendConfig, Clock, Logger } from './ports';
 import { CLOUD_TIMEOUT_MS, type TokenEndpoint } from './token-endpoint';
 import type { TokenVault } from './token-vault';
 
@@ -15,7 +15,12 @@ export const SESSION_REVOKED_REASON = 'Your sign-in has expired or was revoked. 
 const NOT_SIGNED_IN = 'You are not signed in.';
 
 export interface CloudClient {
-  getUser(): Promise<UserRecord>;
+  /**
+   * The user's record (GET /user/me). Concurrent calls share one request; `maxAgeMs` accepts the last
+   * record read, if read that recently with the same tokens and not used by such a call before (the
+   * hub list right after sign-in reuses the one sign-in read). Fresh by default.
+   */
+  getUser(options?: { maxAgeMs?: number }): Promise<UserRecord>;
   /** A delegation token for one hub only (least privilege). */
   delegationToken(hubId: string): Promise<string>;
 }
@@ -27,6 +32,7 @@ export interface CloudClientDeps {
   tokenEndpoint: TokenEndpoint;
   logger: Logger;
   lifetime: AbortSignal;
+  clock: Clock;
   /** Called once when the cloud no longer accepts the sign-in; the core forgets it and tells the user. */
   onSessionEnded: (reason: string) => void;
 }
@@ -35,6 +41,9 @@ export function createCloudClient(deps: CloudClientDeps): CloudClient {
   const { backend, vault, tokenEndpoint, logger } = deps;
   const origin = new URL(backend.authUrl).origin;
   let refreshing: Promise<void> | null = null;
+  /** The last record read, with the tokens it was read with and when; and the read in flight. */
+  let lastUser: { record: UserRecord; tokens: unknown; at: number } | null = null;
+  let readingUser: Promise<UserRecord> | null = null;
 
   const endSession = (reason: string): AppError => {
     deps.onSessionEnded(reason);
@@ -116,8 +125,18 @@ export function createCloudClient(deps: CloudClientDeps): CloudClient {
   };
 
   return {
-    async getUser() {
-      return expectOk(await authorized(request('GET', '/user/me'), UserRecordSchema), 'GET /user/me');
+    getUser({ maxAgeMs = 0 } = {}) {
+      const kept = lastUser;
+      lastUser = null; // a record serves one later caller at most: every other read is fresh
+      if (kept && maxAgeMs > 0 && kept.tokens === vault.current() && deps.clock.now() - kept.at <= maxAgeMs) return Promise.resolve(kept.record);
+      readingUser ??= authorized(request('GET', '/user/me'), UserRecordSchema)
+        .then((outcome) => {
+          const record = expectOk(outcome, 'GET /user/me');
+          lastUser = { record, tokens: vault.current(), at: deps.clock.now() };
+          return record;
+        })
+        .finally(() => (readingUser = null));
+      return readingUser;
     },
     async delegationToken(hubId) {
       const query = new URLSearchParams({ audience: 'hub', hub: hubId }).toString();

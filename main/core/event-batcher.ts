@@ -4,7 +4,7 @@
  * change. The first item after a quiet period starts the interval; everything that arrives within it
  * goes out together when it ends.
  */
-import type { Schedule } from './webhook-channel';
+import type { Schedule } from './ports';
 
 export const BATCH_INTERVAL_MS = 16;
 

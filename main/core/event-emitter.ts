@@ -1,6 +1,7 @@
 /**
- * Listeners for a subset of the contract's events, for the core modules that emit them (webhook
- * listener, live channel). A listener that throws is logged and does not stop the others.
+ * The one listener mechanism of main/core: listeners for a subset of the contract's events, typed per
+ * event name, for the core modules that emit them (session state, webhook listener, live channel).
+ * A listener that throws is logged and does not stop the others.
  */
 import type { EventName, EventPayload } from '../../common/ipc-contract';
 import type { Logger } from './ports';

@@ -5,6 +5,7 @@
  * what a 401 or a network error means in its own protocol.
  */
 import type { z } from 'zod';
+import { parseJson } from '../../common/json-message';
 import { type ErrorBody, ErrorBodySchema } from '../../common/wire';
 
 export type FetchFn = typeof globalThis.fetch;
@@ -63,13 +64,6 @@ export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + path;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 function describeFailure(error: unknown): string {
   if (error instanceof Error) {

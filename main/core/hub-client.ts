@@ -1,5 +1,5 @@
 /**
- * The HTTP calls to one hub (spec §4.5, §4.6, the ping of DESIGN.md, and the control calls of
+ * The HTTP calls to one hub (docs/interface.md §4.5, §4.6, the ping of A.1, and the control calls of
  * common/hub-control.ts). It only speaks the protocol; what a 401 or a silent address means is
  * decided by hub-sessions.
  */

@@ -1,8 +1,8 @@
 /**
- * Sessions on the user's hubs (spec §5.7): GET /user/me → delegation token → login → calls with the
+ * Sessions on the user's hubs (docs/interface.md §5.7): GET /user/me → delegation token → login → calls with the
  * session token. One cached session per hub, created by at most one login at a time. A hub that
  * answers 401 gets one new session and the call is retried once; a hub that cannot be reached has its
- * addresses re-read from /user/me (they may have changed, §2.2) before the app gives up. A session
+ * addresses re-read from /user/me (they may have changed, docs/interface.md §2.2) before the app gives up. A session
  * moves to a better route when one answers later, keeping its token (it is valid on every route of its hub).
  * A route the user pinned is the only one tried. When mDNS hears a hub with an open session, the
  * session looks again for a better route (the laptop came home) and moves to it, keeping its token.
@@ -30,12 +30,12 @@ export interface LiveEndpoint extends HubAddress {
 }
 
 export interface HubSessions {
-  /** Reads the user's hubs from the cloud (always fresh: addresses and hubs change). */
+  /** The user's hubs from the cloud: read afresh (addresses and hubs change), or the record sign-in read just now. */
   list(): Promise<HubView[]>;
-  /** The devices and what this session may do with them (session/me is read once per session). */
+  /** The devices and what this session may do with them. */
   devices(hubId: string): Promise<HubDevices>;
-  /** Ids of the devices in the last list fetched for the hub; undefined before the first. */
-  knownDeviceIds(hubId: string): string[] | undefined;
+  /** What this session may do (session/me, read once per session however many ask at once). */
+  permissions(hubId: string): Promise<HubPermissions>;
   setCapability(hubId: string, request: SetCapabilityRequest): Promise<CapabilityEventData>;
   flows(hubId: string): Promise<FlowList>;
   triggerFlow(hubId: string, flowId: string): Promise<FlowTriggerResult>;
@@ -72,8 +72,8 @@ interface Session {
   /** The route in use now and how it was chosen: the first selection, or a better route that answered since. */
   selection: () => Selection;
   token: string;
-  /** Read from session/me on first need; a session's scopes do not change. */
-  permissions?: HubPermissions;
+  /** session/me, read on first need and shared by every caller meanwhile; a session's scopes do not change. */
+  permissions?: Promise<HttpOutcome<HubPermissions>>;
 }
 
 /** What a call is: for the log, for the user when the hub says no, and whether it may be sent twice. */
@@ -86,6 +86,9 @@ interface CallInfo {
   /** A call that must not run twice (starting a flow) is not retried after a network failure: it may have arrived. */
   once?: boolean;
 }
+
+/** The hub list may use the user record read this recently (at sign-in) instead of reading it again. */
+export const SIGN_IN_RECORD_REUSE_MS = 10_000;
 
 const LOGIN_CALL: CallInfo = { what: 'login', forbidden: (hub) => `Hubdesk was not granted access to ${hub}.` };
 const DEVICES_CALL: CallInfo = { what: 'device list', forbidden: (hub) => `Hubdesk was not granted access to the devices on ${hub}.` };
@@ -102,11 +105,12 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
   let generation = 0;
   /** Bumped per hub when its route is pinned: a login that started before the pin is not cached. */
   const hubGenerations = new Map<string, number>();
-  /** Per hub, the devices of the last list (id → name): for the live channel's subscriptions and for error messages. */
+  /** Per hub, the devices of the last list (id → name): for error messages. */
   const knownDevices = new Map<string, Map<string, string>>();
 
-  const readRecords = async (): Promise<Map<string, HubRecord>> => {
-    const user = await cloud.getUser();
+  /** `maxAgeMs`: a record read that recently may serve (the first hub list after sign-in); fresh otherwise. */
+  const readRecords = async (maxAgeMs = 0): Promise<Map<string, HubRecord>> => {
+    const user = await cloud.getUser({ maxAgeMs });
     records = new Map(user.hubs.map((hub) => [hub._id, hub]));
     return records;
   };
@@ -222,23 +226,29 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
     }
   };
 
-  /** What the session may do, read once per session; a hub without session/me is assumed to allow everything. */
+  /** session/me as permissions; a hub without session/me is assumed to allow everything. */
+  const readPermissions = async (at: HubAddress, token: string, hubName: string): Promise<HttpOutcome<HubPermissions>> => {
+    const outcome = await hubClient.sessionInfo(at, token);
+    if (outcome.kind === 'status' && outcome.status === 404) return { kind: 'ok', value: FULL_PERMISSIONS };
+    if (outcome.kind === 'ok') return { kind: 'ok', value: permissionsFromScopes(outcome.value.scopes, hubName) };
+    return outcome;
+  };
+
+  /** What the session may do, read once per session (a failed read is tried again by the next caller). */
   const permissions = async (hubId: string): Promise<HubPermissions> => {
     const hubName = (await record(hubId, false)).name;
-    const { value } = await withSession(hubId, SESSION_INFO_CALL, async (current, at): Promise<HttpOutcome<HubPermissions>> => {
-      if (current.permissions) return { kind: 'ok', value: current.permissions };
-      const outcome = await hubClient.sessionInfo(at, current.token);
-      if (outcome.kind === 'status' && outcome.status === 404) current.permissions = FULL_PERMISSIONS;
-      else if (outcome.kind === 'ok') current.permissions = permissionsFromScopes(outcome.value.scopes, hubName);
-      else return outcome;
-      return { kind: 'ok', value: current.permissions };
+    const { value } = await withSession(hubId, SESSION_INFO_CALL, async (current, at) => {
+      const read = (current.permissions ??= readPermissions(at, current.token, hubName));
+      const outcome = await read;
+      if (outcome.kind !== 'ok' && current.permissions === read) current.permissions = undefined;
+      return outcome;
     });
     return value;
   };
 
   return {
     async list() {
-      const hubs = await readRecords();
+      const hubs = await readRecords(SIGN_IN_RECORD_REUSE_MS);
       return [...hubs.values()].map((hub) => toHubView(hub, pins.get(hub._id)));
     },
     async devices(hubId) {
@@ -256,10 +266,7 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
         permissions: granted,
       };
     },
-    knownDeviceIds: (hubId) => {
-      const known = knownDevices.get(hubId);
-      return known && [...known.keys()];
-    },
+    permissions,
     async setCapability(hubId, { deviceId, capabilityId, value, transactionId }) {
       const call: CallInfo = { what: 'setting a capability', forbidden: notAllowedToControl, subject: knownDevices.get(hubId)?.get(deviceId) };
       const result = await withSession(hubId, call, (current, at) => hubClient.setCapability(at, current.token, deviceId, capabilityId, { value, transactionId }));

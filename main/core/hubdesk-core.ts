@@ -8,7 +8,7 @@ import type { HubTransport } from './hub-client';
 import type { Dispatch } from './ipc-dispatcher';
 import type { OpenWebSocket } from './live-socket';
 import type { BackendConfig, Clock, KeyValueStore, Logger, MdnsBrowser, OpenExternal, SecretCipher } from './ports';
-import type { Schedule } from './webhook-channel';
+import type { Schedule } from './ports';
 
 export interface CoreDeps {
   backend: BackendConfig;
@@ -28,7 +28,7 @@ export interface CoreDeps {
    * announcements are not used.
    */
   namingHub?: (hubId: string) => HubTransport;
-  /** Timers of the live channel (reconnects, batching); real timers by default, a fake clock in tests. */
+  /** Timers (the Schedule port of ports.ts) of the live channel and the webhook acknowledgements; real timers by default, a fake clock in tests. */
   schedule?: Schedule;
 }
 

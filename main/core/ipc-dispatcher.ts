@@ -4,7 +4,7 @@
  * a verb the contract declares `signed-in` is refused with `signed-out` while nobody is signed in,
  * before its handler runs (handlers do not check it again).
  */
-import { AppError, type Envelope } from '../../common/app-error';
+import { AppError, type Envelope, serializeError } from '../../common/app-error';
 import { type Handlers, invokeContract, isChannel } from '../../common/ipc-contract';
 import type { Logger } from './ports';
 
@@ -34,13 +34,12 @@ export function createDispatcher(handlers: Handlers, logger: Logger, access: Acc
       const value = await handler(...(parsed.data as unknown[]));
       return { ok: true, value };
     } catch (error) {
-      if (error instanceof AppError) return failure(error);
-      logger.error('ipc: handler failed', { channel, error: error instanceof Error ? error.message : String(error) });
-      return failure(new AppError('internal', 'Something went wrong inside Hubdesk. Details are in the log.'));
+      if (!(error instanceof AppError)) logger.error('ipc: handler failed', { channel, error: error instanceof Error ? error.message : String(error) });
+      return { ok: false, error: serializeError(error) };
     }
   };
 }
 
 function failure(error: AppError): Envelope<never> {
-  return { ok: false, error: { code: error.code, message: error.message } };
+  return { ok: false, error: serializeError(error) };
 }

@@ -1,5 +1,5 @@
 /**
- * The hubs heard on the LAN over mDNS (`_hub._tcp`, TXT `id=<hubId>`, DESIGN.md), as route
+ * The hubs heard on the LAN over mDNS (`_hub._tcp`, TXT `id=<hubId>`, docs/interface.md A.2), as route
  * candidates per hub id. Anyone on the LAN can announce anything, so each instance is validated and a
  * malformed one is ignored (and logged once per instance name). The directory keeps every valid id;
  * only route selection decides which ones matter: it asks for the ids in the user's record, so a

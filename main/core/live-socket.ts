@@ -2,10 +2,11 @@
  * The socket port of the hub's realtime channel: text frames in and out, and one `onClose` however the
  * socket ended (closed by the hub with a code, dropped, or refused with an HTTP status instead of an
  * upgrade). The core gets a `ws` WebSocket from the host (which knows which CAs to trust) and adapts
- * it here; unit tests give hub-live a fake.
+ * it here; unit tests give open-hub a fake.
  */
 import WebSocket from 'ws';
 import { REALTIME_PATH } from '../../common/hub-control';
+import { realSchedule, type Schedule } from './ports';
 
 /** Bounds one hub frame: a device with all its capabilities fits many times over. */
 export const MAX_REALTIME_FRAME_BYTES = 4 * 1024 * 1024;
@@ -50,20 +51,26 @@ export function realtimeUrl(baseUrl: string): string {
 }
 
 /** `openerFor` gives the host's opener for an address (checking the certificate names `namedHub` when set). */
-export function wsLiveSocket(openerFor: (namedHub: string | undefined) => OpenWebSocket = () => plainWebSocket): OpenLiveSocket {
+export function wsLiveSocket(openerFor: (namedHub: string | undefined) => OpenWebSocket = () => plainWebSocket, schedule: Schedule = realSchedule): OpenLiveSocket {
   return (url, handlers, namedHub) => {
     // Never follow a redirect: the token goes only to the hub that was asked.
     const ws = openerFor(namedHub)(url, { maxPayload: MAX_REALTIME_FRAME_BYTES, handshakeTimeout: REALTIME_HANDSHAKE_TIMEOUT_MS, followRedirects: false });
     let closedByUs = false;
     let httpStatus: number | undefined;
     let answered = true;
-    const heartbeat = setInterval(() => {
-      if (ws.readyState !== WebSocket.OPEN) return;
-      if (!answered) return void ws.terminate();
-      answered = false;
-      ws.ping();
-    }, REALTIME_CLIENT_PING_MS);
-    heartbeat.unref();
+    // A ping every REALTIME_CLIENT_PING_MS; a hub that did not answer the last one is gone.
+    let stopHeartbeat = () => {};
+    const heartbeat = () => {
+      stopHeartbeat = schedule(() => {
+        if (ws.readyState === WebSocket.OPEN) {
+          if (!answered) return void ws.terminate();
+          answered = false;
+          ws.ping();
+        }
+        heartbeat();
+      }, REALTIME_CLIENT_PING_MS);
+    };
+    heartbeat();
     ws.on('pong', () => void (answered = true));
     ws.on('open', () => handlers.onOpen());
     ws.on('message', (data, isBinary) => {
@@ -76,7 +83,7 @@ export function wsLiveSocket(openerFor: (namedHub: string | undefined) => OpenWe
     });
     ws.on('error', () => {}); // every error is followed by 'close', which is what the channel acts on
     ws.on('close', (code, reason) => {
-      clearInterval(heartbeat);
+      stopHeartbeat();
       if (closedByUs) return;
       handlers.onClose({ code, reason: reason.toString(), ...(httpStatus !== undefined && { httpStatus }) });
     });
@@ -86,7 +93,7 @@ export function wsLiveSocket(openerFor: (namedHub: string | undefined) => OpenWe
       },
       close() {
         closedByUs = true;
-        clearInterval(heartbeat);
+        stopHeartbeat();
         ws.terminate();
       },
     };

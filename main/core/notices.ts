@@ -1,16 +1,20 @@
 /**
- * Notices the app shows once: which are due, and which the user has dismissed (remembered in the
- * store, so a dismissed notice stays hidden after a restart).
+ * Notices the app shows once: which are due (each source decides its own, e.g. the secret store's
+ * notice about memory-only storage, secret-store.ts), and which the user has dismissed (remembered in
+ * the store, so a dismissed notice stays hidden after a restart).
  */
 import { z } from 'zod';
 import type { Notice } from '../../common/ipc-contract';
-import type { KeyValueStore, SecretCipher } from './ports';
-import type { TokenStorage } from './token-vault';
+import type { KeyValueStore } from './ports';
+
+export { MEMORY_ONLY_NOTICE_ID } from './secret-store';
 
 export const DISMISSED_NOTICES_KEY = 'notices:dismissed';
-export const MEMORY_ONLY_NOTICE_ID = 'vault-memory-only';
 
 const DismissedSchema = z.array(z.string());
+
+/** Says which notice, if any, is due now. */
+export type NoticeSource = () => Notice | null;
 
 export interface NoticeBoard {
   current(): Notice[];
@@ -18,13 +22,13 @@ export interface NoticeBoard {
   dismiss(id: string): boolean;
 }
 
-export function createNoticeBoard(store: KeyValueStore, cipherBackend: SecretCipher['backend'], tokenStorage: () => TokenStorage): NoticeBoard {
+export function createNoticeBoard(store: KeyValueStore, sources: readonly NoticeSource[]): NoticeBoard {
   const dismissed = (): string[] => {
     const parsed = DismissedSchema.safeParse(store.get(DISMISSED_NOTICES_KEY));
     return parsed.success ? parsed.data : [];
   };
 
-  const due = (): Notice[] => (tokenStorage() === 'memory-only' ? [memoryOnlyNotice(cipherBackend)] : []);
+  const due = (): Notice[] => sources.flatMap((source) => source() ?? []);
 
   return {
     current: () => {
@@ -38,18 +42,4 @@ export function createNoticeBoard(store: KeyValueStore, cipherBackend: SecretCip
       return true;
     },
   };
-}
-
-function memoryOnlyNotice(cipherBackend: SecretCipher['backend']): Notice {
-  const base = 'Your sign-in is kept only until Hubdesk quits, because this system offers no secure storage for it.';
-  // With no cipher at all there is nothing weaker to opt in to, so the action is offered only for basic_text.
-  if (cipherBackend === 'basic_text') {
-    return {
-      id: MEMORY_ONLY_NOTICE_ID,
-      level: 'warning',
-      message: `${base} You can allow Hubdesk to save it with weaker, obfuscated storage instead.`,
-      action: 'allow-plaintext-storage',
-    };
-  }
-  return { id: MEMORY_ONLY_NOTICE_ID, level: 'warning', message: base };
 }

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { TokenObject } from '../../common/wire';
 import { joinUrl } from './http';
 import { createPkcePair, createState, secretsEqual } from './pkce';
-import type { BackendConfig, Clock, Logger, OpenExternal } from './ports';
+import { type BackendConfig, type Clock, type Logger, type OpenExternal, realSchedule, type Schedule } from './ports';
 import type { TokenEndpoint } from './token-endpoint';
 
 export const SIGN_IN_LIFETIME_MS = 10 * 60_000;
@@ -39,6 +39,8 @@ export interface OAuthFlowDeps {
   logger: Logger;
   /** Called when a pending sign-in runs out without a callback. */
   onExpired: () => void;
+  /** Timers (the sign-in's lifetime); real timers by default. */
+  schedule?: Schedule;
 }
 
 interface PendingSignIn {
@@ -46,7 +48,7 @@ interface PendingSignIn {
   verifier: string;
   redirectUri: string;
   startedAt: number;
-  timer: ReturnType<typeof setTimeout>;
+  cancelExpiry: () => void;
 }
 
 // Generous bounds: the host passes query values from a URL anyone can open.
@@ -57,11 +59,11 @@ const CallbackSchema = z.object({
   error_description: z.string().max(2048).optional(),
 });
 
-export function createOAuthFlow({ backend, tokenEndpoint, openExternal, clock, logger, onExpired }: OAuthFlowDeps): OAuthFlow {
+export function createOAuthFlow({ backend, tokenEndpoint, openExternal, clock, logger, onExpired, schedule = realSchedule }: OAuthFlowDeps): OAuthFlow {
   let pending: PendingSignIn | null = null;
 
   const clear = () => {
-    if (pending) clearTimeout(pending.timer);
+    pending?.cancelExpiry();
     pending = null;
   };
 
@@ -69,14 +71,13 @@ export function createOAuthFlow({ backend, tokenEndpoint, openExternal, clock, l
     async start() {
       clear();
       const pkce = createPkcePair();
-      const timer = setTimeout(() => {
-        if (pending?.timer !== timer) return;
+      const signIn: PendingSignIn = { state: createState(), verifier: pkce.verifier, redirectUri: backend.redirectUri, startedAt: clock.now(), cancelExpiry: () => {} };
+      signIn.cancelExpiry = schedule(() => {
+        if (pending !== signIn) return;
         pending = null;
         logger.info('oauth: the pending sign-in expired');
         onExpired();
       }, SIGN_IN_LIFETIME_MS);
-      timer.unref?.();
-      const signIn: PendingSignIn = { state: createState(), verifier: pkce.verifier, redirectUri: backend.redirectUri, startedAt: clock.now(), timer };
       pending = signIn;
       const url = authorizationUrl(backend, signIn.state, pkce.challenge);
       logger.info('oauth: sign-in started in the system browser', { origin: new URL(backend.authUrl).origin });
@@ -137,7 +138,7 @@ const EXCHANGE_FAILURE = {
   failed: 'The cloud answered with an error while finishing the sign-in. Please try again.',
 } as const;
 
-/** Spec §4.1 plus PKCE (RFC 7636 §4.3). */
+/** docs/interface.md §4.1 plus PKCE (RFC 7636 §4.3). */
 export function authorizationUrl(backend: BackendConfig, state: string, challenge: string): string {
   const url = new URL(joinUrl(backend.authUrl, '/oauth2/authorise'));
   url.search = new URLSearchParams({

@@ -28,6 +28,13 @@ export interface Clock {
   now(): number; // milliseconds since the epoch
 }
 
+/**
+ * The timer port beside the clock: runs `run` once after `ms` and returns a function that cancels it
+ * (harmless after it ran). Core modules take one from their deps rather than calling setTimeout, so
+ * tests can drive time.
+ */
+export type Schedule = (run: () => void, ms: number) => () => void;
+
 export type { Logger } from '../../common/logger';
 
 /** Where the app's cloud is and who the app is to it. */
@@ -65,3 +72,10 @@ export interface MdnsBrowser {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/** Real timers; unref'd, so a pending timer never keeps a process alive on its own. */
+export const realSchedule: Schedule = (run, ms) => {
+  const timer = setTimeout(run, ms);
+  timer.unref?.();
+  return () => clearTimeout(timer);
+};

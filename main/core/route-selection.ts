@@ -1,5 +1,5 @@
 /**
- * Chooses the address to reach a hub by (spec §2.2 order: local-secure, then local, then remote).
+ * Chooses the address to reach a hub by (docs/interface.md §2.2 order: local-secure, then local, then remote).
  * Every candidate is pinged at once, each with its own deadline, and the selection resolves with the
  * first route that is *acceptable* rather than waiting for better ones, so a dead route never costs
  * its whole deadline once an acceptable one answered:
@@ -17,7 +17,7 @@
 import type { RouteKind } from '../../common/ipc-contract';
 import type { HubRecord } from '../../common/wire';
 import { type HubAddress, HUB_PING_TIMEOUT_MS, type PingOutcome } from './hub-client';
-import { type Clock, systemClock } from './ports';
+import { type Clock, realSchedule, type Schedule, systemClock } from './ports';
 
 export interface Route extends HubAddress {
   kind: RouteKind;
@@ -56,9 +56,6 @@ export interface RouteSelector {
 /** Asks the address whether the hub is there and proves it (route-trust.ts); `signal` ends the probe. */
 export type Ping = (route: Route, hub: HubRecord, signal: AbortSignal) => Promise<PingOutcome>;
 
-/** Schedules `run` after `ms`; returns a function that cancels it. */
-export type SetTimer = (run: () => void, ms: number) => () => void;
-
 export interface RouteSelectorOptions {
   /** Deadline of each probe (default: the hub ping timeout). */
   deadlineMs?: number;
@@ -70,16 +67,12 @@ export interface RouteSelectorOptions {
   /** The secure LAN routes announced over mDNS for a hub id (lan-directory.ts); none by default. */
   lanRoutes?: (hubId: string) => Route[];
   clock?: Clock;
-  setTimer?: SetTimer;
+  /** Timers of the deadlines and the grace; real timers by default. */
+  schedule?: Schedule;
 }
 
 export const MAX_REMOTE_GRACE_MS = 250;
 const DEFAULT_REMOTE_GRACE_MS = 200;
-
-const realTimer: SetTimer = (run, ms) => {
-  const handle = setTimeout(run, ms);
-  return () => clearTimeout(handle);
-};
 
 const PREFERENCE: readonly RouteKind[] = ['local-secure', 'local', 'remote'];
 
@@ -88,7 +81,7 @@ export function isUnencrypted(route: HubAddress): boolean {
   return !route.baseUrl.startsWith('https:');
 }
 
-/** The more preferred of two routes (spec §2.2 order); `a` when they are of the same kind. */
+/** The more preferred of two routes (docs/interface.md §2.2 order); `a` when they are of the same kind. */
 export function preferred(a: Route, b: Route): Route {
   return PREFERENCE.indexOf(b.kind) < PREFERENCE.indexOf(a.kind) ? b : a;
 }
@@ -110,7 +103,7 @@ export function candidateRoutes(hub: HubRecord, lanRoutes: readonly Route[] = []
 }
 
 export function createParallelPingSelector(ping: Ping, options: RouteSelectorOptions = {}): RouteSelector {
-  const { deadlineMs = HUB_PING_TIMEOUT_MS, clock = systemClock, setTimer = realTimer, lanRoutes = () => [] } = options;
+  const { deadlineMs = HUB_PING_TIMEOUT_MS, clock = systemClock, schedule = realSchedule, lanRoutes = () => [] } = options;
   const remoteGraceMs = options.remoteGraceMs ?? DEFAULT_REMOTE_GRACE_MS;
   if (!(remoteGraceMs >= 0 && remoteGraceMs <= MAX_REMOTE_GRACE_MS)) throw new RangeError(`remoteGraceMs must be within 0..${MAX_REMOTE_GRACE_MS}`);
   if (!(deadlineMs > 0)) throw new RangeError('deadlineMs must be positive');
@@ -188,7 +181,7 @@ export function createParallelPingSelector(ping: Ping, options: RouteSelectorOpt
         if (signal?.aborted) return stopAll();
         signal?.addEventListener('abort', stopAll, { once: true });
         for (const probe of probes) {
-          probe.stopDeadline = setTimer(() => {
+          probe.stopDeadline = schedule(() => {
             settle(probe, { status: 'timed-out' }, true);
             decide();
           }, deadlineMs);
@@ -205,7 +198,7 @@ export function createParallelPingSelector(ping: Ping, options: RouteSelectorOpt
         }
         // The grace only matters while the remote route has answered and a LAN route is still silent.
         timers.push(
-          setTimer(() => {
+          schedule(() => {
             waited.remote = true;
             decide();
           }, remoteGraceMs),

@@ -47,7 +47,7 @@ function failed(detail: string): PingOutcome {
 
 export const ALLOW_UNENCRYPTED_KEY = 'hubs:allow-unencrypted-routes';
 
-/** The user's choice about unencrypted LAN routes, in the settings store; allowed unless refused (a malformed value reads as allowed, the spec's default). */
+/** The user's choice about unencrypted LAN routes, in the settings store; allowed unless refused (a malformed value reads as allowed, the default, as docs/interface.md §2.2 prefers localUrl over remoteUrl). */
 export function createUnencryptedRoutesSetting(store: KeyValueStore): { allowed(): boolean; set(allow: boolean): void } {
   return {
     allowed: () => z.boolean().catch(true).parse(store.get(ALLOW_UNENCRYPTED_KEY)),

@@ -3,9 +3,10 @@
  * its sources (auth status, token storage, notices) and emitted only when it really changed.
  */
 import type { AuthView, SessionView } from '../../common/ipc-contract';
+import { createEventEmitter } from './event-emitter';
 import type { NoticeBoard } from './notices';
 import type { BackendConfig, Logger } from './ports';
-import type { TokenStorage } from './token-vault';
+import type { SecretStorage } from './secret-store';
 
 export type SessionListener = (view: SessionView) => void;
 
@@ -22,7 +23,7 @@ export interface SessionState {
 export interface SessionStateDeps {
   backend: BackendConfig;
   notices: NoticeBoard;
-  tokenStorage: () => TokenStorage;
+  tokenStorage: () => SecretStorage;
   allowUnencryptedRoutes: () => boolean;
   logger: Logger;
   initialAuth: AuthView;
@@ -30,7 +31,7 @@ export interface SessionStateDeps {
 
 export function createSessionState({ backend, notices, tokenStorage, allowUnencryptedRoutes, logger, initialAuth }: SessionStateDeps): SessionState {
   let auth = initialAuth;
-  const listeners = new Set<SessionListener>();
+  const events = createEventEmitter<'session.changed'>(logger);
 
   const view = (): SessionView => ({
     auth,
@@ -46,14 +47,8 @@ export function createSessionState({ backend, notices, tokenStorage, allowUnencr
     const serialized = JSON.stringify(next);
     if (serialized === lastEmitted) return;
     lastEmitted = serialized;
-    for (const listener of listeners) {
-      try {
-        listener(next);
-      } catch (error) {
-        // A failing subscriber (e.g. a closed window) must not break the core or the other subscribers.
-        logger.error('session: a session.changed listener failed', { error: error instanceof Error ? error.message : String(error) });
-      }
-    }
+    // A failing subscriber (e.g. a closed window) is logged and breaks neither the core nor the others.
+    events.emit('session.changed', next);
   };
 
   return {
@@ -64,10 +59,7 @@ export function createSessionState({ backend, notices, tokenStorage, allowUnencr
       refresh();
     },
     refresh,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    dispose: () => listeners.clear(),
+    subscribe: (listener) => events.on('session.changed', listener),
+    dispose: () => events.clear(),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The HTTP calls to the cloud's token endpoint (spec §4.2): the code exchange and the refresh, both
+ * The HTTP calls to the cloud's token endpoint (docs/interface.md §4.2): the code exchange and the refresh, both
  * authenticated with HTTP Basic as RFC 6749 §2.3.1 describes (id and secret form-encoded first).
  */
 import { type TokenObject, TokenObjectSchema } from '../../common/wire';

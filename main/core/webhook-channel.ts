@@ -21,28 +21,25 @@ import {
   type ListenerClientMessage,
   type ListenerServerMessage,
   ListenerServerMessageSchema,
+  type RawWebhookMessage,
   type RegistrationData,
   type TapEvent,
-  type WebhookMessage,
 } from '../../common/webhook-protocol';
 import { proofFor } from '../../common/webhook-proof';
 import type { WebhookConnection } from '../../common/ipc-contract';
 import { type Backoff, createBackoff } from './backoff';
-import { parseJsonMessage } from './json-message';
-import type { Clock, Logger } from './ports';
+import { parseJsonMessage } from '../../common/json-message';
+import { type Clock, type Logger, realSchedule, type Schedule } from './ports';
 
 /** The forwarder pings every 15 s by default; a peer silent for two intervals is taken for dead. */
 export const DEFAULT_HEARTBEAT_MS = 15_000;
-/** A message carries the body twice (parsed and raw base64); this bounds what one frame may cost. */
+/**
+ * What one frame may cost. The app's frames carry an intake's body once, as base64 (the listener
+ * registers `rawBodyOnly`; a tap event of an intake routed to this app carries no body), plus headers,
+ * query and the routing decision, whose extracted value may be a part of the body; a forwarder that
+ * ignores `rawBodyOnly` adds the parsed body. 16 MiB leaves room for all of it.
+ */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
-
-export type Schedule = (run: () => void, ms: number) => () => void;
-
-export const realSchedule: Schedule = (run, ms) => {
-  const timer = setTimeout(run, ms);
-  timer.unref?.();
-  return () => clearTimeout(timer);
-};
 
 export interface WebhookChannelOptions {
   /** The forwarder's base URL (http or https); the channel is at `{webhookUrl}/listen`. */
@@ -56,10 +53,12 @@ export interface WebhookChannelOptions {
   listenerId: string;
   hubId?: string;
   data?: RegistrationData;
+  /** Tap: the listenerIds of this app for the same webhook; intakes routed to them are tapped without their request. */
+  ownListenerIds?: string[];
   /** Read on every (re)connect: the id of the last message acknowledged, if any. */
   resumeAfter(): string | undefined;
-  /** Listener: a message arrived; it is acknowledged after this returns. */
-  onMessage?(message: WebhookMessage): void;
+  /** Listener: a message arrived (raw body only: the listener registers `rawBodyOnly`); it is acknowledged after this returns. */
+  onMessage?(message: RawWebhookMessage): void;
   /** Listener: the message was acknowledged (persist it as the resume point). */
   onAcknowledged?(id: string): void;
   onTap?(event: TapEvent): void;
@@ -156,6 +155,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
           ...(options.hubId !== undefined && { hubId: options.hubId }),
           ...(options.data !== undefined && { data: options.data }),
           ...(resumeAfter !== undefined && { resumeAfter }),
+          ...(options.role === 'listener' ? { rawBodyOnly: true } : options.ownListenerIds !== undefined && { ownListenerIds: options.ownListenerIds }),
         });
         return;
       }

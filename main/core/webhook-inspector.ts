@@ -1,16 +1,24 @@
 /**
  * The inspector's memory in main: the most recent entries, so a renderer that reloads is not empty.
  * An entry starts from whichever arrives first, the tap's event (routing, method, size) or this app's
- * own delivery of the same message, and the other is merged in.
+ * own delivery of the same message, and the other is merged in, here and only here: the first makes
+ * the entry (`webhooks.entry`), the second a patch of what it changed (`webhooks.entryPatch`), and a
+ * copy that changes nothing (a re-delivery after a resume) makes no event at all.
+ *
+ * The body comes once, as the raw bytes (base64): the listener registers `rawBodyOnly`, and the tap
+ * leaves out the request of an intake routed to this app (its delivery brings it), so an entry made
+ * from such a tap event waits for the delivery (`awaitingDelivery`). The parsed body is decoded from
+ * the raw bytes, as the forwarder decodes it, only when the full message is asked for (`message()`).
  *
  * Two bounds (docs/security.md, "The app's webhook inspector"):
  * - at most MAIN_INSPECTOR_CAPACITY (1,000) entries; the oldest is dropped first;
  * - at most MAIN_INSPECTOR_BUDGET_BYTES (64 MiB) accounted for all entries together. An entry is
  *   accounted its summary (bounded: preview, cut headers and query) plus, while its body is kept, the
- *   body: the raw base64 string and the parsed body, estimated at the body's byte length. Over the
- *   budget the oldest bodies are dropped first (the entry stays listed; `message()` then answers
- *   `gone`), then the oldest entries. A body larger than the whole budget is never kept.
- * Entries leave main only as summaries (`summarise`); the full message is read with `message()`.
+ *   raw base64 string. Over the budget the oldest bodies are dropped first (the entry stays listed;
+ *   `message()` then answers `gone`), then the oldest entries. A body larger than the whole budget is
+ *   never kept.
+ * Entries leave main only as summaries (`contentOf` makes their bounded part) and patches; the full
+ * message is read with `message()`.
  */
 import {
   INSPECTOR_MESSAGE_MAX_CHARS,
@@ -22,10 +30,11 @@ import {
   type InspectorPage,
   type InspectorPageRequest,
   type WebhookEntry,
+  type WebhookEntryPatch,
   type WebhookFullMessage,
   type WebhookMessageResult,
 } from '../../common/ipc-contract';
-import type { RoutingDecision, TapEvent, WebhookMessage } from '../../common/webhook-protocol';
+import { bodyEncoding, firstValues, type RawWebhookMessage, type RoutingDecision, type TapEvent } from '../../common/webhook-protocol';
 
 export const MAIN_INSPECTOR_CAPACITY = 1000;
 export const MAIN_INSPECTOR_BUDGET_BYTES = 64 * 1024 * 1024;
@@ -36,11 +45,14 @@ const ROUTING_TEXT_CHARS = 1024;
 
 export const GONE_EVICTED = 'Hubdesk no longer keeps this message’s body: newer messages took its place (main keeps at most 64 MiB of them). The preview is all that is left.';
 export const GONE_UNKNOWN = 'Hubdesk no longer keeps this message (it was cleared, or newer messages took its place).';
+export const GONE_AWAITING = 'This message was routed to this app, and its delivery has not arrived yet: its headers and body come with it.';
+
+/** What an intake's copy changed: a new entry, a patch of one already sent, or nothing. */
+export type InspectorChange = { kind: 'entry'; entry: WebhookEntry } | { kind: 'patch'; patch: WebhookEntryPatch } | null;
 
 export interface WebhookInspector {
-  /** Returns the entry's summary as it now stands. */
-  tapped(webhookId: string, event: TapEvent): WebhookEntry;
-  delivered(webhookId: string, message: WebhookMessage): WebhookEntry;
+  tapped(webhookId: string, event: TapEvent): InspectorChange;
+  delivered(webhookId: string, message: RawWebhookMessage): InspectorChange;
   /** One page of summaries, newest first. */
   snapshot(request: InspectorPageRequest): InspectorPage;
   /** The full message while its body is kept. */
@@ -52,19 +64,25 @@ export interface WebhookInspector {
   usage(): { entries: number; bodies: number; bytes: number };
 }
 
+/** What a request (headers, query, raw body) gives a summary. */
+type Content = Pick<WebhookEntry, 'headers' | 'query' | 'pairsCut' | 'bodyBytes' | 'preview' | 'previewKind' | 'truncated'>;
+type Pairs = { headers: Record<string, string>; query: Record<string, string> };
+
 interface Stored {
   seq: number;
   summary: WebhookEntry;
   summaryBytes: number;
-  /** The body and raw body, while kept. */
-  body: { body: unknown; rawBody: string; bytes: number } | null;
+  /** The raw body (base64), while kept. */
+  body: { rawBody: string; bytes: number } | null;
   /**
-   * The budget dropped its body. It is not taken back from a late tap or a re-delivery: the entry
-   * keeps its place among the oldest, and taking the body back would only evict a newer one.
+   * The budget dropped its body. It is not taken back from a re-delivery: the entry keeps its place
+   * among the oldest, and taking the body back would only evict a newer one.
    */
   evicted: boolean;
-  /** The whole headers, query and routing when the summary had to cut them. */
-  full: { headers: Record<string, string>; query: Record<string, string>; routing: RoutingDecision | null } | null;
+  /** The whole headers and query when the summary had to cut them. */
+  fullPairs: Pairs | null;
+  /** The whole routing decision when the summary had to cut it. */
+  fullRouting: RoutingDecision | null;
 }
 
 export function createWebhookInspector(options: { capacity?: number; budgetBytes?: number } = {}): WebhookInspector {
@@ -99,47 +117,88 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     while (bytes > budget && entries.size > 0) dropEntry(entries.keys().next().value as string);
   };
 
-  const store = (key: string, webhookId: string, message: WebhookMessage, fields: Pick<WebhookEntry, 'method' | 'size' | 'routing' | 'delivered'>) => {
-    const known = entries.get(key);
-    const { summary, full } = summarise(webhookId, message, fields);
-    const summaryBytes = ENTRY_OVERHEAD_BYTES + JSON.stringify(summary).length;
-    const stored: Stored = known ?? { seq: nextSeq++, summary, summaryBytes: 0, body: null, evicted: false, full };
+  /** Re-accounts the summary; keeps the body unless it was evicted before or cannot fit at all. */
+  const account = (key: string, stored: Stored, rawBody: string | undefined) => {
+    const summaryBytes = ENTRY_OVERHEAD_BYTES + JSON.stringify(stored.summary).length;
     bytes += summaryBytes - stored.summaryBytes;
-    stored.summary = summary;
     stored.summaryBytes = summaryBytes;
-    stored.full = full;
-    if (!stored.body && !stored.evicted) {
-      // A message's body is kept once, from whichever of tap and delivery came first (they are the same bytes).
-      const bodyBytes = message.rawBody.length + rawByteLength(message.rawBody);
-      if (bodyBytes + summaryBytes <= budget) {
-        stored.body = { body: message.body, rawBody: message.rawBody, bytes: bodyBytes };
-        bytes += bodyBytes;
-        bodies.add(key);
-      }
+    // A base64 string is one byte per character in V8 (Latin-1).
+    if (rawBody !== undefined && !stored.body && !stored.evicted && rawBody.length + summaryBytes <= budget) {
+      stored.body = { rawBody, bytes: rawBody.length };
+      bytes += rawBody.length;
+      bodies.add(key);
     }
-    if (!known) entries.set(key, stored);
     enforce();
-    return entries.get(key)?.summary ?? summary;
+  };
+
+  const create = (key: string, summary: WebhookEntry, extra: Pick<Stored, 'fullPairs' | 'fullRouting'>, rawBody: string | undefined): InspectorChange => {
+    const stored: Stored = { seq: nextSeq++, summary, summaryBytes: 0, body: null, evicted: false, ...extra };
+    entries.set(key, stored);
+    account(key, stored, rawBody);
+    return { kind: 'entry', entry: summary };
+  };
+
+  const patch = (key: string, stored: Stored, changes: Omit<WebhookEntryPatch, 'webhookId' | 'id'>, rawBody?: string): InspectorChange => {
+    if (Object.keys(changes).length === 0) return null;
+    stored.summary = { ...stored.summary, ...changes };
+    account(key, stored, rawBody);
+    return { kind: 'patch', patch: { webhookId: stored.summary.webhookId, id: stored.summary.id, ...changes } };
   };
 
   return {
     tapped(webhookId, event) {
-      const key = keyOf(webhookId, event.message.id);
-      return store(key, webhookId, event.message, {
-        method: event.method,
-        size: event.size,
-        routing: event.routing,
-        delivered: entries.get(key)?.summary.delivered ?? false,
-      });
+      const key = keyOf(webhookId, event.id);
+      const routing = cutRouting(event.routing);
+      const fullRouting = routing.cut ? event.routing : null;
+      const known = entries.get(key);
+      if (!known) {
+        const content = event.request ? contentOf(event.request) : { fields: awaitedContent(event.size), fullPairs: null };
+        const summary: WebhookEntry = {
+          webhookId,
+          id: event.id,
+          receivedAt: event.receivedAt.slice(0, 64),
+          method: event.method,
+          size: event.size,
+          ...content.fields,
+          routing: routing.routing,
+          delivered: false,
+          awaitingDelivery: !event.request,
+        };
+        return create(key, summary, { fullPairs: content.fullPairs, fullRouting }, event.request?.rawBody);
+      }
+      // The delivery came first: the tap adds what only it knows. A tap event is never sent twice.
+      const changes: Omit<WebhookEntryPatch, 'webhookId' | 'id'> = {};
+      if (known.summary.method === null) changes.method = event.method;
+      if (known.summary.routing === null) {
+        changes.routing = routing.routing;
+        known.fullRouting = fullRouting;
+      }
+      return patch(key, known, changes);
     },
     delivered(webhookId, message) {
       const key = keyOf(webhookId, message.id);
       const known = entries.get(key);
-      if (known) {
-        known.summary = { ...known.summary, delivered: true };
-        return known.summary;
+      const content = contentOf(message);
+      if (!known) {
+        const summary: WebhookEntry = {
+          webhookId,
+          id: message.id,
+          receivedAt: message.receivedAt.slice(0, 64),
+          method: null,
+          size: content.fields.bodyBytes,
+          ...content.fields,
+          routing: null,
+          delivered: true,
+          awaitingDelivery: false,
+        };
+        return create(key, summary, { fullPairs: content.fullPairs, fullRouting: null }, message.rawBody);
       }
-      return store(key, webhookId, message, { method: null, size: rawByteLength(message.rawBody), routing: null, delivered: true });
+      const changes: Omit<WebhookEntryPatch, 'webhookId' | 'id'> = {};
+      if (!known.summary.delivered) changes.delivered = true;
+      if (!known.summary.awaitingDelivery) return patch(key, known, changes);
+      // The tap's event came first without the request: the delivery brings it.
+      known.fullPairs = content.fullPairs;
+      return patch(key, known, { ...changes, ...content.fields, awaitingDelivery: false }, message.rawBody);
     },
     snapshot({ before, limit }) {
       const page: WebhookEntry[] = [];
@@ -163,7 +222,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     message(webhookId, id) {
       const stored = entries.get(keyOf(webhookId, id));
       if (!stored) return { status: 'gone', reason: GONE_UNKNOWN };
-      if (!stored.body) return { status: 'gone', reason: GONE_EVICTED };
+      if (!stored.body) return { status: 'gone', reason: stored.summary.awaitingDelivery ? GONE_AWAITING : GONE_EVICTED };
       return { status: 'kept', message: fullMessage(stored) };
     },
     clear() {
@@ -182,20 +241,21 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
 
   function fullMessage(stored: Stored): WebhookFullMessage {
     const { summary } = stored;
-    const kept = stored.body!;
+    const { rawBody } = stored.body!;
+    const headers = stored.fullPairs?.headers ?? summary.headers;
     const message: WebhookFullMessage = {
       webhookId: summary.webhookId,
       id: summary.id,
       receivedAt: summary.receivedAt,
       method: summary.method,
       size: summary.size,
-      headers: stored.full?.headers ?? summary.headers,
-      query: stored.full?.query ?? summary.query,
-      body: kept.body,
+      headers,
+      query: stored.fullPairs?.query ?? summary.query,
+      body: decodeRawBody(rawBody, headers['content-type']),
       bodyOmitted: false,
-      rawBody: kept.rawBody,
+      rawBody,
       rawTruncated: false,
-      routing: stored.full?.routing ?? summary.routing,
+      routing: stored.fullRouting ?? summary.routing,
       delivered: summary.delivered,
     };
     // Keep the answer within one frame: first leave out the parsed body, then cut the raw body.
@@ -203,9 +263,32 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     const withoutBody: WebhookFullMessage = { ...message, body: undefined, bodyOmitted: true };
     const rest = serialisedLength(withoutBody);
     if (rest <= INSPECTOR_MESSAGE_MAX_CHARS) return withoutBody;
-    const room = Math.max(0, INSPECTOR_MESSAGE_MAX_CHARS - (rest - kept.rawBody.length));
-    return { ...withoutBody, rawBody: kept.rawBody.slice(0, room - (room % 4)), rawTruncated: true };
+    const room = Math.max(0, INSPECTOR_MESSAGE_MAX_CHARS - (rest - rawBody.length));
+    return { ...withoutBody, rawBody: rawBody.slice(0, room - (room % 4)), rawTruncated: true };
   }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
+
+/**
+ * The parsed body (docs/interface.md §2.7 `body`) of a raw body, decoded as the forwarder decodes it (bodyEncoding):
+ * JSON, form fields (name → first value) or text; `null` when empty. JSON that does not parse (never
+ * from the reference forwarder, which refuses it with 400) is shown as text.
+ */
+export function decodeRawBody(rawBody: string, contentType: string | undefined): unknown {
+  const raw = Buffer.from(rawBody, 'base64');
+  if (raw.length === 0) return null;
+  const encoding = bodyEncoding(contentType);
+  if (encoding === 'json') {
+    try {
+      return JSON.parse(strictUtf8.decode(raw)) as unknown;
+    } catch {
+      // not JSON after all: the text below
+    }
+  }
+  const text = lenientUtf8.decode(raw);
+  return encoding === 'form' ? firstValues(new URLSearchParams(text)) : text;
 }
 
 /** A length that never throws: an unserialisable (or absurdly large) value counts as too large. */
@@ -222,33 +305,25 @@ function rawByteLength(base64: string): number {
   return Math.max(0, Math.floor((base64.length * 3) / 4) - padding);
 }
 
-/** The summary of a message: never its body, only a preview of at most INSPECTOR_PREVIEW_BYTES. */
-export function summarise(
-  webhookId: string,
-  message: WebhookMessage,
-  fields: Pick<WebhookEntry, 'method' | 'size' | 'routing' | 'delivered'>,
-): { summary: WebhookEntry; full: Stored['full'] } {
-  const headers = cutPairs(message.headers);
-  const query = cutPairs(message.query);
-  const routing = cutRouting(fields.routing);
-  const bodyBytes = rawByteLength(message.rawBody);
-  const summary: WebhookEntry = {
-    webhookId,
-    id: message.id,
-    receivedAt: message.receivedAt.slice(0, 64),
-    method: fields.method,
-    size: fields.size,
+/** What a request gives an entry's summary: never its body, only a preview of at most INSPECTOR_PREVIEW_BYTES. */
+export function contentOf(request: Pick<RawWebhookMessage, 'headers' | 'query' | 'rawBody'>): { fields: Content; fullPairs: Pairs | null } {
+  const headers = cutPairs(request.headers);
+  const query = cutPairs(request.query);
+  const bodyBytes = rawByteLength(request.rawBody);
+  const fields: Content = {
     headers: headers.pairs,
     query: query.pairs,
     pairsCut: headers.cut || query.cut,
     bodyBytes,
-    ...preview(message.rawBody),
+    ...preview(request.rawBody),
     truncated: bodyBytes > INSPECTOR_PREVIEW_BYTES,
-    routing: routing.routing,
-    delivered: fields.delivered,
   };
-  const cut = headers.cut || query.cut || routing.cut;
-  return { summary, full: cut ? { headers: message.headers, query: message.query, routing: fields.routing } : null };
+  return { fields, fullPairs: headers.cut || query.cut ? { headers: request.headers, query: request.query } : null };
+}
+
+/** An entry made from a tap event without the request: nothing of it is known but its size, until the delivery. */
+function awaitedContent(size: number): Content {
+  return { headers: {}, query: {}, pairsCut: false, bodyBytes: size, preview: '', previewKind: 'text', truncated: size > 0 };
 }
 
 function cutPairs(pairs: Record<string, string>): { pairs: Record<string, string>; cut: boolean } {

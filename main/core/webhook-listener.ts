@@ -4,9 +4,11 @@
  * registration has the owner's tap credential, a `tap` socket (every intake with its routing
  * decision), both kept open by webhook-channel.ts. Without a tap credential there is no tap: the
  * webhook secret does not open one (the tap would show other hubs' traffic), so the inspector shows
- * this app's own deliveries only. It serves the `webhooks.*` and `inspector.*` channels and emits
- * `webhooks.entry` and `webhooks.status`. Registrations belong to the developer, not to the cloud
- * sign-in, so signing out leaves them running.
+ * this app's own deliveries only. The listener asks for messages with the raw body only, and the tap
+ * names the listener as this app's own, so an intake routed here crosses the network with its body
+ * once. It serves the `webhooks.*` and `inspector.*` channels and emits `webhooks.entry` (once per
+ * intake), `webhooks.entryPatch` (what the other copy changed) and `webhooks.status`. Registrations
+ * belong to the developer, not to the cloud sign-in, so signing out leaves them running.
  */
 import type { EventPayload, WebhookConnection, WebhookRegistrationInput, WebhookView } from '../../common/ipc-contract';
 import { parseTapCredential, type RegistrationData } from '../../common/webhook-protocol';
@@ -14,10 +16,10 @@ import { createEventEmitter } from './event-emitter';
 import type { OpenWebSocket } from './live-socket';
 import type { Clock, Logger } from './ports';
 import { openWebhookChannel, type WebhookChannel, type WebhookChannelOptions } from './webhook-channel';
-import type { WebhookInspector } from './webhook-inspector';
+import type { InspectorChange, WebhookInspector } from './webhook-inspector';
 import type { WebhookRegistration, WebhookRegistrations } from './webhook-registrations';
 
-type WebhookEvent = 'webhooks.entry' | 'webhooks.status';
+type WebhookEvent = 'webhooks.entry' | 'webhooks.entryPatch' | 'webhooks.status';
 
 export const NO_FORWARDER_REASON = 'No webhook forwarder is configured (set HUBDESK_WEBHOOK_URL).';
 export const NO_SECRET_REASON = 'The secret was kept only until Hubdesk quit; add this webhook again with its secret.';
@@ -68,6 +70,11 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
   const events = createEventEmitter<WebhookEvent>(logger);
   const emit = events.emit;
   let disposed = false;
+
+  const emitChange = (change: InspectorChange) => {
+    if (change?.kind === 'entry') emit('webhooks.entry', change.entry);
+    else if (change?.kind === 'patch') emit('webhooks.entryPatch', change.patch);
+  };
 
   const connectionOf = ({ connection }: Running) => (connection.tap ? worse(connection.listener, connection.tap) : connection.listener);
   const view = (run: Running): WebhookView => ({
@@ -123,7 +130,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
         backoff: deps.channelOptions?.backoff?.(),
         role: 'listener',
         listenerId: registration.listenerId,
-        onMessage: (message) => emit('webhooks.entry', inspector.delivered(registration.id, message)),
+        onMessage: (message) => emitChange(inspector.delivered(registration.id, message)),
         onAcknowledged: (id) => registrations.setLastAck(registration.id, id),
         onConnection: (connection) => update(run, 'listener', connection),
       }),
@@ -137,7 +144,8 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
           backoff: deps.channelOptions?.backoff?.(),
           role: 'tap',
           listenerId: registration.tapId,
-          onTap: (event) => emit('webhooks.entry', inspector.tapped(registration.id, event)),
+          ownListenerIds: [registration.listenerId],
+          onTap: (event) => emitChange(inspector.tapped(registration.id, event)),
           onConnection: (connection) => update(run, 'tap', connection),
         }),
       );

@@ -1,18 +1,24 @@
 /**
  * The developer's webhook registrations in settings. The secret, and the optional tap credential, are
- * encrypted through the same SecretCipher as the cloud tokens and under the same policy
- * (token-vault.ts): with a cipher that does not really encrypt, and no opt-in, they are kept in memory
- * only, so after a restart such a registration is listed without them and must be added again. Views
- * never carry either.
+ * kept by the secret store (secret-store.ts) under its keys, under the same policy as the cloud tokens:
+ * with a cipher that does not really encrypt, and no opt-in, they are kept in memory only, so after a
+ * restart such a registration is listed without them and must be added again. Views never carry either.
+ *
+ * On disk: the list under `webhooks:registrations` (entries `v: 2`, no secrets), and each secret under
+ * `webhooks:secret:<id>` / `webhooks:tapCredential:<id>`. Entries `v: 1` (before the secret store) held
+ * their sealed secrets inline; they are migrated when read: the sealed values move, unchanged, to their
+ * keys, and the entry is rewritten as `v: 2`.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { type WebhookRegistrationInput, WebhookRoutingSchema, type WebhookRouting } from '../../common/ipc-contract';
-import type { KeyValueStore, Logger, SecretCipher } from './ports';
-import type { TokenStorage } from './token-vault';
+import { type KeyValueStore, type Logger, realSchedule, type Schedule } from './ports';
+import type { SecretStore } from './secret-store';
 
 export const REGISTRATIONS_KEY = 'webhooks:registrations';
 export const ackKey = (webhookId: string) => `webhooks:ack:${webhookId}`;
+export const secretKey = (webhookId: string) => `webhooks:secret:${webhookId}`;
+export const tapCredentialKey = (webhookId: string) => `webhooks:tapCredential:${webhookId}`;
 
 export interface WebhookRegistration {
   id: string;
@@ -21,27 +27,32 @@ export interface WebhookRegistration {
   /** Chosen once, kept across reconnects and restarts: the forwarder resumes per listenerId. */
   listenerId: string;
   tapId: string;
-  /** Null when it was kept in memory only and the app has restarted since. */
+  /** Null when it was kept in memory only and the app has restarted since (or it could not be read). */
   secret: string | null;
   /** The owner's tap credential (`tc_<id>.<secret>`): undefined when none was given, null when it was set but cannot be read (as `secret`). */
   tapCredential: string | null | undefined;
 }
 
-const SealedSchema = z.object({ backend: z.string(), data: z.string().min(1) });
-type Sealed = z.infer<typeof SealedSchema>;
-
 const StoredSchema = z.object({
-  v: z.literal(1),
+  v: z.literal(2),
   id: z.string().min(1).max(200),
   routing: WebhookRoutingSchema,
   label: z.string().max(100).optional(),
   listenerId: z.string().min(1).max(200),
   tapId: z.string().min(1).max(200),
-  secretRecord: SealedSchema.nullable(),
-  /** Absent: no tap credential (also every record saved before there were any); null: kept in memory only. */
-  tapCredentialRecord: SealedSchema.nullable().optional(),
+  /** Whether the registration was given a tap credential (kept under tapCredentialKey, when allowed). */
+  hasTapCredential: z.boolean(),
 });
 type Stored = z.infer<typeof StoredSchema>;
+
+/** The format before the secret store: sealed secrets inline, null when they were kept in memory only. */
+const SealedSchema = z.object({ backend: z.string(), data: z.string().min(1) });
+const StoredV1Schema = StoredSchema.extend({
+  v: z.literal(1),
+  secretRecord: SealedSchema.nullable(),
+  /** Absent: no tap credential; null: kept in memory only. */
+  tapCredentialRecord: SealedSchema.nullable().optional(),
+}).omit({ hasTapCredential: true });
 
 export interface WebhookRegistrations {
   /** Reads and decrypts what settings hold; malformed entries are dropped (and logged). */
@@ -64,41 +75,56 @@ export interface WebhookRegistrations {
 export const ACK_FLUSH_MS = 1_000;
 
 export interface WebhookRegistrationsDeps {
-  cipher: SecretCipher;
+  secrets: SecretStore;
   store: KeyValueStore;
   logger: Logger;
-  storage: () => TokenStorage;
+  /** Timers of the acknowledgement flush; real timers by default. */
+  schedule?: Schedule;
 }
 
-export function createWebhookRegistrations({ cipher, store, logger, storage }: WebhookRegistrationsDeps): WebhookRegistrations {
+export function createWebhookRegistrations({ secrets, store, logger, schedule = realSchedule }: WebhookRegistrationsDeps): WebhookRegistrations {
+  const save = (records: Stored[]) => store.set(REGISTRATIONS_KEY, records);
+  /** A `v: 1` entry as `v: 2`, its inline sealed secrets handed to the secret store unchanged. */
+  const migrate = (old: z.infer<typeof StoredV1Schema>): Stored => {
+    const { v: _v, secretRecord, tapCredentialRecord, ...rest } = old;
+    if (secretRecord) secrets.adopt(secretKey(old.id), secretRecord);
+    else secrets.delete(secretKey(old.id));
+    if (tapCredentialRecord) secrets.adopt(tapCredentialKey(old.id), tapCredentialRecord);
+    else secrets.delete(tapCredentialKey(old.id));
+    return { v: 2, ...rest, hasTapCredential: tapCredentialRecord !== undefined };
+  };
   const stored = (): Stored[] => {
     const raw = store.get(REGISTRATIONS_KEY);
     if (!Array.isArray(raw)) return [];
-    return raw.flatMap((entry) => {
+    let migrated = false;
+    const records = raw.flatMap((entry): Stored[] => {
       const parsed = StoredSchema.safeParse(entry);
-      if (!parsed.success) logger.warn('webhooks: dropped a malformed saved registration');
-      return parsed.success ? [parsed.data] : [];
+      if (parsed.success) return [parsed.data];
+      const old = StoredV1Schema.safeParse(entry);
+      if (old.success) {
+        migrated = true;
+        return [migrate(old.data)];
+      }
+      logger.warn('webhooks: dropped a malformed saved registration');
+      return [];
     });
+    if (migrated) {
+      save(records);
+      logger.info('webhooks: moved the saved registrations to the current format', { count: records.length });
+    }
+    return records;
   };
-  const save = (records: Stored[]) => store.set(REGISTRATIONS_KEY, records);
+  const secretOf = async (key: string): Promise<string | null> => {
+    const read = await secrets.get(key);
+    return read.status === 'found' ? read.value : null;
+  };
   const pendingAcks = new Map<string, string>();
-  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  let cancelFlush: (() => void) | undefined;
   const flush = () => {
-    clearTimeout(flushTimer);
-    flushTimer = undefined;
+    cancelFlush?.();
+    cancelFlush = undefined;
     for (const [id, messageId] of pendingAcks) store.set(ackKey(id), messageId);
     pendingAcks.clear();
-  };
-
-  const seal = async (text: string): Promise<Sealed | null> => (storage() === 'memory-only' ? null : { backend: cipher.backend, data: await cipher.encrypt(text) });
-  const unseal = async (webhookId: string, sealed: Sealed | null): Promise<string | null> => {
-    if (!sealed || sealed.backend !== cipher.backend || storage() === 'memory-only') return null;
-    try {
-      return await cipher.decrypt(sealed.data);
-    } catch {
-      logger.warn('webhooks: a saved webhook secret or tap credential could not be decrypted', { webhookId });
-      return null;
-    }
   };
 
   return {
@@ -110,32 +136,33 @@ export function createWebhookRegistrations({ cipher, store, logger, storage }: W
           ...(record.label !== undefined && { label: record.label }),
           listenerId: record.listenerId,
           tapId: record.tapId,
-          secret: await unseal(record.id, record.secretRecord),
-          tapCredential: record.tapCredentialRecord === undefined ? undefined : await unseal(record.id, record.tapCredentialRecord),
+          secret: await secretOf(secretKey(record.id)),
+          tapCredential: record.hasTapCredential ? await secretOf(tapCredentialKey(record.id)) : undefined,
         })),
       );
     },
     async add(input) {
       const previous = stored().find((record) => record.id === input.id);
-      const secretRecord = await seal(input.secret);
-      const tapCredentialRecord = input.tapCredential === undefined ? undefined : await seal(input.tapCredential);
+      if (input.tapCredential === undefined) secrets.delete(tapCredentialKey(input.id));
+      await Promise.all([secrets.set(secretKey(input.id), input.secret), input.tapCredential !== undefined && secrets.set(tapCredentialKey(input.id), input.tapCredential)]);
       const record: Stored = {
-        v: 1,
+        v: 2,
         id: input.id,
         routing: input.routing,
         ...(input.label !== undefined && { label: input.label }),
         listenerId: previous?.listenerId ?? `hubdesk-${randomUUID()}`,
         tapId: previous?.tapId ?? `hubdesk-tap-${randomUUID()}`,
-        secretRecord,
-        ...(tapCredentialRecord !== undefined && { tapCredentialRecord }),
+        hasTapCredential: input.tapCredential !== undefined,
       };
       // Read again after the await: another add may have finished meanwhile.
       save([...stored().filter((r) => r.id !== input.id), record]);
-      const { v: _v, secretRecord: _s, tapCredentialRecord: _t, ...rest } = record;
+      const { v: _v, hasTapCredential: _t, ...rest } = record;
       return { ...rest, secret: input.secret, tapCredential: input.tapCredential };
     },
     remove(id) {
       save(stored().filter((record) => record.id !== id));
+      secrets.delete(secretKey(id));
+      secrets.delete(tapCredentialKey(id));
       pendingAcks.delete(id);
       store.delete(ackKey(id));
     },
@@ -145,10 +172,7 @@ export function createWebhookRegistrations({ cipher, store, logger, storage }: W
     },
     setLastAck(id, messageId) {
       pendingAcks.set(id, messageId);
-      if (flushTimer === undefined) {
-        flushTimer = setTimeout(flush, ACK_FLUSH_MS);
-        flushTimer.unref?.();
-      }
+      cancelFlush ??= schedule(flush, ACK_FLUSH_MS);
     },
     flush,
   };

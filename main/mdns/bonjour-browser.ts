@@ -5,7 +5,7 @@
 import { Bonjour, type Service } from 'bonjour-service';
 import type { Logger, MdnsBrowser, MdnsService } from '../core/ports';
 
-/** DNS-SD service type of a hub (DESIGN.md): `_hub._tcp.local`. */
+/** DNS-SD service type of a hub (docs/interface.md A.2): `_hub._tcp.local`. */
 export const HUB_SERVICE_TYPE = 'hub';
 /** bonjour-service asks once; asking again now and then finds hubs whose announcement was missed. */
 const REQUERY_MS = 30_000;

@@ -2,10 +2,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { getBridge } from './bridge';
-import { connectLiveView, connectStores } from './stores/connect-stores';
-import { createFlowsStore } from './stores/flows-store';
+import { connectStores } from './stores/connect-stores';
 import { createHubsStore } from './stores/hubs-store';
-import { createLiveDevicesStore } from './stores/live-devices-store';
+import { createOpenHubStore } from './stores/open-hub-store';
 import { createSessionStore } from './stores/session-store';
 import { createWebhooksStore } from './stores/webhooks-store';
 import './styles.css';
@@ -13,15 +12,15 @@ import { App } from './ui/app';
 import { StoresProvider } from './ui/stores-context';
 
 const bridge = getBridge();
+const hubs = createHubsStore(bridge);
 const stores = {
   session: createSessionStore(bridge),
-  hubs: createHubsStore(bridge),
-  live: createLiveDevicesStore(bridge),
-  flows: createFlowsStore(bridge),
+  hubs,
+  // Follows the hub list: opens a hub once the list is loaded, closes it on sign-out.
+  openHub: createOpenHubStore(bridge, hubs),
   webhooks: createWebhooksStore(bridge),
 };
 connectStores(stores.session, stores.hubs);
-connectLiveView(bridge, stores.hubs, stores.live, stores.flows);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

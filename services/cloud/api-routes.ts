@@ -1,5 +1,5 @@
 /**
- * The cloud API called with an access token (spec §4.3, §4.4) and the public key set hubs verify
+ * The cloud API called with an access token (docs/interface.md §4.3, §4.4) and the public key set hubs verify
  * delegation tokens with. A missing, unknown, expired or revoked token is a 401 with an RFC 6750
  * `WWW-Authenticate` challenge.
  */

@@ -1,5 +1,5 @@
 /**
- * The authorisation endpoint (spec §4.1) and its two form posts: sign-in, then consent.
+ * The authorisation endpoint (docs/interface.md §4.1) and its two form posts: sign-in, then consent.
  *
  * Until the client and its redirect URI are validated, every problem is shown as an HTML error page
  * and NEVER redirected (RFC 6749 §4.1.2.1: an unchecked redirect would make this an open redirector).

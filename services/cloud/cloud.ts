@@ -1,10 +1,10 @@
 /**
- * The reference cloud (spec §4.1–§4.4): OAuth 2.0 authorisation server with consent pages, the user
+ * The reference cloud (docs/interface.md §4.1–§4.4): OAuth 2.0 authorisation server with consent pages, the user
  * record, and delegation tokens for hubs. State is in memory. See docs/services.md.
  */
 import type { JWK } from 'jose';
 import type { Logger } from '../../common/logger';
-import { type ConnectionLimits, createServiceApp, listen } from '../shared/http-app';
+import { type ConnectionLimits, createServiceApp, listen, type RequestLog } from '../shared/http-app';
 import { LoginThrottle } from '../shared/login-throttle';
 import { silentLogger } from '../shared/logger';
 import { parseFormBody } from '../shared/params';
@@ -36,6 +36,8 @@ export interface CloudOptions {
   logger?: Logger;
   /** Timeouts and connection cap; DEFAULT_CONNECTION_LIMITS for what is not given. Tests shorten them. */
   connectionLimits?: Partial<ConnectionLimits>;
+  /** Told of every request (tests count calls). */
+  requestLog?: RequestLog;
 }
 
 export interface RunningCloud {
@@ -63,7 +65,7 @@ export async function startCloud(options: CloudOptions): Promise<RunningCloud> {
     now,
   );
 
-  const app = createServiceApp(logger, options.connectionLimits);
+  const app = createServiceApp(logger, { ...options.connectionLimits, requestLog: options.requestLog });
   // Forms are the only bodies the cloud reads; anything else is read (within the size limit) and
   // then refused by the endpoint with its own error format.
   app.removeAllContentTypeParsers();

@@ -1,5 +1,5 @@
 /**
- * Signs delegation tokens (spec §2.3) with an ES256 key pair made at start; hubs verify them with the
+ * Signs delegation tokens (docs/interface.md §2.3) with an ES256 key pair made at start; hubs verify them with the
  * public key, published at /.well-known/jwks.json. Keys live only in memory: a restarted cloud has a
  * new key, and tokens live for a minute anyway.
  */

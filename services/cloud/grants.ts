@@ -126,7 +126,7 @@ export class GrantStore {
       this.accessTokens.delete(hashSecret(accessToken));
       return undefined;
     }
-    grant.lastUsedAt = this.now(); // an API call keeps the refresh token alive (spec §5.5)
+    grant.lastUsedAt = this.now(); // an API call keeps the refresh token alive (docs/interface.md §5.5)
     const { grantId, clientId, userId, scopes } = grant;
     return { grantId, clientId, userId, scopes };
   }

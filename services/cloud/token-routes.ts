@@ -1,5 +1,5 @@
 /**
- * The token endpoint (spec §4.2): code exchange and refresh, HTTP Basic client authentication, and
+ * The token endpoint (docs/interface.md §4.2): code exchange and refresh, HTTP Basic client authentication, and
  * RFC 6749 §5.1/§5.2 responses. Any content type other than a form is a 400 invalid_request (the
  * error format of this endpoint is RFC 6749's, which has no 415).
  */
@@ -42,7 +42,7 @@ export function registerTokenRoutes(app: FastifyInstance, { clients, grants, acc
     logger.info('cloud: tokens issued', { clientId: client.id, grantType });
     const body: TokenObject = {
       token_type: 'bearer',
-      grant_type: 'authorization_code', // spec §2.1: the refresh response carries this value too
+      grant_type: 'authorization_code', // docs/interface.md §2.1: the refresh response carries this value too
       access_token: result.tokens.accessToken,
       refresh_token: result.tokens.refreshToken,
       expires_in: String(accessTokenTtlSec),

@@ -74,7 +74,7 @@ export class UserDirectory {
     return timingSafeEqual(presented, stored.hash) && user ? user.record._id : null;
   }
 
-  /** A copy of the user record (spec §2.2), or undefined. */
+  /** A copy of the user record (docs/interface.md §2.2), or undefined. */
   record(userId: string): UserRecord | undefined {
     const user = this.byId.get(userId);
     return user ? structuredClone(user.record) : undefined;
@@ -88,7 +88,7 @@ export class UserDirectory {
     return this.byId.get(userId)?.record.hubs.map((hub) => hub._id) ?? [];
   }
 
-  /** Hubs move (spec §2.2): their addresses change and the user record shows the new ones. */
+  /** Hubs move (docs/interface.md §2.2): their addresses change and the user record shows the new ones. */
   setHubAddresses(hubId: string, addresses: HubAddresses): void {
     let found = false;
     for (const user of this.byId.values()) {

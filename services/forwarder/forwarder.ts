@@ -1,5 +1,5 @@
 /**
- * The reference webhook forwarder (spec 4.7, 6.1; DESIGN.md "Webhook listener channel"): the intake
+ * The reference webhook forwarder (docs/interface.md §4.7, §6.1 and A.4, the listener channel): the intake
  * `POST /webhook/:id` and the listener channel at LISTEN_PATH on the same plain node:http server (no
  * framework: the intake is the service's hot path, see intake-handler.ts). See docs/services.md.
  */

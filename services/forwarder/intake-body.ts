@@ -3,11 +3,12 @@
  * bodies too, reading stops at the first chunk over the limit and the answer is 413); the raw bytes are
  * kept so a receiver can still verify a signature over them.
  *
- * Decoding by Content-Type: `application/json` and `*+json` (any charset parameter; JSON is UTF-8,
- * RFC 8259 §8.1) are parsed with depth and prototype checks; `application/x-www-form-urlencoded` becomes
- * an object of strings (first value of a repeated name); anything else is kept as UTF-8 text. An empty
- * body is `null`.
+ * Decoding by Content-Type (`bodyEncoding`, shared with listeners that decode `rawBody` themselves):
+ * `application/json` and `*+json` (any charset parameter; JSON is UTF-8, RFC 8259 §8.1) are parsed with
+ * depth and prototype checks; `application/x-www-form-urlencoded` becomes an object of strings (first
+ * value of a repeated name); anything else is kept as UTF-8 text. An empty body is `null`.
  */
+import { bodyEncoding, firstValues } from '../../common/webhook-protocol';
 import { HttpError } from '../shared/http-error';
 import { parseJsonSafely } from './safe-json';
 
@@ -16,8 +17,8 @@ const lenientUtf8 = new TextDecoder('utf-8');
 
 export function decodeBody(raw: Buffer, contentType: string | undefined, maxDepth: number): unknown {
   if (raw.length === 0) return null;
-  const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
+  const encoding = bodyEncoding(contentType);
+  if (encoding === 'json') {
     let text: string;
     try {
       text = utf8.decode(raw);
@@ -28,13 +29,6 @@ export function decodeBody(raw: Buffer, contentType: string | undefined, maxDept
     if (!parsed.ok) throw new HttpError(400, 'invalid_request', parsed.problem);
     return parsed.value;
   }
-  if (mediaType === 'application/x-www-form-urlencoded') return firstValues(new URLSearchParams(lenientUtf8.decode(raw)));
+  if (encoding === 'form') return firstValues(new URLSearchParams(lenientUtf8.decode(raw)));
   return lenientUtf8.decode(raw);
-}
-
-/** Name → first value. Object.fromEntries defines own properties, so a `__proto__` name stays plain data. */
-export function firstValues(params: URLSearchParams): Record<string, string> {
-  const seen = new Map<string, string>();
-  for (const [name, value] of params) if (!seen.has(name)) seen.set(name, value);
-  return Object.fromEntries(seen);
 }

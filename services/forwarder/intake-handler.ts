@@ -1,5 +1,5 @@
 /**
- * `POST /webhook/:id` (spec 4.7), the forwarder's one HTTP endpoint, as a plain node:http request
+ * `POST /webhook/:id` (docs/interface.md §4.7), the forwarder's one HTTP endpoint, as a plain node:http request
  * handler: the hot path of the service, so no framework pipeline sits in front of it, and accepted
  * requests are answered in batches (answer-batch.ts; docs/decisions.md, "The forwarder's intake").
  * Every accepted request is answered `202 {"id"}` whether or not a listener matched: the intake never
@@ -23,7 +23,8 @@ import type { Logger } from '../../common/logger';
 import { pathOf, writeError } from '../shared/http-app';
 import { HttpError } from '../shared/http-error';
 import { AnswerBatch } from './answer-batch';
-import { decodeBody, firstValues } from './intake-body';
+import { firstValues } from '../../common/webhook-protocol';
+import { decodeBody } from './intake-body';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import type { ListenerChannel } from './listener-channel';
 import type { ListenerRegistry } from './listener-registry';
@@ -73,7 +74,7 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
       const { id, sequence } = deps.ids.next();
       const message = { id, receivedAt, headers, query, body, rawBody: raw.toString('base64') };
       deps.channel.deliver(message, sequence, targets);
-      deps.channel.tap(webhook.id, { message, method: 'POST', size: raw.length, routing: decision });
+      deps.channel.tap(webhook.id, message, { method: 'POST', size: raw.length, routing: decision });
       answers.write(response, 202, JSON.stringify({ id }));
     };
     const routed = route(

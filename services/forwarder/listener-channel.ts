@@ -9,11 +9,17 @@
  *   `registerTimeoutMs` → CLOSE_PROTOCOL_ERROR. Frames are limited to 64 KiB.
  * - Revoking a tap credential closes the taps opened with it at once (CLOSE_CREDENTIAL_REVOKED): they
  *   leave the registry before the revocation returns, so not one more intake reaches them.
- * - Listeners get their resume buffer (ResumeBuffer) re-sent after `resumeAfter`, then live messages.
+ * - Listeners get their resume buffer (ResumeBuffer) re-sent after `resumeAfter`, then live messages:
+ *   the §2.7 message with `body`, or without it for a listener that registered `rawBodyOnly`. Each form
+ *   is serialised once per intake (only when some target wants it) and shared by those targets' buffers;
+ *   a buffered message keeps the form it was routed in, even if its listener re-registers otherwise.
  *   A listener that stays away `forgetAfterMs` (10 minutes) is forgotten with its buffer. A second
  *   connection with the same listenerId replaces the first (CLOSE_REPLACED). A new listener over the
  *   registry's caps (per webhook, per owner) is closed with CLOSE_TOO_MANY_LISTENERS and a reason the app
  *   can show ("this webhook already has 100 listeners; the limit is 100").
+ * - Taps get every intake with its routing decision; the request (headers, query, raw body; never a
+ *   parsed body) is left out for intakes routed to one of the tap's `ownListenerIds`, whose client
+ *   receives it as a delivery.
  * - Resume buffers answer to the forwarder-wide ResumeBudget: after each delivery it evicts what is over
  *   it (logged here, with the listener but never the payload).
  * - Back-pressure: nothing more is written to a socket holding over HIGH_WATER_BYTES unsent; the messages
@@ -29,6 +35,7 @@ import {
   type ListenerClientMessage,
   ListenerClientMessageSchema,
   type ListenerServerMessage,
+  type RawWebhookMessage,
   type RegistrationData,
   type TapEvent,
   type WebhookMessage,
@@ -72,7 +79,7 @@ export interface ListenerChannel {
   /** Queues a routed message for each target and sends what the sockets can take. */
   deliver(message: WebhookMessage, sequence: number, targets: readonly ListenerSlot[]): void;
   /** Shows an intake to the webhook's taps. */
-  tap(webhookId: string, event: TapEvent): void;
+  tap(webhookId: string, message: WebhookMessage, intake: Pick<TapEvent, 'method' | 'size' | 'routing'>): void;
   close(): void;
 }
 
@@ -120,7 +127,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       socket.close(CLOSE_PROTOCOL_ERROR, '$key must be a string, number or boolean; $keys a list of them');
       return undefined;
     }
-    const slot = registry.register(webhook, message.listenerId, { hubId: message.hubId, data: message.data, keys });
+    const slot = registry.register(webhook, message.listenerId, { hubId: message.hubId, data: message.data, keys, rawBodyOnly: message.rawBodyOnly === true });
     if ('refused' in slot) {
       logger.warn('forwarder: listener refused, too many listeners', { webhookId: webhook.id, listenerId: message.listenerId, reason: slot.refused });
       socket.close(CLOSE_TOO_MANY_LISTENERS, slot.refused);
@@ -163,7 +170,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
         return socket.close(refusal.code, refusal.reason);
       }
       if (message.role === 'tap') {
-        registry.addTap(webhook.id, socket, message.credentialId!);
+        registry.addTap(webhook.id, socket, { credentialId: message.credentialId!, ownListenerIds: new Set(message.ownListenerIds) });
         registered = { kind: 'tap', webhookId: webhook.id };
         send(socket, { type: 'registered', listenerId: message.listenerId, resumed: 0 });
       } else {
@@ -193,8 +200,11 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
     handleUpgrade: upgradeOnPath(wss, LISTEN_PATH),
     deliver(message, sequence, targets) {
       if (targets.length === 0) return;
-      const queued: QueuedMessage = { id: message.id, sequence, frame: JSON.stringify({ type: 'message', message } satisfies ListenerServerMessage) };
+      const queue = (form: WebhookMessage | RawWebhookMessage): QueuedMessage => ({ id: message.id, sequence, frame: JSON.stringify({ type: 'message', message: form } satisfies ListenerServerMessage) });
+      let withBody: QueuedMessage | undefined;
+      let rawOnly: QueuedMessage | undefined;
       for (const slot of targets) {
+        const queued = slot.rawBodyOnly ? (rawOnly ??= queue(withoutBody(message))) : (withBody ??= queue(message));
         const dropped = slot.buffer.add(queued);
         if (dropped > 0 && worthReporting(slot.buffer.dropped - dropped, slot.buffer.dropped)) {
           logger.warn('forwarder: resume buffer full, oldest messages dropped', { webhookId: slot.webhookId, listenerId: slot.listenerId, dropped: slot.buffer.dropped });
@@ -204,12 +214,22 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       registry.enforceBudget();
       for (const slot of targets) flush(slot);
     },
-    tap(webhookId, event) {
-      let frame: string | undefined;
-      for (const socket of registry.of(webhookId)?.taps.keys() ?? []) {
+    tap(webhookId, message, intake) {
+      const taps = registry.of(webhookId)?.taps;
+      if (!taps?.size) return; // the hot path: most webhooks have no tap open
+      const event = { id: message.id, receivedAt: message.receivedAt, ...intake };
+      const frame = (withRequest: boolean) =>
+        JSON.stringify({
+          type: 'tap',
+          event: withRequest ? { ...event, request: { headers: message.headers, query: message.query, rawBody: message.rawBody } } : event,
+        } satisfies ListenerServerMessage);
+      let full: string | undefined;
+      let routingOnly: string | undefined;
+      for (const [socket, tap] of taps) {
         if (socket.readyState !== WebSocket.OPEN) continue;
         if (socket.bufferedAmount > HIGH_WATER_BYTES) logger.warn('forwarder: tap too slow, event skipped', { webhookId });
-        else socket.send((frame ??= JSON.stringify({ type: 'tap', event } satisfies ListenerServerMessage)));
+        else if (intake.routing.matched.some((match) => tap.ownListenerIds.has(match.listenerId))) socket.send((routingOnly ??= frame(false)));
+        else socket.send((full ??= frame(true)));
       }
     },
     close() {
@@ -239,6 +259,10 @@ export function logBudgetEvictions(logger: Logger, budgetBytes: number): Evictio
 /** Drops are logged the first time, then once per hundred (a listener away for long drops many). */
 function worthReporting(droppedBefore: number, droppedNow: number): boolean {
   return droppedBefore === 0 || Math.floor(droppedBefore / 100) < Math.floor(droppedNow / 100);
+}
+
+function withoutBody({ body: _body, ...message }: WebhookMessage): RawWebhookMessage {
+  return message;
 }
 
 function send(socket: WebSocket, message: ListenerServerMessage): void {

@@ -14,8 +14,8 @@ import type { ResumeBudget } from './resume-budget';
 
 /**
  * 32 MiB of frames per listener (memory-size.ts: 16 Mi characters): with the 256 KiB body limit a frame
- * is at most ~0.6 Mi characters (the body parsed and as base64 raw bytes), so at least 27 of the largest
- * messages fit, and a thousand webhooks of a few KiB.
+ * is at most ~0.6 Mi characters (the body parsed and as base64 raw bytes; ~0.35 Mi for a `rawBodyOnly`
+ * listener, base64 alone), so at least 27 of the largest messages fit, and a thousand webhooks of a few KiB.
  */
 export const DEFAULT_RESUME_BUFFER_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_RESUME_BUFFER_SIZE = 1000;
@@ -49,6 +49,8 @@ export interface ListenerSlot {
   data: RegistrationData | undefined;
   /** Canonical `$key` / `$keys` values (canonicalKeyValue), deduplicated. */
   keys: readonly string[];
+  /** The listener asked for messages without the parsed body (common/webhook-protocol.ts). */
+  rawBodyOnly: boolean;
   readonly buffer: ResumeBuffer;
   /** The current connection; undefined while the listener is away. */
   socket: WebSocket | undefined;
@@ -60,6 +62,15 @@ export interface Registration {
   hubId: string | undefined;
   data: RegistrationData | undefined;
   keys: readonly string[];
+  /** False when left out. */
+  rawBodyOnly?: boolean;
+}
+
+/** An open tap: the tap credential it proved (revoking that credential closes it) and its client's own listeners. */
+export interface TapRegistration {
+  readonly credentialId: string;
+  /** Intakes routed to any of these are tapped without their request: the client's listener receives it. */
+  readonly ownListenerIds: ReadonlySet<string>;
 }
 
 /** One webhook's registrations. Read-only to routing. */
@@ -67,8 +78,7 @@ export class WebhookListeners {
   readonly slots = new Map<string, ListenerSlot>();
   readonly byHub = new Map<string, Map<string, ListenerSlot>>();
   readonly byKey = new Map<string, Map<string, ListenerSlot>>();
-  /** Open taps, each with the id of the tap credential it proved (revoking that credential closes it). */
-  readonly taps = new Map<WebSocket, string>();
+  readonly taps = new Map<WebSocket, TapRegistration>();
 
   index(slot: ListenerSlot): void {
     if (slot.hubId !== undefined) addTo(this.byHub, slot.hubId, slot);
@@ -128,7 +138,7 @@ export class ListenerRegistry {
       if (refusal !== undefined) return { refused: refusal };
       slot = this.newSlot(webhook, listenerId);
     } else listeners!.unindex(slot);
-    Object.assign(slot, registration);
+    Object.assign(slot, registration, { rawBodyOnly: registration.rawBodyOnly ?? false });
     this.listeners(webhook.id).index(slot);
     return slot;
   }
@@ -146,13 +156,13 @@ export class ListenerRegistry {
     this.dropIfEmpty(slot.webhookId, listeners);
   }
 
-  addTap(webhookId: string, socket: WebSocket, credentialId: string): void {
-    this.listeners(webhookId).taps.set(socket, credentialId);
+  addTap(webhookId: string, socket: WebSocket, tap: TapRegistration): void {
+    this.listeners(webhookId).taps.set(socket, tap);
   }
 
   /** The open taps of a webhook that were opened with the credential. */
   tapsOf(webhookId: string, credentialId: string): WebSocket[] {
-    return [...(this.webhooks.get(webhookId)?.taps ?? [])].flatMap(([socket, used]) => (used === credentialId ? [socket] : []));
+    return [...(this.webhooks.get(webhookId)?.taps ?? [])].flatMap(([socket, tap]) => (tap.credentialId === credentialId ? [socket] : []));
   }
 
   removeTap(webhookId: string, socket: WebSocket): void {
@@ -182,7 +192,7 @@ export class ListenerRegistry {
   private newSlot(webhook: WebhookRef, listenerId: string): ListenerSlot {
     const owner = { webhookId: webhook.id, listenerId };
     const buffer = new ResumeBuffer(this.bufferCapacity, this.bufferBytes, this.options.budget, owner);
-    const slot: ListenerSlot = { ...owner, ownerId: webhook.ownerId, hubId: undefined, data: undefined, keys: [], buffer, socket: undefined, forgetTimer: undefined };
+    const slot: ListenerSlot = { ...owner, ownerId: webhook.ownerId, hubId: undefined, data: undefined, keys: [], rawBodyOnly: false, buffer, socket: undefined, forgetTimer: undefined };
     this.listeners(webhook.id).slots.set(listenerId, slot);
     this.ownerSlots.set(webhook.ownerId, (this.ownerSlots.get(webhook.ownerId) ?? 0) + 1);
     this.slotCount++;

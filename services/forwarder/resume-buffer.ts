@@ -5,9 +5,10 @@
  * `unsent` marks the messages not yet written to the current socket (listener offline, or the socket's
  * send buffer was full).
  *
- * Messages are kept as the frame the listener will receive, serialised once per intake and shared by
- * every listener it was routed to: one string per message instead of an object graph per message,
- * which is what the garbage collector would otherwise walk and copy for every buffered message.
+ * Messages are kept as the frame the listener will receive, serialised once per intake and form (with
+ * the parsed body, or raw body only for `rawBodyOnly` listeners) and shared by every listener it was
+ * routed to in that form: one string per message instead of an object graph per message, which is what
+ * the garbage collector would otherwise walk and copy for every buffered message.
  *
  * Every buffer of a forwarder also answers to one forwarder-wide ResumeBudget (resume-budget.ts): a
  * frame is counted there once however many buffers hold it, and the budget may take the oldest

@@ -1,5 +1,5 @@
 /**
- * Routing of one intake (spec 6.1), decided per request, in this order:
+ * Routing of one intake (docs/interface.md §6.1), decided per request, in this order:
  * 1. `?hub=<id>` (first value) → the listeners registered with that hub id; nothing else is tried.
  * 2. the webhook's key path → its value in canonical form (canonicalKeyValue: strings as is, finite
  *    numbers as String(n), booleans as "true"/"false"; so `$key: 5` matches "5") → the listeners whose

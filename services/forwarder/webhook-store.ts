@@ -1,9 +1,9 @@
 /**
- * The forwarder's webhooks (spec 2.6: an id and a secret made in the developer portal), in memory.
+ * The forwarder's webhooks (docs/interface.md §2.6: an id and a secret made in the developer portal), in memory.
  *
  * The secret is kept in the clear, unlike the cloud's tokens: the listener channel verifies HMAC proofs
  * made with it (`HMAC-SHA256(secret, nonce)`), which needs the secret itself, not a hash of it.
- * A key path is validated (and parsed once) when it is set; a legacy function is read-only (spec 6.1.5):
+ * A key path is validated (and parsed once) when it is set; a legacy function is read-only (docs/interface.md §6.1.5):
  * it exists only on seeded records.
  *
  * Each webhook's entry also holds its owner's tap credentials (at most MAX_TAP_CREDENTIALS per webhook):

@@ -1,5 +1,5 @@
 /**
- * Checks a delegation token from the cloud (spec §2.3) before the hub opens a session: ES256 only,
+ * Checks a delegation token from the cloud (docs/interface.md §2.3) before the hub opens a session: ES256 only,
  * signed by the cloud's key, issuer, audience `hub`, not expired by the hub's clock, naming this hub,
  * and never seen before (each `jti` is accepted once; it is remembered until the token expires).
  */

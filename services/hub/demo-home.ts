@@ -30,7 +30,7 @@ export type HomeListener = (change: HomeChange) => void;
 
 export interface DemoHome {
   readonly kind: DemoHomeKind;
-  /** A copy of every device, keyed by id (spec §2.5). */
+  /** A copy of every device, keyed by id (docs/interface.md §2.5). */
   devices(): DeviceMap;
   device(id: string): Device | undefined;
   has(id: string): boolean;

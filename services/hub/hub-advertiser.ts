@@ -1,5 +1,5 @@
 /**
- * Announces a hub on the LAN as DESIGN.md says: DNS-SD `_hub._tcp.local` on the hub's plain HTTP port,
+ * Announces a hub on the LAN as docs/interface.md A.2 says: DNS-SD `_hub._tcp.local` on the hub's plain HTTP port,
  * TXT `id=<hubId>` and, when it serves HTTPS, `secure=<port>`. bonjour-service answers with the
  * machine's non-loopback addresses, so an app elsewhere on the LAN reaches the hub only if it listens
  * on one of them (the stack's `host`).

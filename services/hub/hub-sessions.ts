@@ -1,4 +1,4 @@
-/** Session tokens of a hub (spec §2.4): random, stored only as hashes, with the user and scopes they carry. */
+/** Session tokens of a hub (docs/interface.md §2.4): random, stored only as hashes, with the user and scopes they carry. */
 import type { Scope } from '../../common/wire';
 import { hashSecret, randomToken } from '../shared/secrets';
 import type { VerifiedDelegation } from './delegation-verifier';

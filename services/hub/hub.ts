@@ -1,5 +1,5 @@
 /**
- * The reference hub (spec §4.5, §4.6 and the ping of DESIGN.md): session login with a delegation
+ * The reference hub (docs/interface.md §4.5, §4.6 and the ping of A.1): session login with a delegation
  * token from the cloud, the device list, the ping the app uses to choose an address, device control
  * and flows (control-routes), the realtime channel (realtime) on every listener, and, with
  * `simulate`, a home that lives on its own (simulation).
@@ -10,7 +10,7 @@ import type { JWK } from 'jose';
 import { z } from 'zod';
 import { PING_NONCE_PARAM, PingNonceSchema, signPing } from '../../common/hub-identity';
 import type { Logger } from '../../common/logger';
-import { bearerToken, type ConnectionLimits, createServiceApp, listen, listenSecure, type SecureListener, sendJsonString } from '../shared/http-app';
+import { bearerToken, type ConnectionLimits, createServiceApp, type RequestLog, listen, listenSecure, type SecureListener, sendJsonString } from '../shared/http-app';
 import { HttpError, invalidRequest } from '../shared/http-error';
 import { Params } from '../shared/params';
 import { silentLogger } from '../shared/logger';
@@ -48,6 +48,8 @@ export interface HubOptions {
   logger?: Logger;
   /** Run the living-home simulation while the hub runs (default false: a still home for tests). */
   simulate?: boolean;
+  /** Told of every HTTP request (tests count calls). */
+  requestLog?: RequestLog;
   /** Realtime timings; tests shorten them. */
   realtime?: Pick<RealtimeOptions, 'authTimeoutMs' | 'heartbeatMs' | 'maxBufferedBytes' | 'closeGraceMs'>;
 }
@@ -70,7 +72,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   const verifier = await createDelegationVerifier({ hubId: options.id, issuer: options.cloudIssuer, publicJwk: options.cloudPublicJwk, now, replayGuard: options.replayGuard });
   const sessions = new HubSessionStore(options.sessionTtlSec ?? 86_400, now);
 
-  const app = createServiceApp(logger, options.connectionLimits);
+  const app = createServiceApp(logger, { ...options.connectionLimits, requestLog: options.requestLog });
   acceptJsonOnly(app);
 
   app.post('/api/manager/users/login', async (request, reply) => {

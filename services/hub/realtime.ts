@@ -1,5 +1,5 @@
 /**
- * The hub's realtime channel (common/hub-control.ts, DESIGN.md "Realtime (hub)") at REALTIME_PATH,
+ * The hub's realtime channel (common/hub-control.ts, docs/interface.md A.3) at REALTIME_PATH,
  * attached to the 'upgrade' event of each of the hub's servers (HTTP and HTTPS; the relay passes
  * it through as bytes).
  *
@@ -36,6 +36,7 @@ import {
   RealtimeClientMessageSchema,
   type RealtimeServerMessage,
 } from '../../common/hub-control';
+import { parseJsonMessage } from '../../common/json-message';
 import type { Logger } from '../../common/logger';
 import { startHeartbeat, upgradeOnPath } from '../shared/websocket-endpoint';
 import type { DemoHome, HomeChange } from './demo-home';
@@ -227,12 +228,5 @@ const SESSION_ENDED = 'The hub ended the session; open a new session and reconne
 
 function parseClientMessage(data: RawData): RealtimeClientMessage | undefined {
   const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const message = RealtimeClientMessageSchema.safeParse(json);
-  return message.success ? message.data : undefined;
+  return parseJsonMessage(RealtimeClientMessageSchema, text);
 }

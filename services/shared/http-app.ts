@@ -52,13 +52,17 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   maxConnections: 1_000,
 };
 
+/** Told of every request a service receives (method and path, never a query or header): how tests and benches count calls. */
+export type RequestLog = (request: { method: string; path: string }) => void;
+
 export interface ServiceAppOptions extends Partial<ConnectionLimits> {
   /** Bytes; default BODY_LIMIT_BYTES. */
   bodyLimit?: number;
+  requestLog?: RequestLog;
 }
 
 export function createServiceApp(logger: Logger, options: ServiceAppOptions = {}): FastifyInstance {
-  const { bodyLimit = BODY_LIMIT_BYTES, ...connectionOptions } = options;
+  const { bodyLimit = BODY_LIMIT_BYTES, requestLog, ...connectionOptions } = options;
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...definedOnly(connectionOptions) };
   const app = Fastify({
     logger: false,
@@ -70,6 +74,7 @@ export function createServiceApp(logger: Logger, options: ServiceAppOptions = {}
     clientErrorHandler: answerClientError,
   });
   applyConnectionLimits(app.server, limits);
+  if (requestLog) app.addHook('onRequest', async (request) => requestLog({ method: request.method, path: routePath(request) }));
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return sendError(reply, error);
     const status = error.statusCode ?? 500;
@@ -123,7 +128,7 @@ function errorBody(error: HttpError): string {
   return JSON.stringify({ error: error.error, error_description: error.description });
 }
 
-/** The spec's "JSON string" answers (tokens, hub id): fastify would send a bare string as text/plain. */
+/** The "JSON string" answers of docs/interface.md §2.3, §2.4 and A.1 (tokens, hub id): fastify would send a bare string as text/plain. */
 export function sendJsonString(reply: FastifyReply, value: string): FastifyReply {
   return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify(value));
 }

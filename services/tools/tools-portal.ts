@@ -1,5 +1,5 @@
 /**
- * The developer portal (`{tools_url}/webhooks`, spec 2.6): sign in with a cloud account, list your
+ * The developer portal (`{tools_url}/webhooks`, docs/interface.md §2.6): sign in with a cloud account, list your
  * webhooks, "New Webhook" (id + secret, the secret shown once), set or clear a webhook's key path, and
  * create ("New tap credential", shown once) or revoke the owner's tap credentials (webhook-store.ts).
  * Server-rendered forms only; every POST needs the session cookie and its CSRF token, and acts only on

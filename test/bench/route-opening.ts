@@ -1,7 +1,7 @@
 /**
  * Issue 4 §5: time from "open hub" to devices listed, against the real stack with the default relay
  * latency. "Open hub" is a new core on a signed-in profile (no session, no cached address) calling
- * hubs.devices for the Home hub; it includes /user/me, route selection, delegation, login and the list.
+ * the snapshot of the Home hub (hubs.open); it includes /user/me, route selection, delegation, login and the list.
  *  (a) all routes healthy  (b) secure LAN dead (accepts, never answers): the plain LAN route waits for it
  *  to fail (issue 11), so the remote one is used  (c) both LAN routes dead  (d) no secure LAN route
  * Each scenario runs ROUNDS times; the median is reported.
@@ -15,6 +15,7 @@ import { startStack } from '../../services/stack';
 import { consent } from '../support/consent-driver';
 import { fakeCipher, memoryStore, recordingLogger } from '../support/core-fakes';
 import { startSilentListener } from '../support/silent-listener';
+import { readDevices } from '../support/open-hub';
 
 const ROUNDS = 7;
 /** Round trips on the remote route while opening a hub: ping, login, device list. */
@@ -51,7 +52,7 @@ export async function routeOpening(): Promise<BenchRow[]> {
     const openHub = async (): Promise<{ ms: number; route: string }> => {
       const core = await newCore(); // a restart: tokens from the store, nothing else cached
       const start = performance.now();
-      const list = await core.handlers['hubs.devices'](home.id);
+      const list = await readDevices(core, home.id);
       const ms = performance.now() - start;
       await core.dispose();
       return { ms, route: list.route };

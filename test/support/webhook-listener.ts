@@ -6,7 +6,7 @@
 import { WebSocket } from 'ws';
 import { proofFor } from '../../common/webhook-proof';
 import type { WebhookStore } from '../../services/forwarder/webhook-store';
-import { LISTEN_PATH, ListenerServerMessageSchema, type RegistrationData, type TapEvent, type WebhookMessage } from '../../common/webhook-protocol';
+import { type DeliveredMessage, LISTEN_PATH, ListenerServerMessageSchema, type RegistrationData, type TapEvent } from '../../common/webhook-protocol';
 
 export interface TestListenerOptions {
   forwarderUrl: string;
@@ -20,6 +20,10 @@ export interface TestListenerOptions {
   hubId?: string;
   data?: RegistrationData;
   resumeAfter?: string;
+  /** Listener: ask for messages without the parsed body. */
+  rawBodyOnly?: boolean;
+  /** Tap: the listenerIds whose intakes come without their request. */
+  ownListenerIds?: string[];
   /** Acknowledge each message on arrival (default true). */
   autoAck?: boolean;
   /** Answer the server's heartbeat pings (default true); false plays a dead peer. */
@@ -57,7 +61,7 @@ class Inbox<T> {
 }
 
 export class TestListener {
-  readonly messages = new Inbox<WebhookMessage>();
+  readonly messages = new Inbox<DeliveredMessage>();
   readonly taps = new Inbox<TapEvent>();
   /** Resolves when the socket closes (code, reason). */
   readonly closed: Promise<ChannelClosed>;
@@ -89,6 +93,8 @@ export class TestListener {
                 hubId: options.hubId,
                 data: options.data,
                 resumeAfter: options.resumeAfter,
+                rawBodyOnly: options.rawBodyOnly,
+                ownListenerIds: options.ownListenerIds,
               }),
             );
             break;
@@ -108,7 +114,7 @@ export class TestListener {
     });
   }
 
-  nextMessage(): Promise<WebhookMessage> {
+  nextMessage(): Promise<DeliveredMessage> {
     return this.messages.next();
   }
 

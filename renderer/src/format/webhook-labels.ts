@@ -55,9 +55,9 @@ function valueText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** One line: how the forwarder routed it, and whether this app received it. */
-export function routingSummary(entry: Pick<WebhookEntry, 'routing' | 'delivered'>): string {
-  const delivered = entry.delivered ? ' → delivered' : '';
+/** One line: how the forwarder routed it, and whether this app received it (or is about to). */
+export function routingSummary(entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery'>): string {
+  const delivered = entry.delivered ? ' → delivered' : entry.awaitingDelivery ? ' → this app (not received yet)' : '';
   const { routing } = entry;
   if (!routing) return entry.delivered ? 'delivered (routing not seen)' : 'routing not seen';
   const matched = routing.matched.length;

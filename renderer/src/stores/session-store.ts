@@ -56,25 +56,9 @@ export function createSessionStore(bridge: Bridge): SessionStore {
     };
   });
 
-  const unsubscribe = bridge.on('session.changed', (view) => {
-    if (isSessionView(view)) store.setState({ session: view, loadError: null });
-  });
+  // The bridge checked the view against the contract.
+  const unsubscribe = bridge.on('session.changed', (view) => store.setState({ session: view, loadError: null }));
   void store.getState().load();
 
   return { ...store, dispose: unsubscribe };
-}
-
-/** Main validates what it sends; this only keeps a malformed event from breaking every screen. */
-function isSessionView(value: unknown): value is SessionView {
-  if (typeof value !== 'object' || value === null) return false;
-  const view = value as Partial<SessionView>;
-  return (
-    typeof view.auth === 'object' &&
-    view.auth !== null &&
-    typeof view.auth.status === 'string' &&
-    Array.isArray(view.notices) &&
-    typeof view.backend === 'object' &&
-    view.backend !== null &&
-    typeof view.tokenStorage === 'string'
-  );
 }

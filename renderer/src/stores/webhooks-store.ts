@@ -10,14 +10,19 @@
  * body) of the selected entry only is fetched on demand (`inspector.message`) and dropped when the
  * selection changes. The snapshot kept in main is loaded page by page (SNAPSHOT_PAGE_ENTRIES each).
  *
+ * Main sends each intake once (`webhooks.entry`) and later changes of it as patches by key
+ * (`webhooks.entryPatch`: delivered, routing, or the headers and preview a delivery brought); a patch
+ * of an entry no longer held is dropped. Payloads are checked against the contract's schemas by the
+ * bridge, so the store trusts their shape.
+ *
  * Events are applied in batches (one store update per frame), so a burst of webhooks costs one
  * render, not one per message. While paused, new entries are held (in the same bounds) and counted;
- * resuming shows them. An update of an entry already shown (delivered) is applied even while paused:
+ * resuming shows them. A patch of an entry already shown (delivered) is applied even while paused:
  * it is not a new message.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Envelope } from '../../../common/app-error';
-import type { Bridge, WebhookConnection, WebhookEntry, WebhookFullMessage, WebhookRegistrationInput, WebhookStatus, WebhookView } from '../../../common/ipc-contract';
+import type { Bridge, WebhookConnection, WebhookEntry, WebhookEntryPatch, WebhookFullMessage, WebhookRegistrationInput, WebhookView } from '../../../common/ipc-contract';
 import { nextFrame, type ScheduleFlush } from './frame-scheduler';
 import { settle, type UiError } from './settle';
 
@@ -68,6 +73,7 @@ export interface WebhooksState {
 
 export type WebhooksStore = StoreApi<WebhooksState> & { dispose(): void };
 
+type Queued = { kind: 'entry'; entry: WebhookEntry } | { kind: 'patch'; patch: WebhookEntryPatch };
 
 export const entryKey = (entry: Pick<WebhookEntry, 'webhookId' | 'id'>) => `${entry.webhookId}/${entry.id}`;
 
@@ -114,7 +120,7 @@ export function createWebhooksStore(
   const capacity = options.capacity ?? RENDERER_INSPECTOR_CAPACITY;
   const budget = options.budgetBytes ?? RENDERER_INSPECTOR_BUDGET_BYTES;
   const scheduleFlush = options.scheduleFlush ?? nextFrame;
-  let queued: WebhookEntry[] = [];
+  let queued: Queued[] = [];
   let listRequest = 0;
   /** Bumped by clear: snapshot pages still on their way are then dropped. */
   let generation = 0;
@@ -163,7 +169,7 @@ export function createWebhooksStore(
             // Events that arrived while the snapshot was on its way are newer: they win.
             const state = get();
             const known = new Set([...state.entries, ...state.held].map(entryKey));
-            const older = page.value.entries.filter((entry) => isEntry(entry) && !known.has(entryKey(entry))).map(clampPreview);
+            const older = page.value.entries.filter((entry) => !known.has(entryKey(entry))).map(clampPreview);
             const next = withBounds([...state.held], [...state.entries, ...older]);
             set(next);
             const full = next.entries.length < state.entries.length + older.length;
@@ -211,22 +217,28 @@ export function createWebhooksStore(
 
       select(key) {
         if (key === get().selectedKey && get().details.status !== 'error') return;
-        const request = ++detailsRequest;
-        if (key === null) return set({ selectedKey: null, details: { status: 'idle' } });
-        set({ selectedKey: key, details: { status: 'loading', key } });
-        const entry = [...get().entries, ...get().held].find((candidate) => entryKey(candidate) === key);
-        const slash = key.indexOf('/');
-        const [webhookId, id] = entry ? [entry.webhookId, entry.id] : [key.slice(0, slash), key.slice(slash + 1)];
-        void settle(() => bridge.inspector.message(webhookId, id)).then((result) => {
-          if (request !== detailsRequest) return; // another selection since
-          if (!result.ok) return set({ details: { status: 'error', key, error: result.error } });
-          const answer = result.value;
-          if (answer?.status === 'kept') return set({ details: { status: 'kept', key, message: answer.message } });
-          set({ details: { status: 'gone', key, reason: answer?.status === 'gone' ? answer.reason : 'Hubdesk no longer keeps this message.' } });
-        });
+        fetchDetails(key);
       },
     };
   });
+
+  /** Selects `key` and fetches its full message (again, when it is already selected). */
+  const fetchDetails = (key: string | null) => {
+    const { setState: set, getState: get } = store;
+    const request = ++detailsRequest;
+    if (key === null) return set({ selectedKey: null, details: { status: 'idle' } });
+    set({ selectedKey: key, details: { status: 'loading', key } });
+    const entry = [...get().entries, ...get().held].find((candidate) => entryKey(candidate) === key);
+    const slash = key.indexOf('/');
+    const [webhookId, id] = entry ? [entry.webhookId, entry.id] : [key.slice(0, slash), key.slice(slash + 1)];
+    void settle(() => bridge.inspector.message(webhookId, id)).then((result) => {
+      if (request !== detailsRequest) return; // another selection since
+      if (!result.ok) return set({ details: { status: 'error', key, error: result.error } });
+      const answer = result.value;
+      if (answer.status === 'kept') return set({ details: { status: 'kept', key, message: answer.message } });
+      set({ details: { status: 'gone', key, reason: answer.reason } });
+    });
+  };
 
   const flush = () => {
     const batch = queued;
@@ -239,26 +251,43 @@ export function createWebhooksStore(
     const waiting = new Map(held.map((entry, index) => [entryKey(entry), index]));
     const fresh: WebhookEntry[] = [];
     const freshIndex = new Map<string, number>();
-    for (const entry of batch) {
-      const key = entryKey(entry);
-      const at = shown.get(key) ?? -1;
-      if (at >= 0) entries[at] = entry;
-      else if (waiting.has(key)) held[waiting.get(key)!] = entry;
-      else if (freshIndex.has(key)) fresh[freshIndex.get(key)!] = entry;
-      else freshIndex.set(key, fresh.push(entry) - 1);
+    // Where an entry is held now, by key: the list and the index in it.
+    const locate = (key: string): [WebhookEntry[], number] | undefined => {
+      if (shown.has(key)) return [entries, shown.get(key)!];
+      if (waiting.has(key)) return [held, waiting.get(key)!];
+      if (freshIndex.has(key)) return [fresh, freshIndex.get(key)!];
+      return undefined;
+    };
+    let refetch = false;
+    for (const item of batch) {
+      if (item.kind === 'patch') {
+        const { webhookId: _webhookId, id: _id, ...changes } = item.patch;
+        const key = entryKey(item.patch);
+        const at = locate(key);
+        if (!at) continue; // no longer held (bounds, clear) or never loaded: nothing to patch
+        at[0][at[1]] = clampPreview({ ...at[0][at[1]]!, ...changes });
+        // The selected entry's delivery arrived: its full message can now be fetched.
+        refetch ||= key === state.selectedKey && changes.awaitingDelivery === false;
+        continue;
+      }
+      const key = entryKey(item.entry);
+      const at = locate(key);
+      if (at) at[0][at[1]] = item.entry;
+      else freshIndex.set(key, fresh.push(item.entry) - 1);
     }
     fresh.reverse(); // newest first
     if (state.paused) store.setState(withBounds([...fresh, ...held], entries));
     else store.setState(withBounds(held, [...fresh, ...entries]));
+    if (refetch) fetchDetails(state.selectedKey);
   };
 
-  const stopEntries = bridge.on('webhooks.entry', (entry) => {
-    if (!isEntry(entry)) return;
+  const enqueue = (item: Queued) => {
     if (queued.length === 0) scheduleFlush(flush);
-    queued.push(clampPreview(entry));
-  });
+    queued.push(item);
+  };
+  const stopEntries = bridge.on('webhooks.entry', (entry) => enqueue({ kind: 'entry', entry: clampPreview(entry) }));
+  const stopPatches = bridge.on('webhooks.entryPatch', (patch) => enqueue({ kind: 'patch', patch }));
   const stopStatus = bridge.on('webhooks.status', (status) => {
-    if (!isStatus(status)) return;
     store.setState({ connections: { ...store.getState().connections, [status.webhookId]: status.connection } });
   });
   void store.getState().load();
@@ -267,22 +296,10 @@ export function createWebhooksStore(
     ...store,
     dispose() {
       stopEntries();
+      stopPatches();
       stopStatus();
     },
   };
-}
-
-/** Main validates what it sends; these only keep a malformed event from breaking the view. */
-function isEntry(value: unknown): value is WebhookEntry {
-  if (typeof value !== 'object' || value === null) return false;
-  const entry = value as Partial<WebhookEntry>;
-  return (
-    typeof entry.webhookId === 'string' &&
-    typeof entry.id === 'string' &&
-    typeof entry.receivedAt === 'string' &&
-    typeof entry.delivered === 'boolean' &&
-    typeof entry.preview === 'string'
-  );
 }
 
 /** Keeps a summary's preview within RENDERER_PREVIEW_MAX_CHARS, whatever the host sent. */
@@ -291,8 +308,3 @@ function clampPreview(entry: WebhookEntry): WebhookEntry {
   return { ...entry, preview: entry.preview.slice(0, RENDERER_PREVIEW_MAX_CHARS), truncated: true };
 }
 
-function isStatus(value: unknown): value is WebhookStatus {
-  if (typeof value !== 'object' || value === null) return false;
-  const status = value as Partial<WebhookStatus>;
-  return typeof status.webhookId === 'string' && typeof status.connection === 'object' && status.connection !== null && typeof status.connection.state === 'string';
-}

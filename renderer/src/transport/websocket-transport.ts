@@ -13,6 +13,7 @@ import {
   TOKEN_FRAGMENT_KEY,
 } from '../../../common/bridge-protocol';
 import type { Channel, EventName, Transport } from '../../../common/ipc-contract';
+import { parseJsonMessage } from '../../../common/json-message';
 
 const SECRET_KEY = 'hubdesk.bridge-secret';
 const RETRY_MIN_MS = 250;
@@ -110,11 +111,4 @@ function takeSecret(): string | undefined {
   return sessionStorage.getItem(SECRET_KEY) ?? undefined;
 }
 
-function safeParse(text: string) {
-  try {
-    const parsed = ServerMessageSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const safeParse = (text: string) => parseJsonMessage(ServerMessageSchema, text);

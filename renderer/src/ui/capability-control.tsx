@@ -10,7 +10,7 @@ import type { CapabilityState } from '../../../common/wire';
 import { formatCapabilityValue } from '../format/format-capability';
 import { formatFetchedAt } from '../format/hub-labels';
 import { type SliderScale, sliderScale } from '../format/slider-scale';
-import type { PendingValue } from '../stores/live-devices-store';
+import type { PendingValue } from '../stores/open-hub-store';
 
 export interface CapabilityControlProps {
   state: CapabilityState;

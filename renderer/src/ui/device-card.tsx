@@ -1,5 +1,5 @@
 /**
- * One device, subscribed to its own entry of the live store: a change of another device does not
+ * One device, subscribed to its own entry of the open-hub store: a change of another device does not
  * re-render it. Shows its controls (see CapabilityControl), a favourite star, and the reason a change
  * of it was refused (dismissable; it fades after ERROR_FADE_MS).
  */
@@ -14,12 +14,12 @@ import { useStores } from './stores-context';
 export const ERROR_FADE_MS = 10_000;
 
 export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
-  const { live } = useStores();
-  const device = useStore(live, (s) => s.devices[id]);
-  const pending = useStore(live, (s) => s.pending[id]);
-  const favourite = useStore(live, (s) => s.favourites[id] === true);
-  const mayControl = useStore(live, (s) => s.permissions.control);
-  const change = useCallback((capabilityId: string, value: CapabilityValue) => void live.getState().setCapability(id, capabilityId, value), [live, id]);
+  const { openHub } = useStores();
+  const device = useStore(openHub, (s) => s.devices[id]);
+  const pending = useStore(openHub, (s) => s.pending[id]);
+  const favourite = useStore(openHub, (s) => s.favourites[id] === true);
+  const mayControl = useStore(openHub, (s) => s.permissions.control);
+  const change = useCallback((capabilityId: string, value: CapabilityValue) => void openHub.getState().setCapability(id, capabilityId, value), [openHub, id]);
   if (!device) return null;
 
   const unavailable = device.available === false;
@@ -36,7 +36,7 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
           aria-pressed={favourite}
           aria-label="Favourite"
           title={favourite ? 'Unpin from the top' : 'Pin at the top'}
-          onClick={() => void live.getState().setFavourite(id, !favourite)}
+          onClick={() => void openHub.getState().setFavourite(id, !favourite)}
         >
           <span aria-hidden="true">{favourite ? '★' : '☆'}</span>
         </button>
@@ -55,21 +55,21 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
 });
 
 function CardError({ deviceId }: { deviceId: string }) {
-  const { live } = useStores();
-  const error = useStore(live, (s) => s.errors[deviceId]);
+  const { openHub } = useStores();
+  const error = useStore(openHub, (s) => s.errors[deviceId]);
   const errorId = error?.id;
   useEffect(() => {
     if (errorId === undefined) return;
     const timer = setTimeout(() => {
-      if (live.getState().errors[deviceId]?.id === errorId) live.getState().dismissError(deviceId);
+      if (openHub.getState().errors[deviceId]?.id === errorId) openHub.getState().dismissError(deviceId);
     }, ERROR_FADE_MS);
     return () => clearTimeout(timer);
-  }, [live, deviceId, errorId]);
+  }, [openHub, deviceId, errorId]);
   if (!error) return null;
   return (
     <div role="alert" className="card-error">
       <p>{error.message}</p>
-      <button type="button" className="dismiss" aria-label="Dismiss" onClick={() => live.getState().dismissError(deviceId)}>
+      <button type="button" className="dismiss" aria-label="Dismiss" onClick={() => openHub.getState().dismissError(deviceId)}>
         ×
       </button>
     </div>

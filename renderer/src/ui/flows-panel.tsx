@@ -1,14 +1,14 @@
-/** The watched hub's flows with a Trigger button each, and what happened on the last trigger. Hidden when the session may not see flows. */
+/** The open hub's flows with a Trigger button each, and what happened on the last trigger. Hidden when the session may not see flows. */
 import { useStore } from 'zustand';
 import type { Flow } from '../../../common/ipc-contract';
-import type { TriggerState } from '../stores/flows-store';
+import type { TriggerState } from '../stores/open-hub-store';
 import { useStores } from './stores-context';
 
 export function FlowsPanel() {
-  const { flows, live } = useStores();
-  const permissions = useStore(live, (s) => s.permissions);
-  const state = useStore(flows, (s) => s.flows);
-  if (permissions.flows === 'none' || state.status === 'idle') return null;
+  const { openHub } = useStores();
+  const permissions = useStore(openHub, (s) => s.permissions);
+  const state = useStore(openHub, (s) => s.flows);
+  if (permissions.flows === 'none' || state.status === 'none') return null;
   const cannotStart = state.status === 'loaded' && !state.list.canStart ? (permissions.reason ?? 'You may see flows on this hub but not start them.') : undefined;
 
   return (
@@ -18,7 +18,7 @@ export function FlowsPanel() {
       {state.status === 'error' && (
         <p className="error-text">
           The flows could not be loaded: {state.error.message}{' '}
-          <button type="button" onClick={() => void flows.getState().reload()}>
+          <button type="button" onClick={() => openHub.getState().retryFlows()}>
             Try again
           </button>
         </p>
@@ -37,14 +37,14 @@ export function FlowsPanel() {
 }
 
 function FlowRow({ flow, canStart }: { flow: Flow; canStart: boolean }) {
-  const { flows } = useStores();
-  const trigger = useStore(flows, (s) => s.triggers[flow.id]);
+  const { openHub } = useStores();
+  const trigger = useStore(openHub, (s) => s.triggers[flow.id]);
   const starting = trigger?.status === 'starting';
   return (
     <li>
       <span className="flow-name">{flow.name}</span>
       {!flow.enabled && <span className="muted">Turned off on the hub</span>}
-      <button type="button" aria-label={`Trigger ${flow.name}`} disabled={!canStart || !flow.enabled || starting} onClick={() => void flows.getState().trigger(flow.id)}>
+      <button type="button" aria-label={`Trigger ${flow.name}`} disabled={!canStart || !flow.enabled || starting} onClick={() => void openHub.getState().triggerFlow(flow.id)}>
         Trigger
       </button>
       <span role="status" className={trigger?.status === 'failed' ? 'error-text' : 'muted'}>

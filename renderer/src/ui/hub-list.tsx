@@ -6,9 +6,9 @@ import { platformLabel, routesLabel } from '../format/hub-labels';
 import { useStores } from './stores-context';
 
 export function HubList() {
-  const { hubs } = useStores();
+  const { hubs, openHub } = useStores();
   const list = useStore(hubs, (s) => s.list);
-  const selectedHubId = useStore(hubs, (s) => s.selectedHubId);
+  const openHubId = useStore(openHub, (s) => s.hubId);
 
   return (
     <nav aria-label="Hubs" className="hub-list" aria-busy={list.status === 'loading' || list.status === 'idle'}>
@@ -28,7 +28,7 @@ export function HubList() {
       {list.status === 'loaded' && list.hubs.length > 0 && (
         <ul>
           {list.hubs.map((hub) => (
-            <HubItem key={hub.id} hub={hub} selected={hub.id === selectedHubId} />
+            <HubItem key={hub.id} hub={hub} selected={hub.id === openHubId} />
           ))}
         </ul>
       )}
@@ -37,12 +37,12 @@ export function HubList() {
 }
 
 function HubItem({ hub, selected }: { hub: HubView; selected: boolean }) {
-  const { hubs } = useStores();
+  const { openHub } = useStores();
   // Ids from the hub record are not guaranteed to be valid in an id attribute; encode them.
   const detailsId = `hub-details-${encodeURIComponent(hub.id)}`;
   return (
     <li className="hub-item" data-selected={selected}>
-      <button type="button" aria-current={selected ? 'true' : undefined} aria-describedby={detailsId} onClick={() => hubs.getState().select(hub.id)}>
+      <button type="button" aria-current={selected ? 'true' : undefined} aria-describedby={detailsId} onClick={() => openHub.getState().open(hub.id)}>
         {hub.name}
       </button>
       <p id={detailsId} className="hub-details">

@@ -5,8 +5,8 @@ import { useStores } from './stores-context';
 import { useNow } from './use-now';
 
 export function LiveIndicator() {
-  const { live } = useStores();
-  const state = useStore(live, (s) => s.live);
+  const { openHub } = useStores();
+  const state = useStore(openHub, (s) => s.live);
   const now = useNow(state?.state === 'reconnecting');
   if (!state) return null;
   return (

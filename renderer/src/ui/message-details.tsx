@@ -4,7 +4,7 @@
  * the entry is selected (`details`), with a loading state, and main may no longer keep it (its byte
  * budget evicts the oldest bodies): then the preview is what is shown, and why.
  */
-import type { WebhookEntry } from '../../../common/ipc-contract';
+import type { WebhookEntry, WebhookFullMessage } from '../../../common/ipc-contract';
 import { formatSize, formatTime, rawBodyText } from '../format/webhook-labels';
 import type { MessageDetailsState } from '../stores/webhooks-store';
 import { JsonTree } from './json-tree';
@@ -28,7 +28,22 @@ function Details({ entry, details }: { entry: WebhookEntry; details: MessageDeta
         Webhook {entry.webhookId} · message {entry.id}
       </p>
       <h3>Routing</h3>
-      <RoutingDecision entry={full ? { ...entry, routing: full.routing } : entry} />
+      {/* The full message has the decision uncut; a tap event that came after it was fetched patched only the entry. */}
+      <RoutingDecision entry={{ ...entry, routing: full?.routing ?? entry.routing }} />
+      {entry.awaitingDelivery && !full ? (
+        <p className="muted" role="status">
+          This message was routed to this app and has not been received yet: its headers, query and body come with it.
+        </p>
+      ) : (
+        <Request entry={entry} full={full} details={details} />
+      )}
+    </>
+  );
+}
+
+function Request({ entry, full, details }: { entry: WebhookEntry; full: WebhookFullMessage | undefined; details: MessageDetailsState }) {
+  return (
+    <>
       <h3>Headers</h3>
       <PairsTable pairs={full?.headers ?? entry.headers} caption="Headers" />
       <h3>Query</h3>
@@ -39,7 +54,7 @@ function Details({ entry, details }: { entry: WebhookEntry; details: MessageDeta
   );
 }
 
-function FullBody({ message }: { message: Extract<MessageDetailsState, { status: 'kept' }>['message'] }) {
+function FullBody({ message }: { message: WebhookFullMessage }) {
   const raw = rawBodyText(message.rawBody);
   return (
     <>
@@ -89,12 +104,12 @@ function BodyPreview({ entry, details }: { entry: WebhookEntry; details: Message
   );
 }
 
-function RoutingDecision({ entry }: { entry: Pick<WebhookEntry, 'routing' | 'delivered'> }) {
+function RoutingDecision({ entry }: { entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery'> }) {
   const { routing } = entry;
   return (
     <dl className="routing-decision">
       <dt>Delivered to this app</dt>
-      <dd>{entry.delivered ? 'Yes' : 'No'}</dd>
+      <dd>{entry.delivered ? 'Yes' : entry.awaitingDelivery ? 'Not yet: routed here, on its way' : 'No'}</dd>
       {!routing && (
         <>
           <dt>Decision</dt>

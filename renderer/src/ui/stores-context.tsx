@@ -1,17 +1,16 @@
 /** The app's stores, created once in main.tsx and handed down through context. */
 import { createContext, type ReactNode, useContext } from 'react';
-import type { FlowsStore } from '../stores/flows-store';
 import type { HubsStore } from '../stores/hubs-store';
-import type { LiveDevicesStore } from '../stores/live-devices-store';
+import type { OpenHubStore } from '../stores/open-hub-store';
 import type { SessionStore } from '../stores/session-store';
 import type { WebhooksStore } from '../stores/webhooks-store';
 
 export interface Stores {
   session: SessionStore;
+  /** The hub list. */
   hubs: HubsStore;
-  /** The selected hub's devices as they change (see connectLiveView). */
-  live: LiveDevicesStore;
-  flows: FlowsStore;
+  /** Which hub is open, and its devices and flows as they change. */
+  openHub: OpenHubStore;
   webhooks: WebhooksStore;
 }
 

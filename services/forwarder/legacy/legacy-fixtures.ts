@@ -1,6 +1,6 @@
 /**
  * The legacy functions the stack seeds (fixtures/*.js). New legacy functions cannot be created
- * (spec 6.1 option 3): these stand in for functions written long ago in the old developer portal.
+ * (docs/interface.md §6.1.5): these stand in for functions written long ago in the old developer portal.
  */
 import { readdir, readFile } from 'node:fs/promises';
 

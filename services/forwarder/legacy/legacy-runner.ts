@@ -1,5 +1,5 @@
 /**
- * Runs read-only legacy routing functions (spec 6.1 option 3) in QuickJS compiled to WebAssembly,
+ * Runs read-only legacy routing functions (docs/interface.md §6.1.5) in QuickJS compiled to WebAssembly,
  * inside worker threads, so the forwarder's event loop never runs legacy code. See
  * docs/legacy-functions.md for the design, the limits and the failure semantics.
  */

@@ -10,6 +10,7 @@ import type { HubdeskCore } from '../../../main/core/hubdesk-core';
 import { createTrustedFetch, createTrustedWebSocket } from '../../../main/trusted-fetch';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { signedInStackCore } from '../../support/stack-core';
+import { openHub, readDevices } from '../../support/open-hub';
 
 let stack: RunningStack;
 let homeId: string;
@@ -53,14 +54,15 @@ function nextChange(core: HubdeskCore, deviceId: string, match: (event: Extract<
   return next(core, 'hubs.deviceEvents', (batch) => pick(batch) !== undefined).then((batch) => pick(batch)!);
 }
 
+/** Opens Home and waits until its live channel is subscribed. */
 async function watchLive(core: HubdeskCore): Promise<void> {
   const live = next(core, 'hubs.live', liveState('live'));
-  await core.handlers['hubs.watch'](homeId);
+  await core.handlers['hubs.open'](homeId);
   await live;
 }
 
 async function deviceNamed(core: HubdeskCore, name: string) {
-  const list = await core.handlers['hubs.devices'](homeId);
+  const list = await readDevices(core, homeId);
   const device = list.devices.find((d) => d.name === name);
   if (!device) throw new Error(`no device named ${name}`);
   return { list, device };
@@ -70,11 +72,11 @@ describe('control and live updates against the reference hub', () => {
   it("a change made by one core reaches another within one event, and the first sees its own echo by transactionId", async () => {
     const first = await signedInCore();
     const second = await signedInCore({ trustStackCa: true }); // over https + wss on the LAN certificate
+    await Promise.all([watchLive(first), watchLive(second)]);
     const { device: lamp } = await deviceNamed(first, 'Floor lamp');
     const { list } = await deviceNamed(second, 'Floor lamp');
     expect(list.route).toBe('local-secure');
     expect(list.permissions).toEqual({ control: true, flows: 'start' });
-    await Promise.all([watchLive(first), watchLive(second)]);
 
     const seenBySecond = nextChange(second, lamp.id, (event) => event.capabilityId === 'onoff');
     const echo = nextChange(first, lamp.id, (event) => event.transactionId === 'tx-first-1');
@@ -101,7 +103,9 @@ describe('control and live updates against the reference hub', () => {
 
   it('lists the flows and starts one', async () => {
     const core = await signedInCore();
-    const flows = await core.handlers['hubs.flows'](homeId);
+    const { flows: view } = await openHub(core, homeId);
+    if (view.status !== 'loaded') throw new Error(`the flows were not read: ${JSON.stringify(view)}`);
+    const flows = view.list;
     expect(flows.canStart).toBe(true);
     const enabled = flows.flows.find((flow) => flow.enabled)!;
     expect(await core.handlers['hubs.triggerFlow'](homeId, enabled.id)).toMatchObject({ id: enabled.id });
@@ -111,22 +115,23 @@ describe('control and live updates against the reference hub', () => {
     const core = await signedInCore();
     const { device: lamp } = await deviceNamed(core, 'Floor lamp');
     await core.handlers['hubs.setFavourite'](homeId, lamp.id, true);
-    expect((await core.handlers['hubs.devices'](homeId)).favourites).toEqual([lamp.id]);
+    expect((await readDevices(core, homeId)).favourites).toEqual([lamp.id]);
   });
 
   it('when the hub ends the session, the core opens a new one, resubscribes, refetches, and sees later changes', async () => {
     const watcher = await signedInCore();
     const changer = await signedInCore();
-    const { device: fan } = await deviceNamed(watcher, 'Ceiling fan');
     await watchLive(watcher);
+    const { device: fan } = await deviceNamed(watcher, 'Ceiling fan');
 
     const reconnecting = next(watcher, 'hubs.live', liveState('reconnecting'));
-    const refreshed = next(watcher, 'hubs.devicesRefreshed');
+    const refreshed = reconnecting.then(() => next(watcher, 'hubs.snapshot'));
     const liveAgain = reconnecting.then(() => next(watcher, 'hubs.live', liveState('live')));
     stack.hubs.find((hub) => hub.id === homeId)!.expireSessions();
     expect((await reconnecting).state).toMatchObject({ reason: expect.stringMatching(/session/) });
     await liveAgain;
-    expect((await refreshed).devices.length).toBeGreaterThan(0);
+    const snapshot = await refreshed;
+    expect(snapshot.status === 'loaded' && snapshot.devices.devices.length).toBeGreaterThan(0);
 
     const seen = nextChange(watcher, fan.id, (event) => event.transactionId === 'tx-after-expiry');
     await changer.handlers['hubs.setCapability'](homeId, { deviceId: fan.id, capabilityId: 'fan_speed', value: 0.75, transactionId: 'tx-after-expiry' });

@@ -13,6 +13,7 @@ import { createHostTransports } from '../../../main/trusted-fetch';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { recordingLogger } from '../../support/core-fakes';
 import { signedInStackCore } from '../../support/stack-core';
+import { readDevices } from '../../support/open-hub';
 
 const lanAddress = Object.values(networkInterfaces())
   .flat()
@@ -85,7 +86,7 @@ describe.skipIf(!lanAddress)('mDNS discovery of the stack hub', () => {
       expect((await core.handlers['hubs.list']()).find((hub) => hub.id === home().id)?.routes).toEqual({ 'local-secure': false, local: false, remote: true });
 
       await heard;
-      const devices = await core.handlers['hubs.devices'](home().id);
+      const devices = await readDevices(core, home().id);
       // The announcement's `secure` port, the trusted stack CA and a certificate naming the hub make the secure LAN route the best one.
       expect(devices.route).toBe('local-secure');
       expect(devices.devices.length).toBeGreaterThan(0);

@@ -21,6 +21,7 @@ import { consent } from '../../support/consent-driver';
 import { fakeCipher, memoryStore } from '../../support/core-fakes';
 import { startImpostorHub } from '../../support/impostor-hub';
 import { stackBackend } from '../../support/stack-backend';
+import { readDevices } from '../../support/open-hub';
 
 const logger = { info: () => {}, warn: (message: string, fields?: Record<string, unknown>) => console.error(message, fields ?? ''), error: (message: string, fields?: Record<string, unknown>) => console.error(message, fields ?? '') };
 const [mode, hubId, impostorAddress] = process.argv.slice(2);
@@ -75,7 +76,7 @@ async function app(id: string, heardFrom: string): Promise<void> {
   }, 20_000);
   await impostorHeard;
   clearTimeout(deadline);
-  const list = await core.handlers['hubs.devices'](id);
+  const list = await readDevices(core, id);
   console.log(JSON.stringify({ route: list.route, routeOutcomes: list.routeOutcomes, devices: list.devices.length }));
   await core.dispose();
   await stack.close();

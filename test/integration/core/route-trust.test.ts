@@ -13,6 +13,7 @@ import { createHostTransports } from '../../../main/trusted-fetch';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { type ImpostorHub, startImpostorHub } from '../../support/impostor-hub';
 import { signedInStackCore } from '../../support/stack-core';
+import { readDevices } from '../../support/open-hub';
 
 let stack: RunningStack;
 let impostor: ImpostorHub;
@@ -61,7 +62,7 @@ describe('a credential goes only to a proven hub', () => {
     stack.cloud.setHubAddresses(hubInfo('Home').id, { localUrlSecure: null, localUrl: impostor.url, remoteUrl: home.remoteUrl });
     try {
       const { core } = await signedInCore();
-      const list = await core.handlers['hubs.devices'](hubInfo('Home').id);
+      const list = await readDevices(core, hubInfo('Home').id);
       expect(list.route).toBe('remote');
       expect(list.devices.length).toBeGreaterThan(0);
       expect(list.routeOutcomes[0]).toEqual({ kind: 'local', outcome: 'refused', reason: expect.stringMatching(/did not prove it is Home \(it sent no signature\); Hubdesk sent it nothing/) });
@@ -77,7 +78,7 @@ describe('a credential goes only to a proven hub', () => {
     stack.cloud.setHubAddresses(hubInfo('Home').id, { ...home, localUrlSecure: null });
     try {
       const { core } = await signedInCore();
-      const list = await core.handlers['hubs.devices'](hubInfo('Home').id);
+      const list = await readDevices(core, hubInfo('Home').id);
       expect(list.route).toBe('local');
     } finally {
       stack.cloud.setHubAddresses(hubInfo('Home').id, home);
@@ -92,7 +93,7 @@ describe('a credential goes only to a proven hub', () => {
       const { core } = await signedInCore();
       await core.handlers['hubs.allowUnencryptedRoutes'](false);
       expect((await core.handlers['session.get']()).allowUnencryptedRoutes).toBe(false);
-      const list = await core.handlers['hubs.devices'](hubInfo('Home').id);
+      const list = await readDevices(core, hubInfo('Home').id);
       expect(list.route).toBe('remote');
       expect(list.routeOutcomes[0]).toEqual({ kind: 'local', outcome: 'refused', reason: PLAIN_ROUTES_REFUSED });
       expect(impostor.requests()).toEqual([]);
@@ -108,7 +109,7 @@ describe('a credential goes only to a proven hub', () => {
     // A neighbour announces the cabin's id: a plain port (its impostor), and as "secure" port the Home
     // hub's, whose certificate is trusted (the same CA) but names Home, not the cabin.
     announce({ name: 'Cabin?._hub._tcp.local', txt: { id: cabin.id, secure: new URL(hubInfo('Home').localUrlSecure!).port }, addresses: ['127.0.0.1'], port: Number(new URL(impostor.url).port) });
-    const list = await core.handlers['hubs.devices'](cabin.id);
+    const list = await readDevices(core, cabin.id);
     expect(list.route).toBe('remote');
     expect(list.routeOutcomes).toEqual([
       { kind: 'local-secure', outcome: 'refused', reason: CERTIFICATE_NOT_THE_HUB, heardAt: `127.0.0.1:${new URL(hubInfo('Home').localUrlSecure!).port}` },
@@ -123,7 +124,7 @@ describe('a credential goes only to a proven hub', () => {
     try {
       const { core, announce } = await signedInCore();
       announce({ name: 'Home._hub._tcp.local', txt: { id: hubInfo('Home').id, secure: new URL(home.localUrlSecure!).port }, addresses: ['127.0.0.1'], port: Number(new URL(home.localUrl!).port) });
-      const list = await core.handlers['hubs.devices'](hubInfo('Home').id);
+      const list = await readDevices(core, hubInfo('Home').id);
       expect(list.route).toBe('local-secure');
       expect(list.routeOutcomes.map((outcome) => outcome.kind)).toEqual(['local-secure', 'remote']);
     } finally {
@@ -136,7 +137,7 @@ describe('sign-out', () => {
   it('ends the hub session on the hub: its token is refused at once, not 24 hours later', async () => {
     const { core, sent } = await signedInCore();
     const home = hubInfo('Home');
-    await core.handlers['hubs.devices'](home.id);
+    await readDevices(core, home.id);
     const devicesUrl = `${home.localUrlSecure}/api/manager/devices/device`;
     const authorization = sent.find((request) => request.url === devicesUrl)?.authorization;
     expect(authorization).toMatch(/^Bearer /);

@@ -10,6 +10,7 @@ import { type RunningStack, startStack } from '../../../services/stack';
 import { memoryStore } from '../../support/core-fakes';
 import { signedInStackCore } from '../../support/stack-core';
 import { type SilentListener, startSilentListener } from '../../support/silent-listener';
+import { readDevices } from '../../support/open-hub';
 
 let stack: RunningStack;
 let silent: SilentListener;
@@ -43,7 +44,7 @@ function homeAddresses() {
 describe('route choice against the stack', () => {
   it('takes the secure LAN route when the stack CA is trusted', async () => {
     const { core, home } = await signedInCore({ trustStackCa: true });
-    const list = await core.handlers['hubs.devices'](home.id);
+    const list = await readDevices(core, home.id);
     expect(list.route).toBe('local-secure');
     expect(list.routeOutcomes[0]).toMatchObject({ kind: 'local-secure', outcome: 'answered' });
     expect(list.routeOutcomes.map((o) => o.kind)).toEqual(['local-secure', 'local', 'remote']);
@@ -52,7 +53,7 @@ describe('route choice against the stack', () => {
 
   it('without the CA, takes the plain LAN route and says the secure one has an untrusted certificate', async () => {
     const { core, home } = await signedInCore({ trustStackCa: false });
-    const list = await core.handlers['hubs.devices'](home.id);
+    const list = await readDevices(core, home.id);
     expect(list.route).toBe('local');
     expect(list.routeOutcomes[0]).toEqual({ kind: 'local-secure', outcome: 'refused', reason: 'untrusted certificate' });
   });
@@ -64,7 +65,7 @@ describe('route choice against the stack', () => {
     try {
       await core.handlers['hubs.list'](); // the app reads the new addresses
       const before = silent.connections();
-      const list = await core.handlers['hubs.devices'](home.id);
+      const list = await readDevices(core, home.id);
       // The plain LAN route answered, but it is taken only once the secure one has failed (docs/security.md).
       expect(list.route).toBe('remote');
       expect(list.routeOutcomes[1]).toMatchObject({ kind: 'local', outcome: 'answered' });
@@ -78,7 +79,7 @@ describe('route choice against the stack', () => {
 
   it('reaches a cloud-only hub on its remote route, the only one it has', async () => {
     const { core, cabin } = await signedInCore({ trustStackCa: true });
-    const list = await core.handlers['hubs.devices'](cabin.id);
+    const list = await readDevices(core, cabin.id);
     expect(list.route).toBe('remote');
     expect(list.routeOutcomes).toEqual([{ kind: 'remote', outcome: 'answered', rttMs: list.rttMs }]);
     expect(list.rttMs).toBeGreaterThanOrEqual(40); // the relay's 20 ms each way
@@ -86,9 +87,9 @@ describe('route choice against the stack', () => {
 
   it('recovers on the secure route after the hub moves', async () => {
     const { core, home } = await signedInCore({ trustStackCa: true });
-    expect((await core.handlers['hubs.devices'](home.id)).route).toBe('local-secure');
+    expect((await readDevices(core, home.id)).route).toBe('local-secure');
     await stack.relocateHub(home.id);
-    const moved = await core.handlers['hubs.devices'](home.id);
+    const moved = await readDevices(core, home.id);
     expect(moved.route).toBe('local-secure');
     expect(moved.devices.length).toBeGreaterThanOrEqual(20);
   });
@@ -97,7 +98,7 @@ describe('route choice against the stack', () => {
     const store = memoryStore();
     const first = await signedInCore({ trustStackCa: true }, store);
     await first.core.handlers['hubs.pinRoute'](first.home.id, 'remote');
-    const pinned = await first.core.handlers['hubs.devices'](first.home.id);
+    const pinned = await readDevices(first.core, first.home.id);
     expect(pinned.route).toBe('remote');
     expect(pinned.routeOutcomes.map((o) => o.kind)).toEqual(['remote']);
 
@@ -108,7 +109,7 @@ describe('route choice against the stack', () => {
     stack.cloud.setHubAddresses(second.home.id, { ...addresses, localUrlSecure: 'https://127.0.0.1:1' });
     try {
       await second.core.handlers['hubs.list'](); // the app now knows the dead address
-      await expect(second.core.handlers['hubs.devices'](second.home.id)).rejects.toMatchObject({ code: 'hub-unreachable', message: expect.stringMatching(/pinned \(Secure LAN\)/) });
+      await expect(readDevices(second.core, second.home.id)).rejects.toMatchObject({ code: 'hub-unreachable', message: expect.stringMatching(/pinned \(Secure LAN\)/) });
     } finally {
       stack.cloud.setHubAddresses(second.home.id, addresses);
     }

@@ -12,6 +12,7 @@ import { type RunningStack, startStack } from '../../../services/stack';
 import { consent } from '../../support/consent-driver';
 import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';
 import { stackBackend } from '../../support/stack-backend';
+import { readDevices } from '../../support/open-hub';
 
 let stack: RunningStack;
 let clock = Date.now();
@@ -76,10 +77,10 @@ describe('app core against the reference services', () => {
     expect(home).toMatchObject({ platform: 'local', routes: { 'local-secure': true, local: true, remote: true } });
     expect(cabin).toMatchObject({ platform: 'cloud', routes: { local: false, remote: true } });
 
-    const homeDevices = await core.handlers['hubs.devices'](home.id);
+    const homeDevices = await readDevices(core, home.id);
     expect(homeDevices.route).toBe('local'); // the secure route's certificate is not trusted (yet)
     expect(homeDevices.devices.length).toBeGreaterThanOrEqual(20);
-    const cabinDevices = await core.handlers['hubs.devices'](cabin.id);
+    const cabinDevices = await readDevices(core, cabin.id);
     expect(cabinDevices.route).toBe('remote');
     expect(cabinDevices.devices.length).toBeGreaterThan(0);
     await core.dispose();
@@ -119,12 +120,12 @@ describe('app core against the reference services', () => {
     const { core, opened } = await newCore();
     await signIn(core, opened);
     const home = (await core.handlers['hubs.list']()).find((h) => h.name === 'Home')!;
-    await core.handlers['hubs.devices'](home.id);
+    await readDevices(core, home.id);
     const loginsBefore = count('/api/manager/users/login');
-    await core.handlers['hubs.devices'](home.id);
+    await readDevices(core, home.id);
     expect(count('/api/manager/users/login')).toBe(loginsBefore); // the session is cached
     for (const hub of stack.hubs) hub.expireSessions();
-    const again = await core.handlers['hubs.devices'](home.id);
+    const again = await readDevices(core, home.id);
     expect(again.devices.length).toBeGreaterThanOrEqual(20);
     expect(count('/api/manager/users/login')).toBe(loginsBefore + 1);
     await core.dispose();
@@ -134,10 +135,10 @@ describe('app core against the reference services', () => {
     const { core, opened } = await newCore();
     await signIn(core, opened);
     const home = (await core.handlers['hubs.list']()).find((h) => h.name === 'Home')!;
-    await core.handlers['hubs.devices'](home.id);
+    await readDevices(core, home.id);
     const userReadsBefore = count('/user/me');
     await stack.relocateHub(home.id);
-    const moved = await core.handlers['hubs.devices'](home.id);
+    const moved = await readDevices(core, home.id);
     expect(moved.devices.length).toBeGreaterThanOrEqual(20);
     expect(count('/user/me')).toBeGreaterThan(userReadsBefore); // the addresses were re-read
     await core.dispose();
@@ -147,15 +148,15 @@ describe('app core against the reference services', () => {
     const { core, opened } = await newCore();
     await signIn(core, opened);
     const cabin = (await core.handlers['hubs.list']()).find((h) => h.name === 'Holiday cabin')!;
-    await core.handlers['hubs.devices'](cabin.id);
+    await readDevices(core, cabin.id);
     const listed = stack.info.hubs.find((h) => h.id === cabin.id)!;
     const { id: _id, name: _name, ...addresses } = listed;
     await stack.relocateHub(cabin.id); // the old address stops answering...
     const current = stack.info.hubs.find((h) => h.id === cabin.id)!;
     stack.cloud.setHubAddresses(cabin.id, addresses); // ...and the cloud still lists only that one
-    await expect(core.handlers['hubs.devices'](cabin.id)).rejects.toMatchObject({ code: 'hub-unreachable' });
+    await expect(readDevices(core, cabin.id)).rejects.toMatchObject({ code: 'hub-unreachable' });
     stack.cloud.setHubAddresses(cabin.id, { localUrl: current.localUrl, localUrlSecure: current.localUrlSecure, remoteUrl: current.remoteUrl });
-    expect((await core.handlers['hubs.devices'](cabin.id)).devices.length).toBeGreaterThan(0);
+    expect((await readDevices(core, cabin.id)).devices.length).toBeGreaterThan(0);
     await core.dispose();
   });
 

@@ -5,7 +5,7 @@
  * the connection for real, to show that the listener resumes and receives what it missed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebhookEntry, WebhookStatus } from '../../../common/ipc-contract';
+import type { WebhookEntry, WebhookEntryPatch, WebhookStatus } from '../../../common/ipc-contract';
 import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
 import type { HubdeskCore } from '../../../main/core/hubdesk-core';
 import { type RunningStack, startStack } from '../../../services/stack';
@@ -49,17 +49,24 @@ async function newCore(webhookUrl: string, store = memoryStore(), openWebSocket?
   });
   cores.push(core);
   const entries: WebhookEntry[] = [];
+  const patches: WebhookEntryPatch[] = [];
   const statuses: WebhookStatus[] = [];
   core.onEvent('webhooks.entry', (entry) => entries.push(entry));
+  core.onEvent('webhooks.entryPatch', (patch) => patches.push(patch));
   core.onEvent('webhooks.status', (status) => statuses.push(status));
-  return { core, store, entries, statuses, logs };
+  /** The entry of `id` as the renderer has it: its one entry event with the patches since applied, as the store applies them. */
+  const shown = (id: string): WebhookEntry | undefined => {
+    const entry = entries.find((candidate) => candidate.id === id);
+    return entry && patches.filter((patch) => patch.id === id).reduce<WebhookEntry>((merged, { webhookId: _w, id: _i, ...changes }) => ({ ...merged, ...changes }), entry);
+  };
+  return { core, store, entries, patches, shown, statuses, logs };
 }
 
 /** Resolves when `check` holds, re-checking after every event of the core. */
 function eventually(core: HubdeskCore, check: () => boolean): Promise<void> {
   return new Promise((resolve) => {
     if (check()) return resolve();
-    const offs = [core.onEvent('webhooks.entry', test), core.onEvent('webhooks.status', test)];
+    const offs = [core.onEvent('webhooks.entry', test), core.onEvent('webhooks.entryPatch', test), core.onEvent('webhooks.status', test)];
     function test() {
       if (!check()) return;
       offs.forEach((off) => off());
@@ -81,8 +88,8 @@ async function post(body: unknown, webhookId = stack.info.webhook.id): Promise<s
 const connected = (statuses: WebhookStatus[], id: string) => statuses.findLast((s) => s.webhookId === id)?.connection.state === 'connected';
 
 describe('webhook listener against the reference forwarder', () => {
-  it('delivers a matching intake to the core, with the routing decision from the tap', async () => {
-    const { core, entries, statuses } = await newCore(stack.info.webhook_url);
+  it('delivers a matching intake to the core, with the routing decision from the tap: one entry event, then one patch', async () => {
+    const { core, entries, patches, shown, statuses } = await newCore(stack.info.webhook_url);
     const { id, secret, tap_credential: tapCredential } = stack.info.webhook;
     const view = await core.handlers['webhooks.add']({ id, secret, tapCredential, routing: { kind: 'keys', values: ['lamp-1'] } });
     expect(view.hasTapCredential).toBe(true);
@@ -91,8 +98,15 @@ describe('webhook listener against the reference forwarder', () => {
     await eventually(core, () => connected(statuses, id));
 
     const eventId = await post({ device: { id: 'lamp-1' }, on: true });
-    await eventually(core, () => entries.some((e) => e.id === eventId && e.delivered && e.routing !== null));
-    const entry = entries.findLast((e) => e.id === eventId)!;
+    await eventually(core, () => !!shown(eventId)?.delivered && shown(eventId)?.routing != null && shown(eventId)?.awaitingDelivery === false);
+    const entry = shown(eventId)!;
+    expect(entries.filter((e) => e.id === eventId)).toHaveLength(1);
+    // Whichever of delivery and tap came second is a small patch: the delivery flag, or the method and the routing.
+    const [patch] = patches.filter((p) => p.id === eventId);
+    expect(patches.filter((p) => p.id === eventId)).toHaveLength(1);
+    expect(Object.keys(patch!).sort()).toEqual(expect.arrayContaining(['id', 'webhookId']));
+    expect(patch).not.toHaveProperty('preview');
+    expect(JSON.stringify(patch).length).toBeLessThan(JSON.stringify(entry).length);
     expect(entry).toMatchObject({
       webhookId: id,
       method: 'POST',
@@ -112,7 +126,9 @@ describe('webhook listener against the reference forwarder', () => {
     const otherId = await post({ device: { id: 'kettle-9' } });
     await eventually(core, () => entries.some((e) => e.id === otherId));
     const other = entries.findLast((e) => e.id === otherId)!;
-    expect(other).toMatchObject({ delivered: false, routing: { option: 'key-path', value: 'kettle-9', matched: [] } });
+    expect(other).toMatchObject({ delivered: false, awaitingDelivery: false, preview: JSON.stringify({ device: { id: 'kettle-9' } }), routing: { option: 'key-path', value: 'kettle-9', matched: [] } });
+    const otherFull = await core.handlers['inspector.message'](id, otherId);
+    expect(otherFull).toMatchObject({ status: 'kept', message: { body: { device: { id: 'kettle-9' } } } });
     expect(other.routing!.reason).toBeTruthy();
     await core.handlers['webhooks.remove'](id);
   });
@@ -133,7 +149,7 @@ describe('webhook listener against the reference forwarder', () => {
   });
 
   it("a wrong or revoked tap credential: the tap is refused with the forwarder's reason, deliveries go on", async () => {
-    const { core, entries, statuses, logs } = await newCore(stack.info.webhook_url);
+    const { core, shown, statuses, logs } = await newCore(stack.info.webhook_url);
     const { id, secret } = stack.info.webhook;
     const credential = stack.webhooks.createTapCredential(id);
     const tapCredential = formatTapCredential(credential);
@@ -145,7 +161,7 @@ describe('webhook listener against the reference forwarder', () => {
     const [refused] = await core.handlers['webhooks.list']();
     expect(refused!.connection).toEqual({ state: 'refused', reason: expect.stringContaining('(the tap credential was revoked in the developer portal)') });
     const mine = await post({ device: { id: 'lamp-3' } });
-    await eventually(core, () => entries.some((e) => e.id === mine && e.delivered));
+    await eventually(core, () => !!shown(mine)?.delivered);
     expect((await core.handlers['webhooks.list']())[0]!.connection.state).toBe('refused'); // final: no retry until the registration changes
 
     // Added again with the (revoked) credential, the forwarder says why.
@@ -164,19 +180,19 @@ describe('webhook listener against the reference forwarder', () => {
   });
 
   it('after the connection drops, reconnects and receives what it missed', async () => {
-    const { core, entries, statuses } = await newCore(proxy.url);
+    const { core, shown, statuses } = await newCore(proxy.url);
     const { id, secret, tap_credential: tapCredential } = stack.info.webhook;
     await core.handlers['webhooks.add']({ id, secret, tapCredential, routing: { kind: 'keys', values: ['sensor-7'] } });
     await eventually(core, () => connected(statuses, id));
     const before = await post({ device: { id: 'sensor-7' }, n: 1 });
-    await eventually(core, () => entries.some((e) => e.id === before && e.delivered));
+    await eventually(core, () => !!shown(before)?.delivered);
 
     proxy.drop();
     await eventually(core, () => statuses.at(-1)?.connection.state === 'reconnecting');
     const missed = [await post({ device: { id: 'sensor-7' }, n: 2 }), await post({ device: { id: 'sensor-7' }, n: 3 })];
     proxy.restore();
 
-    await eventually(core, () => missed.every((m) => entries.some((e) => e.id === m && e.delivered)));
+    await eventually(core, () => missed.every((m) => !!shown(m)?.delivered));
     await eventually(core, () => connected(statuses, id)); // the tap is back too
     const snapshot = (await core.handlers['inspector.snapshot']({ limit: 10 })).entries;
     expect(snapshot.filter((e) => e.delivered).map((e) => (JSON.parse(e.preview) as { n: number }).n)).toEqual([3, 2, 1]);

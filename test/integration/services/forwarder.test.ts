@@ -65,7 +65,7 @@ async function postId(body: unknown, query = ''): Promise<string> {
 async function expectServing(): Promise<void> {
   const tap = await listen({ ...newTapCredential(store, webhook.id), listenerId: 'serving-tap' });
   const id = await postId({ ok: true });
-  expect((await tap.nextTap()).message.id).toBe(id);
+  expect((await tap.nextTap()).id).toBe(id);
 }
 
 describe('intake', () => {
@@ -186,7 +186,7 @@ describe('routing', () => {
     const nothing = await postId({ other: true });
     const noHub = await postId({ device: { id: 'dev-1' } }, '?hub=hub-y');
     const events = [await tap.nextTap(), await tap.nextTap(), await tap.nextTap()];
-    expect(events.map((event) => event.message.id)).toEqual([noMatch, nothing, noHub]);
+    expect(events.map((event) => event.id)).toEqual([noMatch, nothing, noHub]);
     expect(events[0]!.routing).toEqual({ option: 'key-path', keyPath: 'body.device.id', value: 42, matched: [], reason: 'no registration has $key "42"' });
     expect(events[1]!.routing).toMatchObject({ option: 'key-path', matched: [], reason: expect.stringContaining('resolved to nothing') });
     expect(events[2]!.routing).toMatchObject({ option: 'query', matched: [], reason: 'no listener registered for hub "hub-y"' });
@@ -218,7 +218,7 @@ describe('listener channel', () => {
     const missed = [await postId({ to: 'me', n: 1 }), await postId({ to: 'me', n: 2 }), await postId({ to: 'me', n: 3 })];
     for (const id of missed) {
       const event = await tap.nextTap();
-      expect(event.message.id).toBe(id);
+      expect(event.id).toBe(id);
       expect(event.routing.matched).toEqual([{ listenerId: 'hub-listener' }]); // still registered while away
     }
 
@@ -326,6 +326,76 @@ describe('listener channel', () => {
   });
 });
 
+/** The frames of `type` a test client receives from now on, as sent (before any schema). */
+function framesOf(listener: TestListener, type: 'message' | 'tap'): Record<string, unknown>[] {
+  const frames: Record<string, unknown>[] = [];
+  listener.socket.on('message', (data: Buffer) => {
+    const frame = JSON.parse(data.toString('utf8')) as { type: string };
+    if (frame.type === type) frames.push(frame as Record<string, unknown>);
+  });
+  return frames;
+}
+
+describe('one body per frame (issue 12 §4)', () => {
+  it('a rawBodyOnly listener gets the raw body alone; a listener that did not ask still gets the parsed body (§2.7)', async () => {
+    newWebhook();
+    const raw = await listen({ listenerId: 'app', hubId: 'h', rawBodyOnly: true });
+    const spec = await listen({ listenerId: 'hub', hubId: 'h' });
+    const rawFrames = framesOf(raw, 'message');
+    const specFrames = framesOf(spec, 'message');
+    const body = '{"device":{"id":"lamp-1"},"on":true}';
+    const id = await postId(body, '?hub=h');
+
+    const [rawMessage, specMessage] = [await raw.nextMessage(), await spec.nextMessage()];
+    expect(rawMessage.id).toBe(id);
+    expect(rawFrames[0]!.message).not.toHaveProperty('body');
+    expect(Buffer.from(rawMessage.rawBody, 'base64').toString('utf8')).toBe(body);
+    expect(rawMessage.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(specMessage.body).toEqual({ device: { id: 'lamp-1' }, on: true });
+    expect(specFrames[0]!.message).toMatchObject({ id, body: { device: { id: 'lamp-1' }, on: true }, rawBody: rawMessage.rawBody });
+  });
+
+  it('a rawBodyOnly listener resumes with raw messages too', async () => {
+    newWebhook();
+    const first = await listen({ listenerId: 'app', hubId: 'h', rawBodyOnly: true, autoAck: false });
+    await first.close();
+    const missed = await postId({ n: 1 }, '?hub=h');
+    const again = await listen({ listenerId: 'app', hubId: 'h', rawBodyOnly: true });
+    expect(again.resumed).toBe(1);
+    const message = await again.nextMessage();
+    expect(message.id).toBe(missed);
+    expect(message).not.toHaveProperty('body');
+  });
+
+  it("a tap leaves out the request of an intake routed to one of its ownListenerIds, and carries it (raw body only) for the others'", async () => {
+    newWebhook('body.device.id');
+    const mine = await listen({ listenerId: 'app-listener', data: { $key: 'lamp-1' }, rawBodyOnly: true });
+    await listen({ listenerId: 'other-hub', data: { $key: 'kettle-9' } });
+    const tap = await listen({ ...newTapCredential(store, webhook.id), listenerId: 'app-tap', ownListenerIds: ['app-listener'] });
+    const frames = framesOf(tap, 'tap');
+
+    const routedHere = await postId({ device: { id: 'lamp-1' }, secret: 'only-once' });
+    const event = await tap.nextTap();
+    expect(event).toMatchObject({ id: routedHere, method: 'POST', routing: { value: 'lamp-1', matched: [{ listenerId: 'app-listener' }] } });
+    expect(event).not.toHaveProperty('request');
+    expect(JSON.stringify(frames[0])).not.toContain('only-once');
+    expect(JSON.stringify(frames[0])).not.toContain(Buffer.from('only-once').toString('base64').slice(0, 8));
+    expect((await mine.nextMessage()).id).toBe(routedHere);
+
+    const elsewhere = ((await post({ device: { id: 'kettle-9' } }, '', { 'x-note': 'other' })).json as { id: string }).id;
+    const other = await tap.nextTap();
+    expect(other).toMatchObject({ id: elsewhere, routing: { matched: [{ listenerId: 'other-hub' }] }, request: { headers: { 'x-note': 'other' }, query: {} } });
+    expect(Buffer.from(other.request!.rawBody, 'base64').toString('utf8')).toBe(JSON.stringify({ device: { id: 'kettle-9' } }));
+    expect(frames[1]!.event).not.toHaveProperty('body');
+    expect((frames[1]!.event as { request: object }).request).not.toHaveProperty('body');
+
+    // A tap that names no own listeners sees every request, as before.
+    const plain = await listen({ ...newTapCredential(store, webhook.id), listenerId: 'plain-tap' });
+    await postId({ device: { id: 'lamp-1' } });
+    expect((await plain.nextTap()).request).toBeDefined();
+  });
+});
+
 describe("the owner's tap credential", () => {
   /** How the server closed a connection that never registered (or the error when it did). */
   const refusal = (options: Partial<TestListenerOptions>) =>
@@ -362,10 +432,10 @@ describe("the owner's tap credential", () => {
     const { status, json } = await post({ device: { id: 'dev-9' } }, '', { authorization: 'Bearer for-the-other-hub' });
     expect(status).toBe(202);
     const event = await tap.nextTap();
-    expect(event.message.id).toBe((json as { id: string }).id);
-    expect(event.message.headers.authorization).toBe('Bearer for-the-other-hub');
+    expect(event.id).toBe((json as { id: string }).id);
+    expect(event.request!.headers.authorization).toBe('Bearer for-the-other-hub');
     expect(event.routing).toEqual({ option: 'key-path', keyPath: 'body.device.id', value: 'dev-9', matched: [{ listenerId: 'other-hub' }] });
-    expect((await other.nextMessage()).id).toBe(event.message.id);
+    expect((await other.nextMessage()).id).toBe(event.id);
   });
 
   it("revoking a credential closes its taps at once, leaves the others', and it cannot open a tap again", async () => {
@@ -378,7 +448,7 @@ describe("the owner's tap credential", () => {
     expect(store.revokeTapCredential(webhook.id, revoked.credentialId!)).toBe(true);
     expect(await doomed.closed).toMatchObject({ code: CLOSE_CREDENTIAL_REVOKED });
     const after = await postId({ n: 1 });
-    expect((await survivor.nextTap()).message.id).toBe(after);
+    expect((await survivor.nextTap()).id).toBe(after);
     expect(doomed.taps.all).toHaveLength(0);
 
     expect(await refusal({ ...revoked, listenerId: 'doomed' })).toMatchObject({ code: CLOSE_BAD_SECRET });

@@ -4,7 +4,7 @@ import { HubRecordSchema } from '../../../common/wire';
 
 const record = { _id: 'hub-1', name: 'Home', platform: 'local', localUrl: null, localUrlSecure: null, remoteUrl: 'https://remote.test' };
 
-describe('the hub record’s identity key (a field beyond the spec, from the cloud)', () => {
+describe('the hub record’s identity key (a field beyond the interface, from the cloud)', () => {
   it('is read when it is an Ed25519 public JWK', () => {
     const key = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
     expect(HubRecordSchema.parse({ ...record, identityKey: key }).identityKey).toEqual({ kty: 'OKP', crv: 'Ed25519', x: key.x });

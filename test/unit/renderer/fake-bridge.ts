@@ -1,9 +1,22 @@
 /**
- * A scriptable Bridge for store tests: every invoke is recorded and stays pending until the test
- * resolves it, so tests decide the order in which answers arrive.
+ * A scriptable Bridge for store tests, built by the contract's own `createBridge` over a fake
+ * transport: every invoke is recorded and stays pending until the test resolves it, so tests decide
+ * the order in which answers arrive; every emitted event is checked against the contract's schema on
+ * its way to the listeners, as in the app (a malformed one is dropped with a warning).
  */
 import type { Envelope } from '../../../common/app-error';
-import type { Bridge, DeviceList, EventName, HubPermissions, HubView, SessionView } from '../../../common/ipc-contract';
+import {
+  type Bridge,
+  createBridge,
+  type DeviceList,
+  type EventName,
+  type EventPayload,
+  type FlowList,
+  type HubPermissions,
+  type HubSnapshot,
+  type HubView,
+  type SessionView,
+} from '../../../common/ipc-contract';
 import type { CapabilityState, Device } from '../../../common/wire';
 
 export interface PendingCall {
@@ -17,11 +30,15 @@ export interface FakeBridge {
   bridge: Bridge;
   calls: PendingCall[];
   emitSession(view: unknown): void;
-  /** Delivers an event to the listeners of that event (payloads are not checked: tests send bad ones too). */
-  emit(event: EventName, payload: unknown): void;
+  /** Delivers an event through the bridge: listeners get it only if it fits the contract. */
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  /** Delivers something that may not fit the contract (to show it never reaches a store). */
+  emitRaw(event: EventName, payload: unknown): void;
   listenerCount(): number;
   /** Calls of one channel still waiting, oldest first. */
   waiting(channel: string): PendingCall[];
+  /** The arguments of every call of one channel so far, settled or not. */
+  argsOf(channel: string): unknown[][];
 }
 
 export function fakeBridge(): FakeBridge {
@@ -30,9 +47,8 @@ export function fakeBridge(): FakeBridge {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const emit = (event: string, payload: unknown) => listeners.get(event)?.forEach((listener) => listener(payload));
 
-  const verb =
-    (channel: string) =>
-    (...args: unknown[]) =>
+  const bridge = createBridge({
+    invoke: (channel, args) =>
       new Promise<Envelope<unknown>>((resolve, reject) => {
         const call: PendingCall = {
           channel,
@@ -47,38 +63,23 @@ export function fakeBridge(): FakeBridge {
           },
         };
         calls.push(call);
-      });
-
-  const bridge = {
-    session: { get: verb('session.get') },
-    auth: { signIn: verb('auth.signIn'), cancel: verb('auth.cancel'), signOut: verb('auth.signOut') },
-    hubs: {
-      list: verb('hubs.list'),
-      devices: verb('hubs.devices'),
-      pinRoute: verb('hubs.pinRoute'),
-      allowUnencryptedRoutes: verb('hubs.allowUnencryptedRoutes'),
-      setCapability: verb('hubs.setCapability'),
-      watch: verb('hubs.watch'),
-      flows: verb('hubs.flows'),
-      triggerFlow: verb('hubs.triggerFlow'),
-      setFavourite: verb('hubs.setFavourite'),
-    },
-    vault: { allowPlaintextStorage: verb('vault.allowPlaintextStorage') },
-    notices: { dismiss: verb('notices.dismiss') },
-    on: (event: string, listener: (payload: unknown) => void) => {
+      }),
+    on: (event, listener) => {
       const forEvent = listeners.get(event) ?? new Set();
       listeners.set(event, forEvent.add(listener));
       return () => forEvent.delete(listener);
     },
-  } as unknown as Bridge;
+  });
 
   return {
     bridge,
     calls,
     emitSession: (view) => emit('session.changed', view),
     emit,
+    emitRaw: emit,
     listenerCount: () => [...listeners.values()].reduce((sum, forEvent) => sum + forEvent.size, 0),
     waiting: (channel) => calls.filter((call) => call.channel === channel && !settled.has(call)),
+    argsOf: (channel) => calls.filter((call) => call.channel === channel).map((call) => call.args),
   };
 }
 
@@ -125,6 +126,13 @@ export function deviceList(hubId: string, names: string[], extra: Partial<Device
     favourites: [],
     ...extra,
   };
+}
+
+export const FLOWS: FlowList = { hubId: 'h1', canStart: true, flows: [{ id: 'f1', name: 'Good night', enabled: true }] };
+
+/** A loaded snapshot of the hub of `list`, with its flows (none to show by default). */
+export function snapshot(list: DeviceList, flows: Extract<HubSnapshot, { status: 'loaded' }>['flows'] = { status: 'none' }): HubSnapshot {
+  return { status: 'loaded', hubId: list.hubId, devices: list, flows };
 }
 
 /** A light with an on/off switch and a dim level, both last updated at `time`. */

@@ -1,9 +1,11 @@
 /**
  * A scriptable bridge for the webhooks store: the `webhooks` and `inspector` verbs stay pending until
- * the test answers them, and events are delivered per name.
+ * the test answers them, and events are delivered per name. It is the real `createBridge` over a fake
+ * transport, so events are checked against the contract's schemas exactly as in the app: a malformed
+ * payload never reaches the store.
  */
 import type { Envelope } from '../../../common/app-error';
-import type { Bridge, WebhookEntry, WebhookView } from '../../../common/ipc-contract';
+import { type Bridge, createBridge, type Transport, type WebhookEntry, type WebhookView } from '../../../common/ipc-contract';
 
 export interface PendingWebhookCall {
   channel: string;
@@ -15,23 +17,20 @@ export function fakeWebhooksBridge() {
   const calls: PendingWebhookCall[] = [];
   const settled = new Set<PendingWebhookCall>();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
-  const verb =
-    (channel: string) =>
-    (...args: unknown[]) =>
+  const transport: Transport = {
+    invoke: (channel, args) =>
       new Promise<Envelope<unknown>>((resolve) => {
         const call: PendingWebhookCall = { channel, args, resolve: (envelope) => (settled.add(call), resolve(envelope)) };
         calls.push(call);
-      });
-  const bridge = {
-    webhooks: { list: verb('webhooks.list'), add: verb('webhooks.add'), remove: verb('webhooks.remove') },
-    inspector: { snapshot: verb('inspector.snapshot'), message: verb('inspector.message'), clear: verb('inspector.clear') },
-    on: (event: string, listener: (payload: unknown) => void) => {
+      }),
+    on: (event, listener) => {
       const set = listeners.get(event) ?? new Set();
       listeners.set(event, set);
       set.add(listener);
       return () => set.delete(listener);
     },
-  } as unknown as Pick<Bridge, 'webhooks' | 'inspector' | 'on'>;
+  };
+  const bridge: Pick<Bridge, 'webhooks' | 'inspector' | 'on'> = createBridge(transport);
   return {
     bridge,
     calls,
@@ -57,6 +56,7 @@ export function entry(id: string, overrides: Partial<WebhookEntry> = {}): Webhoo
     truncated: false,
     routing: { option: 'key-path', keyPath: 'body.device.id', value: 'lamp-1', matched: [] },
     delivered: false,
+    awaitingDelivery: false,
     ...overrides,
   };
 }

@@ -9,12 +9,14 @@ describe('webhook labels', () => {
 
   it('summarises routing decisions as the inspector list shows them', () => {
     const keyPath = { option: 'key-path' as const, keyPath: 'body.device.id', value: 'lamp-1', matched: [{ listenerId: 'l1' }] };
-    expect(routingSummary({ routing: keyPath, delivered: true })).toBe('key path body.device.id = lamp-1 → delivered');
-    expect(routingSummary({ routing: keyPath, delivered: false })).toBe('key path body.device.id = lamp-1 → 1 listener');
-    expect(routingSummary({ routing: { ...keyPath, value: undefined, matched: [] }, delivered: false })).toBe('key path body.device.id = nothing → not forwarded');
-    expect(routingSummary({ routing: { ...keyPath, value: 5 }, delivered: false })).toBe('key path body.device.id = 5 → 1 listener');
-    expect(routingSummary({ routing: { option: 'query', matched: [] }, delivered: false })).toBe('query ?hub → not forwarded');
-    expect(routingSummary({ routing: null, delivered: true })).toBe('delivered (routing not seen)');
+    const summary = (routing: Parameters<typeof routingSummary>[0]['routing'], delivered: boolean, awaitingDelivery = false) => routingSummary({ routing, delivered, awaitingDelivery });
+    expect(summary(keyPath, true)).toBe('key path body.device.id = lamp-1 → delivered');
+    expect(summary(keyPath, false)).toBe('key path body.device.id = lamp-1 → 1 listener');
+    expect(summary(keyPath, false, true)).toBe('key path body.device.id = lamp-1 → this app (not received yet)');
+    expect(summary({ ...keyPath, value: undefined, matched: [] }, false)).toBe('key path body.device.id = nothing → not forwarded');
+    expect(summary({ ...keyPath, value: 5 }, false)).toBe('key path body.device.id = 5 → 1 listener');
+    expect(summary({ option: 'query', matched: [] }, false)).toBe('query ?hub → not forwarded');
+    expect(summary(null, true)).toBe('delivered (routing not seen)');
   });
 
   it('labels registrations and connections', () => {

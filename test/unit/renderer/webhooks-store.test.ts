@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import type { WebhookFullMessage } from '../../../common/ipc-contract';
+import { describe, expect, it, vi } from 'vitest';
+import type { WebhookEntryPatch, WebhookFullMessage } from '../../../common/ipc-contract';
 import {
   createWebhooksStore,
   entryBytes,
@@ -31,6 +31,7 @@ async function loaded(capacity?: number, budgetBytes?: number) {
 }
 
 const ids = (entries: readonly { id: string }[]) => entries.map((e) => e.id);
+const patch = (id: string, changes: Omit<WebhookEntryPatch, 'webhookId' | 'id'>, webhookId = 'wh1'): WebhookEntryPatch => ({ webhookId, id, ...changes });
 
 describe('webhooks store', () => {
   it('loads the registrations and the snapshot kept in main', async () => {
@@ -55,7 +56,7 @@ describe('webhooks store', () => {
     expect(store.getState().entries[1]!.delivered).toBe(true);
   });
 
-  it('shows new entries newest first, one store update per batch, and replaces an updated entry in place', async () => {
+  it('shows new entries newest first, one store update per batch, and patches an entry in place by key', async () => {
     const { fake, store, runFlushes } = await loaded();
     let updates = 0;
     store.subscribe(() => updates++);
@@ -65,19 +66,34 @@ describe('webhooks store', () => {
     runFlushes();
     expect(updates).toBe(1);
     expect(ids(store.getState().entries)).toEqual(['m2', 'm1']);
-    fake.emit('webhooks.entry', entry('m1', { delivered: true }));
+    fake.emit('webhooks.entryPatch', patch('m1', { delivered: true }));
     runFlushes();
     expect(ids(store.getState().entries)).toEqual(['m2', 'm1']);
-    expect(store.getState().entries[1]!.delivered).toBe(true);
+    expect(store.getState().entries[1]).toEqual(entry('m1', { delivered: true }));
   });
 
-  it('merges a tap entry and its delivery that arrive in the same batch', async () => {
+  it('receives one entry per intake, then patches: a tap entry awaiting its delivery, then the delivery', async () => {
+    const { fake, store, runFlushes } = await loaded();
+    const awaiting = entry('m1', { awaitingDelivery: true, headers: {}, preview: '', bodyBytes: 26, size: 26, truncated: true });
+    fake.emit('webhooks.entry', awaiting);
+    runFlushes();
+    expect(store.getState().entries).toEqual([awaiting]);
+    const delivery = patch('m1', { delivered: true, awaitingDelivery: false, headers: { 'content-type': 'application/json' }, preview: '{"device":{"id":"lamp-1"}}', truncated: false });
+    fake.emit('webhooks.entryPatch', delivery);
+    runFlushes();
+    const { webhookId: _w, id: _i, ...changes } = delivery;
+    expect(store.getState().entries).toEqual([{ ...awaiting, ...changes }]);
+    expect(store.getState().bytes).toBe(entryBytes(store.getState().entries[0]!));
+  });
+
+  it('applies a patch to an entry of the same batch, and drops a patch of an entry it does not hold', async () => {
     const { fake, store, runFlushes } = await loaded();
     fake.emit('webhooks.entry', entry('m1'));
-    fake.emit('webhooks.entry', entry('m1', { delivered: true }));
+    fake.emit('webhooks.entryPatch', patch('m1', { delivered: true }));
+    fake.emit('webhooks.entryPatch', patch('unknown', { delivered: true }));
+    fake.emit('webhooks.entryPatch', patch('m1', { delivered: true }, 'another-webhook'));
     runFlushes();
-    expect(store.getState().entries).toHaveLength(1);
-    expect(store.getState().entries[0]!.delivered).toBe(true);
+    expect(store.getState().entries).toEqual([entry('m1', { delivered: true })]);
   });
 
   it('is a bounded ring: the oldest entries are dropped', async () => {
@@ -103,12 +119,12 @@ describe('webhooks store', () => {
     store.getState().pause();
     fake.emit('webhooks.entry', entry('m2'));
     fake.emit('webhooks.entry', entry('m3'));
-    fake.emit('webhooks.entry', entry('m1', { delivered: true }));
+    fake.emit('webhooks.entryPatch', patch('m1', { delivered: true }));
     runFlushes();
     expect(ids(store.getState().entries)).toEqual(['m1']);
     expect(store.getState().entries[0]!.delivered).toBe(true);
     expect(store.getState().held).toHaveLength(2);
-    fake.emit('webhooks.entry', entry('m2', { delivered: true }));
+    fake.emit('webhooks.entryPatch', patch('m2', { delivered: true }));
     runFlushes();
     expect(store.getState().held).toHaveLength(2);
     store.getState().resume();
@@ -133,15 +149,21 @@ describe('webhooks store', () => {
     expect(store.getState().actionError).toBeNull();
   });
 
-  it('applies status events, before and after the list', async () => {
-    const { fake, store } = setup();
+  it('applies status events, before and after the list; the bridge drops malformed events before the store', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { fake, store, runFlushes } = setup();
     fake.emit('webhooks.status', { webhookId: 'wh1', connection: { state: 'reconnecting', attempt: 2, nextRetryAt: 5 } });
     expect(store.getState().connections.wh1).toEqual({ state: 'reconnecting', attempt: 2, nextRetryAt: 5 });
     fake.emit('webhooks.status', { webhookId: 'wh1', connection: { state: 'refused', reason: 'The forwarder refused the webhook secret.' } });
     expect(store.getState().connections.wh1).toMatchObject({ state: 'refused' });
     fake.emit('webhooks.status', { nonsense: true });
     fake.emit('webhooks.entry', 'garbage');
+    fake.emit('webhooks.entryPatch', { id: 'no webhook id' });
+    runFlushes();
     expect(store.getState().connections).toEqual({ wh1: { state: 'refused', reason: 'The forwarder refused the webhook secret.' } });
+    expect(store.getState().entries).toEqual([]);
+    expect(warn).toHaveBeenCalledTimes(3);
+    warn.mockRestore();
   });
 
   it('add reloads the list on success and keeps the error on failure', async () => {
@@ -257,15 +279,38 @@ describe('webhooks store', () => {
     expect(store.getState().entries).toHaveLength(RENDERER_INSPECTOR_CAPACITY);
   });
 
-  it('cuts a preview longer than its bound on arrival, and ignores an entry without one', async () => {
+  it('cuts a preview longer than its bound on arrival, in an entry or a patch', async () => {
     const { fake, store, runFlushes } = await loaded();
     fake.emit('webhooks.entry', entry('long', { preview: 'y'.repeat(1_000_000) }));
-    const { preview: _preview, ...withoutPreview } = entry('none');
-    fake.emit('webhooks.entry', withoutPreview);
+    fake.emit('webhooks.entry', entry('patched', { awaitingDelivery: true, preview: '' }));
+    fake.emit('webhooks.entryPatch', patch('patched', { awaitingDelivery: false, preview: 'z'.repeat(1_000_000), truncated: false }));
     runFlushes();
-    expect(ids(store.getState().entries)).toEqual(['long']);
-    expect(store.getState().entries[0]!.preview).toHaveLength(RENDERER_PREVIEW_MAX_CHARS);
-    expect(store.getState().entries[0]!.truncated).toBe(true);
+    expect(ids(store.getState().entries)).toEqual(['patched', 'long']);
+    for (const shown of store.getState().entries) {
+      expect(shown.preview).toHaveLength(RENDERER_PREVIEW_MAX_CHARS);
+      expect(shown.truncated).toBe(true);
+    }
+  });
+
+  it('fetches the selected message again when the delivery it was waiting for arrives', async () => {
+    const { fake, store, runFlushes } = await loaded();
+    fake.emit('webhooks.entry', entry('m1', { awaitingDelivery: true, preview: '' }));
+    runFlushes();
+    store.getState().select('wh1/m1');
+    fake.waiting('inspector.message')[0]!.resolve(ok({ status: 'gone', reason: 'not received yet' }));
+    await flush();
+    expect(store.getState().details).toEqual({ status: 'gone', key: 'wh1/m1', reason: 'not received yet' });
+
+    fake.emit('webhooks.entryPatch', patch('m1', { routing: null })); // any other patch: no new fetch
+    runFlushes();
+    expect(fake.waiting('inspector.message')).toHaveLength(0);
+    fake.emit('webhooks.entryPatch', patch('m1', { delivered: true, awaitingDelivery: false, preview: '{}' }));
+    runFlushes();
+    expect(store.getState().details).toEqual({ status: 'loading', key: 'wh1/m1' });
+    const message: WebhookFullMessage = { ...entry('m1', { delivered: true }), body: {}, bodyOmitted: false, rawBody: 'e30=', rawTruncated: false };
+    fake.waiting('inspector.message')[0]!.resolve(ok({ status: 'kept', message }));
+    await flush();
+    expect(store.getState().details).toEqual({ status: 'kept', key: 'wh1/m1', message });
   });
 
   it('fetches the selected message in full on demand, and says when main no longer keeps it', async () => {
@@ -301,9 +346,9 @@ describe('webhooks store', () => {
     expect(store.getState().details).toEqual({ status: 'idle' });
   });
 
-  it('dispose unsubscribes from both events', () => {
+  it('dispose unsubscribes from its events', () => {
     const { fake, store } = setup();
-    expect(fake.listenerCount()).toBe(2);
+    expect(fake.listenerCount()).toBe(3);
     store.dispose();
     expect(fake.listenerCount()).toBe(0);
   });

@@ -25,7 +25,7 @@ let host: RunningBrowserHost;
 function fakeCore(): HubdeskCore {
   const handlers = {
     'session.get': async () => view,
-    'hubs.devices': async (hubId: string) => ({ hubId, route: 'local', rttMs: 1, routeOutcomes: [], fetchedAt: 'now', devices: [] }),
+    'hubs.open': async () => undefined,
   } as unknown as Handlers;
   return {
     handlers,
@@ -137,7 +137,7 @@ describe('browser host server', () => {
     expect(await inbox.next()).toEqual({ type: 'event', name: 'session.changed', payload: view });
     ws.send(JSON.stringify({ type: 'invoke', id: 7, channel: 'session.get', args: [] }));
     expect(await inbox.next()).toEqual({ type: 'result', id: 7, envelope: { ok: true, value: view } });
-    ws.send(JSON.stringify({ type: 'invoke', id: 8, channel: 'hubs.devices', args: [42] }));
+    ws.send(JSON.stringify({ type: 'invoke', id: 8, channel: 'hubs.open', args: [42] }));
     expect(await inbox.next()).toMatchObject({ type: 'result', id: 8, envelope: { ok: false, error: { code: 'invalid-argument' } } });
     ws.send(JSON.stringify({ type: 'invoke', id: 9, channel: 'process.exit', args: [] }));
     expect(await inbox.next()).toMatchObject({ id: 9, envelope: { ok: false, error: { code: 'invalid-argument' } } });

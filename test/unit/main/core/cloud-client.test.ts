@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../../common/app-error';
 import { createCloudClient } from '../../../../main/core/cloud-client';
 import { createTokenEndpoint } from '../../../../main/core/token-endpoint';
+import { createSecretStore } from '../../../../main/core/secret-store';
 import { createTokenVault, tokenRecordKey } from '../../../../main/core/token-vault';
 import { fakeCipher, jsonResponse, memoryStore, recordingLogger, TEST_BACKEND, tokens } from '../../../support/core-fakes';
 
@@ -41,7 +42,7 @@ async function setup(cloud: ReturnType<typeof fakeCloud>) {
   const store = memoryStore();
   const cipher = fakeCipher();
   const logger = recordingLogger();
-  const vault = createTokenVault({ backend: TEST_BACKEND, cipher, store, logger });
+  const vault = createTokenVault({ backend: TEST_BACKEND, secrets: createSecretStore({ cipher, store, logger }), logger });
   await vault.save(tokens(1));
   const lifetime = new AbortController().signal;
   const onSessionEnded = vi.fn();
@@ -52,6 +53,7 @@ async function setup(cloud: ReturnType<typeof fakeCloud>) {
     tokenEndpoint: createTokenEndpoint(TEST_BACKEND, cloud.fetch as typeof globalThis.fetch, lifetime),
     logger,
     lifetime,
+    clock: { now: () => Date.now() },
     onSessionEnded,
   });
   return { client, vault, store, cipher, onSessionEnded, logger };

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BATCH_INTERVAL_MS, createEventBatcher } from '../../../../main/core/event-batcher';
-import { realSchedule } from '../../../../main/core/webhook-channel';
+import { realSchedule } from '../../../../main/core/ports';
 
 beforeEach(() => void vi.useFakeTimers());
 afterEach(() => void vi.useRealTimers());

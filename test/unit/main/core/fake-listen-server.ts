@@ -17,8 +17,8 @@ import {
   type ListenerClientMessage,
   ListenerClientMessageSchema,
   type ListenerServerMessage,
+  type RawWebhookMessage,
   type TapEvent,
-  type WebhookMessage,
 } from '../../../../common/webhook-protocol';
 
 export type Register = Extract<ListenerClientMessage, { type: 'register' }>;
@@ -113,17 +113,25 @@ export async function startFakeListenServer(webhooks: Record<string, string>, op
   };
 }
 
-export function webhookMessage(id: string, body: unknown = { device: { id: 'lamp-1' } }): WebhookMessage {
+/** A delivery as the app's listener receives it (it registers `rawBodyOnly`): the raw body, no parsed body. */
+export function webhookMessage(id: string, body: unknown = { device: { id: 'lamp-1' } }): RawWebhookMessage {
   const raw = JSON.stringify(body);
-  return { id, receivedAt: '2026-01-01T00:00:00.000Z', headers: { 'content-type': 'application/json' }, query: {}, body, rawBody: Buffer.from(raw).toString('base64') };
+  return { id, receivedAt: '2026-01-01T00:00:00.000Z', headers: { 'content-type': 'application/json' }, query: {}, rawBody: Buffer.from(raw).toString('base64') };
 }
 
-export function tapEvent(id: string, matchedListenerId?: string): TapEvent {
-  const message = webhookMessage(id);
+/**
+ * A tap event of the body `{device: {id: "lamp-1"}}`, matched to `matchedListenerId` when given. It
+ * carries the request unless `request` is false: the forwarder leaves it out for an intake routed to
+ * one of the tap's own listeners.
+ */
+export function tapEvent(id: string, matchedListenerId?: string, { request = true }: { request?: boolean } = {}): TapEvent {
+  const { id: _id, receivedAt, ...carried } = webhookMessage(id);
   return {
-    message,
+    id,
+    receivedAt,
     method: 'POST',
-    size: Buffer.byteLength(message.rawBody, 'base64'),
+    size: Buffer.byteLength(carried.rawBody, 'base64'),
+    ...(request && { request: carried }),
     routing: {
       option: 'key-path',
       keyPath: 'body.device.id',

@@ -3,6 +3,7 @@ import { createOAuthFlow, SIGN_IN_LIFETIME_MS } from '../../../../main/core/oaut
 import { s256Challenge } from '../../../../main/core/pkce';
 import type { TokenEndpoint } from '../../../../main/core/token-endpoint';
 import { recordingLogger, TEST_BACKEND, tokens } from '../../../support/core-fakes';
+import { manualSchedule } from './fake-listen-server';
 
 function setup() {
   const opened: string[] = [];
@@ -17,6 +18,7 @@ function setup() {
   };
   const logger = recordingLogger();
   const onExpired = vi.fn();
+  const schedule = manualSchedule();
   const flow = createOAuthFlow({
     backend: TEST_BACKEND,
     tokenEndpoint,
@@ -24,13 +26,14 @@ function setup() {
     clock: { now: () => now },
     logger,
     onExpired,
+    schedule: schedule.schedule,
   });
   const lastUrl = () => new URL(opened.at(-1) as string);
-  return { flow, opened, exchanges, logger, onExpired, lastUrl, advance: (ms: number) => (now += ms) };
+  return { flow, opened, exchanges, logger, onExpired, schedule, lastUrl, advance: (ms: number) => (now += ms) };
 }
 
 describe('OAuth authorisation code flow (RFC 8252)', () => {
-  it('opens the authorisation page with the spec parameters, PKCE S256 and a state', async () => {
+  it('opens the authorisation page with the interface parameters, PKCE S256 and a state', async () => {
     const { flow, lastUrl } = setup();
     await flow.start();
     const url = lastUrl();
@@ -119,11 +122,33 @@ describe('OAuth authorisation code flow (RFC 8252)', () => {
   });
 
   it('cancel forgets the pending sign-in', async () => {
-    const { flow, lastUrl } = setup();
+    const { flow, lastUrl, schedule } = setup();
     await flow.start();
     const state = lastUrl().searchParams.get('state');
     expect(flow.cancel()).toBe(true);
     expect(flow.cancel()).toBe(false);
     expect(await flow.handleCallback({ code: 'c', state })).toEqual({ kind: 'ignored' });
+    expect(schedule.pending()).toEqual([]); // its expiry timer is cancelled too
+  });
+
+  it('a pending sign-in runs out after its lifetime: onExpired once, and a later callback finds nothing', async () => {
+    const { flow, lastUrl, schedule, onExpired } = setup();
+    await flow.start();
+    const state = lastUrl().searchParams.get('state');
+    const [expiry] = schedule.pending(SIGN_IN_LIFETIME_MS);
+    schedule.fire(expiry!);
+    expect(onExpired).toHaveBeenCalledTimes(1);
+    expect(await flow.handleCallback({ code: 'late', state })).toEqual({ kind: 'ignored' });
+  });
+
+  it('a new sign-in replaces the pending one and its timer: the old timer expires nothing', async () => {
+    const { flow, schedule, onExpired } = setup();
+    await flow.start();
+    const [first] = schedule.tasks;
+    await flow.start();
+    expect(first!.cancelled).toBe(true);
+    first!.run(); // even if a cancelled timer ran late
+    expect(onExpired).not.toHaveBeenCalled();
+    expect(flow.cancel()).toBe(true);
   });
 });

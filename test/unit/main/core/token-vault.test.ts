@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ALLOW_PLAINTEXT_KEY, createTokenVault, tokenRecordKey } from '../../../../main/core/token-vault';
 import type { SecretCipher } from '../../../../main/core/ports';
+import { createSecretStore } from '../../../../main/core/secret-store';
 import { fakeCipher, memoryStore, recordingLogger, TEST_BACKEND, tokens } from '../../../support/core-fakes';
 
 const KEY = tokenRecordKey(TEST_BACKEND);
 
 function vaultWith(backend: SecretCipher['backend'], store = memoryStore()) {
   const cipher = fakeCipher(backend);
-  return { vault: createTokenVault({ backend: TEST_BACKEND, cipher, store, logger: recordingLogger() }), store, cipher };
+  const logger = recordingLogger();
+  return { vault: createTokenVault({ backend: TEST_BACKEND, secrets: createSecretStore({ cipher, store, logger }), logger }), store, cipher };
 }
 
 describe('token vault', () => {
@@ -72,7 +74,8 @@ describe('token vault', () => {
     const store = memoryStore();
     const { vault } = vaultWith('aes-256-gcm', store);
     await vault.save(tokens(1));
-    const other = createTokenVault({ backend: { ...TEST_BACKEND, authUrl: 'https://other.example.test' }, cipher: fakeCipher(), store, logger: recordingLogger() });
+    const logger = recordingLogger();
+    const other = createTokenVault({ backend: { ...TEST_BACKEND, authUrl: 'https://other.example.test' }, secrets: createSecretStore({ cipher: fakeCipher(), store, logger }), logger });
     expect(await other.load()).toBe('empty');
   });
 
@@ -81,6 +84,36 @@ describe('token vault', () => {
     await vault.save(tokens(1));
     vault.clear();
     expect(vault.current()).toBeNull();
+    expect(store.data.has(KEY)).toBe(false);
+  });
+
+  it('reads a record saved before the secret store (same key, same format)', async () => {
+    // What token-vault.ts wrote on its own: { v: 1, backend, data } under tokens:<backend key>.
+    const data = await fakeCipher('aes-256-gcm').encrypt(JSON.stringify(tokens(3)));
+    const { vault } = vaultWith('aes-256-gcm', memoryStore({ [KEY]: { v: 1, backend: 'aes-256-gcm', data } }));
+    expect(await vault.load()).toBe('loaded');
+    expect(vault.current()).toEqual(tokens(3));
+  });
+
+  it('discards a saved record when the storage no longer allows it (basic_text, permission withdrawn)', async () => {
+    const store = memoryStore({ [KEY]: { v: 1, backend: 'basic_text', data: 'eA==' }, [ALLOW_PLAINTEXT_KEY]: false });
+    const { vault } = vaultWith('basic_text', store);
+    expect(await vault.load()).toBe('unreadable');
+    expect(store.data.has(KEY)).toBe(false);
+  });
+
+  it('only the latest of overlapping saves reaches the disk, and none after a sign-out', async () => {
+    const { vault, store } = vaultWith('aes-256-gcm');
+    const first = vault.save(tokens(1));
+    const second = vault.save(tokens(2));
+    await Promise.all([first, second]);
+    const reloaded = vaultWith('aes-256-gcm', store).vault;
+    expect(await reloaded.load()).toBe('loaded');
+    expect(reloaded.current()).toEqual(tokens(2));
+
+    const saving = vault.save(tokens(3));
+    vault.clear();
+    await saving;
     expect(store.data.has(KEY)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookConnection } from '../../../../common/ipc-contract';
-import type { TapEvent, WebhookMessage } from '../../../../common/webhook-protocol';
+import type { RawWebhookMessage, TapEvent } from '../../../../common/webhook-protocol';
 import { createBackoff } from '../../../../main/core/backoff';
 import { proofFor } from '../../../../common/webhook-proof';
 import { listenUrl, openWebhookChannel, refusalReason, type WebhookChannel, type WebhookChannelOptions } from '../../../../main/core/webhook-channel';
@@ -34,7 +34,7 @@ afterEach(async () => {
 });
 
 function open(overrides: Partial<WebhookChannelOptions> = {}) {
-  const received: WebhookMessage[] = [];
+  const received: RawWebhookMessage[] = [];
   const tapped: TapEvent[] = [];
   channel = openWebhookChannel({
     webhookUrl: server.url,
@@ -78,7 +78,9 @@ describe('webhook channel', () => {
     open();
     await server.registered(1);
     const [register] = server.registrations;
-    expect(register).toMatchObject({ webhookId: 'wh1', role: 'listener', listenerId: 'listener-1', data: { $key: 'lamp-1' } });
+    // The listener asks for the raw body only: the body crosses the network once per message.
+    expect(register).toMatchObject({ webhookId: 'wh1', role: 'listener', listenerId: 'listener-1', data: { $key: 'lamp-1' }, rawBodyOnly: true });
+    expect(register).not.toHaveProperty('ownListenerIds');
     expect(register).not.toHaveProperty('resumeAfter');
     expect(JSON.stringify(register)).not.toContain(SECRET);
     await until(() => statuses.at(-1)?.state === 'connected');
@@ -96,10 +98,19 @@ describe('webhook channel', () => {
     expect(lastAck).toBe('m2');
   });
 
-  it('passes tap events on', async () => {
-    const { tapped } = open({ role: 'tap', listenerId: 'tap-1', data: undefined, ...TAP });
+  it('takes a message that still carries the parsed body (a forwarder that ignores rawBodyOnly)', async () => {
+    const { received } = open();
     await server.registered(1);
-    expect(server.registrations[0]).toMatchObject({ role: 'tap', listenerId: 'tap-1', credentialId: TAP.credentialId });
+    server.send('listener', { type: 'message', message: { ...webhookMessage('m3'), body: { device: { id: 'lamp-1' } } } });
+    await server.acked(1);
+    expect(received.map((m) => m.id)).toEqual(['m3']);
+  });
+
+  it('passes tap events on, naming its own listeners so their intakes come without the request', async () => {
+    const { tapped } = open({ role: 'tap', listenerId: 'tap-1', data: undefined, ownListenerIds: ['listener-1'], ...TAP });
+    await server.registered(1);
+    expect(server.registrations[0]).toMatchObject({ role: 'tap', listenerId: 'tap-1', credentialId: TAP.credentialId, ownListenerIds: ['listener-1'] });
+    expect(server.registrations[0]).not.toHaveProperty('rawBodyOnly');
     expect(JSON.stringify(server.registrations[0])).not.toContain(TAP.secret);
     server.send('tap', { type: 'tap', event: tapEvent('m1', 'listener-1') });
     await until(() => tapped.length === 1);

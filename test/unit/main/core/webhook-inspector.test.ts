@@ -8,8 +8,17 @@ import {
   invokeContract,
   type WebhookEntry,
 } from '../../../../common/ipc-contract';
-import type { TapEvent, WebhookMessage } from '../../../../common/webhook-protocol';
-import { createWebhookInspector, GONE_EVICTED, GONE_UNKNOWN, MAIN_INSPECTOR_BUDGET_BYTES, MAIN_INSPECTOR_CAPACITY } from '../../../../main/core/webhook-inspector';
+import type { RawWebhookMessage, TapEvent } from '../../../../common/webhook-protocol';
+import {
+  createWebhookInspector,
+  decodeRawBody,
+  GONE_AWAITING,
+  GONE_EVICTED,
+  GONE_UNKNOWN,
+  type InspectorChange,
+  MAIN_INSPECTOR_BUDGET_BYTES,
+  MAIN_INSPECTOR_CAPACITY,
+} from '../../../../main/core/webhook-inspector';
 import { tapEvent, webhookMessage } from './fake-listen-server';
 
 const KiB = 1024;
@@ -25,12 +34,19 @@ const all = (inspector: ReturnType<typeof createWebhookInspector>): WebhookEntry
   }
 };
 /** A message whose raw body is exactly `bytes` bytes of JSON. */
-function bigMessage(id: string, bytes: number, fill = 'x'): WebhookMessage {
+function bigMessage(id: string, bytes: number, fill = 'x'): RawWebhookMessage {
   const head = JSON.stringify({ device: { id: 'lamp-1' }, pad: '' });
   const raw = head.replace('"pad":""', `"pad":"${fill.repeat(bytes - head.length)}"`);
-  return { id, receivedAt: '2026-01-01T00:00:00.000Z', headers: { 'content-type': 'application/json' }, query: {}, body: JSON.parse(raw), rawBody: Buffer.from(raw).toString('base64') };
+  return { id, receivedAt: '2026-01-01T00:00:00.000Z', headers: { 'content-type': 'application/json' }, query: {}, rawBody: Buffer.from(raw).toString('base64') };
 }
-const bigTap = (id: string, bytes: number): TapEvent => ({ ...tapEvent(id, 'l1'), message: bigMessage(id, bytes), size: bytes });
+/** A tap event carrying `message` as its request (an intake the tap does not see delivered to this app). */
+const tapOf = ({ id: _id, receivedAt: _at, ...request }: RawWebhookMessage, base: TapEvent): TapEvent => ({ ...base, request, size: Buffer.byteLength(request.rawBody, 'base64') });
+const bigTap = (id: string, bytes: number): TapEvent => tapOf(bigMessage(id, bytes), tapEvent(id, 'l1'));
+/** The entry of a change that made one. */
+const entryOf = (change: InspectorChange): WebhookEntry => {
+  if (change?.kind !== 'entry') throw new Error(`expected a new entry, got ${JSON.stringify(change)}`);
+  return change.entry;
+};
 
 describe('main inspector ring', () => {
   it('keeps at most its capacity, dropping the oldest, newest first', () => {
@@ -49,20 +65,50 @@ describe('main inspector ring', () => {
     expect(inspector.usage().entries).toBe(1000);
   });
 
-  it('merges the delivery into the tap entry', () => {
+  it('merges the delivery into the tap entry: one entry, then a patch of what changed', () => {
     const inspector = createWebhookInspector();
-    expect(inspector.tapped('wh', tapEvent('m1', 'l1'))).toMatchObject({ delivered: false, method: 'POST' });
-    const merged = inspector.delivered('wh', webhookMessage('m1'));
-    expect(merged).toMatchObject({ id: 'm1', delivered: true, method: 'POST', routing: { option: 'key-path', value: 'lamp-1' } });
-    expect(all(inspector)).toHaveLength(1);
+    expect(entryOf(inspector.tapped('wh', tapEvent('m1', 'l1')))).toMatchObject({ delivered: false, method: 'POST', awaitingDelivery: false, preview: '{"device":{"id":"lamp-1"}}' });
+    expect(inspector.delivered('wh', webhookMessage('m1'))).toEqual({ kind: 'patch', patch: { webhookId: 'wh', id: 'm1', delivered: true } });
+    expect(all(inspector)).toEqual([expect.objectContaining({ id: 'm1', delivered: true, method: 'POST', routing: expect.objectContaining({ option: 'key-path', value: 'lamp-1' }) })]);
     expect(inspector.usage().bodies).toBe(1); // the body is kept once, not once per copy
+    expect(inspector.delivered('wh', webhookMessage('m1'))).toBeNull(); // a re-delivery after a resume changes nothing
   });
 
-  it('merges a tap that arrives after the delivery, keeping delivered', () => {
+  it('merges a tap that arrives after the delivery: the patch is the method and the routing', () => {
     const inspector = createWebhookInspector();
-    const early = inspector.delivered('wh', webhookMessage('m1'));
-    expect(early).toMatchObject({ method: null, routing: null, delivered: true, size: JSON.stringify({ device: { id: 'lamp-1' } }).length });
-    expect(inspector.tapped('wh', tapEvent('m1', 'l1'))).toMatchObject({ method: 'POST', delivered: true });
+    const early = entryOf(inspector.delivered('wh', webhookMessage('m1')));
+    expect(early).toMatchObject({ method: null, routing: null, delivered: true, awaitingDelivery: false, size: JSON.stringify({ device: { id: 'lamp-1' } }).length });
+    const tap = tapEvent('m1', 'l1', { request: false });
+    expect(inspector.tapped('wh', tap)).toEqual({ kind: 'patch', patch: { webhookId: 'wh', id: 'm1', method: 'POST', routing: tap.routing } });
+    expect(all(inspector)[0]).toMatchObject({ method: 'POST', delivered: true, routing: tap.routing, preview: early.preview });
+  });
+
+  it('a tap event without the request (routed to this app) waits for the delivery, which brings headers and body', () => {
+    const inspector = createWebhookInspector();
+    const awaiting = entryOf(inspector.tapped('wh', tapEvent('m1', 'l1', { request: false })));
+    expect(awaiting).toMatchObject({ delivered: false, awaitingDelivery: true, method: 'POST', headers: {}, query: {}, preview: '', bodyBytes: 26 });
+    expect(inspector.message('wh', 'm1')).toEqual({ status: 'gone', reason: GONE_AWAITING });
+    expect(inspector.usage().bodies).toBe(0);
+
+    const change = inspector.delivered('wh', webhookMessage('m1'));
+    expect(change).toEqual({
+      kind: 'patch',
+      patch: {
+        webhookId: 'wh',
+        id: 'm1',
+        delivered: true,
+        awaitingDelivery: false,
+        headers: { 'content-type': 'application/json' },
+        query: {},
+        pairsCut: false,
+        bodyBytes: 26,
+        preview: '{"device":{"id":"lamp-1"}}',
+        previewKind: 'text',
+        truncated: false,
+      },
+    });
+    expect(inspector.message('wh', 'm1')).toMatchObject({ status: 'kept', message: { body: { device: { id: 'lamp-1' } }, method: 'POST', delivered: true } });
+    expect(inspector.usage().bodies).toBe(1);
   });
 
   it('keeps the same message id of two webhooks apart; forget and clear remove entries and their bytes', () => {
@@ -83,7 +129,7 @@ describe('main inspector ring', () => {
 describe('main inspector summaries', () => {
   it('never carry the body: a preview of at most 1 KiB with truncated and bodyBytes', () => {
     const inspector = createWebhookInspector();
-    const summary = inspector.tapped('wh', bigTap('m1', 256 * KiB));
+    const summary = entryOf(inspector.tapped('wh', bigTap('m1', 256 * KiB)));
     expect(summary).not.toHaveProperty('body');
     expect(summary).not.toHaveProperty('rawBody');
     expect(summary).toMatchObject({ bodyBytes: 256 * KiB, truncated: true, previewKind: 'text' });
@@ -94,11 +140,11 @@ describe('main inspector summaries', () => {
 
   it('shows a small body whole; a body that is not UTF-8 as base64; a character cut at the end is dropped', () => {
     const inspector = createWebhookInspector();
-    expect(inspector.tapped('wh', tapEvent('small'))).toMatchObject({ preview: '{"device":{"id":"lamp-1"}}', previewKind: 'text', truncated: false });
+    expect(entryOf(inspector.tapped('wh', tapEvent('small')))).toMatchObject({ preview: '{"device":{"id":"lamp-1"}}', previewKind: 'text', truncated: false });
     const binary = { ...webhookMessage('bin'), rawBody: Buffer.from([0xff, 0xfe, 0x00, 0x01]).toString('base64') };
-    expect(inspector.delivered('wh', binary)).toMatchObject({ preview: '//4AAQ==', previewKind: 'base64', truncated: false, bodyBytes: 4 });
+    expect(entryOf(inspector.delivered('wh', binary))).toMatchObject({ preview: '//4AAQ==', previewKind: 'base64', truncated: false, bodyBytes: 4 });
     // 2,000 "é" (2 bytes each): the 1,024-byte cut falls on a character boundary or just after one.
-    const accents = inspector.delivered('wh', bigMessage('acc', 4000, 'é'));
+    const accents = entryOf(inspector.delivered('wh', bigMessage('acc', 4000, 'é')));
     expect(accents.previewKind).toBe('text');
     expect(accents.preview).not.toContain('\uFFFD');
     expect(Buffer.byteLength(accents.preview)).toBeLessThanOrEqual(INSPECTOR_PREVIEW_BYTES);
@@ -108,7 +154,7 @@ describe('main inspector summaries', () => {
     const inspector = createWebhookInspector();
     const headers = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`x-h${i}`, 'v'.repeat(5000)]));
     const event = bigTap('m1', 2 * KiB);
-    const summary = inspector.tapped('wh', { ...event, message: { ...event.message, headers }, routing: { ...event.routing, value: 'k'.repeat(100_000) } });
+    const summary = entryOf(inspector.tapped('wh', { ...event, request: { ...event.request!, headers }, routing: { ...event.routing, value: 'k'.repeat(100_000) } }));
     expect(summary.pairsCut).toBe(true);
     expect(Object.keys(summary.headers)).toHaveLength(64);
     expect(JSON.stringify(summary).length).toBeLessThan(80 * KiB);
@@ -125,22 +171,23 @@ describe('main inspector byte budget', () => {
   it('stays within its budget under a flood of 256 KiB bodies: the oldest bodies go first, the entries stay listed', () => {
     const budget = 4 * MiB;
     const inspector = createWebhookInspector({ budgetBytes: budget });
-    const template = bigTap('t', 256 * KiB);
+    const template = bigMessage('t', 256 * KiB);
     for (let i = 0; i < 100; i++) {
-      const message = { ...template.message, id: `m${i}` };
-      inspector.tapped('wh', { ...template, message });
+      const message = { ...template, id: `m${i}` };
+      // Routed to this app: the tap's event comes without the request, the delivery brings it.
+      inspector.tapped('wh', tapEvent(message.id, 'l1', { request: false }));
       inspector.delivered('wh', message);
       expect(inspector.usage().bytes).toBeLessThanOrEqual(budget);
     }
     const { bodies, entries } = inspector.usage();
     expect(entries).toBe(100);
-    // Each body is accounted as its base64 plus its bytes (≈ 2.33 × 256 KiB): 6 fit in 4 MiB.
-    expect(bodies).toBe(6);
+    // Each body is accounted as its base64 (≈ 1.33 × 256 KiB; the parsed body is not kept): 11 fit in 4 MiB.
+    expect(bodies).toBe(11);
     // The newest ones are kept, the older ones answer "gone" with the reason.
     expect(inspector.message('wh', 'm99')).toMatchObject({ status: 'kept', message: { id: 'm99', delivered: true, method: 'POST' } });
     expect(inspector.message('wh', 'm0')).toEqual({ status: 'gone', reason: GONE_EVICTED });
     const kept = all(inspector).filter((entry) => inspector.message('wh', entry.id).status === 'kept');
-    expect(kept.map((entry) => entry.id)).toEqual(['m99', 'm98', 'm97', 'm96', 'm95', 'm94']);
+    expect(kept.map((entry) => entry.id)).toEqual(Array.from({ length: 11 }, (_, i) => `m${99 - i}`));
   }, 30_000);
 
   it('does not take back an evicted body from a late copy, and never keeps a body larger than the budget', () => {
@@ -152,7 +199,7 @@ describe('main inspector byte budget', () => {
     expect(inspector.message('wh', 'old').status).toBe('gone');
     expect(inspector.message('wh', 'n4').status).toBe('kept');
 
-    inspector.tapped('wh', bigTap('huge', 1024 * KiB));
+    inspector.tapped('wh', bigTap('huge', 1600 * KiB)); // over 2 MiB as base64
     expect(inspector.message('wh', 'huge')).toEqual({ status: 'gone', reason: GONE_EVICTED });
     expect(inspector.message('wh', 'n4').status).toBe('kept'); // the huge one evicted nothing
     expect(inspector.usage().bytes).toBeLessThanOrEqual(2 * MiB);
@@ -184,7 +231,7 @@ describe('main inspector pages and full messages', () => {
   it('bounds a page by characters too', () => {
     const inspector = createWebhookInspector();
     const headers = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`x-h${i}`, 'v'.repeat(1000)]));
-    for (let i = 0; i < 50; i++) inspector.tapped('wh', { ...tapEvent(`m${i}`), message: { ...webhookMessage(`m${i}`), headers } });
+    for (let i = 0; i < 50; i++) inspector.tapped('wh', { ...tapEvent(`m${i}`), request: { ...tapEvent(`m${i}`).request!, headers } });
     const page = inspector.snapshot({ limit: INSPECTOR_PAGE_MAX_ENTRIES });
     expect(page.entries.length).toBeLessThan(50);
     expect(page.nextCursor).not.toBeNull();
@@ -216,17 +263,45 @@ describe('main inspector pages and full messages', () => {
 
     // A text body of 256 KiB of control characters: six times longer once escaped as JSON.
     const control = '\u0001'.repeat(256 * KiB);
-    inspector.tapped('wh', { ...tapEvent('esc', 'l1'), message: { ...webhookMessage('esc'), body: control, rawBody: Buffer.from(control).toString('base64') } });
+    inspector.tapped('wh', tapOf({ ...webhookMessage('esc'), headers: { 'content-type': 'text/plain' }, rawBody: Buffer.from(control).toString('base64') }, tapEvent('esc', 'l1')));
     const escaped = inspector.message('wh', 'esc');
     expect(escaped).toMatchObject({ status: 'kept', message: { bodyOmitted: true, rawTruncated: false } });
     expect(JSON.stringify(escaped).length).toBeLessThanOrEqual(INSPECTOR_MESSAGE_MAX_CHARS + 200);
 
     // Another forwarder may send more than 256 KiB: 1 MiB of raw body does not fit even alone.
-    inspector.tapped('wh', { ...tapEvent('big', 'l1'), message: bigMessage('big', 1024 * KiB) });
+    inspector.tapped('wh', tapOf(bigMessage('big', 1024 * KiB), tapEvent('big', 'l1')));
     const big = inspector.message('wh', 'big');
     expect(big).toMatchObject({ status: 'kept', message: { bodyOmitted: true, rawTruncated: true } });
     expect(JSON.stringify(big).length).toBeLessThanOrEqual(INSPECTOR_MESSAGE_MAX_CHARS + 200);
     expect(big.status === 'kept' && big.message.rawBody.length % 4).toBe(0);
+  });
+});
+
+describe('the parsed body, decoded from the raw body as the forwarder decodes it', () => {
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  it('JSON (also +json and with a charset), form fields (first value), text, and null when empty', () => {
+    expect(decodeRawBody(b64('{"a":[1,{"b":null}]}'), 'application/json; charset=utf-8')).toEqual({ a: [1, { b: null }] });
+    expect(decodeRawBody(b64('{"a":1}'), 'application/vnd.api+json')).toEqual({ a: 1 });
+    expect(decodeRawBody(b64('a=1&b=two&a=3'), 'application/x-www-form-urlencoded')).toEqual({ a: '1', b: 'two' });
+    expect(decodeRawBody(b64('plain words'), 'text/plain')).toBe('plain words');
+    expect(decodeRawBody(b64('{"a":1}'), undefined)).toBe('{"a":1}');
+    expect(decodeRawBody('', 'application/json')).toBeNull();
+    expect(decodeRawBody(b64('not json'), 'application/json')).toBe('not json');
+  });
+
+  it('keeps a __proto__ key as plain data', () => {
+    const body = decodeRawBody(b64('{"__proto__":{"polluted":true}}'), 'application/json') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.hasOwn(body, '__proto__')).toBe(true);
+  });
+
+  it('reads the content type from the whole headers even when the summary cut them', () => {
+    const inspector = createWebhookInspector();
+    const headers = { ...Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`x-h${i}`, 'v'])), 'content-type': 'application/x-www-form-urlencoded' };
+    inspector.delivered('wh', { ...webhookMessage('form'), headers, rawBody: b64('a=1') });
+    expect(all(inspector)[0]!.headers).not.toHaveProperty('content-type');
+    expect(inspector.message('wh', 'form')).toMatchObject({ status: 'kept', message: { body: { a: '1' } } });
   });
 });
 

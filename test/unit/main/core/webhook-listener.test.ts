@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WebhookEntry, WebhookStatus } from '../../../../common/ipc-contract';
+import type { WebhookEntry, WebhookEntryPatch, WebhookStatus } from '../../../../common/ipc-contract';
+import { createSecretStore } from '../../../../main/core/secret-store';
 import { createWebhookInspector } from '../../../../main/core/webhook-inspector';
 import { createWebhookListener, NO_FORWARDER_REASON, NO_SECRET_REASON, type WebhookListener } from '../../../../main/core/webhook-listener';
 import { createWebhookRegistrations } from '../../../../main/core/webhook-registrations';
@@ -31,7 +32,8 @@ function setup(options: { store?: ReturnType<typeof memoryStore>; webhookUrl?: s
   const logger = recordingLogger();
   const listener = createWebhookListener({
     webhookUrl: options.webhookUrl === undefined ? server.url : options.webhookUrl,
-    registrations: createWebhookRegistrations({ cipher: fakeCipher(), store, logger, storage: () => options.storage ?? 'encrypted' }),
+    // basic_text without the user's permission: secrets are kept in memory only.
+    registrations: createWebhookRegistrations({ secrets: createSecretStore({ cipher: fakeCipher(options.storage === 'memory-only' ? 'basic_text' : 'aes-256-gcm'), store, logger }), store, logger }),
     inspector: createWebhookInspector(),
     logger,
     clock: { now: () => 0 },
@@ -39,10 +41,12 @@ function setup(options: { store?: ReturnType<typeof memoryStore>; webhookUrl?: s
   });
   listeners.push(listener);
   const entries: WebhookEntry[] = [];
+  const patches: WebhookEntryPatch[] = [];
   const statuses: WebhookStatus[] = [];
   listener.on('webhooks.entry', (entry) => entries.push(entry));
+  listener.on('webhooks.entryPatch', (patch) => patches.push(patch));
   listener.on('webhooks.status', (status) => statuses.push(status));
-  return { listener, store, entries, statuses, schedule, logger };
+  return { listener, store, entries, patches, statuses, schedule, logger };
 }
 
 const until = async (done: () => boolean) => {
@@ -134,19 +138,53 @@ describe('webhook listener', () => {
     }
   });
 
-  it('emits one inspector entry per message: the tap event, then the same entry marked delivered', async () => {
-    const { listener, entries } = setup();
+  it('the tap names the listener as its own, so an intake routed here is tapped without its request', async () => {
+    const { listener } = setup();
+    await listener.add(withTap);
+    await server.registered(2);
+    const listenerReg = server.registrations.find((r) => r.role === 'listener')!;
+    const tapReg = server.registrations.find((r) => r.role === 'tap')!;
+    expect(listenerReg).toMatchObject({ rawBodyOnly: true });
+    expect(tapReg).toMatchObject({ ownListenerIds: [listenerReg.listenerId] });
+  });
+
+  it('emits one inspector entry per message, then a patch: the tap event (awaiting), then the delivery', async () => {
+    const { listener, entries, patches } = setup();
     await listener.add(withTap);
     await server.registered(2);
     const listenerId = server.peers('listener')[0]!.register.listenerId;
-    server.send('tap', { type: 'tap', event: tapEvent('m1', listenerId) });
+    server.send('tap', { type: 'tap', event: tapEvent('m1', listenerId, { request: false }) });
     await until(() => entries.length === 1);
     server.send('listener', { type: 'message', message: webhookMessage('m1') });
-    await until(() => entries.length === 2);
-    expect(entries[0]).toMatchObject({ webhookId: 'wh1', id: 'm1', delivered: false, routing: { matched: [{ listenerId }] } });
-    expect(entries[1]).toMatchObject({ webhookId: 'wh1', id: 'm1', delivered: true, method: 'POST' });
-    expect(listener.inspector.snapshot({ limit: 10 }).entries).toHaveLength(1);
+    await until(() => patches.length === 1);
+    expect(entries[0]).toMatchObject({ webhookId: 'wh1', id: 'm1', delivered: false, awaitingDelivery: true, preview: '', routing: { matched: [{ listenerId }] } });
+    expect(patches[0]).toEqual({
+      webhookId: 'wh1',
+      id: 'm1',
+      delivered: true,
+      awaitingDelivery: false,
+      headers: { 'content-type': 'application/json' },
+      query: {},
+      pairsCut: false,
+      bodyBytes: 26,
+      preview: '{"device":{"id":"lamp-1"}}',
+      previewKind: 'text',
+      truncated: false,
+    });
+    expect(entries).toHaveLength(1);
+    expect(listener.inspector.snapshot({ limit: 10 }).entries).toEqual([expect.objectContaining({ id: 'm1', delivered: true, awaitingDelivery: false })]);
     await server.acked(1);
+
+    // The delivery first, then the tap: the patch is the routing and the method, and a re-delivery changes nothing.
+    server.send('listener', { type: 'message', message: webhookMessage('m2') });
+    await until(() => entries.length === 2);
+    server.send('tap', { type: 'tap', event: tapEvent('m2', listenerId, { request: false }) });
+    await until(() => patches.length === 2);
+    expect(entries[1]).toMatchObject({ id: 'm2', delivered: true, method: null, routing: null });
+    expect(patches[1]).toEqual({ webhookId: 'wh1', id: 'm2', method: 'POST', routing: expect.objectContaining({ matched: [{ listenerId }] }) });
+    server.send('listener', { type: 'message', message: webhookMessage('m2') });
+    await server.acked(3);
+    expect([entries.length, patches.length]).toEqual([2, 2]);
   });
 
   it('after a restart of the app, resumes after the persisted last acknowledgement', async () => {

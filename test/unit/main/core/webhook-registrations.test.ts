@@ -1,52 +1,77 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebhookRegistrationInputSchema, WEBHOOK_MAX_KEY_VALUES } from '../../../../common/ipc-contract';
 import type { SecretCipher } from '../../../../main/core/ports';
-import { ACK_FLUSH_MS, ackKey, createWebhookRegistrations, REGISTRATIONS_KEY } from '../../../../main/core/webhook-registrations';
+import { ALLOW_PLAINTEXT_KEY, createSecretStore } from '../../../../main/core/secret-store';
+import { ACK_FLUSH_MS, ackKey, createWebhookRegistrations, REGISTRATIONS_KEY, secretKey, tapCredentialKey } from '../../../../main/core/webhook-registrations';
 import { fakeCipher, memoryStore, recordingLogger } from '../../../support/core-fakes';
+import { manualSchedule } from './fake-listen-server';
 
 const SECRET = 'super-secret-webhook-key';
 const input = { id: 'wh-1', secret: SECRET, routing: { kind: 'keys' as const, values: ['lamp-1', 5] } };
 const TAP_SECRET = 'tap-credential-secret-abcdefghij';
 const TAP_CREDENTIAL = `tc_0123456789abcdef.${TAP_SECRET}`;
 
-function setup(backend: SecretCipher['backend'] = 'aes-256-gcm', storage: 'encrypted' | 'memory-only' = 'encrypted') {
-  const store = memoryStore();
+/** `store`: the settings of an earlier run, to start again on them (a restart). */
+function setup(backend: SecretCipher['backend'] = 'aes-256-gcm', store = memoryStore()) {
   const cipher = fakeCipher(backend);
   const logger = recordingLogger();
-  const registrations = createWebhookRegistrations({ cipher, store, logger, storage: () => storage });
-  return { store, cipher, logger, registrations };
+  const schedule = manualSchedule();
+  const secrets = createSecretStore({ cipher, store, logger });
+  const registrations = createWebhookRegistrations({ secrets, store, logger, schedule: schedule.schedule });
+  return { store, cipher, logger, secrets, schedule, registrations };
 }
 
+const settingsText = (store: ReturnType<typeof memoryStore>) => JSON.stringify([...store.data]);
+
 describe('webhook registrations', () => {
-  it('keeps the secret encrypted in settings and decrypts it on load', async () => {
+  it('keeps the secret encrypted in settings and decrypts it on load after a restart', async () => {
     const { store, registrations } = setup();
     const added = await registrations.add(input);
     expect(added).toMatchObject({ id: 'wh-1', routing: input.routing, secret: SECRET });
-    expect(JSON.stringify(store.data.get(REGISTRATIONS_KEY))).not.toContain(SECRET);
-    const [loaded] = await registrations.load();
+    expect(settingsText(store)).not.toContain(SECRET);
+    expect(store.data.get(secretKey('wh-1'))).toMatchObject({ v: 1, backend: 'aes-256-gcm' });
+    const [loaded] = await setup('aes-256-gcm', store).registrations.load();
     expect(loaded).toEqual(added);
   });
 
   it('keeps the secret in memory only when the cipher does not really encrypt', async () => {
-    const { store, registrations } = setup('basic_text', 'memory-only');
+    const { store, registrations } = setup('basic_text');
     const added = await registrations.add(input);
     expect(added.secret).toBe(SECRET);
-    expect(JSON.stringify(store.data.get(REGISTRATIONS_KEY))).not.toContain(SECRET);
-    const [loaded] = await registrations.load();
+    expect(settingsText(store)).not.toContain(SECRET);
+    expect(store.data.has(secretKey('wh-1'))).toBe(false);
+    const [loaded] = await setup('basic_text', store).registrations.load();
     expect(loaded).toMatchObject({ id: 'wh-1', secret: null });
+  });
+
+  it('saves secrets kept in memory once the user allows basic_text storage', async () => {
+    const { store, registrations, secrets } = setup('basic_text');
+    await registrations.add({ ...input, tapCredential: TAP_CREDENTIAL });
+    await secrets.setAllowPlaintext(true);
+    expect(store.data.get(ALLOW_PLAINTEXT_KEY)).toBe(true);
+    const [loaded] = await setup('basic_text', store).registrations.load();
+    expect(loaded).toMatchObject({ secret: SECRET, tapCredential: TAP_CREDENTIAL });
   });
 
   it('keeps the tap credential encrypted too, and tells none (undefined) from lost (null)', async () => {
     const { store, registrations } = setup();
     expect((await registrations.add(input)).tapCredential).toBeUndefined();
     expect((await registrations.add({ ...input, id: 'wh-2', tapCredential: TAP_CREDENTIAL })).tapCredential).toBe(TAP_CREDENTIAL);
-    expect(JSON.stringify(store.data.get(REGISTRATIONS_KEY))).not.toContain(TAP_SECRET);
-    expect((await registrations.load()).map((r) => r.tapCredential)).toEqual([undefined, TAP_CREDENTIAL]);
+    expect(settingsText(store)).not.toContain(TAP_SECRET);
+    expect((await setup('aes-256-gcm', store).registrations.load()).map((r) => r.tapCredential)).toEqual([undefined, TAP_CREDENTIAL]);
 
-    const memoryOnly = setup('basic_text', 'memory-only');
+    const memoryOnly = setup('basic_text');
     await memoryOnly.registrations.add({ ...input, tapCredential: TAP_CREDENTIAL });
-    expect(JSON.stringify(memoryOnly.store.data.get(REGISTRATIONS_KEY))).not.toContain(TAP_SECRET);
-    expect((await memoryOnly.registrations.load())[0]!.tapCredential).toBeNull();
+    expect(settingsText(memoryOnly.store)).not.toContain(TAP_SECRET);
+    expect((await setup('basic_text', memoryOnly.store).registrations.load())[0]!.tapCredential).toBeNull();
+  });
+
+  it('replacing a registration with one without a tap credential forgets the old credential', async () => {
+    const { store, registrations } = setup();
+    await registrations.add({ ...input, tapCredential: TAP_CREDENTIAL });
+    await registrations.add(input);
+    expect(store.data.has(tapCredentialKey('wh-1'))).toBe(false);
+    expect((await setup('aes-256-gcm', store).registrations.load())[0]!.tapCredential).toBeUndefined();
   });
 
   it('replacing a registration keeps its listener ids, so the forwarder can still resume it', async () => {
@@ -66,12 +91,14 @@ describe('webhook registrations', () => {
     expect(a.listenerId).not.toBe(b.listenerId);
   });
 
-  it('a secret that cannot be decrypted loads as missing', async () => {
+  it('a secret that cannot be decrypted loads as missing (and is removed)', async () => {
     const { store, registrations } = setup();
     await registrations.add(input);
-    const records = store.data.get(REGISTRATIONS_KEY) as { secretRecord: { data: string } }[];
-    records[0]!.secretRecord.data = '!!!';
-    expect((await registrations.load())[0]!.secret).toBeNull();
+    store.set(secretKey('wh-1'), { v: 1, backend: 'aes-256-gcm', data: '!!!' });
+    const restarted = setup('aes-256-gcm', store);
+    expect((await restarted.registrations.load())[0]!.secret).toBeNull();
+    expect(store.data.has(secretKey('wh-1'))).toBe(false);
+    expect(restarted.logger.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
   });
 
   it('drops malformed saved entries', async () => {
@@ -90,27 +117,85 @@ describe('webhook registrations', () => {
     expect(registrations.lastAck('wh-1')).toBe('evt-9');
     registrations.remove('wh-1');
     expect(store.data.has(ackKey('wh-1'))).toBe(false);
+    expect(store.data.has(secretKey('wh-1'))).toBe(false);
     expect(await registrations.load()).toEqual([]);
+  });
+});
+
+describe('registrations saved before the secret store (v1, secrets inline)', () => {
+  /** What webhook-registrations.ts wrote on its own: sealed secrets inside each entry. */
+  async function v1Settings() {
+    const cipher = fakeCipher('aes-256-gcm');
+    const sealed = async (text: string) => ({ backend: 'aes-256-gcm', data: await cipher.encrypt(text) });
+    const base = { v: 1, routing: input.routing, tapId: 'hubdesk-tap-x' };
+    return memoryStore({
+      [REGISTRATIONS_KEY]: [
+        { ...base, id: 'wh-1', label: 'Lights', listenerId: 'hubdesk-1', secretRecord: await sealed(SECRET) },
+        { ...base, id: 'wh-2', listenerId: 'hubdesk-2', secretRecord: await sealed(SECRET), tapCredentialRecord: await sealed(TAP_CREDENTIAL) },
+        { ...base, id: 'wh-3', listenerId: 'hubdesk-3', secretRecord: null, tapCredentialRecord: null },
+      ],
+      [ackKey('wh-1')]: 'evt-7',
+    });
+  }
+
+  it('loads them as before, and moves them to the current format', async () => {
+    const store = await v1Settings();
+    const loaded = await setup('aes-256-gcm', store).registrations.load();
+    expect(loaded).toEqual([
+      { id: 'wh-1', routing: input.routing, label: 'Lights', listenerId: 'hubdesk-1', tapId: 'hubdesk-tap-x', secret: SECRET, tapCredential: undefined },
+      { id: 'wh-2', routing: input.routing, listenerId: 'hubdesk-2', tapId: 'hubdesk-tap-x', secret: SECRET, tapCredential: TAP_CREDENTIAL },
+      { id: 'wh-3', routing: input.routing, listenerId: 'hubdesk-3', tapId: 'hubdesk-tap-x', secret: null, tapCredential: null },
+    ]);
+    const entries = store.data.get(REGISTRATIONS_KEY) as Record<string, unknown>[];
+    expect(entries.map((entry) => [entry.v, entry.hasTapCredential])).toEqual([
+      [2, false],
+      [2, true],
+      [2, true],
+    ]);
+    expect(JSON.stringify(entries)).not.toContain('secretRecord');
+    expect(store.data.get(secretKey('wh-2'))).toMatchObject({ v: 1, backend: 'aes-256-gcm' });
+    expect(settingsText(store)).not.toContain(SECRET);
+    expect(settingsText(store)).not.toContain(TAP_SECRET);
+
+    // The next start reads the current format: the same registrations, nothing migrated again.
+    const again = setup('aes-256-gcm', store);
+    expect(await again.registrations.load()).toEqual(loaded);
+    expect(again.logger.lines.filter((line) => line.message.includes('current format'))).toHaveLength(0);
+    expect(again.registrations.lastAck('wh-1')).toBe('evt-7');
+  });
+
+  it('with memory-only storage, their saved secrets are not used and leave the disk', async () => {
+    const store = await v1Settings();
+    const loaded = await setup('basic_text', store).registrations.load();
+    expect(loaded.map((r) => r.secret)).toEqual([null, null, null]);
+    expect(settingsText(store)).not.toContain('"data"');
+  });
+
+  it('replacing or removing one keeps its listener ids, and removes its secrets', async () => {
+    const store = await v1Settings();
+    const { registrations } = setup('aes-256-gcm', store);
+    expect((await registrations.add({ ...input, id: 'wh-1' })).listenerId).toBe('hubdesk-1');
+    registrations.remove('wh-2');
+    expect(store.data.has(secretKey('wh-2'))).toBe(false);
+    expect(store.data.has(tapCredentialKey('wh-2'))).toBe(false);
+    expect((await registrations.load()).map((r) => r.id)).toEqual(['wh-3', 'wh-1']);
   });
 });
 
 describe('acknowledgements', () => {
   it('writes the settings at most once per flush interval, and everything pending on flush', async () => {
-    vi.useFakeTimers();
-    try {
-      const { store, registrations } = setup();
-      await registrations.add(input);
-      for (let i = 1; i <= 100; i++) registrations.setLastAck('wh-1', `evt-${i}`);
-      expect(registrations.lastAck('wh-1')).toBe('evt-100');
-      expect(store.data.has(ackKey('wh-1'))).toBe(false);
-      await vi.advanceTimersByTimeAsync(ACK_FLUSH_MS);
-      expect(store.data.get(ackKey('wh-1'))).toBe('evt-100');
-      registrations.setLastAck('wh-1', 'evt-101');
-      registrations.flush();
-      expect(store.data.get(ackKey('wh-1'))).toBe('evt-101');
-    } finally {
-      vi.useRealTimers();
-    }
+    const { store, registrations, schedule } = setup();
+    await registrations.add(input);
+    for (let i = 1; i <= 100; i++) registrations.setLastAck('wh-1', `evt-${i}`);
+    expect(registrations.lastAck('wh-1')).toBe('evt-100');
+    expect(store.data.has(ackKey('wh-1'))).toBe(false);
+    expect(schedule.pending()).toHaveLength(1);
+    schedule.fire(schedule.pending(ACK_FLUSH_MS)[0]!);
+    expect(store.data.get(ackKey('wh-1'))).toBe('evt-100');
+    registrations.setLastAck('wh-1', 'evt-101');
+    registrations.flush();
+    expect(store.data.get(ackKey('wh-1'))).toBe('evt-101');
+    expect(schedule.pending()).toHaveLength(0); // the flush cancelled its timer
   });
 });
 

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from '../../../../services/forwarder/legacy/worker-pool';
+import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from '../../../../../services/forwarder/legacy/worker-pool';
 
 const SCRIPTED = new URL('./legacy-fixtures/scripted-worker.mjs', import.meta.url);
 const BROKEN = new URL('./legacy-fixtures/broken-worker.mjs', import.meta.url);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FairQueue } from '../../../../services/forwarder/legacy/fair-queue';
+import { FairQueue } from '../../../../../services/forwarder/legacy/fair-queue';
 
 const roomy = { items: 100, bytes: 1000, itemsPerKey: 100, bytesPerKey: 1000 };
 

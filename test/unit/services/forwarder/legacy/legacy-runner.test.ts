@@ -2,17 +2,17 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLegacyFixtures } from '../../../../services/forwarder/legacy/legacy-fixtures';
+import { loadLegacyFixtures } from '../../../../../services/forwarder/legacy/legacy-fixtures';
 import {
   createLegacyRunner,
   type LegacyOutcome,
   type LegacyRegistration,
   type LegacyRunner,
   type WebhookData,
-} from '../../../../services/forwarder/legacy/legacy-runner';
+} from '../../../../../services/forwarder/legacy/legacy-runner';
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 
 const BY_ROOM = 'function (hubData, webhookData) { return hubData.room === webhookData.body.room; }';
 const HALL: WebhookData = { headers: {}, query: {}, body: { room: 'hall' } };
@@ -288,7 +288,7 @@ describe('legacy runner: concurrency, back-pressure and shutdown', () => {
 
 describe('legacy worker: loads the same under every host', () => {
   it('runs under tsx (a child process)', async () => {
-    const { stdout } = await run(`${ROOT}node_modules/.bin/tsx`, ['test/unit/services/forwarder/legacy-fixtures/run-once.ts'], {
+    const { stdout } = await run(`${ROOT}node_modules/.bin/tsx`, ['test/unit/services/forwarder/legacy/legacy-fixtures/run-once.ts'], {
       cwd: ROOT,
       timeout: 20_000,
     });

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../../common/app-error';
 import { CLOSE_SESSION_EXPIRED, MANAGER_DEVICES_URI, type RealtimeClientMessage } from '../../../../common/hub-control';
-import type { DeviceEventBatch, DeviceList, EventPayload, LiveStatus } from '../../../../common/ipc-contract';
+import type { DeviceEventBatch, DeviceList, EventPayload, FlowList, HubPermissions, HubSnapshot, LiveStatus } from '../../../../common/ipc-contract';
 import { createBackoff } from '../../../../main/core/backoff';
 import { BATCH_INTERVAL_MS } from '../../../../main/core/event-batcher';
-import { createHubLive, type HubLive, type LiveEvent, READY_TIMEOUT_MS, SIGNED_OUT_REASON } from '../../../../main/core/hub-live';
+import { createOpenHub, type LiveEvent, type OpenHub, READY_TIMEOUT_MS, SIGNED_OUT_REASON } from '../../../../main/core/open-hub';
 import type { LiveSocketEnd, LiveSocketHandlers } from '../../../../main/core/live-socket';
-import { realSchedule } from '../../../../main/core/webhook-channel';
+import { realSchedule } from '../../../../main/core/ports';
 import { recordingLogger } from '../../../support/core-fakes';
 
 /** A socket the test drives: what the core sent, and functions to play the hub. */
@@ -21,24 +21,33 @@ interface FakeSocket {
 
 const device = (id: string) => ({ id, name: id, class: 'light', capabilities: ['onoff'] });
 
-function setup(options: { known?: string[] | undefined; endpoint?: () => Promise<{ baseUrl: string; token: string }> } = {}) {
+interface SetupOptions {
+  endpoint?: () => Promise<{ baseUrl: string; token: string }>;
+  /** Fails the device list with this error (every read). */
+  devicesFail?: Error;
+  permissions?: HubPermissions;
+}
+
+function setup(options: SetupOptions = {}) {
   const sockets: FakeSocket[] = [];
   const events: { event: LiveEvent; payload: unknown }[] = [];
   let tokens = 0;
-  let known: string[] | undefined = 'known' in options ? options.known : ['d1', 'd2'];
   const expired: string[] = [];
-  const fetches: string[] = [];
+  /** Every read, by what was read: the first device list has d1 and d2, later ones d3 too. */
+  const reads: string[] = [];
   const logger = recordingLogger();
-  const live: HubLive = createHubLive({
+  const live: OpenHub = createOpenHub({
     sessions: {
       liveEndpoint: options.endpoint ?? (async () => ({ baseUrl: 'https://hub.test:4443/base', token: `token-${++tokens}` })),
       expire: (_hubId, token) => void expired.push(token),
-      knownDeviceIds: () => known,
+      permissions: async () => (reads.push('permissions'), options.permissions ?? { control: true, flows: 'start' }),
+      flows: async (hubId) => (reads.push('flows'), { hubId, flows: [], canStart: true } satisfies FlowList),
     },
     fetchDevices: async (hubId) => {
-      fetches.push(hubId);
-      known = ['d1', 'd2', 'd3'];
-      return { hubId, devices: known.map(device) } as unknown as DeviceList;
+      const ids = reads.includes('devices') ? ['d1', 'd2', 'd3'] : ['d1', 'd2'];
+      reads.push('devices');
+      if (options.devicesFail) throw options.devicesFail;
+      return { hubId, devices: ids.map(device) } as unknown as DeviceList;
     },
     openSocket: (url, handlers) => {
       const socket: FakeSocket = {
@@ -68,13 +77,14 @@ function setup(options: { known?: string[] | undefined; endpoint?: () => Promise
     socket.receive({ type: 'subscribed', uris: [], unknown: [] });
     return socket;
   };
-  return { live, sockets, events, of, states, settle, goLive, expired, fetches, logger };
+  const snapshots = () => of('hubs.snapshot') as HubSnapshot[];
+  return { live, sockets, events, of, states, settle, goLive, expired, reads, snapshots, logger };
 }
 
 /** A channel for hub-1 whose socket was just opened (not yet authenticated). */
-async function watching(options?: Parameters<typeof setup>[0]) {
+async function watching(options?: SetupOptions) {
   const t = setup(options);
-  t.live.watch('hub-1');
+  t.live.open('hub-1');
   await t.settle();
   return t;
 }
@@ -93,7 +103,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('live channel', () => {
+describe('the open hub', () => {
   it('authenticates with the session token, subscribes the manager and every known device, then is live', async () => {
     const t = await watching();
     const socket = t.sockets[0]!;
@@ -105,17 +115,51 @@ describe('live channel', () => {
     expect(t.states()).toEqual(['connecting']);
     socket.receive({ type: 'subscribed', uris: [], unknown: [] });
     expect(t.states()).toEqual(['connecting', 'live']);
-    expect(t.of('hubs.devicesRefreshed')).toHaveLength(0); // a first connect is not a reconnect
+    expect(t.snapshots()).toHaveLength(1); // a first connect is not a reconnect: no second read
   });
 
-  it('fetches the device list first when the hub is watched before it was listed', async () => {
-    const t = setup({ known: undefined });
-    t.live.watch('hub-1');
+  it('reads the hub once before the socket opens, and emits it as one snapshot with its flows', async () => {
+    const t = await watching();
+    expect(t.reads.toSorted()).toEqual(['devices', 'flows', 'permissions']);
+    expect(t.snapshots()).toEqual([{ status: 'loaded', hubId: 'hub-1', devices: expect.objectContaining({ hubId: 'hub-1' }), flows: { status: 'loaded', list: { hubId: 'hub-1', flows: [], canStart: true } } }]);
+    expect(t.events[0]).toMatchObject({ event: 'hubs.live', payload: { state: { state: 'connecting' } } });
+    expect(t.sockets).toHaveLength(1);
+  });
+
+  it('opening the open hub again reads it afresh; opens while a read is on its way share it', async () => {
+    const t = setup();
+    t.live.open('hub-1');
+    t.live.open('hub-1');
     await t.settle();
-    t.sockets[0]!.handlers.onOpen();
-    t.sockets[0]!.receive({ type: 'ready', scopes: [], expiresAt: 'x' });
-    expect(t.fetches).toEqual(['hub-1']);
-    expect(t.sockets[0]!.sent[1]).toMatchObject({ uris: [MANAGER_DEVICES_URI, 'hub:device:d1', 'hub:device:d2', 'hub:device:d3'] });
+    expect(t.reads.filter((read) => read === 'devices')).toHaveLength(1);
+    expect(t.snapshots()).toHaveLength(1);
+    t.live.open('hub-1');
+    await t.settle();
+    expect(t.reads.filter((read) => read === 'devices')).toHaveLength(2);
+    expect(t.snapshots()).toHaveLength(2);
+    expect(t.sockets).toHaveLength(1); // the channel is kept
+  });
+
+  it('does not read flows the session may not see', async () => {
+    const t = await watching({ permissions: { control: false, flows: 'none' } });
+    expect(t.reads).not.toContain('flows');
+    expect(t.snapshots()[0]).toMatchObject({ status: 'loaded', flows: { status: 'none' } });
+  });
+
+  it('a hub that cannot be read is shown as an error snapshot and read again with backoff until it can', async () => {
+    const t = await watching({ devicesFail: new AppError('hub-unreachable', 'Hubdesk cannot reach Home.') });
+    expect(t.snapshots()).toEqual([{ status: 'error', hubId: 'hub-1', error: { code: 'hub-unreachable', message: 'Hubdesk cannot reach Home.' } }]);
+    expect(t.states().at(-1)).toBe('reconnecting');
+    expect(t.sockets).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(t.snapshots()).toHaveLength(2);
+  });
+
+  it('a hub that refuses access is an error snapshot and goes offline without retrying', async () => {
+    const t = await watching({ devicesFail: new AppError('forbidden', 'No access to Home.') });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(t.snapshots()).toHaveLength(1);
+    expect(t.of('hubs.live').at(-1)!.state).toEqual({ state: 'offline', reason: 'No access to Home.' });
   });
 
   it('batches changes per frame, in the order the hub sent them', async () => {
@@ -169,8 +213,8 @@ describe('live channel', () => {
     expect(second.sent[1]).toMatchObject({ type: 'subscribe', uris: expect.arrayContaining([MANAGER_DEVICES_URI, 'hub:device:d1']) });
     second.receive({ type: 'subscribed', uris: [], unknown: [] });
     await t.settle();
-    expect(t.of('hubs.devicesRefreshed')).toHaveLength(1);
-    expect(second.sent.at(-1)).toEqual({ type: 'subscribe', uris: ['hub:device:d3'] }); // the device the refetch found
+    expect(t.snapshots()).toHaveLength(2);
+    expect(second.sent.at(-1)).toEqual({ type: 'subscribe', uris: ['hub:device:d3'] }); // the device the new read found
   });
 
   it('a drop reconnects with growing backoff, says when the next attempt is, and refetches after it is live again', async () => {
@@ -189,7 +233,7 @@ describe('live channel', () => {
     await t.goLive(t.sockets[2]);
     await t.settle();
     expect(t.states().at(-1)).toBe('live');
-    expect(t.of('hubs.devicesRefreshed')).toHaveLength(1);
+    expect(t.snapshots()).toHaveLength(2);
     expect(t.expired).toEqual([]); // a plain drop keeps the session
   });
 
@@ -201,11 +245,11 @@ describe('live channel', () => {
     expect(t.states().at(-1)).toBe('reconnecting');
   });
 
-  it('unwatching closes the socket and stops every retry', async () => {
+  it('closing closes the socket and stops every retry', async () => {
     const t = await watching();
     await t.goLive();
     t.sockets[0]!.end({ code: 1006, reason: '' });
-    t.live.watch(null);
+    t.live.open(null);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(t.sockets).toHaveLength(1);
     expect(t.states().at(-1)).toBe('offline');
@@ -222,16 +266,16 @@ describe('live channel', () => {
     expect(t.of('hubs.deviceEvents')).toHaveLength(0);
   });
 
-  it('watching another hub closes the first channel', async () => {
+  it('opening another hub closes the first channel', async () => {
     const t = await watching();
-    t.live.watch('hub-1'); // the same hub again: kept
-    t.live.watch('hub-2');
+    t.live.open('hub-1'); // the same hub again: kept
+    t.live.open('hub-2');
     await t.settle();
     expect(t.sockets).toHaveLength(2);
     expect(t.sockets[0]!.closed).toBe(true);
   });
 
-  it('restarting the watched hub opens a new socket; another hub is left alone', async () => {
+  it('restarting the open hub reads it again and opens a new socket; another hub is left alone', async () => {
     const t = await watching();
     t.live.restart('hub-2');
     t.live.restart('hub-1');
@@ -239,29 +283,30 @@ describe('live channel', () => {
     expect(t.sockets).toHaveLength(2);
     expect(t.sockets[0]!.closed).toBe(true);
     expect(t.states()).toEqual(['connecting', 'connecting']);
+    expect(t.snapshots()).toHaveLength(2);
   });
 
   it('goes offline without retrying when there is no access, and when the hub has no realtime channel', async () => {
     const denied = setup({ endpoint: async () => Promise.reject(new AppError('forbidden', 'No access to Home.')) });
-    denied.live.watch('hub-1');
+    denied.live.open('hub-1');
     await denied.settle();
     expect(denied.of('hubs.live').at(-1)!.state).toEqual({ state: 'offline', reason: 'No access to Home.' });
 
     const old = setup();
-    old.live.watch('hub-1');
+    old.live.open('hub-1');
     await old.settle();
     old.sockets[0]!.end({ code: 1006, reason: '', httpStatus: 404 });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(old.sockets).toHaveLength(1);
     expect(old.of('hubs.live').at(-1)!.state).toMatchObject({ state: 'offline', reason: expect.stringMatching(/does not offer live updates/) });
-    old.live.watch('hub-1'); // watching again after giving up tries afresh
+    old.live.open('hub-1'); // opening again after giving up tries afresh
     await old.settle();
     expect(old.sockets).toHaveLength(2);
   });
 
   it('an unreachable hub is retried with backoff', async () => {
     const t = setup({ endpoint: async () => Promise.reject(new AppError('hub-unreachable', 'Hubdesk cannot reach Home.')) });
-    t.live.watch('hub-1');
+    t.live.open('hub-1');
     await t.settle();
     expect(t.of('hubs.live').at(-1)!.state).toMatchObject({ state: 'reconnecting', attempt: 1, reason: 'Hubdesk cannot reach Home.' });
   });

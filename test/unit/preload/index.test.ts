@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHANNELS } from '../../../../common/ipc-contract';
-import { contextBridge, fakeEvent, ipcRenderer, resetFakeElectron } from '../../../support/fake-electron';
-import '../../../../preload/index';
+import { CHANNELS } from '../../../common/ipc-contract';
+import { contextBridge, fakeEvent, ipcRenderer, resetFakeElectron } from '../../support/fake-electron';
+import '../../../preload/index';
 
-vi.mock('electron', () => import('../../../support/fake-electron'));
+vi.mock('electron', () => import('../../support/fake-electron'));
 
 type Exposed = Record<string, unknown> & {
-  hubs: { devices: (id: string) => Promise<unknown> };
+  hubs: { open: (id: string | null) => Promise<unknown> };
   on: (event: string, listener: (payload: unknown) => void) => () => void;
 };
 
@@ -29,19 +29,21 @@ describe('preload bridge', () => {
   });
 
   it('sends verbs over the one invoke channel', async () => {
-    ipcRenderer.invoke.mockResolvedValueOnce({ ok: true, value: { hubId: 'h1' } });
-    expect(await exposed.hubs.devices('h1')).toEqual({ ok: true, value: { hubId: 'h1' } });
-    expect(ipcRenderer.invoke).toHaveBeenCalledWith('hubdesk:invoke', 'hubs.devices', ['h1']);
+    ipcRenderer.invoke.mockResolvedValueOnce({ ok: true });
+    expect(await exposed.hubs.open('h1')).toEqual({ ok: true });
+    expect(ipcRenderer.invoke).toHaveBeenCalledWith('hubdesk:invoke', 'hubs.open', ['h1']);
   });
 
-  it('delivers only the subscribed event, and stops after unsubscribing', async () => {
+  it('delivers only the subscribed event, checked against its schema, and stops after unsubscribing', async () => {
     const listener = vi.fn();
+    const view = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true };
     const unsubscribe = exposed.on('session.changed', listener);
     ipcRenderer.emit('hubdesk:event', fakeEvent(), 'other.event', { x: 1 });
-    ipcRenderer.emit('hubdesk:event', fakeEvent(), 'session.changed', { auth: { status: 'signed-out' } });
-    expect(listener.mock.calls).toEqual([[{ auth: { status: 'signed-out' } }]]);
+    ipcRenderer.emit('hubdesk:event', fakeEvent(), 'session.changed', { auth: { status: 'signed-out' } }); // malformed: dropped
+    ipcRenderer.emit('hubdesk:event', fakeEvent(), 'session.changed', view);
+    expect(listener.mock.calls).toEqual([[view]]);
     unsubscribe();
-    ipcRenderer.emit('hubdesk:event', fakeEvent(), 'session.changed', {});
+    ipcRenderer.emit('hubdesk:event', fakeEvent(), 'session.changed', view);
     expect(listener).toHaveBeenCalledTimes(1);
     expect(ipcRenderer.listenerCount('hubdesk:event')).toBe(0);
   });

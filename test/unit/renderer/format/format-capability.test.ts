@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CapabilityState, Device } from '../../../common/wire';
-import { capabilityStates, formatCapability, formatCapabilityValue } from '../../../renderer/src/format/format-capability';
+import type { CapabilityState, Device } from '../../../../common/wire';
+import { capabilityStates, formatCapability, formatCapabilityValue } from '../../../../renderer/src/format/format-capability';
 
 function cap(overrides: Partial<CapabilityState> & Pick<CapabilityState, 'id' | 'type' | 'value'>): CapabilityState {
   return { title: overrides.id, getable: true, setable: false, lastUpdated: null, ...overrides };

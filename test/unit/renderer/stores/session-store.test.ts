@@ -1,7 +1,7 @@
-import type { Envelope } from '../../../common/app-error';
-import { describe, expect, it } from 'vitest';
-import { createSessionStore } from '../../../renderer/src/stores/session-store';
-import { fakeBridge, flush, ok, SIGNED_IN, sessionView } from './fake-bridge';
+import type { Envelope } from '../../../../common/app-error';
+import { describe, expect, it, vi } from 'vitest';
+import { createSessionStore } from '../../../../renderer/src/stores/session-store';
+import { fakeBridge, flush, ok, SIGNED_IN, sessionView } from '../fake-bridge';
 
 const SIGNED_OUT = sessionView({ status: 'signed-out' });
 
@@ -54,13 +54,16 @@ describe('session store', () => {
     expect(store.getState().session).toBeNull();
   });
 
-  it('follows session.changed and ignores malformed events', async () => {
+  it('follows session.changed; malformed events are dropped by the bridge before they reach it', async () => {
     const { fake, store } = await loadedStore();
     fake.emitSession(sessionView(SIGNED_IN));
     expect(store.getState().session?.auth).toEqual(SIGNED_IN);
 
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     fake.emitSession({ auth: 'garbage' });
     fake.emitSession(null);
+    expect(warn).toHaveBeenCalledTimes(2);
+    warn.mockRestore();
     expect(store.getState().session?.auth).toEqual(SIGNED_IN);
   });
 

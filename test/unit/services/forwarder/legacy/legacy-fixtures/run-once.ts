@@ -2,7 +2,7 @@
  * Child-process check that the runner works under tsx (legacy-runner.test.ts): runs one legacy
  * function and prints the outcome as one JSON line.
  */
-import { createLegacyRunner } from '../../../../../services/forwarder/legacy/legacy-runner';
+import { createLegacyRunner } from '../../../../../../services/forwarder/legacy/legacy-runner';
 
 const runner = createLegacyRunner({ workers: 1 });
 const outcome = await runner.run(

@@ -1,15 +1,18 @@
 /**
- * The live channel of the watched hub (common/hub-control.ts, DESIGN.md "Realtime (hub)"): one
- * realtime socket on the session's current route, authenticated with the session token, subscribed to
- * the device manager and to every device. Changes go out as `hubs.deviceEvents` batches (one per
+ * The open hub: what the user is looking at, as one capability (issue 12 §1). Opening a hub reads its
+ * devices (with permissions and favourites) and flows once — concurrent readers share one read — and
+ * emits them as one `hubs.snapshot`; then its live channel (common/hub-control.ts, docs/hub-realtime.md):
+ * one realtime socket on the session's current route, authenticated with the session token, subscribed
+ * to the device manager and to every device. Changes go out as `hubs.deviceEvents` batches (one per
  * frame at most, in the hub's order), the channel's state as `hubs.live`.
  *
  * A close for the session (expired, unauthorised) drops that session and reconnects with a new one;
- * any other drop reconnects with backoff and jitter. After every reconnect the device list is fetched
- * again (`hubs.devicesRefreshed`), since changes made while the socket was down were never sent.
- * Unwatching, signing out or disposing closes the socket and stops every retry.
+ * any other drop, and a snapshot that could not be read, reconnect with backoff and jitter. After every
+ * reconnect the snapshot is read again, since changes made while the socket was down were never sent.
+ * Opening the open hub again reads it afresh. Closing, signing out or disposing closes the socket and
+ * stops every retry.
  */
-import { AppError } from '../../common/app-error';
+import { AppError, serializeError } from '../../common/app-error';
 import {
   CLOSE_SESSION_EXPIRED,
   CLOSE_UNAUTHORISED,
@@ -22,27 +25,27 @@ import {
   type RealtimeServerMessage,
   RealtimeServerMessageSchema,
 } from '../../common/hub-control';
-import type { DeviceEvent, DeviceList, EventPayload, LiveStatus } from '../../common/ipc-contract';
+import type { DeviceEvent, DeviceList, EventPayload, FlowsView, HubSnapshot, LiveStatus } from '../../common/ipc-contract';
 import { type Backoff, createBackoff } from './backoff';
 import { createEventBatcher, type EventBatcher } from './event-batcher';
-import { parseJsonMessage } from './json-message';
+import { parseJsonMessage } from '../../common/json-message';
 import type { HubSessions, LiveEndpoint } from './hub-sessions';
 import { type LiveSocket, type LiveSocketEnd, type OpenLiveSocket, realtimeUrl } from './live-socket';
 import type { Clock, Logger } from './ports';
-import type { Schedule } from './webhook-channel';
+import type { Schedule } from './ports';
 
-export type LiveEvent = 'hubs.live' | 'hubs.deviceEvents' | 'hubs.devicesRefreshed';
+export type LiveEvent = 'hubs.snapshot' | 'hubs.live' | 'hubs.deviceEvents';
 export type LiveEmit = <E extends LiveEvent>(event: E, payload: EventPayload<E>) => void;
 
 /** How long the hub may take to answer `auth` with `ready` (its own limit plus a margin for the network). */
 export const READY_TIMEOUT_MS = REALTIME_AUTH_TIMEOUT_MS + 5_000;
 
 export const SIGNED_OUT_REASON = 'You are signed out.';
-export const UNWATCHED_REASON = 'Live updates are off for this hub.';
+export const CLOSED_REASON = 'Live updates are off for this hub.';
 
-export interface HubLiveDeps {
-  sessions: Pick<HubSessions, 'liveEndpoint' | 'expire' | 'knownDeviceIds'>;
-  /** Fetches the device list again (with favourites), as `hubs.devices` would. */
+export interface OpenHubDeps {
+  sessions: Pick<HubSessions, 'liveEndpoint' | 'expire' | 'permissions' | 'flows'>;
+  /** Reads the device list (with permissions and favourites). */
   fetchDevices(hubId: string): Promise<DeviceList>;
   openSocket: OpenLiveSocket;
   emit: LiveEmit;
@@ -52,10 +55,12 @@ export interface HubLiveDeps {
   backoff?: () => Backoff;
 }
 
-export interface HubLive {
-  /** Keeps the live channel of this hub open, closing any other; null closes it. */
-  watch(hubId: string | null): void;
-  /** If this hub is watched, connects again from scratch (e.g. its route was pinned: the socket may be on another). */
+export interface OpenHub {
+  /** Opens this hub, closing any other (null: none); the open hub again is read afresh. */
+  open(hubId: string | null): void;
+  /** The open hub, if any. */
+  current(): string | null;
+  /** If this hub is open, opens it again from scratch (e.g. its route was pinned: the socket may be on another). */
   restart(hubId: string): void;
   /** Closes the channel with a reason for the user (e.g. signed out); no retries. */
   stop(reason: string): void;
@@ -70,9 +75,32 @@ function lostReason(end: LiveSocketEnd): string {
   return end.reason ? `The connection to the hub was lost: ${end.reason}` : 'The connection to the hub was lost.';
 }
 
-export function createHubLive(deps: HubLiveDeps): HubLive {
+/** Errors that reconnecting cannot mend: the channel goes offline with the reason instead of retrying. */
+const isFinal = (error: unknown) => error instanceof AppError && (error.code === 'signed-out' || error.code === 'forbidden' || error.code === 'hub-not-found');
+
+export function createOpenHub(deps: OpenHubDeps): OpenHub {
   const { sessions, emit, clock, logger, schedule } = deps;
-  let channel: { hubId: string; active(): boolean; close(): void } | null = null;
+  let channel: { hubId: string; active(): boolean; refresh(): void; close(): void } | null = null;
+
+  const readFlows = async (hubId: string): Promise<FlowsView> => {
+    if ((await deps.sessions.permissions(hubId)).flows === 'none') return { status: 'none' };
+    try {
+      return { status: 'loaded', list: await deps.sessions.flows(hubId) };
+    } catch (error) {
+      return { status: 'error', error: serializeError(error) };
+    }
+  };
+
+  /** The hub as a whole; the error is kept for deciding whether to retry. */
+  const readSnapshot = async (hubId: string): Promise<{ snapshot: HubSnapshot; error?: unknown }> => {
+    try {
+      const [devices, flows] = await Promise.all([deps.fetchDevices(hubId), readFlows(hubId)]);
+      return { snapshot: { status: 'loaded', hubId, devices, flows } };
+    } catch (error) {
+      logger.warn('hubs: reading the open hub failed', { hubId, error: error instanceof Error ? error.message : String(error) });
+      return { snapshot: { status: 'error', hubId, error: serializeError(error) }, error };
+    }
+  };
 
   const open = (hubId: string) => {
     const backoff = (deps.backoff ?? createBackoff)();
@@ -81,9 +109,25 @@ export function createHubLive(deps: HubLiveDeps): HubLive {
     let stopped = false;
     let socket: LiveSocket | null = null;
     let cancelTimer = () => {};
-    /** True once a connection went live: every later one is a reconnect and refetches the list. */
+    /** True once a connection went live: every later one is a reconnect and reads the snapshot again. */
     let wasLive = false;
     let reportedMalformed = false;
+    /** The devices of the last snapshot emitted (null until one was read): the socket subscribes to them. */
+    let deviceIds: string[] | null = null;
+    /** The read in flight: whoever asks for the snapshot meanwhile shares it. */
+    let reading: ReturnType<typeof readSnapshot> | null = null;
+
+    /** Reads the snapshot (or joins the read in flight) and emits it, unless the hub was closed meanwhile. */
+    const refresh = (): ReturnType<typeof readSnapshot> => {
+      reading ??= readSnapshot(hubId).then((read) => {
+        reading = null;
+        if (stopped) return read;
+        if (read.snapshot.status === 'loaded') deviceIds = read.snapshot.devices.devices.map((device) => device.id);
+        emit('hubs.snapshot', read.snapshot);
+        return read;
+      });
+      return reading;
+    };
 
     const retry = (reason: string) => {
       socket = null;
@@ -106,17 +150,20 @@ export function createHubLive(deps: HubLiveDeps): HubLive {
     const connect = async () => {
       if (stopped) return;
       let endpoint: LiveEndpoint;
-      let deviceIds: string[];
       try {
+        // The snapshot first (every device is then subscribed from the start), read again until one arrives.
+        if (deviceIds === null) {
+          const { error } = await refresh();
+          if (error !== undefined) throw error;
+        }
         endpoint = await sessions.liveEndpoint(hubId);
-        // Watched before its list was fetched: fetch it, so every device is subscribed from the start.
-        deviceIds = sessions.knownDeviceIds(hubId) ?? (await deps.fetchDevices(hubId)).devices.map((device) => device.id);
       } catch (error) {
         if (stopped) return;
-        if (error instanceof AppError && (error.code === 'signed-out' || error.code === 'forbidden' || error.code === 'hub-not-found')) return goOffline(error.message);
+        if (isFinal(error)) return goOffline((error as AppError).message);
         return retry(error instanceof Error ? error.message : 'Hubdesk could not reach the hub.');
       }
       if (stopped) return;
+      const initialIds = deviceIds ?? [];
       const subscribed = new Set<string>();
       const subscribe = (uris: string[]) => {
         const fresh = uris.filter((uri) => !subscribed.has(uri));
@@ -130,7 +177,7 @@ export function createHubLive(deps: HubLiveDeps): HubLive {
         switch (message.type) {
           case 'ready':
             cancelTimer();
-            subscribe([MANAGER_DEVICES_URI, ...deviceIds.map(deviceUri)]);
+            subscribe([MANAGER_DEVICES_URI, ...initialIds.map(deviceUri)]);
             return;
           case 'subscribed':
             if (!live) becameLive();
@@ -158,15 +205,11 @@ export function createHubLive(deps: HubLiveDeps): HubLive {
         backoff.reset();
         status({ state: 'live', since: new Date(clock.now()).toISOString() });
         if (!wasLive) return void (wasLive = true);
-        // Reconnected: whatever changed while the socket was down was never sent, so fetch everything again.
-        deps
-          .fetchDevices(hubId)
-          .then((list) => {
-            if (stopped || socket !== current) return;
-            subscribe(list.devices.map((device) => deviceUri(device.id)));
-            emit('hubs.devicesRefreshed', list);
-          })
-          .catch((error: unknown) => logger.warn('live: refetching the devices after a reconnect failed', { hubId, error: error instanceof Error ? error.message : String(error) }));
+        // Reconnected: whatever changed while the socket was down was never sent, so read everything again.
+        void refresh().then(({ snapshot }) => {
+          if (stopped || socket !== current || snapshot.status !== 'loaded') return;
+          subscribe(snapshot.devices.devices.map((device) => deviceUri(device.id)));
+        });
       };
 
       const current: LiveSocket = deps.openSocket(realtimeUrl(endpoint.baseUrl), {
@@ -202,6 +245,7 @@ export function createHubLive(deps: HubLiveDeps): HubLive {
     return {
       hubId,
       active: () => !stopped,
+      refresh: () => void refresh(),
       close() {
         stopped = true;
         cancelTimer();
@@ -222,12 +266,13 @@ export function createHubLive(deps: HubLiveDeps): HubLive {
   };
 
   return {
-    watch(hubId) {
-      // Watching the same hub again keeps its channel, unless that one gave up (then it tries afresh).
-      if (channel?.hubId === hubId && channel.active()) return;
-      close(UNWATCHED_REASON);
+    open(hubId) {
+      // The open hub again keeps its channel and is read afresh, unless the channel gave up (then it starts over).
+      if (channel?.hubId === hubId && channel.active()) return channel.refresh();
+      close(CLOSED_REASON);
       if (hubId !== null) channel = open(hubId);
     },
+    current: () => channel?.hubId ?? null,
     restart(hubId) {
       if (channel?.hubId !== hubId) return;
       close(null);

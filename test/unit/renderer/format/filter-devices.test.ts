@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { FAVOURITES_GROUP, filterChoices, filterDevices, groupWithFavourites, NO_FILTER } from '../../../../renderer/src/format/filter-devices';
+import { OTHER_ZONE } from '../../../../renderer/src/format/group-devices';
+
+describe('device filters', () => {
+  const devices = [
+    { id: '1', name: 'Kitchen lamp', class: 'light', zoneName: 'Kitchen' },
+    { id: '2', name: 'Thermostat', class: 'thermostat', zoneName: 'Hall' },
+    { id: '3', name: 'Café plug', class: 'socket' },
+    { id: '4', name: 'Hall lamp', class: 'light', zoneName: 'Hall' },
+  ];
+
+  it('matches the name case- and accent-insensitively, and by zone and class', () => {
+    expect(filterDevices(devices, { ...NO_FILTER, query: ' LAMP ' }).map((d) => d.id)).toEqual(['1', '4']);
+    expect(filterDevices(devices, { ...NO_FILTER, query: 'cafe' }).map((d) => d.id)).toEqual(['3']);
+    expect(filterDevices(devices, { ...NO_FILTER, zone: 'Hall', deviceClass: 'light' }).map((d) => d.id)).toEqual(['4']);
+    expect(filterDevices(devices, { ...NO_FILTER, zone: OTHER_ZONE }).map((d) => d.id)).toEqual(['3']);
+  });
+
+  it('pins favourites at the top in their own group', () => {
+    const groups = groupWithFavourites(devices, { '4': true, '2': true });
+    expect(groups).toEqual([
+      { key: 'favourites', title: FAVOURITES_GROUP, ids: ['4', '2'] },
+      { key: 'zone:Kitchen', title: 'Kitchen', ids: ['1'] },
+      { key: `zone:${OTHER_ZONE}`, title: OTHER_ZONE, ids: ['3'] },
+    ]);
+    expect(groupWithFavourites(devices, {})[0]!.title).toBe('Hall');
+  });
+
+  it('offers the zones and classes present', () => {
+    expect(filterChoices(devices)).toEqual({ zones: ['Hall', 'Kitchen', OTHER_ZONE], classes: ['light', 'socket', 'thermostat'] });
+  });
+});
