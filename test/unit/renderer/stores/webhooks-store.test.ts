@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { WebhookEntryPatch, WebhookFullMessage } from '../../../common/ipc-contract';
+import type { WebhookEntryPatch, WebhookFullMessage } from '../../../../common/ipc-contract';
 import {
   createWebhooksStore,
   entryBytes,
@@ -8,9 +8,9 @@ import {
   RENDERER_INSPECTOR_CAPACITY,
   RENDERER_PREVIEW_MAX_CHARS,
   SNAPSHOT_PAGE_ENTRIES,
-} from '../../../renderer/src/stores/webhooks-store';
-import { flush, ok } from './fake-bridge';
-import { entry, fakeWebhooksBridge, webhookView } from './fake-webhooks-bridge';
+} from '../../../../renderer/src/stores/webhooks-store';
+import { flush, ok } from '../fake-bridge';
+import { entry, fakeWebhooksBridge, webhookView } from '../fake-webhooks-bridge';
 
 function setup(capacity?: number, budgetBytes?: number) {
   const fake = fakeWebhooksBridge();

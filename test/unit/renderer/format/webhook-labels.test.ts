@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionLabel, formatSize, parseKeyValues, rawBodyText, routingLabel, routingSummary } from '../../../renderer/src/format/webhook-labels';
+import { connectionLabel, formatSize, parseKeyValues, rawBodyText, routingLabel, routingSummary } from '../../../../renderer/src/format/webhook-labels';
 
 describe('webhook labels', () => {
   it('parses comma-separated key values, keeping plain numbers as numbers', () => {
