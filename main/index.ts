@@ -15,6 +15,7 @@ import { handleRendererScheme, registerRendererScheme } from './electron/rendere
 import { createSafeStorageCipher } from './electron/safe-storage-cipher';
 import { createMainWindow, isRendererUrl, resolveRendererSource } from './electron/window';
 import { createConsoleLogger } from '../common/logger';
+import { wakeOnResume } from './electron/power-events';
 import { createHostAdapters } from './host-adapters';
 
 // Paths in the build output (out/main/index.js): electron-vite writes the siblings.
@@ -43,10 +44,12 @@ async function start(lifecycle: AppLifecycle): Promise<void> {
     logger,
   });
   lifecycle.attach({ handleOAuthCallback: (params) => core.handleOAuthCallback(params), window: () => window });
+  const stopWaking = wakeOnResume(core);
 
   // One window is the whole app (on macOS too): closing it quits, so no state outlives the UI.
   app.on('window-all-closed', () => app.quit());
   registerShutdown(async () => {
+    stopWaking();
     unregisterIpc();
     await core.dispose();
     await shared.close();

@@ -3,6 +3,7 @@
  * sign-in, the vault, the cloud client and the hub sessions depend on each other; each of them stays
  * testable on its own.
  */
+import { networkInterfaces } from 'node:os';
 import type { DeviceList, Handlers } from '../../common/ipc-contract';
 import { createAuth } from './auth';
 import { createCloudClient } from './cloud-client';
@@ -15,6 +16,7 @@ import type { CoreDeps, HubdeskCore } from './hubdesk-core';
 import { createLanDirectory } from './lan-directory';
 import { plainWebSocket, wsLiveSocket } from './live-socket';
 import { createNoticeBoard } from './notices';
+import { watchNetwork, type WakeReason } from './network-watch';
 import { createOAuthFlow } from './oauth-flow';
 import { createOpenHub, type LiveEvent, SIGNED_OUT_REASON } from './open-hub';
 import { realSchedule, systemClock } from './ports';
@@ -167,6 +169,15 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     'inspector.clear': async () => webhooks.inspector.clear(),
   };
 
+  /** Whatever the network did meanwhile, routes are chosen again and the open hub is reopened and read afresh. */
+  const wake = (reason: WakeReason) => {
+    logger.info('core: routes may be stale; choosing them again', { reason });
+    sessions.forgetRoutes();
+    const open = openHub.current();
+    if (open !== null) openHub.restart(open);
+  };
+  const stopWatchingNetwork = watchNetwork({ interfaces: deps.networkInterfaces ?? networkInterfaces, clock, schedule, logger, onWake: wake });
+
   const restoring = state.auth().status === 'restoring' ? auth.restore() : Promise.resolve();
   await webhooks.start();
 
@@ -179,8 +190,10 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
       return webhooks.on(event, listener as (payload: unknown) => void);
     },
     handleOAuthCallback: (params) => auth.handleCallback(params),
+    wake,
     async dispose() {
       lifetime.abort();
+      stopWatchingNetwork();
       openHub.dispose();
       liveEvents.clear();
       lan?.stop();

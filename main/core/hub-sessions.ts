@@ -43,6 +43,11 @@ export interface HubSessions {
   liveEndpoint(hubId: string): Promise<LiveEndpoint>;
   /** The hub ended this session (e.g. the realtime channel was closed for it): the next call opens a new one. */
   expire(hubId: string, token: string): void;
+  /**
+   * This session's route stopped answering (the realtime channel could not even connect): the next call
+   * chooses a route afresh, re-reading the addresses when none answers (the hub may have moved).
+   */
+  routeLost(hubId: string, token: string): void;
   /** Pins the route for a hub (null: automatic); the next call opens a session on it. */
   pinRoute(hubId: string, kind: RouteKind | null): void;
   /** The hub was heard on the LAN: an open session moves to a better route if one answers. */
@@ -57,6 +62,12 @@ export interface HubSessions {
    * opens a new one on an allowed route. Returns the hubs whose session ended.
    */
   leaveUnencryptedRoutes(): string[];
+  /**
+   * The machine's network changed or it woke from sleep: every chosen route and cached address may be
+   * stale. Sessions are ended (on their hubs too, where one still answers) and the next call per hub
+   * reads the addresses and chooses a route afresh.
+   */
+  forgetRoutes(): void;
 }
 
 export interface HubSessionsDeps {
@@ -289,6 +300,13 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
     expire(hubId, token) {
       if (sessions.get(hubId)?.token === token) sessions.delete(hubId);
     },
+    routeLost(hubId, token) {
+      if (sessions.get(hubId)?.token !== token) return;
+      logger.info('hubs: the route in use stopped answering; choosing again', { hubId });
+      watching.get(hubId)?.abort();
+      watching.delete(hubId);
+      sessions.delete(hubId);
+    },
     async reselect(hubId) {
       const active = sessions.get(hubId);
       const hub = records.get(hubId); // only the user's hubs: an id heard on the LAN but not in the record is ignored
@@ -322,6 +340,16 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
       knownDevices.clear();
       records = new Map();
       await Promise.all(ended.map(([hubId, ending]) => logout(hubId, ending)));
+    },
+    forgetRoutes() {
+      generation++; // a login under way chose its route before the change: it is not kept
+      const left = [...sessions.entries()];
+      for (const watch of watching.values()) watch.abort();
+      watching.clear();
+      sessions.clear();
+      opening.clear();
+      records = new Map();
+      for (const [hubId, ending] of left) void logout(hubId, ending);
     },
     leaveUnencryptedRoutes() {
       const left = [...sessions.entries()].filter(([, open]) => open.selection().route.kind === 'local' && isUnencrypted(open.selection().route));

@@ -7,8 +7,8 @@ import type { EventName, EventPayload, Handlers } from '../../common/ipc-contrac
 import type { HubTransport } from './hub-client';
 import type { Dispatch } from './ipc-dispatcher';
 import type { OpenWebSocket } from './live-socket';
-import type { BackendConfig, Clock, KeyValueStore, Logger, MdnsBrowser, OpenExternal, SecretCipher } from './ports';
-import type { Schedule } from './ports';
+import type { NetworkInterfaces, WakeReason } from './network-watch';
+import type { BackendConfig, Clock, KeyValueStore, Logger, MdnsBrowser, OpenExternal, Schedule, SecretCipher } from './ports';
 
 export interface CoreDeps {
   backend: BackendConfig;
@@ -28,6 +28,8 @@ export interface CoreDeps {
    * announcements are not used.
    */
   namingHub?: (hubId: string) => HubTransport;
+  /** The machine's network interfaces (`os.networkInterfaces` by default): a change makes the core choose routes again. */
+  networkInterfaces?: NetworkInterfaces;
   /** Timers (the Schedule port of ports.ts) of the live channel and the webhook acknowledgements; real timers by default, a fake clock in tests. */
   schedule?: Schedule;
 }
@@ -47,5 +49,7 @@ export interface HubdeskCore {
   onEvent<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
   /** 'ignored' for unsolicited or mismatched callbacks (logged, never acted on). */
   handleOAuthCallback(params: OAuthCallbackParams): Promise<'accepted' | 'ignored'>;
+  /** The machine woke or its network changed (the host knows, e.g. Electron's powerMonitor): routes are chosen again and the open hub reopened. */
+  wake(reason: WakeReason): void;
   dispose(): Promise<void>;
 }

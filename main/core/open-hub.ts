@@ -44,7 +44,7 @@ export const SIGNED_OUT_REASON = 'You are signed out.';
 export const CLOSED_REASON = 'Live updates are off for this hub.';
 
 export interface OpenHubDeps {
-  sessions: Pick<HubSessions, 'liveEndpoint' | 'expire' | 'permissions' | 'flows'>;
+  sessions: Pick<HubSessions, 'liveEndpoint' | 'expire' | 'routeLost' | 'permissions' | 'flows'>;
   /** Reads the device list (with permissions and favourites). */
   fetchDevices(hubId: string): Promise<DeviceList>;
   openSocket: OpenLiveSocket;
@@ -212,8 +212,10 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
         });
       };
 
+      let opened = false;
       const current: LiveSocket = deps.openSocket(realtimeUrl(endpoint.baseUrl), {
         onOpen: () => {
+          opened = true;
           send({ type: 'auth', token: endpoint.token });
           cancelTimer = schedule(() => {
             if (socket !== current) return;
@@ -234,6 +236,8 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
           logger.info('live: the channel closed', { hubId, code: end.code, httpStatus: end.httpStatus, reason: end.reason.slice(0, 200) });
           if (end.httpStatus === 404) return goOffline('This hub does not offer live updates; reload to see changes.');
           if (end.code === CLOSE_SESSION_EXPIRED || end.code === CLOSE_UNAUTHORISED) sessions.expire(hubId, endpoint.token);
+          // Not even connected (refused, unreachable, TLS): the route is gone, e.g. the hub moved; choose again.
+          else if (!opened && end.httpStatus === undefined) sessions.routeLost(hubId, endpoint.token);
           retry(lostReason(end));
         },
       }, endpoint.namedHub);

@@ -108,6 +108,9 @@ export const ipcMain = {
 
 export const shell = { openExternal: vi.fn(async (_url: string) => {}) };
 
+/** `powerMonitor`: tests emit 'resume', 'unlock-screen', … on it. */
+export const powerMonitor = new EventEmitter();
+
 export const session = { defaultSession: new FakeSession() };
 
 type ProtocolHandler = (request: Request) => Response | Promise<Response>;

@@ -42,6 +42,7 @@ function fakeCore(): HubdeskCore {
       return () => listeners.delete(name);
     },
     handleOAuthCallback: async () => 'ignored',
+    wake: () => {},
     dispose: async () => {},
   };
 }

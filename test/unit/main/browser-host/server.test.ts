@@ -35,6 +35,7 @@ function fakeCore(): HubdeskCore {
       callbacks.push(params);
       return params.state === 'expected' ? 'accepted' : 'ignored';
     },
+    wake: () => {},
     dispose: async () => {},
   };
 }

@@ -33,6 +33,8 @@ function setup(options: SetupOptions = {}) {
   const events: { event: LiveEvent; payload: unknown }[] = [];
   let tokens = 0;
   const expired: string[] = [];
+  /** Tokens whose route the channel reported lost (it could not even connect). */
+  const lost: string[] = [];
   /** Every read, by what was read: the first device list has d1 and d2, later ones d3 too. */
   const reads: string[] = [];
   const logger = recordingLogger();
@@ -40,6 +42,7 @@ function setup(options: SetupOptions = {}) {
     sessions: {
       liveEndpoint: options.endpoint ?? (async () => ({ baseUrl: 'https://hub.test:4443/base', token: `token-${++tokens}` })),
       expire: (_hubId, token) => void expired.push(token),
+      routeLost: (_hubId, token) => void lost.push(token),
       permissions: async () => (reads.push('permissions'), options.permissions ?? { control: true, flows: 'start' }),
       flows: async (hubId) => (reads.push('flows'), { hubId, flows: [], canStart: true } satisfies FlowList),
     },
@@ -78,7 +81,7 @@ function setup(options: SetupOptions = {}) {
     return socket;
   };
   const snapshots = () => of('hubs.snapshot') as HubSnapshot[];
-  return { live, sockets, events, of, states, settle, goLive, expired, reads, snapshots, logger };
+  return { live, sockets, events, of, states, settle, goLive, expired, lost, reads, snapshots, logger };
 }
 
 /** A channel for hub-1 whose socket was just opened (not yet authenticated). */
@@ -235,6 +238,17 @@ describe('the open hub', () => {
     expect(t.states().at(-1)).toBe('live');
     expect(t.snapshots()).toHaveLength(2);
     expect(t.expired).toEqual([]); // a plain drop keeps the session
+  });
+
+  it('a socket that could not even connect reports its route lost, so the next attempt chooses a route again', async () => {
+    const t = await watching();
+    t.sockets[0]!.end({ code: 1006, reason: '' }); // refused before it opened: the hub moved
+    expect(t.lost).toEqual(['token-1']);
+    expect(t.states().at(-1)).toBe('reconnecting');
+    await vi.advanceTimersByTimeAsync(250);
+    await t.goLive(t.sockets[1]);
+    t.sockets[1]!.end({ code: 1006, reason: '' }); // a drop after it was open keeps the route
+    expect(t.lost).toEqual(['token-1']);
   });
 
   it('reconnects when the hub does not answer the authentication', async () => {
