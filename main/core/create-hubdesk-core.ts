@@ -175,6 +175,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     sessions.forgetRoutes();
     const open = openHub.current();
     if (open !== null) openHub.restart(open);
+    webhooks.reconnect();
   };
   const stopWatchingNetwork = watchNetwork({ interfaces: deps.networkInterfaces ?? networkInterfaces, clock, schedule, logger, onWake: wake });
 

@@ -73,6 +73,8 @@ export interface WebhookChannelOptions {
 }
 
 export interface WebhookChannel {
+  /** The network may have changed under the socket (wake, new interfaces): connect again now, without waiting for a backoff or a silent socket's watchdog. */
+  reconnect(): void;
   stop(): void;
 }
 
@@ -218,6 +220,17 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
   connect();
 
   return {
+    reconnect() {
+      if (stopped) return;
+      cancelRetry();
+      cancelWatchdog();
+      const old = socket;
+      socket = undefined; // its close is not a drop to back off from
+      old?.terminate();
+      backoff.reset();
+      options.onConnection({ state: 'connecting' });
+      connect();
+    },
     stop() {
       stopped = true;
       cancelRetry();

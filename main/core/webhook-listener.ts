@@ -32,6 +32,8 @@ export interface WebhookListener {
   remove(id: string): void;
   inspector: Pick<WebhookInspector, 'snapshot' | 'message' | 'clear'>;
   on<E extends WebhookEvent>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  /** The machine woke or its network changed: every channel connects again now (resuming after its last acknowledged message). */
+  reconnect(): void;
   dispose(): void;
 }
 
@@ -172,6 +174,9 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     },
     inspector: { snapshot: (request) => inspector.snapshot(request), message: (webhookId, id) => inspector.message(webhookId, id), clear: () => inspector.clear() },
     on: events.on,
+    reconnect() {
+      for (const run of running.values()) for (const channel of run.channels) channel.reconnect();
+    },
     dispose() {
       disposed = true;
       for (const id of [...running.keys()]) stop(id);

@@ -206,6 +206,19 @@ describe('webhook channel', () => {
     await server.registered(2);
   });
 
+  it('reconnect connects again at once, resuming after the last acknowledged id, with no backoff wait', async () => {
+    open();
+    await server.registered(1);
+    server.send('listener', { type: 'message', message: webhookMessage('m3') });
+    await server.acked(1);
+    channel!.reconnect();
+    await server.registered(2); // no retry had to fire
+    expect(retries()).toHaveLength(0);
+    expect(server.registrations[1]).toMatchObject({ listenerId: 'listener-1', resumeAfter: 'm3' });
+    await until(() => statuses.at(-1)?.state === 'connected');
+    await until(() => server.peers().length === 1); // the old socket is gone
+  });
+
   it('stop closes the socket and schedules nothing more', async () => {
     open();
     await until(() => statuses.at(-1)?.state === 'connected');
