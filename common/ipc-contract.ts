@@ -25,7 +25,12 @@ export const AuthViewSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('signed-out'), reason: z.string().optional() }),
   /** Tokens were found at start-up and are being checked with the cloud. */
   z.object({ status: z.literal('restoring') }),
-  z.object({ status: z.literal('signing-in'), authorizationOrigin: z.string() }),
+  /**
+   * Waiting for the browser. `authorizationUrl` is the page to sign in on (PKCE challenge and state, no
+   * secret: RFC 8252 lets the user open it), shown with Copy and Open again; `browserOpened` is false
+   * when Hubdesk could not open the browser itself.
+   */
+  z.object({ status: z.literal('signing-in'), authorizationOrigin: z.string(), authorizationUrl: z.string().max(8192).optional(), browserOpened: z.boolean().optional() }),
   z.object({ status: z.literal('signed-in'), user: UserViewSchema }),
 ]);
 export type AuthView = z.infer<typeof AuthViewSchema>;
@@ -368,6 +373,8 @@ export const invokeContract = {
   'session.get': { args: noArgs, result: SessionViewSchema, access: ANYONE },
   'auth.signIn': { args: noArgs, result: z.void(), access: ANYONE },
   'auth.cancel': { args: noArgs, result: z.void(), access: ANYONE },
+  /** Opens the pending sign-in's page in the browser again (fails when no sign-in is waiting or the browser cannot be opened). */
+  'auth.reopenBrowser': { args: noArgs, result: z.void(), access: ANYONE },
   'auth.signOut': { args: noArgs, result: z.void(), access: ANYONE },
   'hubs.list': { args: noArgs, result: z.array(HubViewSchema), access: SIGNED_IN },
   /** Pins the route used for a hub (persisted; only that route is tried), or null for automatic choice. */

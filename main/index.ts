@@ -25,17 +25,18 @@ const RENDERER_ROOT = fileURLToPath(new URL('../renderer/', import.meta.url));
 const logger = createConsoleLogger('electron');
 
 async function start(lifecycle: AppLifecycle): Promise<void> {
+  const store = createElectronStore();
   const shared = await createHostAdapters(process.env, OAUTH_REDIRECT_URI, logger);
   const core = await createHubdeskCore({
     ...shared.deps,
     cipher: await createSafeStorageCipher(),
-    store: createElectronStore(),
+    store,
     openExternal: createOpenExternal(new URL(shared.deps.backend.authUrl).origin, logger),
   });
 
   const source = resolveRendererSource(process.env, RENDERER_ROOT);
   if (source.kind === 'app') handleRendererScheme(source.root, logger);
-  const window = createMainWindow({ preloadPath: PRELOAD_PATH, source, logger });
+  const window = createMainWindow({ preloadPath: PRELOAD_PATH, source, logger, store });
   const unregisterIpc = registerIpc({
     window,
     isRendererUrl: (url) => isRendererUrl(source, url),

@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { buildIfStale, electronTarget } from './build-freshness';
 import { findElectronRuntime } from './electron/find-runtime';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -19,9 +20,13 @@ async function launch(): Promise<void> {
     await runBrowserHost(process.argv.slice(2));
     return;
   }
-  // Loaded only here: building is a development-time concern.
-  const { build } = await import('electron-vite');
-  await build({ root: projectRoot, configFile: fileURLToPath(new URL('../electron.vite.config.ts', import.meta.url)) });
+  // Built only when main, preload or renderer sources changed since the last build (main/build-freshness.ts).
+  const built = await buildIfStale(electronTarget(projectRoot), async () => {
+    // Loaded only here: building is a development-time concern.
+    const { build } = await import('electron-vite');
+    await build({ root: projectRoot, configFile: fileURLToPath(new URL('../electron.vite.config.ts', import.meta.url)) });
+  });
+  if (!built) process.stderr.write('Sources unchanged since the last build: starting the built app.\n');
   await runElectron(runtime);
 }
 

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { createHubdeskCore } from '../core/create-hubdesk-core';
 import type { Logger } from '../core/ports';
 import { createConsoleLogger } from '../../common/logger';
+import { buildIfStale, rendererTarget } from '../build-freshness';
 import { createHostAdapters } from '../host-adapters';
 import { createAesGcmCipher, loadOrCreateKey } from './aes-gcm-cipher';
 import { createJsonFileStore } from './json-file-store';
@@ -26,26 +27,33 @@ const rendererRoot = join(projectRoot, 'out', 'renderer');
 export interface BrowserHostArgs {
   profile: string;
   port: number;
-  build: boolean;
+  /** `auto`: build the renderer when its sources changed since the last build (main/build-freshness.ts); `always`: `--build`; `never`: `--skip-build`. */
+  build: 'auto' | 'always' | 'never';
 }
 
 export function parseBrowserHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv): BrowserHostArgs {
   const { values } = parseArgs({
     args: [...argv],
-    options: { profile: { type: 'string' }, port: { type: 'string' }, 'skip-build': { type: 'boolean' } },
+    options: { profile: { type: 'string' }, port: { type: 'string' }, build: { type: 'boolean' }, 'skip-build': { type: 'boolean' } },
     strict: true,
   });
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be a port number, not ${JSON.stringify(values.port)}`);
   const configHome = env.XDG_CONFIG_HOME || join(homedir(), '.config');
-  return { profile: resolve(values.profile ?? join(configHome, 'hubdesk-browser')), port, build: !values['skip-build'] };
+  if (values.build && values['skip-build']) throw new Error('--build and --skip-build exclude each other');
+  const build = values.build ? 'always' : values['skip-build'] ? 'never' : 'auto';
+  return { profile: resolve(values.profile ?? join(configHome, 'hubdesk-browser')), port, build };
 }
 
 export async function runBrowserHost(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const logger = createConsoleLogger('browser-host');
   const args = parseBrowserHostArgs(argv, process.env);
   const print = (line: string) => process.stdout.write(`${line}\n`);
-  if (args.build || !existsSync(join(rendererRoot, 'index.html'))) await buildRenderer();
+  // `--skip-build` serves what is built (the tests build once); otherwise build only when the sources changed.
+  const serveAsBuilt = args.build === 'never' && existsSync(join(rendererRoot, 'index.html'));
+  if (!serveAsBuilt && (await buildIfStale(rendererTarget(projectRoot), buildRenderer, { force: args.build === 'always' }))) {
+    logger.info('renderer built: its sources changed since the last build, or it had none');
+  }
 
   mkdirSync(args.profile, { recursive: true, mode: 0o700 });
   const cipher = createAesGcmCipher(loadOrCreateKey(join(args.profile, 'token-key')));

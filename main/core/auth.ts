@@ -19,6 +19,8 @@ export const SIGN_IN_EXPIRED_REASON = 'The sign-in in your browser took too long
 export const DECLINED_REASON = 'You declined access in your browser, so Hubdesk is not signed in.';
 export const UNREADABLE_REASON = 'Your saved sign-in could not be read, so it was removed. Please sign in again.';
 export const BROWSER_FAILED_REASON = 'Hubdesk could not open your browser to sign in.';
+export const REOPEN_FAILED_REASON = 'Hubdesk could not open your browser. Copy the link and open it in your browser yourself.';
+export const NOTHING_TO_REOPEN_REASON = 'No sign-in is waiting for the browser. Please sign in again.';
 
 const UserViewRecordSchema = z.object({ id: z.string(), email: z.string(), firstname: z.string(), lastname: z.string() });
 
@@ -28,7 +30,7 @@ export interface AuthDeps {
   vault: TokenVault;
   store: KeyValueStore;
   state: Pick<SessionState, 'auth' | 'setAuth'>;
-  oauth: Pick<OAuthFlow, 'start' | 'cancel' | 'handleCallback'>;
+  oauth: Pick<OAuthFlow, 'start' | 'reopen' | 'cancel' | 'handleCallback'>;
   cloud: Pick<CloudClient, 'getUser'>;
   logger: Logger;
   /** The signed-in identity changed (sign-out, or a new sign-in): end everything that belonged to the old one. */
@@ -39,6 +41,8 @@ export interface Auth {
   /** Restores the saved sign-in, if any (call once at start, while the state says `restoring`). */
   restore(): Promise<void>;
   signIn(): Promise<void>;
+  /** Opens the waiting sign-in's page in the browser again. */
+  reopenBrowser(): Promise<void>;
   cancel(): void;
   /** The user signs out (a sign-in waiting for the browser is cancelled too). */
   signOut(): void;
@@ -105,14 +109,33 @@ export function createAuth(deps: AuthDeps): Auth {
     },
     async signIn() {
       if (state.auth().status === 'signed-in') return;
-      state.setAuth({ status: 'signing-in', authorizationOrigin: new URL(deps.authUrl).origin });
+      const authorizationOrigin = new URL(deps.authUrl).origin;
+      state.setAuth({ status: 'signing-in', authorizationOrigin });
       try {
-        await oauth.start();
+        const { url, opened } = await oauth.start();
+        // A callback may have ended this sign-in already.
+        if (state.auth().status === 'signing-in') state.setAuth({ status: 'signing-in', authorizationOrigin, authorizationUrl: url, browserOpened: opened });
       } catch (error) {
         logger.error('auth: could not open the system browser', { error: error instanceof Error ? error.message : String(error) });
         state.setAuth({ status: 'signed-out', reason: BROWSER_FAILED_REASON });
         throw new AppError('internal', BROWSER_FAILED_REASON);
       }
+    },
+    async reopenBrowser() {
+      const current = state.auth();
+      if (current.status !== 'signing-in') throw new AppError('invalid-argument', NOTHING_TO_REOPEN_REASON);
+      let opened: boolean;
+      try {
+        opened = await oauth.reopen();
+      } catch (error) {
+        logger.warn('auth: could not open the system browser again', { error: error instanceof Error ? error.message : String(error) });
+        const now = state.auth();
+        if (now.status === 'signing-in') state.setAuth({ ...now, browserOpened: false });
+        throw new AppError('internal', REOPEN_FAILED_REASON);
+      }
+      if (!opened) throw new AppError('invalid-argument', NOTHING_TO_REOPEN_REASON);
+      const now = state.auth();
+      if (now.status === 'signing-in') state.setAuth({ ...now, browserOpened: true });
     },
     cancel() {
       oauth.cancel();

@@ -12,6 +12,8 @@ import { CLOUD_TIMEOUT_MS, type TokenEndpoint } from './token-endpoint';
 import type { TokenVault } from './token-vault';
 
 export const SESSION_REVOKED_REASON = 'Your sign-in has expired or was revoked. Please sign in again.';
+/** The embedded demo cloud starts afresh with the app, so a refused sign-in is its restart, not an expiry (issue 13 §2). */
+export const EMBEDDED_CLOUD_RESTARTED_REASON = 'The demo cloud built into Hubdesk restarted, so its sign-ins were reset. Please sign in again.';
 const NOT_SIGNED_IN = 'You are not signed in.';
 
 export interface CloudClient {
@@ -40,6 +42,7 @@ export interface CloudClientDeps {
 export function createCloudClient(deps: CloudClientDeps): CloudClient {
   const { backend, vault, tokenEndpoint, logger } = deps;
   const origin = new URL(backend.authUrl).origin;
+  const refusedReason = backend.embedded ? EMBEDDED_CLOUD_RESTARTED_REASON : SESSION_REVOKED_REASON;
   let refreshing: Promise<void> | null = null;
   /** The last record read, with the tokens it was read with and when; and the read in flight. */
   let lastUser: { record: UserRecord; tokens: unknown; at: number } | null = null;
@@ -63,7 +66,7 @@ export function createCloudClient(deps: CloudClientDeps): CloudClient {
       return;
     }
     logger.warn('cloud: refresh failed', { failure: result.failure, detail: result.detail });
-    if (result.failure === 'rejected') throw endSession(SESSION_REVOKED_REASON);
+    if (result.failure === 'rejected') throw endSession(refusedReason);
     if (result.failure === 'unreachable') throw unreachable();
     throw new AppError('cloud-error', 'The cloud answered with an error while renewing your sign-in. Please try again.');
   };
@@ -92,7 +95,7 @@ export function createCloudClient(deps: CloudClientDeps): CloudClient {
       }
       logger.warn('cloud: a fresh access token was refused');
       // Only end the session this call belongs to, not one that replaced it meanwhile.
-      if (vault.current() === tokens) throw endSession(SESSION_REVOKED_REASON);
+      if (vault.current() === tokens) throw endSession(refusedReason);
       throw new AppError('signed-out', NOT_SIGNED_IN);
     }
   };

@@ -122,6 +122,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     'session.get': async () => state.view(),
     'auth.signIn': () => auth.signIn(),
     'auth.cancel': async () => auth.cancel(),
+    'auth.reopenBrowser': () => auth.reopenBrowser(),
     'auth.signOut': async () => auth.signOut(),
     'hubs.list': async () => {
       return sessions.list();

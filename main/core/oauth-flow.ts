@@ -23,8 +23,14 @@ export type CallbackResult =
   | { kind: 'tokens'; tokens: TokenObject };
 
 export interface OAuthFlow {
-  /** Starts a sign-in (replacing any pending one) and opens the authorisation page in the browser. */
-  start(): Promise<void>;
+  /**
+   * Starts a sign-in (replacing any pending one) and opens the authorisation page in the browser.
+   * Resolves with the page's URL and whether the browser opened: when it did not, the sign-in stays
+   * pending so the user can open the URL themselves (RFC 8252 §8.12: it holds no secret).
+   */
+  start(): Promise<{ url: string; opened: boolean }>;
+  /** Opens the pending sign-in's page again; false when no sign-in is pending. Throws when the browser cannot be opened. */
+  reopen(): Promise<boolean>;
   /** Forgets the pending sign-in; returns whether there was one. */
   cancel(): boolean;
   handleCallback(params: unknown): Promise<CallbackResult>;
@@ -48,6 +54,7 @@ interface PendingSignIn {
   verifier: string;
   redirectUri: string;
   startedAt: number;
+  url: string;
   cancelExpiry: () => void;
 }
 
@@ -71,7 +78,15 @@ export function createOAuthFlow({ backend, tokenEndpoint, openExternal, clock, l
     async start() {
       clear();
       const pkce = createPkcePair();
-      const signIn: PendingSignIn = { state: createState(), verifier: pkce.verifier, redirectUri: backend.redirectUri, startedAt: clock.now(), cancelExpiry: () => {} };
+      const state = createState();
+      const signIn: PendingSignIn = {
+        state,
+        verifier: pkce.verifier,
+        redirectUri: backend.redirectUri,
+        startedAt: clock.now(),
+        url: authorizationUrl(backend, state, pkce.challenge),
+        cancelExpiry: () => {},
+      };
       signIn.cancelExpiry = schedule(() => {
         if (pending !== signIn) return;
         pending = null;
@@ -79,14 +94,21 @@ export function createOAuthFlow({ backend, tokenEndpoint, openExternal, clock, l
         onExpired();
       }, SIGN_IN_LIFETIME_MS);
       pending = signIn;
-      const url = authorizationUrl(backend, signIn.state, pkce.challenge);
       logger.info('oauth: sign-in started in the system browser', { origin: new URL(backend.authUrl).origin });
       try {
-        await openExternal(url);
+        await openExternal(signIn.url);
+        return { url: signIn.url, opened: true };
       } catch (error) {
-        if (pending === signIn) clear();
-        throw error;
+        // Still pending: the user can open the page themselves.
+        logger.warn('oauth: could not open the system browser', { error: error instanceof Error ? error.message : String(error) });
+        return { url: signIn.url, opened: false };
       }
+    },
+    async reopen() {
+      const signIn = pending;
+      if (!signIn) return false;
+      await openExternal(signIn.url);
+      return true;
     },
     cancel() {
       const had = pending !== null;

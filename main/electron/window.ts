@@ -4,12 +4,13 @@
  * renderer-protocol.ts) and from electron-vite's dev server in development; either way
  * `isRendererUrl` is what the IPC layer trusts.
  */
-import { BrowserWindow } from 'electron';
+import { BrowserWindow, screen } from 'electron';
 import { isLoopback } from '../backend';
-import type { Logger } from '../core/ports';
+import type { KeyValueStore, Logger } from '../core/ports';
 import { contentSecurityPolicy } from '../csp';
 import { RENDERER_HOST, RENDERER_INDEX_URL, RENDERER_SCHEME } from './renderer-protocol';
 import { guardWebContents } from './web-contents-guard';
+import { DEFAULT_SIZE, MIN_SIZE, rememberPlacement, restorePlacement, WINDOW_BOUNDS_KEY } from './window-bounds';
 
 /** `app`: the built renderer folder, served at app://hubdesk/; `dev-server`: electron-vite's. */
 export type RendererSource = { kind: 'app'; root: string } | { kind: 'dev-server'; url: string };
@@ -51,15 +52,17 @@ export interface MainWindowOptions {
   preloadPath: string;
   source: RendererSource;
   logger: Logger;
+  /** Where the window's size and position are remembered between runs (issue 13 §1); none: the default size, centred. */
+  store?: KeyValueStore;
 }
 
-export function createMainWindow({ preloadPath, source, logger }: MainWindowOptions): BrowserWindow {
+export function createMainWindow({ preloadPath, source, logger, store }: MainWindowOptions): BrowserWindow {
+  const placement = store ? restorePlacement(store.get(WINDOW_BOUNDS_KEY), screen) : null;
   const window = new BrowserWindow({
     title: 'Hubdesk',
-    width: 1100,
-    height: 760,
-    minWidth: 720,
-    minHeight: 480,
+    ...(placement ? { x: placement.x, y: placement.y, width: placement.width, height: placement.height } : DEFAULT_SIZE),
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
     show: false, // shown on ready-to-show: no white flash
     webPreferences: {
       preload: preloadPath,
@@ -82,7 +85,12 @@ export function createMainWindow({ preloadPath, source, logger }: MainWindowOpti
   });
   webContents.session.setPermissionCheckHandler(() => false);
 
-  window.once('ready-to-show', () => window.show());
+  if (store) rememberPlacement(window, store, (error) => logger.warn('window: could not save its size and position', { error: String(error) }));
+  window.once('ready-to-show', () => {
+    // maximize() shows the window too, so it waits for the first paint as show() does.
+    if (placement?.maximized) window.maximize();
+    window.show();
+  });
 
   if (source.kind === 'dev-server') {
     // Our app:// handler sends the CSP itself; the dev server does not, so its responses get it here.

@@ -1,32 +1,45 @@
 /** Entry point: creates the stores once, connects them, and renders the app. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { getBridge } from './bridge';
+import { getBridge, getLinkStore } from './bridge';
 import { connectStores } from './stores/connect-stores';
 import { createHubsStore } from './stores/hubs-store';
+import { resyncOnReconnect } from './stores/link-store';
 import { createOpenHubStore } from './stores/open-hub-store';
+import { createPreferencesStore, rememberOpenHub } from './stores/preferences-store';
 import { createSessionStore } from './stores/session-store';
 import { createWebhooksStore } from './stores/webhooks-store';
 import './styles.css';
 import { App } from './ui/app';
+import { LinkBanner } from './ui/link-banner';
 import { StoresProvider } from './ui/stores-context';
+import { followTheme } from './ui/theme';
 
 const bridge = getBridge();
 const hubs = createHubsStore(bridge);
+// App shell (issue 13 §1): preferences first, so the theme is set before the first paint.
+const preferences = createPreferencesStore();
+followTheme(preferences);
 const stores = {
   session: createSessionStore(bridge),
   hubs,
   // Follows the hub list: opens a hub once the list is loaded, closes it on sign-out.
-  openHub: createOpenHubStore(bridge, hubs),
+  openHub: createOpenHubStore(bridge, hubs, { preferredHubId: () => preferences.getState().lastHubId }),
   webhooks: createWebhooksStore(bridge),
+  link: getLinkStore(),
+  preferences,
 };
+rememberOpenHub(preferences, stores.openHub);
 connectStores(stores.session, stores.hubs);
+// Back after the link to main was down: read the session, the open hub and the webhooks again.
+resyncOnReconnect(stores.link, stores);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
     <StoresProvider stores={stores}>
+      <LinkBanner />
       <App />
     </StoresProvider>
   </StrictMode>,

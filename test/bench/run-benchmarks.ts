@@ -8,6 +8,7 @@
  *  5. opening a hub with healthy, secure-LAN-dead and LAN-dead routes (route-opening.ts; issue 4 §5)
  *  6. the live device view of 1,000 devices under 200 events/s, in Chromium (live-view.ts; issue 5 §3)
  *  7. bytes per webhook intake to the app and to its renderer (inspector-bytes.ts; issue 12 §4)
+ *  8. `npm start` on a built checkout ÷ with the renderer rebuilt (start-up.ts; issue 13 §6)
  * Servers run in their own processes, so the load generator does not share their event loop.
  */
 import { readFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { compiledServer } from './compiled-servers';
 import { TestListener } from '../support/webhook-listener';
 import { liveView } from './live-view';
 import { inspectorBytes } from './inspector-bytes';
+import { startUp } from './start-up';
 import { type BenchRow, routeOpening } from './route-opening';
 
 const REGISTRATIONS = 10_000;
@@ -278,6 +280,7 @@ if (wanted('routing')) await intakeRoutingScale();
 if (wanted('legacy')) await legacyThroughput();
 if (wanted('intake')) await intakeThroughput();
 if (wanted('inspector')) rows.push(...(await inspectorBytes()));
+if (wanted('start')) rows.push(...(await startUp()));
 
 console.log(`\nHubdesk benchmarks — ${new Date().toISOString()}, Node ${process.version}, ${LOAD_SECONDS} s per load run\n`);
 console.table(rows.map((row) => ({ figure: row.figure, value: row.value, baseline: row.baseline, ratio: row.ratio, target: row.target, met: row.target ? (row.met ? 'yes' : 'NO') : '' })));

@@ -66,6 +66,19 @@ export class BrowserWindow extends EventEmitter {
   });
   readonly isMinimized = () => this.minimized;
   readonly isDestroyed = () => this.destroyed;
+  /** The normal (not maximised) bounds, from the constructor's options; tests move the window with `setBounds`. */
+  bounds = { x: 0, y: 0, width: 800, height: 600 };
+  maximized = false;
+  readonly getNormalBounds = () => ({ ...this.bounds });
+  readonly getBounds = () => ({ ...this.bounds });
+  readonly setBounds = vi.fn((bounds: Partial<{ x: number; y: number; width: number; height: number }>) => {
+    this.bounds = { ...this.bounds, ...bounds };
+  });
+  readonly isMaximized = () => this.maximized;
+  readonly maximize = vi.fn(() => {
+    this.maximized = true;
+    this.emit('maximize');
+  });
   readonly loadFile = vi.fn(async (path: string) => {
     this.webContents.mainFrame.url = pathToFileURL(path).href;
   });
@@ -75,6 +88,8 @@ export class BrowserWindow extends EventEmitter {
 
   constructor(readonly options: Record<string, unknown> = {}) {
     super();
+    const { x, y, width, height } = options as Partial<Record<'x' | 'y' | 'width' | 'height', number>>;
+    this.bounds = { x: x ?? 0, y: y ?? 0, width: width ?? 800, height: height ?? 600 };
     BrowserWindow.instances.push(this);
     app.emit('web-contents-created', fakeEvent(), this.webContents);
   }
@@ -107,6 +122,28 @@ export const ipcMain = {
 };
 
 export const shell = { openExternal: vi.fn(async (_url: string) => {}) };
+
+interface FakeRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+/** `screen`: the displays are `fakeElectron.displays` (work areas); `getDisplayMatching` is Electron's rule. */
+const DEFAULT_DISPLAY = { workArea: { x: 0, y: 0, width: 1920, height: 1080 } };
+const displays: { workArea: FakeRect }[] = [structuredClone(DEFAULT_DISPLAY)];
+const overlap = (a: FakeRect, b: FakeRect) =>
+  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+const distance = (a: FakeRect, b: FakeRect) => Math.hypot(a.x + a.width / 2 - (b.x + b.width / 2), a.y + a.height / 2 - (b.y + b.height / 2));
+export const screen = {
+  /** The display the rectangle overlaps most; the nearest one when it overlaps none. */
+  getDisplayMatching: vi.fn((rect: FakeRect) => {
+    const sorted = [...displays].sort((a, b) => overlap(b.workArea, rect) - overlap(a.workArea, rect) || distance(a.workArea, rect) - distance(b.workArea, rect));
+    const found = sorted[0];
+    if (!found) throw new Error('fake screen: no display');
+    return found;
+  }),
+};
 
 /** `powerMonitor`: tests emit 'resume', 'unlock-screen', … on it. */
 export const powerMonitor = new EventEmitter();
@@ -155,6 +192,8 @@ export const ipcRenderer = new FakeIpcRenderer();
 /** Knobs and helpers for tests; not part of Electron's API. */
 export const fakeElectron = {
   state,
+  /** The fake screen's displays (work areas); one 1920×1080 display after `resetFakeElectron`. */
+  displays,
   /** Plays a renderer frame calling `ipcRenderer.invoke(channel, ...args)`. */
   async invoke(sender: FakeWebContents, frame: FakeWebFrameMain | null, channel: string, ...args: unknown[]): Promise<unknown> {
     const handler = ipcMain.handlers.get(channel);
@@ -176,6 +215,7 @@ export function resetFakeElectron(): void {
   state.encryptionAvailable = true;
   state.linuxBackend = 'gnome_libsecret';
   BrowserWindow.instances.length = 0;
+  displays.splice(0, displays.length, structuredClone(DEFAULT_DISPLAY));
   app.removeAllListeners();
   ipcRenderer.removeAllListeners();
   ipcMain.handlers.clear();

@@ -40,6 +40,17 @@ export function filterDevices<T extends DeviceSummary>(devices: readonly T[], fi
   );
 }
 
+/** True when any filter narrows the list (the Clear button and the "N of M" count show then). */
+export function isFiltering(filter: DeviceFilter): boolean {
+  return filter.query.trim() !== '' || filter.zone !== '' || filter.deviceClass !== '';
+}
+
+/** "12 devices", or "3 of 12 devices" while a filter narrows the list. */
+export function deviceCountLabel(shown: number, total: number, filtering: boolean): string {
+  const noun = total === 1 ? 'device' : 'devices';
+  return filtering ? `${shown} of ${total} ${noun}` : `${total} ${noun}`;
+}
+
 /** Favourites pinned at the top in their own group; the others grouped by zone. Empty groups are left out. */
 export function groupWithFavourites(devices: readonly DeviceSummary[], favourites: Readonly<Record<string, boolean>>): DeviceGroup[] {
   const pinned = devices.filter((device) => favourites[device.id] === true);

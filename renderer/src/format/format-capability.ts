@@ -26,6 +26,20 @@ export function formatCapabilityValue(capability: CapabilityState, value: Capabi
   }
 }
 
+/**
+ * Titles that are themselves a state ("Turned on", "Locked") would say the state twice next to the
+ * value ("Turned on  On"); these capabilities are labelled by what they are instead ("Switch  On"; not
+ * "Power", which is the title of a power reading on the same card). The control's accessible name
+ * stays the hub's title.
+ */
+const STATE_TITLES: Readonly<Record<string, string>> = { onoff: 'Switch', locked: 'Lock' };
+
+/** The visible label of a capability beside its value: says what it is, so the value alone says the state once. */
+export function capabilityLabel(capability: Pick<CapabilityState, 'id' | 'title' | 'type'>): string {
+  const stateless = capability.type === 'boolean' && Object.hasOwn(STATE_TITLES, capability.id) ? STATE_TITLES[capability.id] : undefined;
+  return stateless ?? (capability.title || capability.id);
+}
+
 /** The device's capability states in the device's own order, skipping any it lists without a state. */
 export function capabilityStates(device: Device): CapabilityState[] {
   const states = device.capabilitiesObj ?? {};

@@ -37,7 +37,8 @@ import type { Device } from '../../../common/wire';
 import type { DeviceSummary } from '../format/filter-devices';
 import { applyCapabilityValue, applyEvents, keepNewerValues, summariesOf } from './device-updates';
 import { type HubListState, type HubsState, type HubsStore, isListed } from './hubs-store';
-import { settle, type UiError } from './settle';
+import { capabilityFailure, favouriteFailure } from './action-failure';
+import { ACTION_DEADLINE_MS, CHANGE_NOT_CONFIRMED, settle, type UiError } from './settle';
 
 /** Whether the open hub's devices can be shown: `loading` until its snapshot arrives, `idle` when no hub is open. */
 export type SnapshotState = { status: 'idle' } | { status: 'loading' } | { status: 'loaded' } | { status: 'error'; error: UiError };
@@ -104,6 +105,10 @@ export type OpenHubStore = StoreApi<OpenHubState> & { dispose(): void };
 
 export interface OpenHubOptions {
   newTransactionId?: () => string;
+  /** How long a call to main may take before it fails and its optimistic value rolls back (ACTION_DEADLINE_MS). */
+  actionDeadlineMs?: number;
+  /** The hub to open first when nothing is open and it is listed (the one remembered from the last run, issue 13 §1). */
+  preferredHubId?: () => string | null;
 }
 
 /** How many confirmed transaction ids are remembered, so a late echo is still recognised. */
@@ -139,6 +144,10 @@ const OTHER_HUB: UiError = { code: 'internal', message: 'Hubdesk received the de
 
 export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: HubsStore, options: OpenHubOptions = {}): OpenHubStore {
   const newTransactionId = options.newTransactionId ?? (() => crypto.randomUUID());
+  const deadlineMs = options.actionDeadlineMs ?? ACTION_DEADLINE_MS;
+  /** A change: an answer after the deadline is ignored, the change rolled back with CHANGE_NOT_CONFIRMED. */
+  const change = { deadlineMs, timeoutMessage: CHANGE_NOT_CONFIRMED };
+  const read = { deadlineMs };
   // Bumped whenever the open hub changes: answers of the previous one are dropped.
   let generation = 0;
   /** Events of the open hub that arrived before its devices were known. */
@@ -205,7 +214,7 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
         const startedIn = generation;
         // Shown as loading at once: the core reopens the hub and its snapshot may come before this answer.
         set({ snapshot: LOADING });
-        const result = await settle(() => bridge.hubs.pinRoute(hubId, kind));
+        const result = await settle(() => bridge.hubs.pinRoute(hubId, kind), read);
         if (startedIn !== generation) return;
         if (!result.ok) return set({ snapshot: { status: 'error', error: result.error } });
         // The list says which route is pinned.
@@ -216,7 +225,7 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
         const hubId = get().hubId;
         const startedIn = generation;
         if (hubId !== null) set({ snapshot: LOADING });
-        const result = await settle(() => bridge.hubs.allowUnencryptedRoutes(allow));
+        const result = await settle(() => bridge.hubs.allowUnencryptedRoutes(allow), read);
         if (startedIn !== generation) return;
         if (!result.ok) return void (hubId !== null && set({ snapshot: { status: 'error', error: result.error } }));
         await hubs.getState().reload();
@@ -229,7 +238,7 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
         const transactionId = newTransactionId();
         inFlight.add(transactionId);
         setPending(deviceId, capabilityId, { value, transactionId });
-        const result = await settle(() => bridge.hubs.setCapability(hubId, { deviceId, capabilityId, value, transactionId }));
+        const result = await settle(() => bridge.hubs.setCapability(hubId, { deviceId, capabilityId, value, transactionId }), change);
         if (startedIn !== generation) return;
         inFlight.delete(transactionId);
         if (result.ok) {
@@ -238,8 +247,7 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
           const updated = device && applyCapabilityValue(device, result.value);
           if (updated) set({ devices: { ...get().devices, [deviceId]: updated } });
         } else {
-          const title = get().devices[deviceId]?.capabilitiesObj?.[capabilityId]?.title || capabilityId;
-          showError(deviceId, `${title} was not changed. ${result.error.message}`);
+          showError(deviceId, capabilityFailure(get().devices[deviceId], capabilityId, value, result.error.message));
         }
         // A newer change of the same capability stays shown until it settles itself: the last one wins.
         if (get().pending[deviceId]?.[capabilityId]?.transactionId === transactionId) setPending(deviceId, capabilityId, undefined);
@@ -251,13 +259,13 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
         const startedIn = generation;
         favouriteChanges.set(deviceId, favourite);
         setMark(deviceId, favourite);
-        const result = await settle(() => bridge.hubs.setFavourite(hubId, deviceId, favourite));
+        const result = await settle(() => bridge.hubs.setFavourite(hubId, deviceId, favourite), change);
         if (startedIn !== generation) return;
         if (favouriteChanges.get(deviceId) === favourite) favouriteChanges.delete(deviceId);
         if (result.ok) return;
         // Undone only if the user did not change it again meanwhile.
         if ((get().favourites[deviceId] === true) === favourite) setMark(deviceId, !favourite);
-        showError(deviceId, `${favourite ? 'Adding to' : 'Removing from'} favourites failed: ${result.error.message}`);
+        showError(deviceId, favouriteFailure(get().devices[deviceId], favourite, result.error.message));
       },
 
       dismissError(deviceId) {
@@ -270,7 +278,7 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
         if (hubId === null || get().triggers[flowId]?.status === 'starting') return;
         const startedIn = generation;
         setTrigger(flowId, { status: 'starting' });
-        const result = await settle(() => bridge.hubs.triggerFlow(hubId, flowId));
+        const result = await settle(() => bridge.hubs.triggerFlow(hubId, flowId), change);
         if (startedIn !== generation) return;
         setTrigger(flowId, result.ok ? { status: 'started', at: result.value.triggeredAt } : { status: 'failed', message: result.error.message });
       },
@@ -299,7 +307,7 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
   /** Asks the core to open the hub (again: a fresh snapshot); a refusal is shown as not live, with the reason. */
   const requestOpen = (hubId: string | null) => {
     const startedIn = generation;
-    void settle(() => bridge.hubs.open(hubId)).then((result) => {
+    void settle(() => bridge.hubs.open(hubId), read).then((result) => {
       if (result.ok || startedIn !== generation || hubId === null) return;
       readFailed(result.error);
       set({ live: { state: 'offline', reason: result.error.message } });
@@ -378,7 +386,8 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
     for (const id of known.keys()) if (!ids.has(id)) known.delete(id);
     const open = get().hubId;
     if (open === null || !ids.has(open)) {
-      const first = state.list.hubs[0]?.id ?? null;
+      const preferred = options.preferredHubId?.() ?? null;
+      const first = (open === null && preferred !== null && ids.has(preferred) ? preferred : state.list.hubs[0]?.id) ?? null;
       if (first !== open) switchTo(first);
     }
   };

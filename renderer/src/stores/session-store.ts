@@ -8,7 +8,7 @@ import type { Envelope } from '../../../common/app-error';
 import type { Bridge, SessionView } from '../../../common/ipc-contract';
 import { settle, type UiError } from './settle';
 
-export type SessionAction = 'signIn' | 'cancel' | 'signOut' | 'dismissNotice' | 'allowPlaintextStorage';
+export type SessionAction = 'signIn' | 'reopenBrowser' | 'cancel' | 'signOut' | 'dismissNotice' | 'allowPlaintextStorage';
 
 export interface SessionState {
   /** null until the first view arrives. */
@@ -20,6 +20,8 @@ export interface SessionState {
   pending: SessionAction | null;
   load(): Promise<void>;
   signIn(): Promise<void>;
+  /** Opens the waiting sign-in's page in the browser again. */
+  reopenBrowser(): Promise<void>;
   cancel(): Promise<void>;
   signOut(): Promise<void>;
   dismissNotice(id: string): Promise<void>;
@@ -49,6 +51,7 @@ export function createSessionStore(bridge: Bridge): SessionStore {
         set(result.ok ? { session: result.value } : { loadError: result.error });
       },
       signIn: () => run('signIn', () => bridge.auth.signIn()),
+      reopenBrowser: () => run('reopenBrowser', () => bridge.auth.reopenBrowser()),
       cancel: () => run('cancel', () => bridge.auth.cancel()),
       signOut: () => run('signOut', () => bridge.auth.signOut()),
       dismissNotice: (id) => run('dismissNotice', () => bridge.notices.dismiss(id)),

@@ -2,7 +2,9 @@
  * The browser host's side of the bridge: the IPC contract over a loopback WebSocket. The per-run
  * secret arrives in the URL fragment (never sent to a server or in a Referer); it is moved to
  * sessionStorage at once and the fragment removed, so reloads keep working and the secret does not
- * linger in the address bar or history. The connection is re-opened when it drops.
+ * linger in the address bar or history. The connection is re-opened when it drops; every change of
+ * the link (`connected`, `reconnecting`, `lost` when the host refused the secret) is reported through
+ * `onLinkChange`, so the renderer can say so (stores/link-store.ts).
  */
 import type { Envelope } from '../../../common/app-error';
 import {
@@ -14,18 +16,27 @@ import {
 } from '../../../common/bridge-protocol';
 import type { Channel, EventName, Transport } from '../../../common/ipc-contract';
 import { parseJsonMessage } from '../../../common/json-message';
+import type { LinkState } from '../stores/link-store';
 
 const SECRET_KEY = 'hubdesk.bridge-secret';
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 5_000;
 
 const LOST: Envelope<never> = { ok: false, error: { code: 'internal', message: 'The connection to Hubdesk was lost. Please try again.' } };
-const REFUSED: Envelope<never> = {
-  ok: false,
-  error: { code: 'internal', message: 'This page is not connected to Hubdesk. Open the address Hubdesk printed when it started.' },
-};
+const REFUSED_MESSAGE = 'This page is not connected to Hubdesk. Open the address Hubdesk printed when it started.';
+const REFUSED: Envelope<never> = { ok: false, error: { code: 'internal', message: REFUSED_MESSAGE } };
 
-export function createWebSocketTransport(): Transport {
+const CLOSED_REASON = 'The connection to Hubdesk closed.';
+/** The link is refused for good (no or an old secret: Hubdesk restarted); the page cannot fix that itself. */
+const GAVE_UP_REASON = 'Hubdesk does not accept this page, perhaps because it restarted. Open the address Hubdesk printed when it started.';
+const NOT_ANSWERING_REASON = 'Hubdesk is not answering.';
+
+export interface WebSocketTransportOptions {
+  /** Told every time the link changes (not repeated while it stays the same). */
+  onLinkChange?: (link: LinkState) => void;
+}
+
+export function createWebSocketTransport(options: WebSocketTransportOptions = {}): Transport {
   const secret = takeSecret();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const pending = new Map<number, (envelope: Envelope<unknown>) => void>();
@@ -35,6 +46,8 @@ export function createWebSocketTransport(): Transport {
   let welcomed = false;
   let refused = secret === undefined;
   let retryMs = RETRY_MIN_MS;
+  let everWelcomed = false;
+  const report = (link: LinkState) => options.onLinkChange?.(link);
 
   const send = (message: ClientMessage) => {
     if (welcomed && socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -51,7 +64,9 @@ export function createWebSocketTransport(): Transport {
       if (!parsed) return;
       if (parsed.type === 'welcome') {
         welcomed = true;
+        everWelcomed = true;
         retryMs = RETRY_MIN_MS;
+        report({ state: 'connected' });
         for (const message of queue.splice(0)) ws.send(JSON.stringify(message));
       } else if (parsed.type === 'result') {
         const resolve = pending.get(parsed.id);
@@ -75,13 +90,16 @@ export function createWebSocketTransport(): Transport {
         for (const resolve of pending.values()) resolve(REFUSED);
         pending.clear();
         queue.length = 0;
+        report({ state: 'lost', reason: GAVE_UP_REASON });
         return;
       }
+      report({ state: 'reconnecting', reason: everWelcomed ? CLOSED_REASON : NOT_ANSWERING_REASON });
       setTimeout(connect, retryMs);
       retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
     };
   };
   connect();
+  if (refused) report({ state: 'lost', reason: GAVE_UP_REASON });
 
   return {
     invoke(channel: Channel, args: unknown[]) {

@@ -1,18 +1,17 @@
-/** Chooses the screen for the current session state, and remembers which view (hubs or webhooks) is open. */
-import { useState } from 'react';
+/** Chooses the screen for the current session state; the open view (hubs, webhooks, settings) is a remembered preference. */
 import { useStore } from 'zustand';
 import { RestoringScreen, StartupFailedScreen } from './restoring-screen';
 import { SignedInScreen } from './signed-in-screen';
 import { SignedOutScreen } from './signed-out-screen';
 import { SigningInScreen } from './signing-in-screen';
 import { useStores } from './stores-context';
-import type { AppView } from './view-tabs';
 
 export function App() {
-  const { session: sessionStore } = useStores();
+  const { session: sessionStore, preferences } = useStores();
   const session = useStore(sessionStore, (s) => s.session);
   const loadError = useStore(sessionStore, (s) => s.loadError);
-  const [view, setView] = useState<AppView>('hubs');
+  const view = useStore(preferences, (s) => s.lastView);
+  const setView = useStore(preferences, (s) => s.setLastView);
 
   if (!session) return loadError ? <StartupFailedScreen error={loadError} /> : <RestoringScreen message="Starting Hubdesk…" />;
   const { auth } = session;

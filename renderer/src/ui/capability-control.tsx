@@ -7,7 +7,7 @@
 import { memo, useState } from 'react';
 import type { CapabilityValue } from '../../../common/ipc-contract';
 import type { CapabilityState } from '../../../common/wire';
-import { formatCapabilityValue } from '../format/format-capability';
+import { capabilityLabel, formatCapabilityValue } from '../format/format-capability';
 import { formatFetchedAt } from '../format/hub-labels';
 import { type SliderScale, sliderScale } from '../format/slider-scale';
 import type { PendingValue } from '../stores/open-hub-store';
@@ -55,7 +55,7 @@ export const CapabilityControl = memo(function CapabilityControl({ state, pendin
 
   return (
     <div className="capability" data-pending={pending !== undefined} data-alarm={alarm} title={updated ? `Updated ${updated}` : undefined}>
-      <dt>{label}</dt>
+      <dt>{capabilityLabel(state)}</dt>
       <dd>
         {control}
         {alarm && <span className="alarm-badge">Alarm</span>}

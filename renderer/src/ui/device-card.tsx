@@ -1,17 +1,16 @@
 /**
  * One device, subscribed to its own entry of the open-hub store: a change of another device does not
  * re-render it. Shows its controls (see CapabilityControl), a favourite star, and the reason a change
- * of it was refused (dismissable; it fades after ERROR_FADE_MS).
+ * of it was refused (it stays until dismissed). While the link to the app's main process is down its
+ * controls and star are disabled: nothing could confirm a change.
  */
-import { memo, useCallback, useEffect } from 'react';
+import { memo, useCallback } from 'react';
 import { useStore } from 'zustand';
 import type { CapabilityValue } from '../../../common/ipc-contract';
 import { capabilityStates } from '../format/format-capability';
 import { CapabilityControl } from './capability-control';
 import { DeviceIcon } from './device-icon';
-import { useStores } from './stores-context';
-
-export const ERROR_FADE_MS = 10_000;
+import { useLinked, useStores } from './stores-context';
 
 export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
   const { openHub } = useStores();
@@ -19,6 +18,7 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
   const pending = useStore(openHub, (s) => s.pending[id]);
   const favourite = useStore(openHub, (s) => s.favourites[id] === true);
   const mayControl = useStore(openHub, (s) => s.permissions.control);
+  const linked = useLinked();
   const change = useCallback((capabilityId: string, value: CapabilityValue) => void openHub.getState().setCapability(id, capabilityId, value), [openHub, id]);
   if (!device) return null;
 
@@ -36,6 +36,7 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
           aria-pressed={favourite}
           aria-label="Favourite"
           title={favourite ? 'Unpin from the top' : 'Pin at the top'}
+          disabled={!linked}
           onClick={() => void openHub.getState().setFavourite(id, !favourite)}
         >
           <span aria-hidden="true">{favourite ? '★' : '☆'}</span>
@@ -45,7 +46,7 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
       {capabilities.length > 0 && (
         <dl className="capabilities">
           {capabilities.map((state) => (
-            <CapabilityControl key={state.id} state={state} pending={pending?.[state.id]} disabled={!mayControl || unavailable} onChange={change} />
+            <CapabilityControl key={state.id} state={state} pending={pending?.[state.id]} disabled={!mayControl || unavailable || !linked} onChange={change} />
           ))}
         </dl>
       )}
@@ -57,14 +58,6 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
 function CardError({ deviceId }: { deviceId: string }) {
   const { openHub } = useStores();
   const error = useStore(openHub, (s) => s.errors[deviceId]);
-  const errorId = error?.id;
-  useEffect(() => {
-    if (errorId === undefined) return;
-    const timer = setTimeout(() => {
-      if (openHub.getState().errors[deviceId]?.id === errorId) openHub.getState().dismissError(deviceId);
-    }, ERROR_FADE_MS);
-    return () => clearTimeout(timer);
-  }, [openHub, deviceId, errorId]);
   if (!error) return null;
   return (
     <div role="alert" className="card-error">

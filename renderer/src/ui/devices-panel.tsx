@@ -7,7 +7,7 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { HubView } from '../../../common/ipc-contract';
 import { describeDevicesError } from '../format/describe-error';
-import { filterChoices, filterDevices, groupWithFavourites, NO_FILTER } from '../format/filter-devices';
+import { deviceCountLabel, filterChoices, filterDevices, groupWithFavourites, NO_FILTER } from '../format/filter-devices';
 import { formatFetchedAt, ROUTE_PIN_CHOICES, routeInUseLabel, routeOutcomeLabel } from '../format/hub-labels';
 import { DeviceCard } from './device-card';
 import { DeviceFilters } from './device-filters';
@@ -69,7 +69,7 @@ function DevicesSummary() {
   const count = useStore(openHub, (s) => s.summaries.length);
   const route = useStore(openHub, (s) => s.route);
   const time = route && formatFetchedAt(route.fetchedAt);
-  const text = [`${count} ${count === 1 ? 'device' : 'devices'}`, route && routeInUseLabel(route), time && `updated ${time}`].filter(Boolean).join(' · ');
+  const text = [deviceCountLabel(count, count, false), route && routeInUseLabel(route), time && `updated ${time}`].filter(Boolean).join(' · ');
   return <p className="muted">{text}</p>;
 }
 
@@ -138,12 +138,13 @@ function LiveDeviceGroups({ hubName }: { hubName: string }) {
   // Typing stays responsive on a large hub: the grid follows the search a moment later.
   const shownFilter = useDeferredValue(filter);
   const choices = useMemo(() => filterChoices(summaries), [summaries]);
-  const groups = useMemo(() => groupWithFavourites(filterDevices(summaries, shownFilter), favourites), [summaries, shownFilter, favourites]);
+  const shown = useMemo(() => filterDevices(summaries, shownFilter), [summaries, shownFilter]);
+  const groups = useMemo(() => groupWithFavourites(shown, favourites), [shown, favourites]);
 
   if (summaries.length === 0) return <p>There are no devices on {hubName} yet.</p>;
   return (
     <>
-      <DeviceFilters filter={filter} zones={choices.zones} classes={choices.classes} onChange={setFilter} />
+      <DeviceFilters filter={filter} zones={choices.zones} classes={choices.classes} shown={shown.length} total={summaries.length} onChange={setFilter} />
       {groups.length === 0 && <p className="muted">No device matches.</p>}
       {groups.map((group) => (
         <section key={group.key} className="zone" aria-label={group.title}>

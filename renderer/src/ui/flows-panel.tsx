@@ -1,8 +1,11 @@
-/** The open hub's flows with a Trigger button each, and what happened on the last trigger. Hidden when the session may not see flows. */
+/**
+ * The open hub's flows as one compact strip beside the devices (issue 13 §5): a start button per flow
+ * and, next to it, the result of its last start and when. Hidden when the session may not see flows.
+ */
 import { useStore } from 'zustand';
 import type { Flow } from '../../../common/ipc-contract';
-import type { TriggerState } from '../stores/open-hub-store';
-import { useStores } from './stores-context';
+import { flowResultLabel, flowStartedAtLabel } from '../format/flow-labels';
+import { useLinked, useStores } from './stores-context';
 
 export function FlowsPanel() {
   const { openHub } = useStores();
@@ -12,8 +15,8 @@ export function FlowsPanel() {
   const cannotStart = state.status === 'loaded' && !state.list.canStart ? (permissions.reason ?? 'You may see flows on this hub but not start them.') : undefined;
 
   return (
-    <details className="flows" open>
-      <summary>Flows</summary>
+    <section className="flows-strip" aria-label="Flows">
+      <h2 className="flows-title">Flows</h2>
       {state.status === 'loading' && <p className="muted">Loading flows…</p>}
       {state.status === 'error' && (
         <p className="error-text">
@@ -24,7 +27,6 @@ export function FlowsPanel() {
         </p>
       )}
       {state.status === 'loaded' && state.list.flows.length === 0 && <p className="muted">There are no flows on this hub.</p>}
-      {cannotStart && <p className="muted">{cannotStart}</p>}
       {state.status === 'loaded' && state.list.flows.length > 0 && (
         <ul className="flow-list">
           {state.list.flows.map((flow) => (
@@ -32,35 +34,41 @@ export function FlowsPanel() {
           ))}
         </ul>
       )}
-    </details>
+      {cannotStart && <p className="muted flows-note">{cannotStart}</p>}
+    </section>
   );
 }
 
 function FlowRow({ flow, canStart }: { flow: Flow; canStart: boolean }) {
   const { openHub } = useStores();
   const trigger = useStore(openHub, (s) => s.triggers[flow.id]);
+  const linked = useLinked();
   const starting = trigger?.status === 'starting';
+  const startedAt = flowStartedAtLabel(trigger);
   return (
-    <li>
-      <span className="flow-name">{flow.name}</span>
-      {!flow.enabled && <span className="muted">Turned off on the hub</span>}
-      <button type="button" aria-label={`Trigger ${flow.name}`} disabled={!canStart || !flow.enabled || starting} onClick={() => void openHub.getState().triggerFlow(flow.id)}>
-        Trigger
+    <li className="flow-chip" data-result={trigger?.status}>
+      <button
+        type="button"
+        className="flow-start"
+        aria-label={`Trigger ${flow.name}`}
+        title={flow.enabled ? `Start ${flow.name}` : `${flow.name} is turned off on the hub`}
+        disabled={!canStart || !flow.enabled || starting || !linked}
+        onClick={() => void openHub.getState().triggerFlow(flow.id)}
+      >
+        <span className="flow-start-mark" aria-hidden="true">
+          ▶
+        </span>
+        <span className="flow-name">{flow.name}</span>
       </button>
-      <span role="status" className={trigger?.status === 'failed' ? 'error-text' : 'muted'}>
-        {trigger && triggerText(trigger)}
+      {!flow.enabled && <span className="muted flow-off">Turned off on the hub</span>}
+      <span role="status" className={trigger?.status === 'failed' ? 'error-text flow-result' : 'muted flow-result'}>
+        {trigger && flowResultLabel(trigger)}
       </span>
+      {startedAt && trigger?.status === 'started' && (
+        <time className="muted flow-time" dateTime={trigger.at}>
+          {startedAt}
+        </time>
+      )}
     </li>
   );
-}
-
-function triggerText(trigger: TriggerState): string {
-  switch (trigger.status) {
-    case 'starting':
-      return 'Starting…';
-    case 'started':
-      return 'Started';
-    case 'failed':
-      return `Not started: ${trigger.message}`;
-  }
 }

@@ -5,7 +5,8 @@ import { describeHubsError } from '../format/describe-error';
 import { platformLabel, routesLabel } from '../format/hub-labels';
 import { useStores } from './stores-context';
 
-export function HubList() {
+/** `onOpen` runs after the user chose a hub (the app shell shows the Hubs view then). */
+export function HubList({ onOpen }: { onOpen?: () => void } = {}) {
   const { hubs, openHub } = useStores();
   const list = useStore(hubs, (s) => s.list);
   const openHubId = useStore(openHub, (s) => s.hubId);
@@ -28,7 +29,7 @@ export function HubList() {
       {list.status === 'loaded' && list.hubs.length > 0 && (
         <ul>
           {list.hubs.map((hub) => (
-            <HubItem key={hub.id} hub={hub} selected={hub.id === openHubId} />
+            <HubItem key={hub.id} hub={hub} selected={hub.id === openHubId} onOpen={onOpen} />
           ))}
         </ul>
       )}
@@ -36,13 +37,21 @@ export function HubList() {
   );
 }
 
-function HubItem({ hub, selected }: { hub: HubView; selected: boolean }) {
+function HubItem({ hub, selected, onOpen }: { hub: HubView; selected: boolean; onOpen: (() => void) | undefined }) {
   const { openHub } = useStores();
   // Ids from the hub record are not guaranteed to be valid in an id attribute; encode them.
   const detailsId = `hub-details-${encodeURIComponent(hub.id)}`;
   return (
     <li className="hub-item" data-selected={selected}>
-      <button type="button" aria-current={selected ? 'true' : undefined} aria-describedby={detailsId} onClick={() => openHub.getState().open(hub.id)}>
+      <button
+        type="button"
+        aria-current={selected ? 'true' : undefined}
+        aria-describedby={detailsId}
+        onClick={() => {
+          openHub.getState().open(hub.id);
+          onOpen?.();
+        }}
+      >
         {hub.name}
       </button>
       <p id={detailsId} className="hub-details">

@@ -1,11 +1,14 @@
-/** Signed in: who, how the sign-in is kept, and either the hubs (list beside devices) or the webhooks view. */
+/** Signed in: the app shell — a fixed header (who, how the sign-in is kept), a collapsible sidebar (views, hubs) and the scrolling content region. */
+import { useCallback } from 'react';
 import { useStore } from 'zustand';
 import type { SessionView, UserView } from '../../../common/ipc-contract';
 import { ActionError } from './action-error';
 import { DevicesPanel } from './devices-panel';
 import { HubList } from './hub-list';
 import { Notices } from './notices';
+import { SettingsView } from './settings-view';
 import { useStores } from './stores-context';
+import { useHubShortcuts } from './use-hub-shortcuts';
 import { type AppView, ViewPanel, ViewTabs } from './view-tabs';
 import { WebhooksView } from './webhooks-view';
 
@@ -15,15 +18,30 @@ const STORAGE_HINT: Partial<Record<SessionView['tokenStorage'], string>> = {
 };
 
 export function SignedInScreen({ user, view, onView }: { user: UserView; view: AppView; onView(view: AppView): void }) {
-  const { session } = useStores();
+  const { session, preferences } = useStores();
   const pending = useStore(session, (s) => s.pending);
   const tokenStorage = useStore(session, (s) => s.session?.tokenStorage);
+  const collapsed = useStore(preferences, (s) => s.sidebarCollapsed);
   const fullName = `${user.firstname} ${user.lastname}`.trim();
   const hint = tokenStorage ? STORAGE_HINT[tokenStorage] : undefined;
+  const showHubs = useCallback(() => onView('hubs'), [onView]);
+  useHubShortcuts(showHubs);
 
+  // The app shell (issue 13 §1): header and sidebar stay put, only the content region scrolls.
   return (
-    <div className="signed-in">
+    <div className="signed-in app-shell" data-sidebar={collapsed ? 'collapsed' : 'expanded'}>
       <header className="app-header">
+        <button
+          type="button"
+          className="sidebar-toggle"
+          aria-label="Sidebar"
+          aria-expanded={!collapsed}
+          aria-controls="app-sidebar"
+          title={collapsed ? 'Show the sidebar' : 'Hide the sidebar'}
+          onClick={() => preferences.getState().setSidebarCollapsed(!collapsed)}
+        >
+          <span aria-hidden="true">☰</span>
+        </button>
         <h1>Hubdesk</h1>
         <div className="account">
           <p className="user">
@@ -38,19 +56,29 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
       </header>
       <ActionError />
       <Notices />
-      <ViewTabs current={view} onChange={onView} />
-      <main>
-        {view === 'hubs' ? (
-          <ViewPanel view="hubs" className="columns">
-            <HubList />
-            <DevicesPanel />
-          </ViewPanel>
-        ) : (
-          <ViewPanel view="webhooks">
-            <WebhooksView />
-          </ViewPanel>
-        )}
-      </main>
+      <div className="app-body">
+        <aside id="app-sidebar" className="app-sidebar" aria-label="Sidebar" hidden={collapsed}>
+          <ViewTabs current={view} onChange={onView} vertical />
+          <HubList onOpen={showHubs} />
+        </aside>
+        <main className="app-content">
+          {view === 'hubs' && (
+            <ViewPanel view="hubs" className="hubs-view">
+              <DevicesPanel />
+            </ViewPanel>
+          )}
+          {view === 'webhooks' && (
+            <ViewPanel view="webhooks">
+              <WebhooksView />
+            </ViewPanel>
+          )}
+          {view === 'settings' && (
+            <ViewPanel view="settings">
+              <SettingsView />
+            </ViewPanel>
+          )}
+        </main>
+      </div>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { SessionView } from '../../../common/ipc-contract';
 import { AuthCard } from './auth-card';
+import { SettingsView } from './settings-view';
 import { useStores } from './stores-context';
 import { useStore } from 'zustand';
 import { type AppView, ViewPanel, ViewTabs } from './view-tabs';
@@ -20,6 +21,12 @@ export function SignedOutScreen({ reason, backend, view, onView }: SignedOutProp
       {view === 'hubs' ? (
         <ViewPanel view="hubs">
           <SignInCard reason={reason} backend={backend} />
+        </ViewPanel>
+      ) : view === 'settings' ? (
+        <ViewPanel view="settings">
+          <main>
+            <SettingsView />
+          </main>
         </ViewPanel>
       ) : (
         <ViewPanel view="webhooks">

@@ -1,3 +1,8 @@
+/**
+ * Waiting for the sign-in in the browser. The page's link is shown with Copy and Open again, so a
+ * browser that did not open (or a tab closed by mistake) does not strand the user (issue 13 §2).
+ */
+import { useState } from 'react';
 import { useStore } from 'zustand';
 import { AuthCard } from './auth-card';
 import { useStores } from './stores-context';
@@ -5,16 +10,53 @@ import { useStores } from './stores-context';
 export function SigningInScreen({ authorizationOrigin }: { authorizationOrigin: string }) {
   const { session } = useStores();
   const pending = useStore(session, (s) => s.pending);
+  const auth = useStore(session, (s) => s.session?.auth);
+  const url = auth?.status === 'signing-in' ? auth.authorizationUrl : undefined;
+  const browserFailed = auth?.status === 'signing-in' && auth.browserOpened === false;
   return (
     <AuthCard>
-      <p role="status" aria-live="polite">
-        <span className="spinner" aria-hidden="true" /> Hubdesk opened your browser at <strong>{authorizationOrigin}</strong> and is
-        waiting for you to finish signing in there.
-      </p>
-      <p className="muted">If no browser window appeared, cancel and sign in again.</p>
+      {browserFailed ? (
+        <p role="status" aria-live="polite">
+          Hubdesk could not open your browser. Open the link below in your browser to sign in at <strong>{authorizationOrigin}</strong>; Hubdesk
+          is waiting for you to finish there.
+        </p>
+      ) : (
+        <p role="status" aria-live="polite">
+          <span className="spinner" aria-hidden="true" /> Hubdesk opened your browser at <strong>{authorizationOrigin}</strong> and is
+          waiting for you to finish signing in there.
+        </p>
+      )}
+      {url ? <AuthorisationLink url={url} /> : <p className="muted">If no browser window appeared, cancel and sign in again.</p>}
       <button type="button" disabled={pending === 'cancel'} onClick={() => void session.getState().cancel()}>
         Cancel
       </button>
     </AuthCard>
+  );
+}
+
+function AuthorisationLink({ url }: { url: string }) {
+  const { session } = useStores();
+  const pending = useStore(session, (s) => s.pending);
+  const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
+  const copy = () => {
+    navigator.clipboard.writeText(url).then(
+      () => setCopied('copied'),
+      () => setCopied('failed'),
+    );
+  };
+  return (
+    <div className="auth-link">
+      <p className="muted">If no browser window appeared, or you closed it, open this link in your browser:</p>
+      <code>{url}</code>
+      <button type="button" onClick={copy}>
+        Copy
+      </button>
+      <button type="button" disabled={pending === 'reopenBrowser'} onClick={() => void session.getState().reopenBrowser()}>
+        Open again
+      </button>
+      <span role="status" className="muted">
+        {copied === 'copied' ? 'Link copied.' : copied === 'failed' ? 'Could not copy; select the link and copy it.' : ''}
+      </span>
+    </div>
   );
 }

@@ -1,7 +1,10 @@
 /** The app's stores, created once in main.tsx and handed down through context. */
 import { createContext, type ReactNode, useContext } from 'react';
+import { useStore } from 'zustand';
 import type { HubsStore } from '../stores/hubs-store';
+import { isConnected, type LinkStore } from '../stores/link-store';
 import type { OpenHubStore } from '../stores/open-hub-store';
+import type { PreferencesStore } from '../stores/preferences-store';
 import type { SessionStore } from '../stores/session-store';
 import type { WebhooksStore } from '../stores/webhooks-store';
 
@@ -12,6 +15,10 @@ export interface Stores {
   /** Which hub is open, and its devices and flows as they change. */
   openHub: OpenHubStore;
   webhooks: WebhooksStore;
+  /** The link to the app's main process (issue 13 §2). */
+  link: LinkStore;
+  /** Theme, sidebar, last hub and view, kept in localStorage (issue 13 §1). */
+  preferences: PreferencesStore;
 }
 
 const StoresContext = createContext<Stores | null>(null);
@@ -24,4 +31,10 @@ export function useStores(): Stores {
   const stores = useContext(StoresContext);
   if (!stores) throw new Error('useStores must be used inside StoresProvider');
   return stores;
+}
+
+/** Whether main can be reached now: controls that need it are disabled while it cannot. */
+export function useLinked(): boolean {
+  const { link } = useStores();
+  return useStore(link, isConnected);
 }

@@ -1,28 +1,36 @@
-/** The app's two views as a tab list (WAI-ARIA tabs: arrow keys, Home and End move between tabs). */
+/**
+ * The app's views as a tab list (WAI-ARIA tabs: arrow keys, Home and End move between tabs). In the
+ * sidebar the list is vertical: Up and Down move as well as Left and Right.
+ */
 import { type KeyboardEvent, useRef } from 'react';
+import type { View } from '../stores/preferences-store';
 
-export type AppView = 'hubs' | 'webhooks';
+export type AppView = View;
 
 const TABS: { view: AppView; label: string }[] = [
   { view: 'hubs', label: 'Hubs' },
   { view: 'webhooks', label: 'Webhooks' },
+  { view: 'settings', label: 'Settings' },
 ];
 
 export const tabId = (view: AppView) => `tab-${view}`;
 export const panelId = (view: AppView) => `panel-${view}`;
 
-export function ViewTabs({ current, onChange }: { current: AppView; onChange(view: AppView): void }) {
+export function ViewTabs({ current, onChange, vertical = false }: { current: AppView; onChange(view: AppView): void; vertical?: boolean }) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const move = (event: KeyboardEvent, index: number) => {
     const last = TABS.length - 1;
-    const next = { ArrowRight: index === last ? 0 : index + 1, ArrowLeft: index === 0 ? last : index - 1, Home: 0, End: last }[event.key];
+    const forward = index === last ? 0 : index + 1;
+    const back = index === 0 ? last : index - 1;
+    const upDown = vertical ? { ArrowDown: forward, ArrowUp: back } : {};
+    const next = ({ ArrowRight: forward, ArrowLeft: back, Home: 0, End: last, ...upDown } as Record<string, number | undefined>)[event.key];
     if (next === undefined) return;
     event.preventDefault();
     onChange(TABS[next]!.view);
     refs.current[next]?.focus();
   };
   return (
-    <div role="tablist" aria-label="Views" className="view-tabs">
+    <div role="tablist" aria-label="Views" aria-orientation={vertical ? 'vertical' : 'horizontal'} className="view-tabs">
       {TABS.map(({ view, label }, index) => (
         <button
           key={view}

@@ -3,7 +3,7 @@ import { useStore } from 'zustand';
 import type { WebhookConnection } from '../../../common/ipc-contract';
 import { connectionLabel, routingLabel } from '../format/webhook-labels';
 import { connectionOf } from '../stores/webhooks-store';
-import { useStores } from './stores-context';
+import { useLinked, useStores } from './stores-context';
 import { useNow } from './use-now';
 
 export function WebhookRegistrations() {
@@ -12,6 +12,7 @@ export function WebhookRegistrations() {
   const connections = useStore(webhooks, (s) => s.connections);
   const pending = useStore(webhooks, (s) => s.pending);
   const hubList = useStore(hubs, (s) => s.list);
+  const linked = useLinked();
   const hubName = (id: string) => (hubList.status === 'loaded' ? hubList.hubs.find((hub) => hub.id === id)?.name : undefined);
 
   return (
@@ -33,7 +34,7 @@ export function WebhookRegistrations() {
                   <p className="muted">{view.hasTapCredential ? 'Tap credential set: routing decisions shown' : 'No tap credential: this app’s deliveries only'}</p>
                   <ConnectionIndicator connection={connection} />
                 </div>
-                <button type="button" aria-label={`Remove ${view.id}`} disabled={pending === 'remove'} onClick={() => void webhooks.getState().remove(view.id)}>
+                <button type="button" aria-label={`Remove ${view.id}`} disabled={pending === 'remove' || !linked} onClick={() => void webhooks.getState().remove(view.id)}>
                   Remove
                 </button>
               </li>
@@ -56,7 +57,17 @@ function TapCredentialNotice() {
 }
 
 export function ConnectionIndicator({ connection }: { connection: WebhookConnection }) {
-  const now = useNow(connection.state === 'reconnecting');
+  const linked = useLinked();
+  const now = useNow(linked && connection.state === 'reconnecting');
+  // While the link to the app is down nobody knows (issue 13 §2).
+  if (!linked) {
+    return (
+      <p className="connection" data-state="unknown" role="status">
+        <span className="connection-dot" aria-hidden="true" />
+        Unknown
+      </p>
+    );
+  }
   return (
     <p className="connection" data-state={connection.state} role="status">
       <span className="connection-dot" aria-hidden="true" />

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../../common/app-error';
 import type { AuthView } from '../../../../common/ipc-contract';
 import type { UserRecord } from '../../../../common/wire';
-import { BROWSER_FAILED_REASON, createAuth, DECLINED_REASON, SIGN_IN_EXPIRED_REASON, UNREADABLE_REASON } from '../../../../main/core/auth';
+import { BROWSER_FAILED_REASON, createAuth, DECLINED_REASON, NOTHING_TO_REOPEN_REASON, REOPEN_FAILED_REASON, SIGN_IN_EXPIRED_REASON, UNREADABLE_REASON } from '../../../../main/core/auth';
 import type { CallbackResult } from '../../../../main/core/oauth-flow';
 import type { LoadResult, TokenVault } from '../../../../main/core/token-vault';
 import { memoryStore, recordingLogger, tokens } from '../../../support/core-fakes';
@@ -10,7 +10,11 @@ import { memoryStore, recordingLogger, tokens } from '../../../support/core-fake
 const USER: UserRecord = { _id: 'user-1', email: 'ada@example.test', firstname: 'Ada', lastname: 'L', hubs: [] } as unknown as UserRecord;
 const ADA = { id: 'user-1', email: 'ada@example.test', firstname: 'Ada', lastname: 'L' };
 
-function setup(options: { load?: LoadResult; callback?: CallbackResult; getUser?: () => Promise<UserRecord>; startFails?: boolean } = {}) {
+const AUTH_PAGE = 'https://cloud.test/oauth2/authorise?state=s&code_challenge=c';
+
+function setup(
+  options: { load?: LoadResult; callback?: CallbackResult; getUser?: () => Promise<UserRecord>; startFails?: boolean; browserFails?: boolean; reopenFails?: boolean } = {},
+) {
   let saved: ReturnType<typeof tokens> | null = null;
   const vault = {
     backendKey: 'backend-1',
@@ -25,6 +29,11 @@ function setup(options: { load?: LoadResult; callback?: CallbackResult; getUser?
   const oauth = {
     start: vi.fn(async () => {
       if (options.startFails) throw new Error('no browser');
+      return { url: AUTH_PAGE, opened: options.browserFails !== true };
+    }),
+    reopen: vi.fn(async () => {
+      if (options.reopenFails) throw new Error('no browser');
+      return true;
     }),
     cancel: vi.fn(() => true),
     handleCallback: vi.fn(async () => options.callback ?? ({ kind: 'tokens', tokens: tokens(1) } as CallbackResult)),
@@ -73,14 +82,38 @@ describe('auth', () => {
   it('signing in shows where the browser went; the tokens of the callback sign the user in as a new identity', async () => {
     const t = setup({ load: 'empty' });
     await t.auth.signIn();
-    expect(t.current()).toEqual({ status: 'signing-in', authorizationOrigin: 'https://cloud.test' });
+    expect(t.current()).toEqual({ status: 'signing-in', authorizationOrigin: 'https://cloud.test', authorizationUrl: AUTH_PAGE, browserOpened: true });
     expect(await t.auth.handleCallback({ code: 'c', state: 's' })).toBe('accepted');
     expect(t.saved()).toEqual(tokens(1));
     expect(t.identityChanges).toHaveBeenCalledTimes(1);
     expect(t.current()).toEqual({ status: 'signed-in', user: ADA });
   });
 
-  it('a browser that cannot be opened signs out with a reason and fails the call', async () => {
+  it('a browser that cannot be opened leaves the sign-in waiting, with its link to open by hand', async () => {
+    const t = setup({ browserFails: true });
+    await t.auth.signIn();
+    expect(t.current()).toEqual({ status: 'signing-in', authorizationOrigin: 'https://cloud.test', authorizationUrl: AUTH_PAGE, browserOpened: false });
+  });
+
+  it('opens the waiting sign-in again in the browser, and says so when it cannot', async () => {
+    const t = setup({ browserFails: true });
+    await t.auth.signIn();
+    await t.auth.reopenBrowser();
+    expect(t.oauth.reopen).toHaveBeenCalledTimes(1);
+    expect(t.current()).toMatchObject({ status: 'signing-in', browserOpened: true, authorizationUrl: AUTH_PAGE });
+
+    const failing = setup({ reopenFails: true });
+    await failing.auth.signIn();
+    await expect(failing.auth.reopenBrowser()).rejects.toMatchObject({ code: 'internal', message: REOPEN_FAILED_REASON });
+    expect(failing.current()).toMatchObject({ status: 'signing-in', browserOpened: false });
+
+    const idle = setup({ load: 'empty' });
+    await idle.auth.restore();
+    await expect(idle.auth.reopenBrowser()).rejects.toMatchObject({ message: NOTHING_TO_REOPEN_REASON });
+    expect(idle.oauth.reopen).not.toHaveBeenCalled();
+  });
+
+  it('a sign-in that cannot start at all signs out with a reason and fails the call', async () => {
     const t = setup({ startFails: true });
     await expect(t.auth.signIn()).rejects.toMatchObject({ code: 'internal', message: BROWSER_FAILED_REASON });
     expect(t.current()).toEqual({ status: 'signed-out', reason: BROWSER_FAILED_REASON });
@@ -98,7 +131,7 @@ describe('auth', () => {
     waiting.auth.expired();
     expect(waiting.current()).toEqual({ status: 'signed-out', reason: SIGN_IN_EXPIRED_REASON });
     waiting.auth.expired(); // no longer signing in: nothing changes
-    expect(waiting.states).toHaveLength(2);
+    expect(waiting.states.map((view) => view.status)).toEqual(['signing-in', 'signing-in', 'signed-out']); // the second with the page's link
   });
 
   it('a user read that finishes after a sign-out is dropped', async () => {

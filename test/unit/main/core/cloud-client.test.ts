@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../../common/app-error';
-import { createCloudClient } from '../../../../main/core/cloud-client';
+import { createCloudClient, EMBEDDED_CLOUD_RESTARTED_REASON, SESSION_REVOKED_REASON } from '../../../../main/core/cloud-client';
 import { createTokenEndpoint } from '../../../../main/core/token-endpoint';
 import { createSecretStore } from '../../../../main/core/secret-store';
 import { createTokenVault, tokenRecordKey } from '../../../../main/core/token-vault';
@@ -38,7 +38,7 @@ function fakeCloud(options: { refreshAnswer?: 'rotate' | 'invalid_grant' | 'netw
   return { fetch, release, refreshes: () => refreshes, refreshBodies, expire: () => generation++ };
 }
 
-async function setup(cloud: ReturnType<typeof fakeCloud>) {
+async function setup(cloud: ReturnType<typeof fakeCloud>, backend = TEST_BACKEND) {
   const store = memoryStore();
   const cipher = fakeCipher();
   const logger = recordingLogger();
@@ -47,7 +47,7 @@ async function setup(cloud: ReturnType<typeof fakeCloud>) {
   const lifetime = new AbortController().signal;
   const onSessionEnded = vi.fn();
   const client = createCloudClient({
-    backend: TEST_BACKEND,
+    backend,
     fetch: cloud.fetch as typeof globalThis.fetch,
     vault,
     tokenEndpoint: createTokenEndpoint(TEST_BACKEND, cloud.fetch as typeof globalThis.fetch, lifetime),
@@ -101,6 +101,21 @@ describe('cloud client', () => {
     expect(cloud.refreshes()).toBe(1);
     expect(onSessionEnded).toHaveBeenCalledTimes(1);
     expect(onSessionEnded.mock.calls[0]![0]).toMatch(/sign in again/i);
+  });
+
+  it('says the sign-in expired or was revoked for a configured cloud, but that the embedded demo cloud restarted for it', async () => {
+    for (const [embedded, reason] of [
+      [false, SESSION_REVOKED_REASON],
+      [true, EMBEDDED_CLOUD_RESTARTED_REASON],
+    ] as const) {
+      const cloud = fakeCloud({ refreshAnswer: 'invalid_grant' });
+      const { client, onSessionEnded } = await setup(cloud, { ...TEST_BACKEND, embedded });
+      cloud.expire();
+      cloud.release();
+      await expect(client.getUser()).rejects.toMatchObject({ code: 'signed-out', message: reason });
+      expect(onSessionEnded).toHaveBeenCalledWith(reason);
+    }
+    expect(EMBEDDED_CLOUD_RESTARTED_REASON).not.toMatch(/expired/);
   });
 
   it('a refresh that gets no answer keeps the sign-in', async () => {

@@ -152,3 +152,34 @@ describe('OAuth authorisation code flow (RFC 8252)', () => {
     expect(flow.cancel()).toBe(true);
   });
 });
+
+describe('OAuth flow: a browser that cannot be opened', () => {
+  it('keeps the sign-in pending with its page, opens it again on request, and accepts its callback', async () => {
+    const opened: string[] = [];
+    let browserWorks = false;
+    const flow = createOAuthFlow({
+      backend: TEST_BACKEND,
+      tokenEndpoint: { exchangeCode: vi.fn(async () => ({ ok: true as const, tokens: tokens(1) })), refresh: vi.fn() },
+      openExternal: async (url) => {
+        if (!browserWorks) throw new Error('no browser');
+        opened.push(url);
+      },
+      clock: { now: () => 1_000_000 },
+      logger: recordingLogger(),
+      onExpired: vi.fn(),
+      schedule: manualSchedule().schedule,
+    });
+    expect(await flow.reopen()).toBe(false); // nothing pending yet
+    const { url, opened: wasOpened } = await flow.start();
+    expect(wasOpened).toBe(false);
+    expect(new URL(url).searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url).not.toContain('test-secret');
+    await expect(flow.reopen()).rejects.toThrow('no browser');
+    browserWorks = true;
+    expect(await flow.reopen()).toBe(true);
+    expect(opened).toEqual([url]);
+    const state = new URL(url).searchParams.get('state');
+    expect(await flow.handleCallback({ code: 'c', state })).toEqual({ kind: 'tokens', tokens: tokens(1) });
+    expect(await flow.reopen()).toBe(false); // used up
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FAVOURITES_GROUP, filterChoices, filterDevices, groupWithFavourites, NO_FILTER } from '../../../../renderer/src/format/filter-devices';
+import { deviceCountLabel, FAVOURITES_GROUP, filterChoices, filterDevices, groupWithFavourites, isFiltering, NO_FILTER } from '../../../../renderer/src/format/filter-devices';
 import { OTHER_ZONE } from '../../../../renderer/src/format/group-devices';
 
 describe('device filters', () => {
@@ -29,5 +29,23 @@ describe('device filters', () => {
 
   it('offers the zones and classes present', () => {
     expect(filterChoices(devices)).toEqual({ zones: ['Hall', 'Kitchen', OTHER_ZONE], classes: ['light', 'socket', 'thermostat'] });
+  });
+});
+
+describe('filter count', () => {
+  it('is filtering when a search (not only spaces), a zone or a class narrows the list', () => {
+    expect(isFiltering(NO_FILTER)).toBe(false);
+    expect(isFiltering({ ...NO_FILTER, query: '   ' })).toBe(false);
+    expect(isFiltering({ ...NO_FILTER, query: 'lamp' })).toBe(true);
+    expect(isFiltering({ ...NO_FILTER, zone: 'Hall' })).toBe(true);
+    expect(isFiltering({ ...NO_FILTER, deviceClass: 'light' })).toBe(true);
+  });
+
+  it('says "N of M devices" while filtering and the total otherwise', () => {
+    expect(deviceCountLabel(3, 12, true)).toBe('3 of 12 devices');
+    expect(deviceCountLabel(0, 12, true)).toBe('0 of 12 devices');
+    expect(deviceCountLabel(12, 12, false)).toBe('12 devices');
+    expect(deviceCountLabel(1, 1, false)).toBe('1 device');
+    expect(deviceCountLabel(1, 1, true)).toBe('1 of 1 device');
   });
 });

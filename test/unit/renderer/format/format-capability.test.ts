@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CapabilityState, Device } from '../../../../common/wire';
-import { capabilityStates, formatCapability, formatCapabilityValue } from '../../../../renderer/src/format/format-capability';
+import { capabilityLabel, capabilityStates, formatCapability, formatCapabilityValue } from '../../../../renderer/src/format/format-capability';
 
 function cap(overrides: Partial<CapabilityState> & Pick<CapabilityState, 'id' | 'type' | 'value'>): CapabilityState {
   return { title: overrides.id, getable: true, setable: false, lastUpdated: null, ...overrides };
@@ -87,5 +87,30 @@ describe('capabilityStates', () => {
   it('copes with a device without capability states and with inherited property names', () => {
     expect(capabilityStates({ id: 'd', name: 'X', class: 'other', capabilities: ['onoff'] })).toEqual([]);
     expect(capabilityStates({ id: 'd', name: 'X', class: 'other', capabilities: ['constructor', 'toString'], capabilitiesObj: {} })).toEqual([]);
+  });
+});
+
+describe('capabilityLabel', () => {
+  it('labels a capability whose title is a state by what it controls, so the row says the state once', () => {
+    const onoff = cap({ id: 'onoff', title: 'Turned on', type: 'boolean', value: true, setable: true });
+    expect(capabilityLabel(onoff)).toBe('Switch');
+    expect(`${capabilityLabel(onoff)} ${formatCapability(onoff)}`).toBe('Switch On');
+    expect(capabilityLabel(cap({ id: 'locked', title: 'Locked', type: 'boolean', value: false }))).toBe('Lock');
+  });
+
+  it('does not reuse the title of a reading that shares the card (a socket: on/off beside "Power" in W)', () => {
+    const socket = [cap({ id: 'onoff', title: 'Turned on', type: 'boolean', value: true }), cap({ id: 'measure_power', title: 'Power', type: 'number', value: 307.1, units: 'W' })];
+    const labels = socket.map(capabilityLabel);
+    expect(new Set(labels).size).toBe(labels.length);
+  });
+
+  it('keeps the title of every other capability, and falls back to the id without one', () => {
+    expect(capabilityLabel(cap({ id: 'dim', title: 'Dim level', type: 'number', value: 0.5 }))).toBe('Dim level');
+    expect(capabilityLabel(cap({ id: 'alarm_motion', title: 'Motion alarm', type: 'boolean', value: false }))).toBe('Motion alarm');
+    expect(capabilityLabel(cap({ id: 'button_pressed', title: '', type: 'boolean', value: true }))).toBe('button_pressed');
+  });
+
+  it('applies only to booleans: a number called onoff keeps its title', () => {
+    expect(capabilityLabel(cap({ id: 'onoff', title: 'Turned on', type: 'number', value: 1 }))).toBe('Turned on');
   });
 });

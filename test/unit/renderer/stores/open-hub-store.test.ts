@@ -452,7 +452,7 @@ describe('open hub: optimistic changes', () => {
     await setting;
     expect(shown('lamp', 'dim')).toBe(0.5);
     expect(store.getState().pending).toEqual({});
-    expect(store.getState().errors.lamp?.message).toBe('Dim level was not changed. The value is above the maximum.');
+    expect(store.getState().errors.lamp?.message).toBe("Couldn't set Dim level of Lamp to 80 % — The value is above the maximum.");
 
     store.getState().dismissError('lamp');
     expect(store.getState().errors).toEqual({});
@@ -579,7 +579,7 @@ describe('open hub: favourites', () => {
     fake.waiting('hubs.setFavourite')[0]!.resolve({ ok: false, error: { code: 'internal', message: 'Disk full.' } });
     await unpinning;
     expect(store.getState().favourites).toEqual({ lamp: true });
-    expect(store.getState().errors.lamp?.message).toBe('Removing from favourites failed: Disk full.');
+    expect(store.getState().errors.lamp?.message).toBe("Couldn't remove Lamp from favourites — Disk full.");
   });
 
   it('drops the answer of a favourite on a hub no longer open', async () => {

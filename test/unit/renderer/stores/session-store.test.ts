@@ -78,6 +78,7 @@ describe('session store', () => {
 
   it.each([
     ['signIn', 'auth.signIn', []],
+    ['reopenBrowser', 'auth.reopenBrowser', []],
     ['cancel', 'auth.cancel', []],
     ['signOut', 'auth.signOut', []],
     ['allowPlaintextStorage', 'vault.allowPlaintextStorage', [true]],

@@ -1,0 +1,60 @@
+/**
+ * The link between the renderer and the app's main process (issue 13 §2). In Electron the link is IPC
+ * and always `connected`; in the browser host it is a loopback WebSocket that can close (the host
+ * stopped, the machine slept) and is re-opened by the transport, or refused for good (the host
+ * restarted with a new secret). The transport reports every change (`onLinkChange`); the UI reads it
+ * here: a banner while it is not connected, live indicators "Unknown", controls that need main disabled.
+ * When the link comes back, `resyncOnReconnect` reads the session and the open hub again, so nothing
+ * stale stays shown.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+
+export type LinkState =
+  | { state: 'connected' }
+  /** Closed; the transport is opening it again. */
+  | { state: 'reconnecting'; reason: string }
+  /** Closed for good: the transport gave up; `reason` says what the user can do. */
+  | { state: 'lost'; reason: string };
+
+export interface LinkStoreState {
+  link: LinkState;
+  /** Called by the transport (or its wiring) on every change. */
+  setLink(link: LinkState): void;
+}
+
+export type LinkStore = StoreApi<LinkStoreState>;
+
+export const CONNECTED: LinkState = { state: 'connected' };
+
+export function createLinkStore(initial: LinkState = CONNECTED): LinkStore {
+  return createStore<LinkStoreState>()((set, get) => ({
+    link: initial,
+    setLink(link) {
+      const current = get().link;
+      if (current.state === link.state && (current.state === 'connected' || (link.state !== 'connected' && current.reason === link.reason))) return;
+      set({ link });
+    },
+  }));
+}
+
+export const isConnected = (state: LinkStoreState) => state.link.state === 'connected';
+
+export interface ResyncTargets {
+  session: { getState(): { load(): Promise<void> } };
+  openHub: { getState(): { reload(): void } };
+  /** The webhook registrations, their connection states and the inspector (merged, not duplicated). */
+  webhooks?: { getState(): { load(): Promise<void> } };
+}
+
+/**
+ * When the link comes back after it was down, reads what may have changed meanwhile: the session
+ * (`session.get`), the open hub (`hubs.open` with its id again) and the webhooks. Returns the unsubscribe.
+ */
+export function resyncOnReconnect(link: LinkStore, targets: ResyncTargets): () => void {
+  return link.subscribe((state, previous) => {
+    if (state.link.state !== 'connected' || previous.link.state === 'connected') return;
+    void targets.session.getState().load();
+    targets.openHub.getState().reload();
+    void targets.webhooks?.getState().load();
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * The user's interface preferences (issue 13 §1): theme, whether the sidebar is collapsed, the last
+ * open hub and the last view. Kept in the renderer's `localStorage` under one key, as JSON.
+ *
+ * What is stored is untrusted input (another version of the app, an extension, a hand edit may have
+ * written it): it is parsed with a schema on read, and every field that does not match falls back to
+ * its default on its own, so one bad field does not lose the others. Storage that cannot be read or
+ * written (disabled, full, a sandboxed origin) leaves the preferences in memory only.
+ */
+import { z } from 'zod';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+export const VIEWS = ['hubs', 'webhooks', 'settings'] as const;
+export type View = (typeof VIEWS)[number];
+
+export const PREFERENCES_KEY = 'hubdesk.preferences';
+/** Hub ids come from the cloud's hub record; a longer stored value is not one of ours. */
+const MAX_HUB_ID_LENGTH = 512;
+
+export interface Preferences {
+  theme: Theme;
+  sidebarCollapsed: boolean;
+  /** The hub open when the app was last used, opened first at the next start if still listed. */
+  lastHubId: string | null;
+  lastView: View;
+}
+
+export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
+  theme: 'system',
+  sidebarCollapsed: false,
+  lastHubId: null,
+  lastView: 'hubs',
+});
+
+const PreferencesSchema = z.object({
+  theme: z.enum(THEMES).catch(DEFAULT_PREFERENCES.theme),
+  sidebarCollapsed: z.boolean().catch(DEFAULT_PREFERENCES.sidebarCollapsed),
+  lastHubId: z.string().min(1).max(MAX_HUB_ID_LENGTH).nullable().catch(DEFAULT_PREFERENCES.lastHubId),
+  lastView: z.enum(VIEWS).catch(DEFAULT_PREFERENCES.lastView),
+});
+
+/** The part of the DOM's `Storage` the store uses (a fake in tests). */
+export interface PreferencesStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+/** Parses stored text into preferences; anything malformed becomes the default, field by field. */
+export function parsePreferences(text: string | null): Preferences {
+  if (text === null) return { ...DEFAULT_PREFERENCES };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ...DEFAULT_PREFERENCES };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ...DEFAULT_PREFERENCES };
+  // Missing fields are `undefined`, which `.catch` turns into the default as well.
+  const parsed = PreferencesSchema.safeParse(value);
+  return parsed.success ? parsed.data : { ...DEFAULT_PREFERENCES };
+}
+
+export interface PreferencesState extends Preferences {
+  setTheme(theme: Theme): void;
+  setSidebarCollapsed(collapsed: boolean): void;
+  setLastHubId(hubId: string | null): void;
+  setLastView(view: View): void;
+}
+
+export type PreferencesStore = StoreApi<PreferencesState>;
+
+/** The browser's `localStorage`, or null where touching it throws (e.g. storage disabled). */
+export function browserStorage(): PreferencesStorage | null {
+  try {
+    return (globalThis as { localStorage?: PreferencesStorage }).localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function createPreferencesStore(storage: PreferencesStorage | null = browserStorage()): PreferencesStore {
+  let initial: Preferences;
+  try {
+    initial = parsePreferences(storage?.getItem(PREFERENCES_KEY) ?? null);
+  } catch {
+    initial = { ...DEFAULT_PREFERENCES };
+  }
+
+  const store = createStore<PreferencesState>()((set) => {
+    const update = (patch: Partial<Preferences>) => set(patch);
+    return {
+      ...initial,
+      setTheme: (theme) => update({ theme }),
+      setSidebarCollapsed: (sidebarCollapsed) => update({ sidebarCollapsed }),
+      setLastHubId: (lastHubId) => update({ lastHubId }),
+      setLastView: (lastView) => update({ lastView }),
+    };
+  });
+
+  store.subscribe((state, previous) => {
+    if (state.theme === previous.theme && state.sidebarCollapsed === previous.sidebarCollapsed && state.lastHubId === previous.lastHubId && state.lastView === previous.lastView) {
+      return;
+    }
+    const { theme, sidebarCollapsed, lastHubId, lastView } = state;
+    try {
+      storage?.setItem(PREFERENCES_KEY, JSON.stringify({ theme, sidebarCollapsed, lastHubId, lastView } satisfies Preferences));
+    } catch {
+      // Full or disabled storage: the preference holds for this run only.
+    }
+  });
+  return store;
+}
+
+/**
+ * Remembers the open hub as the last hub. A hub being closed (sign-out, a failed list) is not a choice
+ * of the user's, so `null` does not overwrite what was remembered. Returns the function that stops.
+ */
+export function rememberOpenHub(preferences: PreferencesStore, openHub: StoreApi<{ hubId: string | null }>): () => void {
+  return openHub.subscribe((state) => {
+    if (state.hubId !== null && state.hubId !== preferences.getState().lastHubId) preferences.getState().setLastHubId(state.hubId);
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * The app shell, end to end (issue 13 §1): a browser host against the reference stack, driven in
+ * Chromium at the smallest supported window (800×600). The header and the sidebar stay put while the
+ * device grid scrolls in its own region (the page itself never scrolls, nothing overflows sideways);
+ * Ctrl+2 opens the second hub; the sidebar collapse, the theme, the last hub and the last view survive
+ * a reload (they are kept in the renderer's storage).
+ */
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { StackInfo } from '../../../services/stack';
+import { openApp, signInThroughBrowser, startBrowserHost } from '../support/browser-host';
+import { type RunningProgram, startProgram } from '../support/processes';
+import { tempDir } from '../../support/temp-dir';
+
+// The page functions run in Chromium; tests are type-checked without the DOM library.
+declare const document: {
+  scrollingElement: { scrollTop: number; scrollLeft: number; scrollWidth: number; clientWidth: number } | null;
+  documentElement: { dataset: Record<string, string | undefined> };
+};
+/** The box of a scrolling element, as the page functions read it. */
+interface ScrollBox {
+  scrollTop: number;
+  scrollHeight: number;
+  clientHeight: number;
+  scrollWidth: number;
+  clientWidth: number;
+}
+declare const getComputedStyle: (element: unknown) => { colorScheme: string; backgroundColor: string };
+
+test.describe.configure({ mode: 'serial' });
+
+let stack: RunningProgram;
+let info: StackInfo;
+let host: RunningProgram;
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  stack = startProgram('services/stack-cli.ts');
+  info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
+  host = startBrowserHost(info, tempDir('e2e-app-shell'));
+  context = await browser.newContext({ viewport: { width: 800, height: 600 } });
+  page = await openApp(context, host);
+  await signInThroughBrowser(context, page, host, info.user);
+});
+test.afterAll(async () => {
+  await context?.close();
+  await host?.stop();
+  expect(await stack?.stop()).toBe(0);
+});
+
+const hubList = () => page.getByRole('navigation', { name: 'Hubs' });
+const hubButtons = () => hubList().getByRole('listitem').getByRole('button');
+const devicesOf = (hubName: string) => page.getByRole('region', { name: `Devices on ${hubName}` });
+
+/** How far the document itself is scrolled, and whether it is wider than the window. */
+const pageScroll = () =>
+  page.evaluate(() => {
+    const root = document.scrollingElement!;
+    return { top: root.scrollTop, left: root.scrollLeft, overflowsSideways: root.scrollWidth > root.clientWidth };
+  });
+
+test('at 800×600 the header and the sidebar stay in place while the device grid scrolls in its own region', async () => {
+  await hubList().getByRole('button', { name: 'Home', exact: true }).click();
+  await expect.poll(() => devicesOf('Home').getByRole('article').count()).toBeGreaterThanOrEqual(20);
+
+  const header = page.getByRole('banner');
+  const content = page.getByRole('main');
+  const headerBefore = await header.boundingBox();
+  const hubsBefore = await hubList().boundingBox();
+  expect(headerBefore).not.toBeNull();
+  expect(headerBefore!.y).toBe(0);
+  // The grid is taller than its region: there is something to scroll.
+  expect(await content.evaluate((element) => (element as unknown as ScrollBox).scrollHeight > (element as unknown as ScrollBox).clientHeight)).toBe(true);
+
+  await content.hover();
+  await page.mouse.wheel(0, 1500);
+  await expect.poll(() => content.evaluate((element) => (element as unknown as ScrollBox).scrollTop)).toBeGreaterThan(200);
+
+  expect(await header.boundingBox()).toEqual(headerBefore);
+  expect(await hubList().boundingBox()).toEqual(hubsBefore);
+  await expect(header).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeInViewport();
+  await expect(hubList().getByRole('button', { name: 'Home', exact: true })).toBeInViewport();
+  await expect(page.getByRole('tab', { name: 'Settings' })).toBeInViewport();
+  expect(await pageScroll()).toEqual({ top: 0, left: 0, overflowsSideways: false });
+  // Nor does the content region itself overflow sideways at this width.
+  expect(await content.evaluate((element) => (element as unknown as ScrollBox).scrollWidth <= (element as unknown as ScrollBox).clientWidth)).toBe(true);
+});
+
+test('Ctrl+2 opens the second hub of the sidebar, and the last hub is open again after a reload', async () => {
+  const names = await hubButtons().allTextContents();
+  expect(names.length).toBeGreaterThanOrEqual(2);
+  const second = names[1]!;
+  await page.getByRole('heading', { name: 'Hubdesk' }).click(); // focus outside any text field
+  await page.keyboard.press('ControlOrMeta+2');
+  await expect(hubList().getByRole('button', { name: second, exact: true })).toHaveAttribute('aria-current', 'true');
+  await expect(devicesOf(second).getByRole('article').first()).toBeVisible();
+
+  await page.reload();
+  await expect(hubList().getByRole('button', { name: second, exact: true })).toHaveAttribute('aria-current', 'true');
+  await expect(devicesOf(second).getByRole('article').first()).toBeVisible();
+
+  await page.keyboard.press('ControlOrMeta+1');
+  await expect(hubList().getByRole('button', { name: names[0]!, exact: true })).toHaveAttribute('aria-current', 'true');
+});
+
+test('the sidebar collapses and stays collapsed after a reload', async () => {
+  const toggle = page.getByRole('button', { name: 'Sidebar' });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(hubList()).toBeHidden();
+  expect((await pageScroll()).overflowsSideways).toBe(false);
+
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Sidebar' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(hubList()).toBeHidden();
+  await page.getByRole('button', { name: 'Sidebar' }).click();
+  await expect(hubList()).toBeVisible();
+});
+
+test('the dark theme chosen in Settings sets data-theme and survives a reload, with the Settings view', async () => {
+  const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+  const scheme = () => page.evaluate(() => getComputedStyle(document.scrollingElement).colorScheme);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  const settings = page.getByRole('tabpanel', { name: 'Settings' });
+  await settings.getByRole('radio', { name: 'Light' }).check();
+  expect(await theme()).toBe('light');
+  expect(await scheme()).toBe('light');
+  const lightBackground = await page.evaluate(() => getComputedStyle(document.scrollingElement).backgroundColor);
+
+  await settings.getByRole('radio', { name: 'Dark' }).check();
+  expect(await theme()).toBe('dark');
+  expect(await scheme()).toBe('dark');
+  expect(await page.evaluate(() => getComputedStyle(document.scrollingElement).backgroundColor)).not.toBe(lightBackground);
+
+  await page.reload();
+  await expect(page.getByRole('tab', { name: 'Settings' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tabpanel', { name: 'Settings' }).getByRole('radio', { name: 'Dark' })).toBeChecked();
+  expect(await theme()).toBe('dark');
+
+  // Back to Hubs: the hub list and the devices show as before.
+  await page.getByRole('tab', { name: 'Hubs' }).click();
+  await expect(devicesOf('Home').getByRole('article').first()).toBeVisible();
+});

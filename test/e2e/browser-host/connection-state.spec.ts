@@ -1,0 +1,91 @@
+/**
+ * Honest about the link to the app (issue 13 §2): a browser host signed in against the stack (a
+ * separate process), then the host killed outright (SIGKILL, no goodbye on the socket). The page
+ * must say at once that it lost its connection and is reconnecting, its live indicator must read
+ * "Unknown" instead of "Live", and its controls must be disabled — not wait for ever. Before that, the
+ * signing-in screen shows the sign-in link (the one the host gave "the browser") with Copy and Open again.
+ */
+import { execFileSync } from 'node:child_process';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { StackInfo } from '../../../services/stack';
+import { openApp, startBrowserHost } from '../support/browser-host';
+import { type RunningProgram, startProgram } from '../support/processes';
+import { tempDir } from '../../support/temp-dir';
+
+test.describe.configure({ mode: 'serial' });
+
+let stack: RunningProgram;
+let info: StackInfo;
+let host: RunningProgram;
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  stack = startProgram('services/stack-cli.ts');
+  info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
+  host = startBrowserHost(info, tempDir('e2e-connection-state'));
+  context = await browser.newContext();
+  page = await openApp(context, host);
+});
+test.afterAll(async () => {
+  await context?.close();
+  await host?.stop();
+  expect(await stack?.stop()).toBe(0);
+});
+
+/** The process and all its descendants (tsx runs the program in a child node process), deepest first. */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => Number(line.trim()))
+      .filter((child) => Number.isInteger(child) && child > 0);
+  } catch {
+    // ps exits 1 when there are no children
+  }
+  return [...children.flatMap(processTree), pid];
+}
+
+test('the signing-in screen shows the sign-in link with Copy and Open again', async () => {
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const opened = await host.line('open-external: ');
+  await expect(page.locator('.auth-link code')).toHaveText(opened);
+  await expect(page.getByRole('button', { name: 'Copy', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Open again', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Open again', exact: true })).toBeEnabled();
+  await expect(page.locator('.action-error')).toBeEmpty();
+
+  // The link shown is the waiting sign-in's: following it by hand signs the app in.
+  const consent = await context.newPage();
+  await consent.goto(await page.locator('.auth-link code').innerText());
+  await consent.getByLabel('Email').fill(info.user.email);
+  await consent.getByLabel('Password').fill(info.user.password);
+  await consent.getByRole('button', { name: 'Sign in' }).click();
+  await consent.getByRole('button', { name: 'Allow' }).click();
+  await expect(consent.getByRole('heading', { name: 'Back to Hubdesk' })).toBeVisible();
+  await consent.close();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+});
+
+test('when the app behind the page dies, the page says so, shows Unknown and disables its controls', async () => {
+  await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
+  const devices = page.getByRole('region', { name: 'Devices on Home' });
+  const indicator = devices.getByRole('status').filter({ hasText: /^Live$/ });
+  await expect(indicator).toBeVisible();
+  const light = devices.getByRole('article', { name: 'Ceiling light', exact: true });
+  const onOff = light.getByRole('switch', { name: 'Turned on', exact: true });
+  await expect(onOff).toBeEnabled();
+  await expect(page.getByRole('alert').filter({ hasText: 'lost its connection' })).toHaveCount(0);
+
+  // Killed outright, the tsx wrapper and the host process in it: nothing closes the socket politely.
+  for (const pid of processTree(host.child.pid!)) process.kill(pid, 'SIGKILL');
+
+  await expect(page.getByRole('alert').filter({ hasText: 'Hubdesk lost its connection to the app and is reconnecting' })).toBeVisible();
+  const unknown = devices.locator('[role=status][data-live-state="unknown"]');
+  await expect(unknown).toHaveText('Unknown');
+  await expect(devices.getByRole('status').filter({ hasText: /^Live$/ })).toHaveCount(0);
+  await expect(onOff).toBeDisabled();
+  await expect(light.getByRole('button', { name: 'Favourite' })).toBeDisabled();
+  await expect(devices.getByRole('button', { name: 'Trigger Good night', exact: true })).toBeDisabled();
+});
