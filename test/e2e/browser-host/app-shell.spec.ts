@@ -7,8 +7,8 @@
  */
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
-import { openApp, signInThroughBrowser, startBrowserHost } from '../support/browser-host';
-import { type RunningProgram, startProgram } from '../support/processes';
+import { openApp, signInThroughBrowser, startBrowserHost, startStackProgram } from '../support/browser-host';
+import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
 // The page functions run in Chromium; tests are type-checked without the DOM library.
@@ -35,8 +35,7 @@ let context: BrowserContext;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  stack = startProgram('services/stack-cli.ts');
-  info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
+  ({ stack, info } = await startStackProgram());
   host = startBrowserHost(info, tempDir('e2e-app-shell'));
   context = await browser.newContext({ viewport: { width: 800, height: 600 } });
   page = await openApp(context, host);

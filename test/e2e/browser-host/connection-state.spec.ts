@@ -8,8 +8,8 @@
 import { execFileSync } from 'node:child_process';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
-import { openApp, startBrowserHost } from '../support/browser-host';
-import { type RunningProgram, startProgram } from '../support/processes';
+import { openApp, startBrowserHost, startStackProgram } from '../support/browser-host';
+import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
 test.describe.configure({ mode: 'serial' });
@@ -21,8 +21,7 @@ let context: BrowserContext;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  stack = startProgram('services/stack-cli.ts');
-  info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
+  ({ stack, info } = await startStackProgram());
   host = startBrowserHost(info, tempDir('e2e-connection-state'));
   context = await browser.newContext();
   page = await openApp(context, host);

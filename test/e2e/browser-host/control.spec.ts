@@ -9,9 +9,9 @@
 
 import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
-import { type DemoClient, openApp, signInThroughBrowser, startBrowserHost } from '../support/browser-host';
+import { type DemoClient, openApp, signInThroughBrowser, startBrowserHost, startStackProgram } from '../support/browser-host';
 import { connectHubClient, type HubClient } from '../support/hub-client';
-import { type RunningProgram, startProgram } from '../support/processes';
+import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
 const TANK_EMPTY = 'The tank is empty: fill it before switching the water heater on.';
@@ -45,8 +45,7 @@ async function signedInApp(browser: Browser, client: DemoClient): Promise<Signed
 }
 
 test.beforeAll(async ({ browser }) => {
-  stack = startProgram('services/stack-cli.ts');
-  info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
+  ({ stack, info } = await startStackProgram());
   // Each app has its own context: the cloud's sign-in cookie of one must not skip the other's login form.
   apps = await Promise.all([signedInApp(browser, 'full'), signedInApp(browser, 'full'), signedInApp(browser, 'readonly')]);
   [first, second, readOnly] = apps.map((app) => app.page) as [Page, Page, Page];

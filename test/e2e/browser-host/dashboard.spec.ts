@@ -5,8 +5,8 @@
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
-import { openApp, signInThroughBrowser, startBrowserHost } from '../support/browser-host';
-import { type RunningProgram, startProgram } from '../support/processes';
+import { openApp, signInThroughBrowser, startBrowserHost, startStackProgram } from '../support/browser-host';
+import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
 test.describe.configure({ mode: 'serial' });
@@ -17,8 +17,8 @@ let page: Page;
 let home: Locator;
 
 test.beforeAll(async ({ browser }) => {
-  stack = startProgram('services/stack-cli.ts');
-  const info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
+  let info: StackInfo;
+  ({ stack, info } = await startStackProgram());
   host = startBrowserHost(info, tempDir('e2e-dashboard'), 'full');
   const context = await browser.newContext();
   page = await openApp(context, host);

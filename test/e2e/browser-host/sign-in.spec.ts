@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { createAesGcmCipher, loadOrCreateKey } from '../../../main/browser-host/aes-gcm-cipher';
 import { DEMO_USER, type StackInfo } from '../../../services/stack';
-import { signInThroughBrowser } from '../support/browser-host';
+import { signInThroughBrowser, startStackProgram } from '../support/browser-host';
 import { type RunningProgram, startProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
@@ -19,8 +19,7 @@ let info: StackInfo;
 const profile = tempDir('e2e-profile');
 
 test.beforeAll(async () => {
-  stack = startProgram('services/stack-cli.ts');
-  info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
+  ({ stack, info } = await startStackProgram());
 });
 test.afterAll(async () => {
   expect(await stack?.stop()).toBe(0);

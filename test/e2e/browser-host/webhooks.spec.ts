@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
+import { startStackProgram } from '../support/browser-host';
 import { type RunningProgram, startProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
@@ -16,8 +17,7 @@ let stack: RunningProgram;
 let info: StackInfo;
 
 test.beforeAll(async () => {
-  stack = startProgram('services/stack-cli.ts');
-  info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
+  ({ stack, info } = await startStackProgram());
 });
 test.afterAll(async () => {
   expect(await stack?.stop()).toBe(0);

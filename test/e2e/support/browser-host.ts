@@ -13,6 +13,13 @@ const OPEN_EXTERNAL = 'open-external: ';
 /** Which of the stack's demo clients the app signs in with. */
 export type DemoClient = 'full' | 'readonly';
 
+/** The reference stack as its own process (`npm run stack`), and the addresses it printed. */
+export async function startStackProgram(): Promise<{ stack: RunningProgram; info: StackInfo }> {
+  const stack = startProgram('services/stack-cli.ts');
+  const info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
+  return { stack, info };
+}
+
 export function startBrowserHost(info: StackInfo, profile: string, client: DemoClient = 'full'): RunningProgram {
   const { id, secret } = client === 'readonly' ? info.readonly_client : info.client;
   return startProgram('main/browser-host/bin.ts', ['--profile', profile, '--skip-build'], {
