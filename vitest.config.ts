@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', setupFiles: ['test/support/vitest-setup.ts'] } },
+      // Unit tests are fast; the limit is for a loaded machine (property tests run a hundred cases), not a target.
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', setupFiles: ['test/support/vitest-setup.ts'], testTimeout: 20_000 } },
       {
         test: {
           name: 'integration',
