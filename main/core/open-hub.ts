@@ -105,7 +105,12 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
   const open = (hubId: string) => {
     const backoff = (deps.backoff ?? createBackoff)();
     const batcher: EventBatcher<DeviceEvent> = createEventBatcher((events) => emit('hubs.deviceEvents', { hubId, events }), schedule);
-    const status = (state: LiveStatus['state']) => emit('hubs.live', { hubId, state });
+    /** The channel's state as last said: said again whenever the hub is opened again (a reloaded view starts unknowing). */
+    let lastState: LiveStatus['state'] = { state: 'connecting' };
+    const status = (state: LiveStatus['state']) => {
+      lastState = state;
+      emit('hubs.live', { hubId, state });
+    };
     let stopped = false;
     let socket: LiveSocket | null = null;
     let cancelTimer = () => {};
@@ -249,7 +254,10 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
     return {
       hubId,
       active: () => !stopped,
-      refresh: () => void refresh(),
+      refresh: () => {
+        emit('hubs.live', { hubId, state: lastState });
+        void refresh();
+      },
       close() {
         stopped = true;
         cancelTimer();

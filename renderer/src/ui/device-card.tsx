@@ -34,7 +34,7 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
           type="button"
           className="star"
           aria-pressed={favourite}
-          aria-label="Favourite"
+          aria-label={`Favourite: ${device.name}`}
           title={favourite ? 'Unpin from the top' : 'Pin at the top'}
           disabled={!linked}
           onClick={() => void openHub.getState().setFavourite(id, !favourite)}

@@ -30,6 +30,9 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
   // The app shell (issue 13 §1): header and sidebar stay put, only the content region scrolls.
   return (
     <div className="signed-in app-shell" data-sidebar={collapsed ? 'collapsed' : 'expanded'}>
+      <a className="skip-link" href="#app-content">
+        Skip to the content
+      </a>
       <header className="app-header">
         <button
           type="button"
@@ -61,7 +64,7 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
           <ViewTabs current={view} onChange={onView} vertical />
           <HubList onOpen={showHubs} />
         </aside>
-        <main className="app-content">
+        <main id="app-content" className="app-content" tabIndex={-1}>
           {view === 'hubs' && (
             <ViewPanel view="hubs" className="hubs-view">
               <DevicesPanel />

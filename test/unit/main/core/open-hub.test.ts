@@ -143,6 +143,15 @@ describe('the open hub', () => {
     expect(t.sockets).toHaveLength(1); // the channel is kept
   });
 
+  it('opening the open hub again says its live state again (a reloaded view does not know it)', async () => {
+    const t = await watching();
+    await t.goLive();
+    const before = t.of('hubs.live').length;
+    t.live.open('hub-1');
+    await t.settle();
+    expect(t.of('hubs.live').slice(before)).toEqual([{ hubId: 'hub-1', state: expect.objectContaining({ state: 'live' }) }]);
+  });
+
   it('does not read flows the session may not see', async () => {
     const t = await watching({ permissions: { control: false, flows: 'none' } });
     expect(t.reads).not.toContain('flows');
