@@ -9,6 +9,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { z } from 'zod';
+import { parseJsonMessage } from '../common/json-message';
 
 export interface BuildTarget {
   /** Record name, e.g. `renderer` or `electron`. */
@@ -78,22 +80,21 @@ function recordPath(target: BuildTarget): string {
   return join(target.root, 'out', '.build-fingerprints', target.name);
 }
 
-interface BuildRecord {
-  sources: string;
-  output: string;
-}
+const BuildRecordSchema = z.object({ sources: z.string(), output: z.string() });
+type BuildRecord = z.infer<typeof BuildRecordSchema>;
 
 /** True when the output exists, is the one the last recorded build wrote, and the sources did not change since. */
 export function isBuildFresh(target: BuildTarget): boolean {
   const output = outputStamp(target);
   if (output === undefined) return false;
-  let record: Partial<BuildRecord>;
+  let text: string;
   try {
-    record = JSON.parse(readFileSync(recordPath(target), 'utf8')) as Partial<BuildRecord>;
+    text = readFileSync(recordPath(target), 'utf8');
   } catch {
     return false;
   }
-  return record.output === output && record.sources === sourceFingerprint(target);
+  const record = parseJsonMessage(BuildRecordSchema, text);
+  return record !== undefined && record.output === output && record.sources === sourceFingerprint(target);
 }
 
 /** Records that the output was just built from the sources as they are now (`fingerprint`: as read before the build). */

@@ -26,7 +26,7 @@ export interface OAuthFlow {
   /**
    * Starts a sign-in (replacing any pending one) and opens the authorisation page in the browser.
    * Resolves with the page's URL and whether the browser opened: when it did not, the sign-in stays
-   * pending so the user can open the URL themselves (RFC 8252 §8.12: it holds no secret).
+   * pending so the user can open the URL themselves (it holds no secret: the PKCE challenge, never the verifier, RFC 7636 §4.3).
    */
   start(): Promise<{ url: string; opened: boolean }>;
   /** Opens the pending sign-in's page again; false when no sign-in is pending. Throws when the browser cannot be opened. */
