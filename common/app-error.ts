@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'hub-unreachable', // none of the hub's addresses answered
   'hub-session-lost', // the hub refused a fresh session
   'forbidden', // the grant lacks the scope for this
+  'system-refused', // the operating system did not do what was asked (e.g. start at login)
   'internal', // a bug: logged in main, shown generically
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

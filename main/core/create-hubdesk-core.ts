@@ -7,6 +7,8 @@ import { networkInterfaces } from 'node:os';
 import type { DeviceList, Handlers } from '../../common/ipc-contract';
 import { createAuth } from './auth';
 import { createCloudClient } from './cloud-client';
+import { startDesktopAlerts } from './desktop-alerts';
+import { createDesktopPreferences } from './desktop-preferences';
 import { createEventEmitter } from './event-emitter';
 import { createFavourites } from './favourites';
 import { createHubClient, type HubTransport, transportFor } from './hub-client';
@@ -19,6 +21,7 @@ import { createNoticeBoard } from './notices';
 import { watchNetwork, type WakeReason } from './network-watch';
 import { createOAuthFlow } from './oauth-flow';
 import { createOpenHub, type LiveEvent, SIGNED_OUT_REASON } from './open-hub';
+import { createOpenHubMirror } from './open-hub-mirror';
 import { realSchedule, systemClock } from './ports';
 import { createRoutePins } from './route-pins';
 import { createParallelPingSelector } from './route-selection';
@@ -83,6 +86,19 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const favourites = createFavourites(store, logger);
   const deviceList = async (hubId: string): Promise<DeviceList> => ({ ...(await sessions.devices(hubId)), favourites: favourites.get(hubId) });
   const liveEvents = createEventEmitter<LiveEvent>(logger);
+  // Main's own view of the open hub (the tray, the notifications), fed by the events the renderer gets.
+  const hubNames = new Map<string, string>();
+  const mirror = createOpenHubMirror((hubId) => hubNames.get(hubId), logger);
+  for (const event of LIVE_EVENTS) liveEvents.on(event, (payload) => mirror.apply(event, payload));
+  const desktopEvents = createEventEmitter<DesktopEvent>(logger);
+  const desktop = createDesktopPreferences(store, deps.desktop, logger);
+  desktop.onChange((view) => desktopEvents.emit('desktop.changed', view));
+  const stopAlerts = startDesktopAlerts({
+    mirror,
+    switches: () => desktop.get().notify,
+    hubName: (hubId) => hubNames.get(hubId),
+    notify: deps.desktop?.notify ?? ((notification) => desktopEvents.emit('desktop.notification', notification)),
+  });
   const openHub = createOpenHub({
     sessions,
     fetchDevices: deviceList,
@@ -125,7 +141,9 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     'auth.reopenBrowser': () => auth.reopenBrowser(),
     'auth.signOut': async () => auth.signOut(),
     'hubs.list': async () => {
-      return sessions.list();
+      const hubs = await sessions.list();
+      for (const hub of hubs) hubNames.set(hub.id, hub.name);
+      return hubs;
     },
     'hubs.setCapability': async (hubId, request) => {
       return sessions.setCapability(hubId, request);
@@ -140,6 +158,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     },
     'hubs.setFavourite': async (hubId, deviceId, favourite) => {
       favourites.set(hubId, deviceId, favourite);
+      mirror.setFavourites(hubId, favourites.get(hubId));
     },
     'hubs.pinRoute': async (hubId, kind) => {
       sessions.pinRoute(hubId, kind);
@@ -168,6 +187,8 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     'inspector.snapshot': async (request) => webhooks.inspector.snapshot(request),
     'inspector.message': async (webhookId, id) => webhooks.inspector.message(webhookId, id),
     'inspector.clear': async () => webhooks.inspector.clear(),
+    'desktop.get': async () => desktop.view(),
+    'desktop.set': (patch) => desktop.set(patch),
   };
 
   /** Whatever the network did meanwhile, routes are chosen again and the open hub is reopened and read afresh. */
@@ -189,11 +210,16 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     onEvent: (event, listener) => {
       if (event === 'session.changed') return state.subscribe(listener as SessionListener);
       if (isLiveEvent(event)) return liveEvents.on(event, listener as (payload: unknown) => void);
+      if (isDesktopEvent(event)) return desktopEvents.on(event, listener as (payload: unknown) => void);
       return webhooks.on(event, listener as (payload: unknown) => void);
     },
     handleOAuthCallback: (params) => auth.handleCallback(params),
     wake,
+    openHubSummary: () => mirror.summary(),
+    onOpenHubSummary: (listener) => mirror.onSummary(listener),
     async dispose() {
+      stopAlerts();
+      desktopEvents.clear();
       lifetime.abort();
       stopWatchingNetwork();
       openHub.dispose();
@@ -207,5 +233,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   };
 }
 
-const LIVE_EVENTS: ReadonlySet<string> = new Set<LiveEvent>(['hubs.snapshot', 'hubs.live', 'hubs.deviceEvents']);
-const isLiveEvent = (event: string): event is LiveEvent => LIVE_EVENTS.has(event);
+const LIVE_EVENTS: readonly LiveEvent[] = ['hubs.snapshot', 'hubs.live', 'hubs.deviceEvents'];
+const isLiveEvent = (event: string): event is LiveEvent => (LIVE_EVENTS as readonly string[]).includes(event);
+type DesktopEvent = 'desktop.changed' | 'desktop.notification';
+const isDesktopEvent = (event: string): event is DesktopEvent => event === 'desktop.changed' || event === 'desktop.notification';

@@ -3,10 +3,11 @@
  * `createHubdeskCore`, hands every request from its transport to `dispatch`, forwards
  * events to the renderer, and hands every OAuth redirect it receives to `handleOAuthCallback`.
  */
-import type { EventName, EventPayload, Handlers } from '../../common/ipc-contract';
+import type { DesktopNotification, EventName, EventPayload, Handlers } from '../../common/ipc-contract';
 import type { HubTransport } from './hub-client';
 import type { Dispatch } from './ipc-dispatcher';
 import type { OpenWebSocket } from './live-socket';
+import type { OpenHubSummary } from './open-hub-mirror';
 import type { NetworkInterfaces, WakeReason } from './network-watch';
 import type { BackendConfig, Clock, KeyValueStore, Logger, MdnsBrowser, OpenExternal, Schedule, SecretCipher } from './ports';
 
@@ -32,6 +33,18 @@ export interface CoreDeps {
   networkInterfaces?: NetworkInterfaces;
   /** Timers (the Schedule port of ports.ts) of the live channel and the webhook acknowledgements; real timers by default, a fake clock in tests. */
   schedule?: Schedule;
+  /** What the host does on the desktop (tray, start at login, native notifications); none: a host without any (notifications go to the renderer). */
+  desktop?: DesktopHost;
+}
+
+/** The host's desktop integration (issue 13 §4), as the core uses it. */
+export interface DesktopHost {
+  /** The host has a tray icon, so "keep running in the tray when the window closes" can be offered. */
+  tray: boolean;
+  /** Registers Hubdesk to start at login, or unregisters it; absent where the host cannot. Throws with a sentence for the user. */
+  setLaunchAtLogin?(enabled: boolean): Promise<void>;
+  /** Shows a notification natively; absent: the core sends it to the renderer as `desktop.notification`. */
+  notify?(notification: DesktopNotification): void;
 }
 
 /** The query parameters of an authorisation redirect, already parsed by the host. */
@@ -51,5 +64,8 @@ export interface HubdeskCore {
   handleOAuthCallback(params: OAuthCallbackParams): Promise<'accepted' | 'ignored'>;
   /** The machine woke or its network changed (the host knows, e.g. Electron's powerMonitor): routes are chosen again and the open hub reopened. */
   wake(reason: WakeReason): void;
+  /** The open hub at a glance, for the tray: its connection, favourite switches and flows to start. */
+  openHubSummary(): OpenHubSummary;
+  onOpenHubSummary(listener: (summary: OpenHubSummary) => void): () => void;
   dispose(): Promise<void>;
 }

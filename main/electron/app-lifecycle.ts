@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { APP_SCHEME, type DeepLinkAction, findDeepLinkInArgv, parseDeepLink } from '../core/deep-link';
 import type { HubdeskCore } from '../core/hubdesk-core';
 import type { Logger } from '../core/ports';
+import { showAndFocus } from './show-window';
 import { guardWebContents } from './web-contents-guard';
 
 export interface LifecycleOptions {
@@ -47,7 +48,7 @@ export function startAppLifecycle({ argv, defaultApp, execPath, logger }: Lifecy
   const waiting: DeepLinkAction[] = [];
 
   const act = (action: DeepLinkAction, to: DeepLinkTarget) => {
-    bringToFront(to.window());
+    showAndFocus(to.window());
     to.handleOAuthCallback(action.params).then(
       (outcome) => logger.info('lifecycle: sign-in redirect handled', { outcome }),
       (error: unknown) => logger.error('lifecycle: sign-in redirect failed', { error: error instanceof Error ? error.message : String(error) }),
@@ -71,7 +72,7 @@ export function startAppLifecycle({ argv, defaultApp, execPath, logger }: Lifecy
   });
   app.on('second-instance', (_event, secondArgv) => {
     const link = findDeepLinkInArgv(secondArgv);
-    if (link === undefined) bringToFront(target?.window() ?? null);
+    if (link === undefined) showAndFocus(target?.window() ?? null);
     else receive(link, 'second-instance');
   });
   const coldStartLink = findDeepLinkInArgv(argv);
@@ -113,11 +114,4 @@ function registerScheme(defaultApp: boolean, execPath: string, argv: readonly st
       ? app.setAsDefaultProtocolClient(APP_SCHEME, execPath, [resolve(script)])
       : app.setAsDefaultProtocolClient(APP_SCHEME);
   if (!registered) logger.warn('lifecycle: could not register the io.hubdesk.app scheme; signing in will not return to the app');
-}
-
-function bringToFront(window: BrowserWindow | null): void {
-  if (window === null || window.isDestroyed()) return;
-  if (window.isMinimized()) window.restore();
-  window.show();
-  window.focus();
 }

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { getBridge, getLinkStore } from './bridge';
 import { connectStores } from './stores/connect-stores';
+import { createDesktopStore } from './stores/desktop-store';
 import { createHubsStore } from './stores/hubs-store';
 import { resyncOnReconnect } from './stores/link-store';
 import { createOpenHubStore } from './stores/open-hub-store';
@@ -11,6 +12,7 @@ import { createSessionStore } from './stores/session-store';
 import { createWebhooksStore } from './stores/webhooks-store';
 import './styles.css';
 import { App } from './ui/app';
+import { browserNotifications } from './web-notifications';
 import { LinkBanner } from './ui/link-banner';
 import { StoresProvider } from './ui/stores-context';
 import { followTheme } from './ui/theme';
@@ -28,6 +30,7 @@ const stores = {
   webhooks: createWebhooksStore(bridge),
   link: getLinkStore(),
   preferences,
+  desktop: createDesktopStore(bridge, browserNotifications),
 };
 rememberOpenHub(preferences, stores.openHub);
 connectStores(stores.session, stores.hubs);

@@ -8,6 +8,7 @@ import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
 import { z } from 'zod';
+import type { CapabilityValue } from '../../common/hub-control';
 import { PING_NONCE_PARAM, PingNonceSchema, signPing } from '../../common/hub-identity';
 import type { Logger } from '../../common/logger';
 import { bearerToken, type ConnectionLimits, createServiceApp, type RequestLog, listen, listenSecure, type SecureListener, sendJsonString } from '../shared/http-app';
@@ -61,6 +62,11 @@ export interface RunningHub {
   secureUrl: string | null;
   /** Ends every session: the next call with an old session token gets a 401; realtime sockets close with CLOSE_SESSION_EXPIRED. */
   expireSessions(): void;
+  /**
+   * What a device itself reports, as a sensor tripping (any capability, setable or not), reaching
+   * realtime subscribers like any change; false when the hub refused it (unknown device or capability, wrong type).
+   */
+  report(deviceId: string, capabilityId: string, value: CapabilityValue): boolean;
   close(): Promise<void>;
 }
 
@@ -139,6 +145,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
       sessions.clear();
       realtime.expireAll();
     },
+    report: (deviceId, capabilityId, value) => options.home.setCapability(deviceId, capabilityId, value, null).ok,
     close: async () => {
       simulation?.stop();
       realtime.close();

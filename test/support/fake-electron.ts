@@ -59,7 +59,15 @@ export class BrowserWindow extends EventEmitter {
   readonly webContents = new FakeWebContents();
   destroyed = false;
   minimized = false;
-  readonly show = vi.fn();
+  /** Whether the window is on screen: `show` shows it, `hide` hides it (closing to the tray). */
+  visible = false;
+  readonly show = vi.fn(() => {
+    this.visible = true;
+  });
+  readonly hide = vi.fn(() => {
+    this.visible = false;
+  });
+  readonly isVisible = () => this.visible;
   readonly focus = vi.fn();
   readonly restore = vi.fn(() => {
     this.minimized = false;
@@ -99,6 +107,10 @@ const state = {
   singleInstanceLock: true,
   encryptionAvailable: true,
   linuxBackend: 'gnome_libsecret' as string,
+  notificationsSupported: true,
+  /** What the system does with `setLoginItemSettings`: `obey`, or `ignore` (a refusal, or macOS waiting for approval). */
+  loginItems: 'obey' as 'obey' | 'ignore',
+  loginItemStatus: 'not-registered' as 'not-registered' | 'enabled' | 'requires-approval' | 'not-found',
 };
 
 class FakeApp extends EventEmitter {
@@ -106,6 +118,19 @@ class FakeApp extends EventEmitter {
   readonly quit = vi.fn();
   readonly enableSandbox = vi.fn();
   readonly setAsDefaultProtocolClient = vi.fn(() => true);
+  readonly setAppUserModelId = vi.fn();
+  /** The login item as the system keeps it (macOS, Windows). */
+  openAtLogin = false;
+  readonly setLoginItemSettings = vi.fn((settings: { openAtLogin?: boolean; path?: string; args?: string[] }) => {
+    if (state.loginItems === 'obey') this.openAtLogin = settings.openAtLogin ?? false;
+  });
+  readonly getLoginItemSettings = vi.fn((_options?: { path?: string; args?: string[] }) => ({
+    openAtLogin: this.openAtLogin,
+    wasOpenedAtLogin: false,
+    status: state.loginItemStatus,
+    executableWillLaunchAtLogin: this.openAtLogin,
+    launchItems: [],
+  }));
 }
 
 export const app = new FakeApp();
@@ -189,6 +214,108 @@ class FakeIpcRenderer extends EventEmitter {
 }
 export const ipcRenderer = new FakeIpcRenderer();
 
+/** `nativeImage`: images remember the file and size they stand for; a path containing `missing` reads as empty. */
+export class FakeNativeImage {
+  constructor(
+    readonly path: string,
+    readonly size: { width: number; height: number },
+  ) {}
+  readonly isEmpty = () => this.size.width === 0;
+  readonly getSize = () => ({ ...this.size });
+  readonly resize = vi.fn((options: { width?: number; height?: number; quality?: string }) => {
+    const width = options.width ?? options.height ?? this.size.width;
+    return new FakeNativeImage(this.path, { width, height: options.height ?? width });
+  });
+}
+export const nativeImage = {
+  createFromPath: vi.fn((path: string) => new FakeNativeImage(path, path.includes('missing') ? { width: 0, height: 0 } : { width: 512, height: 512 })),
+  createEmpty: vi.fn(() => new FakeNativeImage('', { width: 0, height: 0 })),
+};
+
+/** One item of a fake menu: the template's fields, and `click` as Electron calls it (a checkbox flips first). */
+export interface FakeMenuItem {
+  type: string;
+  label: string;
+  enabled: boolean;
+  checked: boolean;
+  click: () => void;
+}
+
+export class Menu {
+  constructor(readonly items: FakeMenuItem[]) {}
+  static readonly buildFromTemplate = vi.fn(
+    (template: { type?: string; label?: string; enabled?: boolean; checked?: boolean; click?: (...args: unknown[]) => void }[]) =>
+      new Menu(
+        template.map((options) => {
+          const item: FakeMenuItem = {
+            type: options.type ?? 'normal',
+            label: options.label ?? '',
+            enabled: options.enabled ?? true,
+            checked: options.checked ?? false,
+            click: () => {
+              if (!item.enabled) throw new Error(`fake menu: "${item.label}" is disabled and cannot be clicked`);
+              if (item.type === 'checkbox') item.checked = !item.checked;
+              options.click?.(item, undefined, {});
+            },
+          };
+          return item;
+        }),
+      ),
+  );
+  /** The enabled item with this label (what the user can click). */
+  item(label: string): FakeMenuItem {
+    const found = this.items.find((item) => item.label === label);
+    if (!found) throw new Error(`fake menu: no item "${label}" in ${JSON.stringify(this.items.map((item) => item.label))}`);
+    return found;
+  }
+}
+
+/** `Tray`: the icon, tooltip and context menu as last set; tests click items of `menu` and emit 'click'. */
+export class Tray extends EventEmitter {
+  static readonly instances: Tray[] = [];
+  tooltip = '';
+  menu: Menu | null = null;
+  destroyed = false;
+  readonly setToolTip = vi.fn((tooltip: string) => {
+    this.tooltip = tooltip;
+  });
+  readonly setContextMenu = vi.fn((menu: Menu | null) => {
+    this.menu = menu;
+  });
+  readonly setImage = vi.fn((image: FakeNativeImage) => {
+    this.image = image;
+  });
+  readonly destroy = vi.fn(() => {
+    this.destroyed = true;
+  });
+  readonly isDestroyed = () => this.destroyed;
+
+  constructor(public image: FakeNativeImage) {
+    super();
+    Tray.instances.push(this);
+  }
+}
+
+/** `Notification`: shown ones are recorded; tests emit 'click' on them. Supported unless `state.notificationsSupported` is false. */
+export class Notification extends EventEmitter {
+  static readonly instances: Notification[] = [];
+  static readonly isSupported = vi.fn(() => state.notificationsSupported);
+  shown = false;
+  closed = false;
+  readonly show = vi.fn(() => {
+    this.shown = true;
+  });
+  readonly close = vi.fn(() => {
+    this.closed = true;
+    this.emit('close');
+  });
+
+  constructor(readonly options: { title?: string; body?: string } = {}) {
+    super();
+    Notification.instances.push(this);
+  }
+}
+
 /** Knobs and helpers for tests; not part of Electron's API. */
 export const fakeElectron = {
   state,
@@ -214,7 +341,13 @@ export function resetFakeElectron(): void {
   state.singleInstanceLock = true;
   state.encryptionAvailable = true;
   state.linuxBackend = 'gnome_libsecret';
+  state.notificationsSupported = true;
+  state.loginItems = 'obey';
+  state.loginItemStatus = 'not-registered';
+  app.openAtLogin = false;
   BrowserWindow.instances.length = 0;
+  Tray.instances.length = 0;
+  Notification.instances.length = 0;
   displays.splice(0, displays.length, structuredClone(DEFAULT_DISPLAY));
   app.removeAllListeners();
   ipcRenderer.removeAllListeners();

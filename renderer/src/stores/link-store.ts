@@ -44,6 +44,8 @@ export interface ResyncTargets {
   openHub: { getState(): { reload(): void } };
   /** The webhook registrations, their connection states and the inspector (merged, not duplicated). */
   webhooks?: { getState(): { load(): Promise<void> } };
+  /** The desktop preferences (another window or the tray may have changed them). */
+  desktop?: { getState(): { load(): Promise<void> } };
 }
 
 /**
@@ -56,5 +58,6 @@ export function resyncOnReconnect(link: LinkStore, targets: ResyncTargets): () =
     void targets.session.getState().load();
     targets.openHub.getState().reload();
     void targets.webhooks?.getState().load();
+    void targets.desktop?.getState().load();
   });
 }

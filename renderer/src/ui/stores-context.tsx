@@ -1,6 +1,7 @@
 /** The app's stores, created once in main.tsx and handed down through context. */
 import { createContext, type ReactNode, useContext } from 'react';
 import { useStore } from 'zustand';
+import type { DesktopStore } from '../stores/desktop-store';
 import type { HubsStore } from '../stores/hubs-store';
 import { isConnected, type LinkStore } from '../stores/link-store';
 import type { OpenHubStore } from '../stores/open-hub-store';
@@ -19,6 +20,8 @@ export interface Stores {
   link: LinkStore;
   /** Theme, sidebar, last hub and view, kept in localStorage (issue 13 §1). */
   preferences: PreferencesStore;
+  /** Tray, start at login and notifications, kept by main (issue 13 §4). */
+  desktop: DesktopStore;
 }
 
 const StoresContext = createContext<Stores | null>(null);

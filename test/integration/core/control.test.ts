@@ -5,12 +5,13 @@
  * ends is replaced and the channel resubscribed.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DeviceEvent, EventName, EventPayload } from '../../../common/ipc-contract';
+import type { DeviceEvent, EventPayload } from '../../../common/ipc-contract';
 import type { HubdeskCore } from '../../../main/core/hubdesk-core';
 import { createTrustedFetch, createTrustedWebSocket } from '../../../main/trusted-fetch';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { signedInStackCore } from '../../support/stack-core';
 import { openHub, readDevices } from '../../support/open-hub';
+import { nextEvent } from '../../support/next-event';
 
 let stack: RunningStack;
 let homeId: string;
@@ -33,17 +34,6 @@ async function signedInCore(options: { client?: 'full' | 'readonly'; trustStackC
   return core;
 }
 
-/** Resolves with the first payload of `event` that `match` accepts (the test's own timeout bounds the wait). */
-function next<E extends EventName>(core: HubdeskCore, event: E, match: (payload: EventPayload<E>) => boolean = () => true): Promise<EventPayload<E>> {
-  return new Promise((resolve) => {
-    const off = core.onEvent(event, (payload) => {
-      if (match(payload)) {
-        off();
-        resolve(payload);
-      }
-    });
-  });
-}
 
 const liveState = (state: string) => (status: EventPayload<'hubs.live'>) => status.hubId === homeId && status.state.state === state;
 
@@ -51,12 +41,12 @@ const liveState = (state: string) => (status: EventPayload<'hubs.live'>) => stat
 function nextChange(core: HubdeskCore, deviceId: string, match: (event: Extract<DeviceEvent, { kind: 'capability' }>) => boolean = () => true) {
   const pick = (batch: EventPayload<'hubs.deviceEvents'>) =>
     batch.events.find((event): event is Extract<DeviceEvent, { kind: 'capability' }> => event.kind === 'capability' && event.deviceId === deviceId && match(event));
-  return next(core, 'hubs.deviceEvents', (batch) => pick(batch) !== undefined).then((batch) => pick(batch)!);
+  return nextEvent(core, 'hubs.deviceEvents', (batch) => pick(batch) !== undefined).then((batch) => pick(batch)!);
 }
 
 /** Opens Home and waits until its live channel is subscribed. */
 async function watchLive(core: HubdeskCore): Promise<void> {
-  const live = next(core, 'hubs.live', liveState('live'));
+  const live = nextEvent(core, 'hubs.live', liveState('live'));
   await core.handlers['hubs.open'](homeId);
   await live;
 }
@@ -124,9 +114,9 @@ describe('control and live updates against the reference hub', () => {
     await watchLive(watcher);
     const { device: fan } = await deviceNamed(watcher, 'Ceiling fan');
 
-    const reconnecting = next(watcher, 'hubs.live', liveState('reconnecting'));
-    const refreshed = reconnecting.then(() => next(watcher, 'hubs.snapshot'));
-    const liveAgain = reconnecting.then(() => next(watcher, 'hubs.live', liveState('live')));
+    const reconnecting = nextEvent(watcher, 'hubs.live', liveState('reconnecting'));
+    const refreshed = reconnecting.then(() => nextEvent(watcher, 'hubs.snapshot'));
+    const liveAgain = reconnecting.then(() => nextEvent(watcher, 'hubs.live', liveState('live')));
     stack.hubs.find((hub) => hub.id === homeId)!.expireSessions();
     expect((await reconnecting).state).toMatchObject({ reason: expect.stringMatching(/session/) });
     await liveAgain;

@@ -7,10 +7,11 @@
  * - the clock jumps as after sleep: the same.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { EventName, EventPayload } from '../../../common/ipc-contract';
+import type { EventPayload } from '../../../common/ipc-contract';
 import type { HubdeskCore } from '../../../main/core/hubdesk-core';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { signedInStackCore } from '../../support/stack-core';
+import { nextEvent } from '../../support/next-event';
 
 let stack: RunningStack;
 const cores: HubdeskCore[] = [];
@@ -34,22 +35,12 @@ afterAll(async () => {
 
 const home = () => stack.info.hubs.find((hub) => hub.name === 'Home')!;
 
-/** The first `event` from now on that `match` accepts. */
-function next<E extends EventName>(core: HubdeskCore, event: E, match: (payload: EventPayload<E>) => boolean = () => true): Promise<EventPayload<E>> {
-  return new Promise((resolve) => {
-    const off = core.onEvent(event, (payload) => {
-      if (!match(payload)) return;
-      off();
-      resolve(payload);
-    });
-  });
-}
 
 const isLive = (status: EventPayload<'hubs.live'>) => status.hubId === home().id && status.state.state === 'live';
 const loadedHome = (snapshot: EventPayload<'hubs.snapshot'>) => snapshot.hubId === home().id && snapshot.status === 'loaded';
 
 async function liveHome(core: HubdeskCore): Promise<void> {
-  const live = next(core, 'hubs.live', isLive);
+  const live = nextEvent(core, 'hubs.live', isLive);
   await core.handlers['hubs.open'](home().id);
   await live;
 }
@@ -61,8 +52,8 @@ describe('the open hub comes back by itself', () => {
     await liveHome(core);
     const before = home().localUrl;
 
-    const snapshot = next(core, 'hubs.snapshot', loadedHome);
-    const liveAgain = next(core, 'hubs.live', (status) => status.hubId === home().id && status.state.state === 'reconnecting').then(() => next(core, 'hubs.live', isLive));
+    const snapshot = nextEvent(core, 'hubs.snapshot', loadedHome);
+    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.state === 'reconnecting').then(() => nextEvent(core, 'hubs.live', isLive));
     await stack.relocateHub(home().id);
     const back = Date.now();
     expect(home().localUrl).not.toBe(before);
@@ -79,8 +70,8 @@ describe('the open hub comes back by itself', () => {
     await liveHome(core);
     const loginsBefore = logins();
 
-    const snapshot = next(core, 'hubs.snapshot', loadedHome);
-    const liveAgain = next(core, 'hubs.live', (status) => status.hubId === home().id && status.state.state === 'connecting').then(() => next(core, 'hubs.live', isLive));
+    const snapshot = nextEvent(core, 'hubs.snapshot', loadedHome);
+    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.state === 'connecting').then(() => nextEvent(core, 'hubs.live', isLive));
     addresses = [{ address: '198.51.100.7', family: 'IPv4', internal: false }]; // joined another network
     await liveAgain;
     expect((await snapshot).status).toBe('loaded');
@@ -93,8 +84,8 @@ describe('the open hub comes back by itself', () => {
     cores.push(core);
     await liveHome(core);
 
-    const snapshot = next(core, 'hubs.snapshot', loadedHome);
-    const liveAgain = next(core, 'hubs.live', (status) => status.hubId === home().id && status.state.state === 'connecting').then(() => next(core, 'hubs.live', isLive));
+    const snapshot = nextEvent(core, 'hubs.snapshot', loadedHome);
+    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.state === 'connecting').then(() => nextEvent(core, 'hubs.live', isLive));
     slept = 3_600_000; // an hour asleep: timers did not run, the clock moved on
     await liveAgain;
     expect((await snapshot).status).toBe('loaded');

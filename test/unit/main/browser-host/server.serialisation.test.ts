@@ -43,6 +43,8 @@ function fakeCore(): HubdeskCore {
     },
     handleOAuthCallback: async () => 'ignored',
     wake: () => {},
+    openHubSummary: () => ({ hubId: null, hubName: null, live: 'closed', favourites: [], flows: [] }),
+    onOpenHubSummary: () => () => {},
     dispose: async () => {},
   };
 }

@@ -36,6 +36,8 @@ function fakeCore(): HubdeskCore {
       return params.state === 'expected' ? 'accepted' : 'ignored';
     },
     wake: () => {},
+    openHubSummary: () => ({ hubId: null, hubName: null, live: 'closed', favourites: [], flows: [] }),
+    onOpenHubSummary: () => () => {},
     dispose: async () => {},
   };
 }

@@ -5,7 +5,17 @@ const targets = () => {
   const load = vi.fn(() => Promise.resolve());
   const reload = vi.fn();
   const webhooksLoad = vi.fn(() => Promise.resolve());
-  return { load, reload, webhooksLoad, session: { getState: () => ({ load }) }, openHub: { getState: () => ({ reload }) }, webhooks: { getState: () => ({ load: webhooksLoad }) } };
+  const desktopLoad = vi.fn(() => Promise.resolve());
+  return {
+    load,
+    reload,
+    webhooksLoad,
+    desktopLoad,
+    session: { getState: () => ({ load }) },
+    openHub: { getState: () => ({ reload }) },
+    webhooks: { getState: () => ({ load: webhooksLoad }) },
+    desktop: { getState: () => ({ load: desktopLoad }) },
+  };
 };
 
 describe('link store', () => {
@@ -41,6 +51,7 @@ describe('link store', () => {
     expect(t.load).toHaveBeenCalledTimes(1);
     expect(t.reload).toHaveBeenCalledTimes(1);
     expect(t.webhooksLoad).toHaveBeenCalledTimes(1);
+    expect(t.desktopLoad).toHaveBeenCalledTimes(1);
     link.getState().setLink({ state: 'connected' });
     expect(t.load).toHaveBeenCalledTimes(1);
 
