@@ -33,7 +33,7 @@ export function SettingsView() {
           <input type="checkbox" checked={collapsed} onChange={(event) => preferences.getState().setSidebarCollapsed(event.target.checked)} /> Collapse the
           sidebar
         </label>
-        <p className="hint">Ctrl+1 to Ctrl+9 (⌘ on a Mac) open the first nine hubs.</p>
+        <p className="hint">Ctrl+1 to Ctrl+9 (⌘ on a Mac) open the first nine hubs; Ctrl+K finds anything; ? lists every shortcut.</p>
       </fieldset>
       <DesktopSettings />
     </section>

@@ -1,13 +1,16 @@
 /** Signed in: the app shell — a fixed header (who, how the sign-in is kept), a collapsible sidebar (views, hubs) and the scrolling content region. */
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { useStore } from 'zustand';
 import type { SessionView, UserView } from '../../../common/ipc-contract';
 import { ActionError } from './action-error';
 import { DevicesPanel } from './devices-panel';
 import { HubList } from './hub-list';
 import { Notices } from './notices';
+import { PaletteDialog } from './palette-dialog';
 import { SettingsView } from './settings-view';
+import { ShortcutsDialog } from './shortcuts-dialog';
 import { useStores } from './stores-context';
+import { useAppShortcuts } from './use-app-shortcuts';
 import { useHubShortcuts } from './use-hub-shortcuts';
 import { type AppView, ViewPanel, ViewTabs } from './view-tabs';
 import { WebhooksView } from './webhooks-view';
@@ -26,6 +29,10 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
   const hint = tokenStorage ? STORAGE_HINT[tokenStorage] : undefined;
   const showHubs = useCallback(() => onView('hubs'), [onView]);
   useHubShortcuts(showHubs);
+  // Issue 13 §4: the command palette (Ctrl/⌘+K) and the shortcuts sheet (?), one open at a time.
+  const [dialog, setDialog] = useState<'palette' | 'shortcuts' | null>(null);
+  const closeDialog = useCallback(() => setDialog(null), []);
+  useAppShortcuts({ onPalette: useCallback(() => setDialog('palette'), []), onShortcuts: useCallback(() => setDialog('shortcuts'), []) });
 
   // The app shell (issue 13 §1): header and sidebar stay put, only the content region scrolls.
   return (
@@ -82,6 +89,8 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
           )}
         </main>
       </div>
+      <PaletteDialog open={dialog === 'palette'} onClose={closeDialog} onView={onView} />
+      <ShortcutsDialog open={dialog === 'shortcuts'} onClose={closeDialog} />
     </div>
   );
 }

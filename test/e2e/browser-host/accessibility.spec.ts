@@ -1,7 +1,7 @@
 /**
  * Accessibility of every main screen (issue 13 §6): axe-core (WCAG 2.1 A and AA rules) finds no
  * violation on the signed-out screen, the hubs view with a live hub, the webhooks view and the settings
- * view, each in the light and the dark scheme, in Chromium against the reference stack; a skip link
+ * view, and on the open command palette and shortcuts sheet, each in the light and the dark scheme, in Chromium against the reference stack; a skip link
  * leads past the header and the sidebar, and each favourite button names its device.
  */
 import { createRequire } from 'node:module';
@@ -79,6 +79,17 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('tab', { name: 'Settings' }).click();
       await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible();
       expect(await violations(page), 'settings').toEqual([]);
+
+      // The command palette and the shortcuts sheet (issue 13 §4), open over the page.
+      await page.keyboard.press('Control+k');
+      await page.getByRole('dialog', { name: 'Command palette' }).getByRole('combobox').fill('lamp');
+      await expect(page.getByRole('dialog', { name: 'Command palette' }).getByRole('option').first()).toBeVisible();
+      expect(await violations(page), 'command palette').toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.getByRole('heading', { name: 'Settings', exact: true }).click();
+      await page.keyboard.press('Shift+?');
+      await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+      expect(await violations(page), 'shortcuts').toEqual([]);
     } finally {
       await context.close();
       await host.stop();

@@ -5,11 +5,8 @@
  * Ctrl+2 opens the second hub; the sidebar collapse, the theme, the last hub and the last view survive
  * a reload (they are kept in the renderer's storage).
  */
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import type { StackInfo } from '../../../services/stack';
-import { openApp, signInThroughBrowser, startBrowserHost, startStackProgram } from '../support/browser-host';
-import type { RunningProgram } from '../support/processes';
-import { tempDir } from '../../support/temp-dir';
+import { expect, type Page, test } from '@playwright/test';
+import { type SignedInApp, startSignedInApp } from '../support/browser-host';
 
 // The page functions run in Chromium; tests are type-checked without the DOM library.
 declare const document: {
@@ -28,24 +25,14 @@ declare const getComputedStyle: (element: unknown) => { colorScheme: string; bac
 
 test.describe.configure({ mode: 'serial' });
 
-let stack: RunningProgram;
-let info: StackInfo;
-let host: RunningProgram;
-let context: BrowserContext;
+let app: SignedInApp;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  ({ stack, info } = await startStackProgram());
-  host = startBrowserHost(info, tempDir('e2e-app-shell'));
-  context = await browser.newContext({ viewport: { width: 800, height: 600 } });
-  page = await openApp(context, host);
-  await signInThroughBrowser(context, page, host, info.user);
+  app = await startSignedInApp(browser, 'e2e-app-shell', { viewport: { width: 800, height: 600 } });
+  page = app.page;
 });
-test.afterAll(async () => {
-  await context?.close();
-  await host?.stop();
-  expect(await stack?.stop()).toBe(0);
-});
+test.afterAll(() => app?.close());
 
 const hubList = () => page.getByRole('navigation', { name: 'Hubs' });
 const hubButtons = () => hubList().getByRole('listitem').getByRole('button');

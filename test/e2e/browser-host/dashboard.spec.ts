@@ -4,34 +4,20 @@
  * clear in one press, and the flows strip shows the result and time of the last start.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import type { StackInfo } from '../../../services/stack';
-import { openApp, signInThroughBrowser, startBrowserHost, startStackProgram } from '../support/browser-host';
-import type { RunningProgram } from '../support/processes';
-import { tempDir } from '../../support/temp-dir';
+import { openHomeLive, type SignedInApp, startSignedInApp } from '../support/browser-host';
 
 test.describe.configure({ mode: 'serial' });
 
-let stack: RunningProgram;
-let host: RunningProgram;
+let app: SignedInApp;
 let page: Page;
 let home: Locator;
 
 test.beforeAll(async ({ browser }) => {
-  let info: StackInfo;
-  ({ stack, info } = await startStackProgram());
-  host = startBrowserHost(info, tempDir('e2e-dashboard'), 'full');
-  const context = await browser.newContext();
-  page = await openApp(context, host);
-  await signInThroughBrowser(context, page, host, info.user);
-  await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
-  home = page.getByRole('region', { name: 'Devices on Home' });
-  await expect(home.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
+  app = await startSignedInApp(browser, 'e2e-dashboard');
+  page = app.page;
+  home = await openHomeLive(page);
 });
-test.afterAll(async () => {
-  await page?.context().close();
-  await host?.stop();
-  expect(await stack?.stop()).toBe(0);
-});
+test.afterAll(() => app?.close());
 
 test('a switch says its state once: the row is labelled by what it controls, the switch by its state', async () => {
   const light = home.getByRole('article', { name: 'Ceiling light', exact: true });

@@ -3,9 +3,10 @@
  * core and renderer) on its own profile against a running stack, opened in a Chromium page, and the
  * sign-in through the consent pages in "the system browser" (a second page of the same context).
  */
-import { type BrowserContext, expect, type Page } from '@playwright/test';
+import { type Browser, type BrowserContext, expect, type Locator, type Page } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
 import { type RunningProgram, startProgram } from './processes';
+import { tempDir } from '../../support/temp-dir';
 
 const RUNNING = 'Hubdesk is running at ';
 const OPEN_EXTERNAL = 'open-external: ';
@@ -51,4 +52,43 @@ export async function signInThroughBrowser(context: BrowserContext, app: Page, h
   await consent.close();
   await expect(app.getByRole('button', { name: 'Sign out' })).toBeVisible();
   await expect(app.locator('.action-error')).toBeEmpty(); // no action reported a failure on the way
+}
+
+/** A stack and a browser host in their own processes, and a page signed in as the demo user. */
+export interface SignedInApp {
+  stack: RunningProgram;
+  info: StackInfo;
+  host: RunningProgram;
+  context: BrowserContext;
+  page: Page;
+  /** Closes the page's context, stops the host and the stack (which must exit cleanly). */
+  close(): Promise<void>;
+}
+
+export async function startSignedInApp(browser: Browser, profileName: string, options: { viewport?: { width: number; height: number }; client?: DemoClient } = {}): Promise<SignedInApp> {
+  const { stack, info } = await startStackProgram();
+  const host = startBrowserHost(info, tempDir(profileName), options.client);
+  const context = await browser.newContext(options.viewport ? { viewport: options.viewport } : {});
+  const page = await openApp(context, host);
+  await signInThroughBrowser(context, page, host, info.user);
+  return {
+    stack,
+    info,
+    host,
+    context,
+    page,
+    async close() {
+      await context.close();
+      await host.stop();
+      expect(await stack.stop()).toBe(0);
+    },
+  };
+}
+
+/** Opens "Home" from the sidebar and waits until it is live; returns its devices region. */
+export async function openHomeLive(page: Page): Promise<Locator> {
+  await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
+  const home = page.getByRole('region', { name: 'Devices on Home' });
+  await expect(home.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
+  return home;
 }

@@ -1,0 +1,103 @@
+/**
+ * The command palette and the shortcuts sheet (issue 13 §4), end to end: a browser host against the
+ * reference stack in Chromium, driven from the keyboard only. Ctrl+K finds a device and Enter switches it
+ * (confirmed by the hub); a number is set in a second step (a value out of range is refused in place); a
+ * flow is started; the other hub opened; Escape closes and gives the focus back; `?` shows the shortcuts,
+ * but not while typing in a text field.
+ */
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { openHomeLive, type SignedInApp, startSignedInApp } from '../support/browser-host';
+
+test.describe.configure({ mode: 'serial' });
+
+let app: SignedInApp;
+let page: Page;
+let home: Locator;
+
+test.beforeAll(async ({ browser }) => {
+  app = await startSignedInApp(browser, 'e2e-command-palette');
+  page = app.page;
+  home = await openHomeLive(page);
+});
+test.afterAll(() => app?.close());
+
+const palette = () => page.getByRole('dialog', { name: 'Command palette' });
+const searchBox = () => palette().getByRole('combobox');
+const card = (name: string) => home.getByRole('article', { name, exact: true });
+
+async function openPalette(): Promise<void> {
+  await page.keyboard.press('Control+k');
+  await expect(palette()).toBeVisible();
+  await expect(searchBox()).toBeFocused();
+}
+
+test('Ctrl+K finds a device by words of its name, and Enter switches it, confirmed by the hub', async () => {
+  const lamp = card('Floor lamp').getByRole('switch', { name: 'Turned on', exact: true });
+  await expect(lamp).toHaveAttribute('aria-checked', 'false');
+  await openPalette();
+  await page.keyboard.type('floor switch');
+  await expect(palette().getByRole('option', { selected: true })).toContainText('Floor lamp: Switch');
+  await page.keyboard.press('Enter');
+  await expect(palette()).toBeHidden();
+  await expect(lamp).toHaveAttribute('aria-checked', 'true');
+  await expect(card('Floor lamp').getByRole('img', { name: 'Not confirmed yet' })).toHaveCount(0); // the hub confirmed it
+});
+
+test('a number is set in a second step, and a value out of range is refused where it was typed', async () => {
+  await openPalette();
+  await page.keyboard.type('living thermostat target');
+  await page.keyboard.press('Enter');
+  const value = palette().getByRole('textbox', { name: /^New value for Living room thermostat: Target temperature/ });
+  await expect(value).toBeFocused();
+  await page.keyboard.type('99');
+  await page.keyboard.press('Enter');
+  await expect(palette().getByRole('alert')).toHaveText('Choose a value from 5 to 35 °C.');
+  await value.fill('22.5');
+  await page.keyboard.press('Enter');
+  await expect(palette()).toBeHidden();
+  await expect(card('Living room thermostat').getByRole('slider', { name: 'Target temperature' })).toHaveAttribute('aria-valuetext', '22.5 °C');
+});
+
+test('Escape goes back a step, then closes, and the focus returns where it was', async () => {
+  const search = home.getByRole('searchbox', { name: 'Search devices' });
+  await search.focus();
+  await openPalette();
+  await page.keyboard.type('living thermostat target');
+  await page.keyboard.press('Enter');
+  await expect(palette().getByRole('textbox')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(searchBox()).toBeFocused(); // back at the search step
+  await page.keyboard.press('Escape');
+  await expect(palette()).toBeHidden();
+  await expect(search).toBeFocused();
+});
+
+test('a flow is started and another hub opened from the palette; an unknown word says so', async () => {
+  await openPalette();
+  await page.keyboard.type('xyzzy');
+  await expect(palette().getByRole('status')).toHaveText('No matches for “xyzzy”');
+  await searchBox().fill('good night');
+  await page.keyboard.press('Enter');
+  await expect(home.getByRole('region', { name: 'Flows' }).getByRole('listitem').filter({ hasText: 'Good night' }).getByRole('status')).toHaveText('Started');
+
+  await openPalette();
+  await page.keyboard.type('cabin');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: 'Devices on Holiday cabin' })).toBeVisible();
+});
+
+test('? shows every shortcut, but is only text inside a text field', async () => {
+  await page.getByRole('heading', { name: 'Hubdesk' }).click(); // focus on the page, not in a field
+  await page.keyboard.press('Shift+?');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(sheet).toBeVisible();
+  await expect(sheet.getByRole('term')).toContainText(['Ctrl+K', 'Ctrl+1…9', '?']);
+  await page.keyboard.press('Escape');
+  await expect(sheet).toBeHidden();
+
+  const search = page.getByRole('region', { name: 'Devices on Holiday cabin' }).getByRole('searchbox', { name: 'Search devices' });
+  await search.fill('');
+  await search.press('Shift+?');
+  await expect(search).toHaveValue('?');
+  await expect(sheet).toBeHidden();
+});
