@@ -1,7 +1,8 @@
 /**
  * The inspector's messages, newest first, virtualised: only the rows in view (plus a few) are in the
- * DOM, so 10,000 entries scroll as smoothly as ten. Rows are buttons; arrow keys, Home and End move
- * the selection and keep it in view.
+ * DOM, so 10,000 entries scroll as smoothly as ten. Rows are buttons, but the list is one tab stop
+ * (issue 13 §6, a roving tabindex): Tab reaches the selected row, or the first one in view when the
+ * selected one is scrolled away; ↑/↓, Page Up/Down, Home and End move the selection and keep it in view.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useRef } from 'react';
@@ -10,6 +11,8 @@ import { formatSize, formatTime, routingSummary } from '../format/webhook-labels
 import { entryKey } from '../stores/webhooks-store';
 
 const ROW_HEIGHT = 40;
+/** Rows Page Up / Page Down move by. */
+const PAGE_ROWS = 10;
 
 export function InspectorList({ entries, selectedKey, onSelect }: { entries: readonly WebhookEntry[]; selectedKey: string | null; onSelect(key: string): void }) {
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -30,17 +33,27 @@ export function InspectorList({ entries, selectedKey, onSelect }: { entries: rea
   const onKeyDown = (event: KeyboardEvent) => {
     const last = entries.length - 1;
     const from = Math.max(selectedIndex, 0);
-    const next = { ArrowDown: Math.min(from + 1, last), ArrowUp: Math.max(from - 1, 0), Home: 0, End: last }[event.key];
+    const next = {
+      ArrowDown: Math.min(from + 1, last),
+      ArrowUp: Math.max(from - 1, 0),
+      PageDown: Math.min(from + PAGE_ROWS, last),
+      PageUp: Math.max(from - PAGE_ROWS, 0),
+      Home: 0,
+      End: last,
+    }[event.key];
     if (next === undefined || last < 0) return;
     event.preventDefault();
     moveTo(next);
   };
 
+  const rendered = virtualizer.getVirtualItems();
+  const tabStop = rendered.some((item) => item.index === selectedIndex) ? selectedIndex : rendered[0]?.index;
+
   return (
     <div ref={scrollRef} className="inspector-scroll">
       {entries.length === 0 && <p className="muted inspector-empty">No messages yet. POST to a webhook to see it here.</p>}
       <div role="list" aria-label="Webhook messages" className="inspector-list" style={{ height: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
-        {virtualizer.getVirtualItems().map((item) => {
+        {rendered.map((item) => {
           const entry = entries[item.index]!;
           const key = entryKey(entry);
           return (
@@ -53,7 +66,7 @@ export function InspectorList({ entries, selectedKey, onSelect }: { entries: rea
               className="inspector-row"
               style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
             >
-              <button type="button" aria-current={key === selectedKey ? 'true' : undefined} onClick={() => onSelect(key)}>
+              <button type="button" tabIndex={item.index === tabStop ? 0 : -1} aria-current={key === selectedKey ? 'true' : undefined} onClick={() => onSelect(key)}>
                 <span className="cell-time">{formatTime(entry.receivedAt)}</span>
                 <span className="cell-method">{entry.method ?? '—'}</span>
                 <span className="cell-size">{formatSize(entry.size)}</span>

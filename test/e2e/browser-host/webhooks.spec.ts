@@ -151,3 +151,37 @@ test('10,000 messages stay a short DOM: the list is virtualised and scrolls to t
     await host.stop();
   }
 });
+
+test('the message list is one tab stop: Tab leaves it, Shift+Tab comes back to the selected row, keys move the selection', async ({ page }) => {
+  const host = startHost(tempDir('e2e-webhooks-keyboard'));
+  try {
+    await page.goto(await host.line(RUNNING));
+    await addDemoWebhook(page, 'keys-1');
+    for (let n = 0; n < 15; n++) expect((await postDemo({ device: { id: 'keys-1' }, n })).status).toBe(202);
+    await expect(page.getByText('15 messages')).toBeVisible();
+    const rows = page.getByRole('list', { name: 'Webhook messages' }).getByRole('button');
+    const selected = page.getByRole('list', { name: 'Webhook messages' }).locator('button[aria-current="true"]');
+    const body = page.getByRole('region', { name: 'Message details' }).getByRole('group', { name: 'Body' });
+
+    await rows.first().click();
+    await expect(body.getByText('14', { exact: true })).toBeVisible(); // newest first
+    await page.keyboard.press('Tab');
+    await expect(rows.first()).not.toBeFocused();
+    expect(await rows.evaluateAll((buttons) => buttons.some((button) => button === (button.ownerDocument as { activeElement: unknown }).activeElement))).toBe(false);
+    await page.keyboard.press('Shift+Tab');
+    await expect(rows.first()).toBeFocused();
+
+    await page.keyboard.press('ArrowDown');
+    await expect(selected).toBeFocused();
+    await expect(body.getByText('13', { exact: true })).toBeVisible();
+    await page.keyboard.press('PageDown');
+    await expect(body.getByText('3', { exact: true })).toBeVisible();
+    await page.keyboard.press('End');
+    await expect(body.getByText('0', { exact: true })).toBeVisible();
+    await page.keyboard.press('Home');
+    await expect(body.getByText('14', { exact: true })).toBeVisible();
+    expect(await rows.evaluateAll((buttons) => buttons.filter((button) => (button as unknown as { tabIndex: number }).tabIndex === 0).length)).toBe(1);
+  } finally {
+    await host.stop();
+  }
+});
