@@ -58,6 +58,9 @@ function formatBoolean(id: string, value: boolean): string {
 
 function formatNumber(capability: CapabilityState, value: number): string {
   if (!Number.isFinite(value)) return UNKNOWN;
+  // A light's hue is an angle on the colour wheel; its colour temperature runs from cool (0) to warm (1).
+  if (capability.id === 'light_hue') return `${formatDecimal(value * 360, 0)}°`;
+  if (capability.id === 'light_temperature') return `${formatDecimal(value * 100, 0)} % warm`;
   // Dim levels, positions, fan speeds… are fractions 0..1 on the wire (with or without units '%');
   // people think in percent.
   if (isFraction(capability)) return `${formatDecimal(value * 100, 0)} %`;

@@ -1,7 +1,8 @@
 /**
  * One capability of a device card, as a control that fits its kind: a switch for setable booleans, a
- * slider for setable numbers with a range, a choice for setable enums, and the value as text for the
- * rest. The value shown is the user's pending one when there is one; every value carries its
+ * slider for setable numbers with a range (a light's hue, saturation and colour temperature on a track
+ * that shows the colours), Open / Stop / Close buttons for window coverings, a choice for other setable
+ * enums, and the value as text for the rest. The value shown is the user's pending one when there is one; every value carries its
  * last-updated time on hover. Controls commit deliberately (a slider on release or key, not per pixel).
  */
 import { memo, useState } from 'react';
@@ -38,6 +39,8 @@ export const CapabilityControl = memo(function CapabilityControl({ state, pendin
     );
   } else if (scale) {
     control = <CapabilitySlider state={state} value={value} scale={scale} label={label} disabled={disabled} onCommit={set} />;
+  } else if (state.setable && isCoveringsState(state)) {
+    control = <CoveringButtons value={value} label={label} disabled={disabled} onChoose={set} />;
   } else if (state.setable && state.type === 'enum' && state.values && state.values.length > 0) {
     control = (
       <select aria-label={label} value={typeof value === 'string' ? value : ''} disabled={disabled} onChange={(event) => set(event.target.value)}>
@@ -88,7 +91,8 @@ function CapabilitySlider({ state, value, scale, label, disabled, onCommit }: Sl
     if (next !== current) onCommit(next);
   };
   return (
-    <span className="slider">
+    <span className="slider" data-capability={state.id}>
+      {state.id === 'light_hue' && <span className="colour-swatch" aria-hidden="true" />}
       <input
         type="range"
         aria-label={label}
@@ -104,6 +108,30 @@ function CapabilitySlider({ state, value, scale, label, disabled, onCommit }: Sl
         onBlur={commit}
       />
       <output>{text}</output>
+    </span>
+  );
+}
+
+/** Window coverings move up, stop or move down (`windowcoverings_state`): three buttons, as on a wall switch. */
+const COVERING_MOVES = [
+  { id: 'up', text: 'Open', glyph: '▲' },
+  { id: 'idle', text: 'Stop', glyph: '■' },
+  { id: 'down', text: 'Close', glyph: '▼' },
+] as const;
+
+function isCoveringsState(state: CapabilityState): boolean {
+  const ids = new Set(state.values?.map((option) => option.id));
+  return state.id === 'windowcoverings_state' && state.type === 'enum' && COVERING_MOVES.every((move) => ids.has(move.id));
+}
+
+function CoveringButtons({ value, label, disabled, onChoose }: { value: CapabilityState['value']; label: string; disabled: boolean; onChoose(value: string): void }) {
+  return (
+    <span className="segmented" role="group" aria-label={label}>
+      {COVERING_MOVES.map((move) => (
+        <button key={move.id} type="button" aria-pressed={value === move.id} disabled={disabled} onClick={() => onChoose(move.id)}>
+          <span aria-hidden="true">{move.glyph}</span> {move.text}
+        </button>
+      ))}
     </span>
   );
 }

@@ -4,9 +4,11 @@
  * of it was refused (it stays until dismissed). While the link to the app's main process is down its
  * controls and star are disabled: nothing could confirm a change.
  */
-import { memo, useCallback } from 'react';
+import { type CSSProperties, memo, useCallback } from 'react';
 import { useStore } from 'zustand';
 import type { CapabilityValue } from '../../../common/ipc-contract';
+import type { Device } from '../../../common/wire';
+import type { PendingValue } from '../stores/open-hub-store';
 import { capabilityStates } from '../format/format-capability';
 import { CapabilityControl } from './capability-control';
 import { DeviceIcon } from './device-icon';
@@ -25,7 +27,7 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
   const unavailable = device.available === false;
   const capabilities = capabilityStates(device);
   return (
-    <article aria-label={device.name} className="device" data-unavailable={unavailable}>
+    <article aria-label={device.name} className="device" data-unavailable={unavailable} style={lightColour(device, pending)}>
       <div className="device-head">
         <DeviceIcon deviceClass={device.class} />
         <h3>{device.name}</h3>
@@ -54,6 +56,17 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
     </article>
   );
 });
+
+/** A coloured light's hue and saturation (the user's pending values first) as CSS variables: its colour swatch and saturation track show them. */
+function lightColour(device: Device, pending: Readonly<Record<string, PendingValue>> | undefined): CSSProperties | undefined {
+  const valueOf = (id: string) => {
+    const value = pending?.[id]?.value ?? device.capabilitiesObj?.[id]?.value;
+    return typeof value === 'number' && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : undefined;
+  };
+  const hue = valueOf('light_hue');
+  if (hue === undefined) return undefined;
+  return { '--light-hue': `${Math.round(hue * 360)}deg`, '--light-saturation': `${Math.round((valueOf('light_saturation') ?? 1) * 100)}%` } as CSSProperties;
+}
 
 function CardError({ deviceId }: { deviceId: string }) {
   const { openHub } = useStores();

@@ -36,6 +36,12 @@ describe('formatCapability', () => {
     expect(formatCapability(cap({ id: 'measure_power', type: 'number', value: 3.14159, decimals: -3 }))).toBe('3.14');
   });
 
+  it('shows a light’s hue as an angle and its colour temperature as how warm it is', () => {
+    expect(formatCapability(cap({ id: 'light_hue', type: 'number', value: 0.1, min: 0, max: 1, units: '%' }))).toBe('36°');
+    expect(formatCapability(cap({ id: 'light_hue', type: 'number', value: 1, min: 0, max: 1, units: '%' }))).toBe('360°');
+    expect(formatCapability(cap({ id: 'light_temperature', type: 'number', value: 0.6, min: 0, max: 1, units: '%' }))).toBe('60 % warm');
+  });
+
   it('shows a dim level 0..1 as a percentage', () => {
     expect(formatCapability(cap({ id: 'dim', type: 'number', value: 0.5, min: 0, max: 1 }))).toBe('50 %');
     expect(formatCapability(cap({ id: 'dim', type: 'number', value: 1 }))).toBe('100 %');
