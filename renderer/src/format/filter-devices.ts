@@ -71,3 +71,16 @@ const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
 }
+
+/** The groups cut to their first `limit` devices in reading order (the grid fills in steps); groups left empty are dropped. */
+export function firstCards(groups: readonly DeviceGroup[], limit: number): DeviceGroup[] {
+  const cut: DeviceGroup[] = [];
+  let left = Math.max(0, limit);
+  for (const group of groups) {
+    if (left === 0) break;
+    const ids = group.ids.length <= left ? group.ids : group.ids.slice(0, left);
+    left -= ids.length;
+    cut.push(ids === group.ids ? group : { ...group, ids });
+  }
+  return cut;
+}

@@ -7,13 +7,17 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { HubView } from '../../../common/ipc-contract';
 import { describeDevicesError } from '../format/describe-error';
-import { deviceCountLabel, filterChoices, filterDevices, groupWithFavourites, NO_FILTER } from '../format/filter-devices';
+import { deviceCountLabel, filterChoices, filterDevices, firstCards, groupWithFavourites, NO_FILTER } from '../format/filter-devices';
 import { formatFetchedAt, ROUTE_PIN_CHOICES, routeInUseLabel, routeOutcomeLabel } from '../format/hub-labels';
 import { DeviceCard } from './device-card';
 import { DeviceFilters } from './device-filters';
 import { FlowsPanel } from './flows-panel';
 import { LiveIndicator } from './live-indicator';
 import { useStores } from './stores-context';
+import { useProgressiveLimit } from './use-progressive-limit';
+
+/** Cards drawn per frame while a hub's grid first fills: each step is a short task, not one long one. */
+const CARDS_PER_FRAME = 20;
 
 export function DevicesPanel() {
   const { hubs, openHub } = useStores();
@@ -139,13 +143,16 @@ function LiveDeviceGroups({ hubName }: { hubName: string }) {
   const shownFilter = useDeferredValue(filter);
   const choices = useMemo(() => filterChoices(summaries), [summaries]);
   const shown = useMemo(() => filterDevices(summaries, shownFilter), [summaries, shownFilter]);
-  const groups = useMemo(() => groupWithFavourites(shown, favourites), [shown, favourites]);
+  const allGroups = useMemo(() => groupWithFavourites(shown, favourites), [shown, favourites]);
+  const hubId = useStore(openHub, (s) => s.hubId);
+  const limit = useProgressiveLimit(shown.length, CARDS_PER_FRAME, hubId);
+  const groups = useMemo(() => (limit >= shown.length ? allGroups : firstCards(allGroups, limit)), [allGroups, limit, shown.length]);
 
   if (summaries.length === 0) return <p>There are no devices on {hubName} yet.</p>;
   return (
     <>
       <DeviceFilters filter={filter} zones={choices.zones} classes={choices.classes} shown={shown.length} total={summaries.length} onChange={setFilter} />
-      {groups.length === 0 && <p className="muted">No device matches.</p>}
+      {allGroups.length === 0 && <p className="muted">No device matches.</p>}
       {groups.map((group) => (
         <section key={group.key} className="zone" aria-label={group.title}>
           <h2>{group.title}</h2>

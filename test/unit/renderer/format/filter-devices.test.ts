@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceCountLabel, FAVOURITES_GROUP, filterChoices, filterDevices, groupWithFavourites, isFiltering, NO_FILTER } from '../../../../renderer/src/format/filter-devices';
+import { deviceCountLabel, FAVOURITES_GROUP, filterChoices, filterDevices, firstCards, groupWithFavourites, isFiltering, NO_FILTER } from '../../../../renderer/src/format/filter-devices';
 import { OTHER_ZONE } from '../../../../renderer/src/format/group-devices';
 
 describe('device filters', () => {
@@ -49,3 +49,25 @@ describe('filter count', () => {
     expect(deviceCountLabel(1, 1, true)).toBe('1 of 1 device');
   });
 });
+
+describe('firstCards', () => {
+  const groups = [
+    { key: 'fav', title: 'Favourites', ids: ['a', 'b'] },
+    { key: 'zone:Hall', title: 'Hall', ids: ['c', 'd', 'e'] },
+    { key: 'zone:Kitchen', title: 'Kitchen', ids: ['f'] },
+  ];
+
+  it('keeps the first devices in reading order, cutting the group where the limit falls and dropping the rest', () => {
+    expect(firstCards(groups, 3)).toEqual([groups[0], { key: 'zone:Hall', title: 'Hall', ids: ['c'] }]);
+    expect(firstCards(groups, 2)).toEqual([groups[0]]);
+    expect(firstCards(groups, 0)).toEqual([]);
+    expect(firstCards(groups, -5)).toEqual([]);
+  });
+
+  it('returns every group unchanged once the limit covers them all', () => {
+    const all = firstCards(groups, 100);
+    expect(all).toEqual(groups);
+    expect(all[1]).toBe(groups[1]); // the same objects: nothing re-renders for it
+  });
+});
+
