@@ -10,6 +10,7 @@
  * reachable again when the channel is live after that. Closing the hub or signing out says nothing.
  */
 import type { AlarmKind, DesktopNotification, LiveStatus, NotificationSwitches } from '../../common/ipc-contract';
+import { oneLine } from '../../common/one-line';
 import { CLOSED_REASON, SIGNED_OUT_REASON } from './open-hub';
 import type { CapabilityChange, OpenHubMirror } from './open-hub-mirror';
 
@@ -60,7 +61,7 @@ export function startDesktopAlerts({ mirror, switches, hubName, notify }: Deskto
     const where = [device.zoneName, nameOf(hubId)].filter((part): part is string => typeof part === 'string' && part !== '').join(', ');
     // "Smoke alarm: Hall detector", but a device named "Smoke alarm" is not named twice.
     const named = device.name.toLowerCase().includes(title.toLowerCase()) ? device.name : `${title}: ${device.name}`;
-    notify({ tag: `alarm:${hubId}:${device.id}:${capabilityId}`, kind, title: cut(named, 200), body: cut(where, 500), hubId, deviceId: device.id });
+    notify({ tag: `alarm:${hubId}:${device.id}:${capabilityId}`, kind, title: oneLine(named, 200), body: oneLine(where, 500), hubId, deviceId: device.id });
   };
 
   /** Hubs the user was told are unreachable (told again when they are back); hubs seen live since opened. */
@@ -68,7 +69,7 @@ export function startDesktopAlerts({ mirror, switches, hubName, notify }: Deskto
   const wasLive = new Set<string>();
   const onLive = ({ hubId, state }: LiveStatus) => {
     const tell = (kind: 'hub-unreachable' | 'hub-reachable', title: string, body: string) => {
-      if (switches().hubReachability) notify({ tag: `hub:${hubId}`, kind, title: cut(title, 200), body: cut(body, 500), hubId });
+      if (switches().hubReachability) notify({ tag: `hub:${hubId}`, kind, title: oneLine(title, 200), body: oneLine(body, 500), hubId });
     };
     if (state.state === 'live') {
       wasLive.add(hubId);
@@ -91,8 +92,4 @@ export function startDesktopAlerts({ mirror, switches, hubName, notify }: Deskto
   return () => {
     for (const stop of stops) stop();
   };
-}
-
-function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

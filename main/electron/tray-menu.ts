@@ -8,6 +8,7 @@
  * listed; the rest are one "More in Hubdesk…" away.
  */
 import type { OpenHubSummary } from '../core/open-hub-mirror';
+import { oneLine } from '../../common/one-line';
 
 /** What clicking an item does. `toggle` carries the value to set (the opposite of what is shown). */
 export type TrayAction =
@@ -41,16 +42,9 @@ export const MORE_LABEL = 'More in Hubdesk…';
 export const OPEN_LABEL = 'Open Hubdesk';
 export const QUIT_LABEL = 'Quit Hubdesk';
 
-/** Control characters, line separators and the invisible marks that reorder text (a name must not spoof another). */
-// eslint-disable-next-line no-control-regex -- removing control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]+/g;
-
-/** A name from the hub as one safe line: no control characters, whitespace collapsed, at most `max` characters. */
+/** A name from the hub as one safe line (common/one-line.ts), at most `max` characters. */
 export function cleanName(raw: string, max: number = MAX_LABEL_LENGTH): string {
-  const flat = raw.replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
-  const name = flat === '' ? 'Unnamed' : flat;
-  const characters = [...name]; // by code point: never half a surrogate pair
-  return characters.length <= max ? name : `${characters.slice(0, max - 1).join('').trimEnd()}…`;
+  return oneLine(raw, max, 'Unnamed');
 }
 
 /** A menu label: `&` is a mnemonic marker in Electron menus, `&&` a literal ampersand. */

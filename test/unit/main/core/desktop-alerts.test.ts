@@ -38,6 +38,13 @@ describe('desktop alerts', () => {
     expect(shown.map((n) => n.title)).toEqual(['Kitchen smoke alarm']);
   });
 
+  it('shows a name from the hub as one plain line: no control or text-reversing characters', () => {
+    const { mirror, shown } = setUp();
+    mirror.apply('hubs.snapshot', snapshot('home', [device('x', 'Back\u202edoor\n\u0007sensor', { alarm_tamper: false })]));
+    mirror.apply('hubs.deviceEvents', { hubId: 'home', events: [{ kind: 'capability', deviceId: 'x', capabilityId: 'alarm_tamper', value: true, transactionId: null, time: 't' }] });
+    expect(shown.map((n) => n.title)).toEqual(['Tamper alarm: Back door sensor']);
+  });
+
   it('respects each switch: motion is off by default, a switched-off kind says nothing', () => {
     const { shown, set } = setUp({ water: false });
     set('smoke', 'alarm_motion', true);
