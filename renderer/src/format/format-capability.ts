@@ -74,12 +74,21 @@ export function isFraction(capability: Pick<CapabilityState, 'id' | 'units' | 'm
   return capability.units === '%' && capability.min === 0 && capability.max === 1;
 }
 
+/** One number formatter per number of decimals (at most eight): building one per value is slow on a large hub. */
+const decimalFormats = new Map<number | undefined, Intl.NumberFormat>();
+
+function decimalFormat(digits: number | undefined): Intl.NumberFormat {
+  let format = decimalFormats.get(digits);
+  if (format === undefined) {
+    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits ?? 0, maximumFractionDigits: digits ?? 2 });
+    decimalFormats.set(digits, format);
+  }
+  return format;
+}
+
 function formatDecimal(value: number, decimals: number | undefined): string {
   const digits = decimals !== undefined && Number.isInteger(decimals) && decimals >= 0 && decimals <= 6 ? decimals : undefined;
-  const text = new Intl.NumberFormat('en-US', {
-    minimumFractionDigits: digits ?? 0,
-    maximumFractionDigits: digits ?? 2,
-  }).format(value);
+  const text = decimalFormat(digits).format(value);
   // Rounding can leave "-0"; a reading of minus zero means nothing to anyone.
   return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
 }
