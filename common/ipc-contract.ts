@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ERROR_CODES, type Envelope } from './app-error';
 import { RoutingDecisionSchema, TAP_CREDENTIAL_PATTERN } from './webhook-protocol';
 import { CapabilityEventDataSchema, CapabilityValueSchema, FlowSchema, FlowTriggerResultSchema, TransactionIdSchema } from './hub-control';
+import { createSnapshotAssembler, SNAPSHOT_PAGE_EVENT, SnapshotPageSchema } from './snapshot-pages';
 import { DeviceSchema, HubPlatformSchema } from './wire';
 
 // ---- Views: what the renderer is allowed to know. No token, secret or session ever appears here.
@@ -177,7 +178,14 @@ export type FlowsView = z.infer<typeof FlowsViewSchema>;
  * `error`: the hub could not be read (the live channel keeps retrying where that may help).
  */
 export const HubSnapshotSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('loaded'), hubId: z.string(), devices: DeviceListSchema, flows: FlowsViewSchema }),
+  z.object({
+    status: z.literal('loaded'),
+    hubId: z.string(),
+    devices: DeviceListSchema,
+    flows: FlowsViewSchema,
+    /** On the link only: how many `hubs.snapshotPage` messages came first with the other devices (snapshot-pages.ts). */
+    pagesBefore: z.number().int().nonnegative().optional(),
+  }),
   z.object({ status: z.literal('error'), hubId: z.string(), error: UiErrorSchema }),
 ]);
 export type HubSnapshot = z.infer<typeof HubSnapshotSchema>;
@@ -521,7 +529,7 @@ export interface Bridge extends BridgeVerbs {
 
 export interface Transport {
   invoke(channel: Channel, args: unknown[]): Promise<Envelope<unknown>>;
-  on(event: EventName, listener: (payload: unknown) => void): () => void;
+  on(event: EventName | typeof SNAPSHOT_PAGE_EVENT, listener: (payload: unknown) => void): () => void;
 }
 
 /** Builds the verb object from a transport; used by the Electron preload and the browser-host client. */
@@ -536,11 +544,21 @@ export function createBridge(transport: Transport): Bridge {
   const on = (event: EventName, listener: (payload: unknown) => void) => {
     if (!isEventName(event)) throw new Error(`unknown event ${String(event)}`);
     const schema: z.ZodType = eventContract[event];
-    return transport.on(event, (payload) => {
-      const parsed = schema.safeParse(payload);
-      if (parsed.success) listener(parsed.data);
-      else console.warn(`hubdesk: dropped a malformed ${event} event`);
-    });
+    const checked =
+      <T>(name: string, check: z.ZodType<T>, take: (payload: T) => void) =>
+      (payload: unknown) => {
+        const parsed = check.safeParse(payload);
+        if (parsed.success) take(parsed.data);
+        else console.warn(`hubdesk: dropped a malformed ${name} event`);
+      };
+    if (event !== 'hubs.snapshot') return transport.on(event, checked(event, schema, listener));
+    // A snapshot may arrive in pages, each checked in its own task (snapshot-pages.ts).
+    const snapshots = createSnapshotAssembler();
+    const stops = [
+      transport.on(SNAPSHOT_PAGE_EVENT, checked(SNAPSHOT_PAGE_EVENT, SnapshotPageSchema, (page) => snapshots.page(page))),
+      transport.on(event, checked(event, HubSnapshotSchema, (snapshot) => listener(snapshots.finish(snapshot)))),
+    ];
+    return () => stops.forEach((stop) => stop());
   };
   return { ...verbs, on } as unknown as Bridge;
 }

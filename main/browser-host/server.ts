@@ -20,6 +20,7 @@ import {
   TOKEN_FRAGMENT_KEY,
 } from '../../common/bridge-protocol';
 import { EVENT_NAMES } from '../../common/ipc-contract';
+import { toWireEvents } from '../../common/snapshot-pages';
 import { parseJsonMessage } from '../../common/json-message';
 import { OAUTH_CALLBACK_PATH } from '../../common/oauth-redirect';
 import { parseAuthorisationResponse } from '../core/authorisation-response';
@@ -160,7 +161,7 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
         }
         clearTimeout(helloTimer);
         welcomed = true;
-        unsubscribe = EVENT_NAMES.map((name) => readyCore.onEvent(name, (payload) => post({ type: 'event', name, payload })));
+        unsubscribe = EVENT_NAMES.map((name) => readyCore.onEvent(name, (payload) => toWireEvents(name, payload).forEach((wire) => post({ type: 'event', ...wire }))));
         post({ type: 'welcome' });
         // A page that (re)connects may have missed events: give it the current session at once.
         void readyCore.handlers['session.get']()

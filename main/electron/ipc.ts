@@ -7,6 +7,7 @@
 import { type BrowserWindow, type IpcMainInvokeEvent, ipcMain } from 'electron';
 import type { Envelope } from '../../common/app-error';
 import { EVENT_NAMES } from '../../common/ipc-contract';
+import { toWireEvents } from '../../common/snapshot-pages';
 import { sendableEnvelope, serialiseBounded } from '../core/frame-guard';
 import type { HubdeskCore } from '../core/hubdesk-core';
 import type { Dispatch } from '../core/ipc-dispatcher';
@@ -38,13 +39,15 @@ export function registerIpc({ window, isRendererUrl, dispatch, events, logger }:
 
   const unsubscribes = EVENT_NAMES.map((name) =>
     events.onEvent(name, (payload) => {
-      if (window.isDestroyed() || window.webContents.isDestroyed()) return;
-      const frame = serialiseBounded(payload);
-      if (!frame.ok) return logger.error('ipc: an event could not be sent', { name, reason: frame.reason });
-      try {
-        window.webContents.send(EVENT_CHANNEL, name, payload);
-      } catch (error) {
-        logger.error('ipc: an event could not be sent', { name, reason: error instanceof Error ? error.message : String(error) });
+      for (const wire of toWireEvents(name, payload)) {
+        if (window.isDestroyed() || window.webContents.isDestroyed()) return;
+        const frame = serialiseBounded(wire.payload);
+        if (!frame.ok) return logger.error('ipc: an event could not be sent', { name: wire.name, reason: frame.reason });
+        try {
+          window.webContents.send(EVENT_CHANNEL, wire.name, wire.payload);
+        } catch (error) {
+          return logger.error('ipc: an event could not be sent', { name: wire.name, reason: error instanceof Error ? error.message : String(error) });
+        }
       }
     }),
   );

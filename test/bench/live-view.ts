@@ -11,12 +11,16 @@
  *      temperature of one thermostat) ~20 times; latency = its PUT → the page showing it (Date.now()
  *      on both sides, one machine clock), first half of the window against the second.
  * The same toggles and probes run first on the same home without the storm: that is the baseline.
+ * The first render (issue 13 §6) counts the long tasks from pressing Sign in until every card is drawn.
+ * Playwright's own work in the page would be measured as the app's: in that span it does nothing there,
+ * it finds elements by CSS (its role queries walk every element's accessible name), and its selector
+ * engine is injected before the window, not by the first measured click.
  */
 
 import { type Browser, chromium, expect, type Page } from '@playwright/test';
 import config, { chromiumPath } from '../../playwright.config';
 import { startStack } from '../../services/stack';
-import { openApp, signInThroughBrowser, startBrowserHost } from '../e2e/support/browser-host';
+import { consentInBrowser, openApp, startBrowserHost, startSignIn } from '../e2e/support/browser-host';
 import { connectHubClient } from '../e2e/support/hub-client';
 import type { BenchRow } from './route-opening';
 import { tempDir } from '../support/temp-dir';
@@ -34,7 +38,7 @@ const PROBE_TIMEOUT_MS = 5_000;
 const lightName = (index: number) => `Light ${1 + 8 * 4 * index}`;
 
 interface ScenarioFigures {
-  /** Long tasks (ms) from the page's start until every device card is drawn: sign-in and Home's first render. */
+  /** Long tasks (ms) from pressing Sign in until every device card is drawn: the signed-in screen and Home's first render. */
   firstRenderLongTasks: number[];
   /** DOM mutation records (switch states, slider and value texts) per second of the window. */
   changesPerSecond: number;
@@ -62,7 +66,7 @@ interface PageElement {
   closest(selector: string): PageElement | null;
 }
 declare const window: object;
-declare const document: { body: PageElement; addEventListener(type: 'click', listener: (event: { target: PageElement; timeStamp: number }) => void, capture: boolean): void };
+declare const document: { body: PageElement; querySelectorAll(selector: string): { length: number }; addEventListener(type: 'click', listener: (event: { target: PageElement; timeStamp: number }) => void, capture: boolean): void };
 declare const MutationObserver: new (callback: (records: unknown[]) => void) => { observe(target: PageElement, options: Record<string, unknown>): void; disconnect(): void };
 declare function requestAnimationFrame(callback: () => void): number;
 declare const MessageChannel: new () => { port1: { onmessage: (() => void) | null }; port2: { postMessage(message: null): void } };
@@ -87,20 +91,27 @@ async function scenario(browser: Browser, eventsPerSecond: number): Promise<Scen
   const stack = await startStack({ largeHome: { devices: DEVICES }, eventsPerSecond });
   const host = startBrowserHost(stack.info, tempDir('bench-live'));
   const context = await browser.newContext();
-  // Long tasks from the very start of the page, so Home's first render is measured too.
+  // Long tasks are recorded from the page's start; those that end after Sign in was pressed count.
   await context.addInitScript({
-    content: `globalThis.__startLongTasks = []; new PerformanceObserver((list) => list.getEntries().forEach((entry) => globalThis.__startLongTasks.push(entry.duration))).observe({ type: 'longtask', buffered: true });`,
+    content: `globalThis.__startLongTasks = []; new PerformanceObserver((list) => list.getEntries().forEach((entry) => globalThis.__startLongTasks.push({ end: entry.startTime + entry.duration, duration: entry.duration }))).observe({ type: 'longtask', buffered: true });`,
   });
   try {
     const page = await openApp(context, host);
-    await signInThroughBrowser(context, page, host, stack.info.user);
-    const home = page.getByRole('region', { name: 'Devices on Home' });
-    await expect(home.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible({ timeout: 60_000 });
-    // Counted by CSS: a role query walks the accessibility of all 1,000 cards, itself a long task in the page.
-    await expect.poll(() => home.locator('article').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(DEVICES);
-    const firstRenderLongTasks = await page.evaluate(() => [...(window as { __startLongTasks?: number[] }).__startLongTasks!]);
+    await startSignIn(page);
+    // From here on Playwright does nothing in this page until every card is drawn: its own work there
+    // (injecting its scripts, role queries) would be measured as if the app did it.
+    const signInFrom = await page.evaluate(() => performance.now());
+    await consentInBrowser(context, host, stack.info.user);
+    // The page's own querySelectorAll, polled each frame, and CSS locators below: Playwright's role
+    // queries and CSS engine are scripts that walk the tree, over 1,000 cards a long task of their own.
+    await page.waitForFunction((count) => document.querySelectorAll('section[aria-label="Devices on Home"] article').length >= count, DEVICES, { timeout: 60_000, polling: 'raf' });
+    const startTasks = await page.evaluate(() => [...(window as { __startLongTasks?: { end: number; duration: number }[] }).__startLongTasks!]);
+    const firstRenderLongTasks = startTasks.filter((task) => task.end > signInFrom).map((task) => task.duration);
+    await expect(page.locator('section[aria-label="Devices on Home"] .live-indicator[data-live-state="live"]')).toBeVisible();
     const client = await connectHubClient(stack.info, 'Home');
     const probeDeviceId = (await client.device(PROBE_DEVICE)).id;
+    // Playwright injects its selector engine into the page on a locator's first use; done here, not in the first measured click.
+    await page.locator(`article[aria-label="${lightName(0)}"]`).hover();
     await installMeters(page);
     const probes = await runWindow(page, (value) => client.setCapability(probeDeviceId, PROBE_CAPABILITY, value));
     const meters = await collectMeters(page);
@@ -134,13 +145,13 @@ async function runWindow(page: Page, setProbe: (value: number) => Promise<unknow
 }
 
 async function toggle(page: Page, index: number): Promise<undefined> {
-  await page.getByRole('article', { name: lightName(index), exact: true }).getByRole('switch', { name: 'Turned on', exact: true }).click();
+  await page.locator(`article[aria-label="${lightName(index)}"] [role="switch"][aria-label="Turned on"]`).click();
   return undefined;
 }
 
 /** Arms a watcher on the probe's slider, sets the value on the hub, and waits until the page shows it. */
 async function probe(page: Page, setProbe: (value: number) => Promise<unknown>, value: number): Promise<number> {
-  const slider = page.getByRole('article', { name: PROBE_DEVICE, exact: true }).getByRole('slider', { name: 'Target temperature', exact: true });
+  const slider = page.locator(`article[aria-label="${PROBE_DEVICE}"] input[type="range"][aria-label="Target temperature"]`);
   await slider.evaluate(
     (element: PageElement, { expected, timeoutMs }) => {
       const shown = new Promise<number>((resolve) => {
@@ -223,12 +234,12 @@ function rows(calm: ScenarioFigures, storm: ScenarioFigures): BenchRow[] {
   const longestOf = (tasks: readonly number[]) => Math.max(0, ...tasks);
   return [
     {
-      figure: `live view: first render of ${DEVICES.toLocaleString('en-US')} devices, from sign-in, long tasks > 50 ms (count; longest ms)`,
-      value: `${calm.firstRenderLongTasks.length}; ${ms(longestOf(calm.firstRenderLongTasks))}`,
-      baseline: `${storm.firstRenderLongTasks.length}; ${ms(longestOf(storm.firstRenderLongTasks))} (under the storm)`,
+      figure: `live view, ${storming}: first render, from Sign in, long tasks > 50 ms (count; longest ms)`,
+      value: `${storm.firstRenderLongTasks.length}; ${ms(longestOf(storm.firstRenderLongTasks))}`,
+      baseline: `${calm.firstRenderLongTasks.length}; ${ms(longestOf(calm.firstRenderLongTasks))} (no storm)`,
       ratio: '',
       target: 'none',
-      met: calm.firstRenderLongTasks.length === 0,
+      met: storm.firstRenderLongTasks.length === 0,
     },
     { figure: `live view, ${storming}: screen updates (DOM mutation records per s)`, value: storm.changesPerSecond.toFixed(0), baseline: `${calm.changesPerSecond.toFixed(0)} (no storm)`, ratio: '', target: '', met: true },
     { figure: `live view: toggle input → paint p50 (ms)`, value: ms(percentile(storm.toggles, 50)), baseline: `${ms(percentile(calm.toggles, 50))} (no storm)`, ratio: ratio(percentile(storm.toggles, 50), percentile(calm.toggles, 50)), target: '', met: true },

@@ -59,7 +59,7 @@ export const CapabilityControl = memo(function CapabilityControl({ state, pendin
   return (
     <div className="capability" data-pending={pending !== undefined} data-alarm={alarm} title={updated ? `Updated ${updated}` : undefined}>
       <dt>{capabilityLabel(state)}</dt>
-      <dd>
+      <dd className={scale ? 'with-slider' : undefined}>
         {control}
         {alarm && <span className="alarm-badge">Alarm</span>}
         {pending && <span className="pending-mark" aria-label="Not confirmed yet" role="img" />}

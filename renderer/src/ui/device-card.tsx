@@ -12,6 +12,7 @@ import type { PendingValue } from '../stores/open-hub-store';
 import { capabilityStates } from '../format/format-capability';
 import { CapabilityControl } from './capability-control';
 import { DeviceIcon } from './device-icon';
+import { CrossIcon, StarIcon } from './line-icon';
 import { useLinked, useStores } from './stores-context';
 
 export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
@@ -30,8 +31,12 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
     <article aria-label={device.name} className="device" data-unavailable={unavailable} style={lightColour(device, pending)}>
       <div className="device-head">
         <DeviceIcon deviceClass={device.class} />
-        <h3>{device.name}</h3>
-        {unavailable && <span className="badge">Unavailable</span>}
+        <h3 title={device.name}>{device.name}</h3>
+        {unavailable && (
+          <span className="badge" title={`${device.name} is unavailable, so it cannot be changed now.`}>
+            Unavailable
+          </span>
+        )}
         <button
           type="button"
           className="star"
@@ -41,10 +46,9 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
           disabled={!linked}
           onClick={() => void openHub.getState().setFavourite(id, !favourite)}
         >
-          <span aria-hidden="true">{favourite ? '★' : '☆'}</span>
+          <StarIcon filled={favourite} />
         </button>
       </div>
-      {unavailable && mayControl && <p className="muted device-note">{device.name} is unavailable, so it cannot be changed now.</p>}
       {capabilities.length > 0 && (
         <dl className="capabilities">
           {capabilities.map((state) => (
@@ -76,7 +80,7 @@ function CardError({ deviceId }: { deviceId: string }) {
     <div role="alert" className="card-error">
       <p>{error.message}</p>
       <button type="button" className="dismiss" aria-label="Dismiss" onClick={() => openHub.getState().dismissError(deviceId)}>
-        ×
+        <CrossIcon />
       </button>
     </div>
   );

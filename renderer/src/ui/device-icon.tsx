@@ -3,6 +3,7 @@
  * them in the text colour). Decorative: the device name says what it is.
  */
 import type { ReactNode } from 'react';
+import { LineIcon } from './line-icon';
 
 const PATHS: Record<string, ReactNode> = {
   light: (
@@ -82,21 +83,5 @@ const ALIASES: Record<string, string> = {
 
 export function DeviceIcon({ deviceClass }: { deviceClass: string }) {
   const key = Object.hasOwn(PATHS, deviceClass) ? deviceClass : ((Object.hasOwn(ALIASES, deviceClass) ? ALIASES[deviceClass] : undefined) ?? 'generic');
-  return (
-    <svg
-      className="device-icon"
-      viewBox="0 0 24 24"
-      width="24"
-      height="24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.6"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {PATHS[key] ?? PATHS.generic}
-    </svg>
-  );
+  return <LineIcon className="device-icon">{PATHS[key] ?? PATHS.generic}</LineIcon>;
 }

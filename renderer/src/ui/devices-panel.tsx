@@ -18,6 +18,7 @@ import { useProgressiveLimit } from './use-progressive-limit';
 
 /** Cards drawn per frame while a hub's grid first fills: each step is a short task, not one long one. */
 const CARDS_PER_FRAME = 20;
+const NO_SUMMARIES: readonly never[] = [];
 
 export function DevicesPanel() {
   const { hubs, openHub } = useStores();
@@ -136,7 +137,10 @@ function ControlNote() {
 
 function LiveDeviceGroups({ hubName }: { hubName: string }) {
   const { openHub } = useStores();
-  const summaries = useStore(openHub, (s) => s.summaries);
+  // A new snapshot's grid is worked out in a render React can interrupt (it yields every few ms), not
+  // in the task that received it: with 1,000 devices that render was itself a long task.
+  const latest = useStore(openHub, (s) => s.summaries);
+  const summaries = useDeferredValue(latest, NO_SUMMARIES);
   const favourites = useStore(openHub, (s) => s.favourites);
   const [filter, setFilter] = useState(NO_FILTER);
   // Typing stays responsive on a large hub: the grid follows the search a moment later.
@@ -148,6 +152,7 @@ function LiveDeviceGroups({ hubName }: { hubName: string }) {
   const limit = useProgressiveLimit(shown.length, CARDS_PER_FRAME, hubId);
   const groups = useMemo(() => (limit >= shown.length ? allGroups : firstCards(allGroups, limit)), [allGroups, limit, shown.length]);
 
+  if (summaries !== latest && summaries.length === 0) return null; // the grid follows in a moment
   if (summaries.length === 0) return <p>There are no devices on {hubName} yet.</p>;
   return (
     <>

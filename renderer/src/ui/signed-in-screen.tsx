@@ -1,5 +1,5 @@
 /** Signed in: the app shell — a fixed header (who, how the sign-in is kept), a collapsible sidebar (views, hubs) and the scrolling content region. */
-import { useCallback, useState } from 'react';
+import { useCallback, useDeferredValue, useState } from 'react';
 import { useStore } from 'zustand';
 import type { SessionView, UserView } from '../../../common/ipc-contract';
 import { ActionError } from './action-error';
@@ -33,6 +33,10 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
   const [dialog, setDialog] = useState<'palette' | 'shortcuts' | null>(null);
   const closeDialog = useCallback(() => setDialog(null), []);
   useAppShortcuts({ onPalette: useCallback(() => setDialog('palette'), []), onShortcuts: useCallback(() => setDialog('shortcuts'), []) });
+
+  // The shell is drawn first; the view's content follows in a render React may interrupt, so signing
+  // in is not one long task (issue 13 §6). Later switches of view are interruptible the same way.
+  const shown = useDeferredValue(view, null);
 
   // The app shell (issue 13 §1): header and sidebar stay put, only the content region scrolls.
   return (
@@ -72,25 +76,26 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
           <HubList onOpen={showHubs} />
         </aside>
         <main id="app-content" className="app-content" tabIndex={-1}>
-          {view === 'hubs' && (
+          {shown === 'hubs' && (
             <ViewPanel view="hubs" className="hubs-view">
               <DevicesPanel />
             </ViewPanel>
           )}
-          {view === 'webhooks' && (
+          {shown === 'webhooks' && (
             <ViewPanel view="webhooks">
               <WebhooksView />
             </ViewPanel>
           )}
-          {view === 'settings' && (
+          {shown === 'settings' && (
             <ViewPanel view="settings">
               <SettingsView />
             </ViewPanel>
           )}
         </main>
       </div>
-      <PaletteDialog open={dialog === 'palette'} onClose={closeDialog} onView={onView} />
-      <ShortcutsDialog open={dialog === 'shortcuts'} onClose={closeDialog} />
+      {/* Mounted only while open: nothing of them is built on sign-in or with each render of the shell. */}
+      {dialog === 'palette' && <PaletteDialog open onClose={closeDialog} onView={onView} />}
+      {dialog === 'shortcuts' && <ShortcutsDialog open onClose={closeDialog} />}
     </div>
   );
 }

@@ -4,7 +4,7 @@
  * hub drew its whole grid in one task of over a second). A new `resetKey` (another hub) starts again
  * from `step`; a list that grows later (a device added) is drawn at once when already complete.
  */
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 export function useProgressiveLimit(total: number, step: number, resetKey: unknown): number {
   const [state, setState] = useState({ key: resetKey, limit: step });
@@ -15,7 +15,8 @@ export function useProgressiveLimit(total: number, step: number, resetKey: unkno
   }
   useEffect(() => {
     if (limit >= total) return;
-    const frame = requestAnimationFrame(() => setState((current) => ({ ...current, limit: current.limit + step })));
+    // A transition: React may pause the step to let input and live updates through.
+    const frame = requestAnimationFrame(() => startTransition(() => setState((current) => ({ ...current, limit: current.limit + step }))));
     return () => cancelAnimationFrame(frame);
   }, [limit, total, step]);
   return limit;

@@ -108,6 +108,47 @@ test('a change the device refuses shows at once, then rolls back with the hub’
   await expect(card(cabin, 'Water heater').getByRole('alert')).toContainText(TANK_EMPTY);
   await expect(heater).toHaveAttribute('aria-checked', 'false');
   expect(await first.evaluate(() => window.shownByHeater)).toEqual(['false', 'true', 'false']);
+  // The reason stays until dismissed (issue 13 §2).
+  await card(cabin, 'Water heater').getByRole('button', { name: 'Dismiss' }).click();
+  await expect(card(cabin, 'Water heater').getByRole('alert')).toHaveCount(0);
+});
+
+/** Each card's height, keyed by its kind: the labels of its controls (page script). */
+const cardHeightsByKind = (devices: Locator) =>
+  devices.locator('article').evaluateAll((cards) =>
+    cards.map((article) => ({
+      kind: [...article.querySelectorAll('dt')].map((label) => label.textContent).join(' | '),
+      height: Math.round(article.getBoundingClientRect().height),
+    })),
+  );
+
+test('cards of one kind have one height, whatever sits beside them and whatever they show', async () => {
+  await first.setViewportSize({ width: 1280, height: 3000 }); // every card on screen: off-screen ones have a placeholder size
+  try {
+    const home = await showLive(first, 'Home');
+    // The grid fills in steps: wait until every device the summary counts has its card.
+    const counted = Number(/^(\d+) devices/.exec((await home.getByText(/^\d+ devices · /).textContent()) ?? '')?.[1]);
+    expect(counted).toBeGreaterThan(10);
+    await expect(home.locator('article')).toHaveCount(counted);
+    /** Per kind seen more than once: its cards' distinct heights. */
+    const heightsOfRepeatedKinds = async () => {
+      const byKind = new Map<string, number[]>();
+      for (const { kind, height } of await cardHeightsByKind(home)) byKind.set(kind, [...(byKind.get(kind) ?? []), height]);
+      return Object.fromEntries([...byKind].filter(([, heights]) => heights.length > 1).map(([kind, heights]) => [kind, [...new Set(heights)]]));
+    };
+    const before = await heightsOfRepeatedKinds();
+    // The demo home has several kinds more than once (lights that dim, sockets that meter, thermostats, coverings).
+    expect(Object.keys(before).length).toBeGreaterThanOrEqual(3);
+    for (const [kind, distinct] of Object.entries(before)) expect(distinct, kind).toHaveLength(1);
+    // Values changing (a switch, a power reading) do not change a card's height.
+    const floorLamp = onOff(home, 'Floor lamp');
+    const wasOn = (await floorLamp.getAttribute('aria-checked')) === 'true';
+    await homeClient.setCapability((await homeClient.device('Floor lamp')).id, 'onoff', !wasOn);
+    await expect(floorLamp).toHaveAttribute('aria-checked', String(!wasOn));
+    expect(await heightsOfRepeatedKinds()).toEqual(before);
+  } finally {
+    await first.setViewportSize({ width: 1280, height: 720 });
+  }
 });
 
 test('a flow triggered in the app reports that it started and changes the devices', async () => {

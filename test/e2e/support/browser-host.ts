@@ -40,8 +40,20 @@ export async function openApp(context: BrowserContext, host: RunningProgram): Pr
 
 /** Plays the user: Sign in in the app, then the consent pages in "the system browser" (another page). */
 export async function signInThroughBrowser(context: BrowserContext, app: Page, host: RunningProgram, user: { email: string; password: string }): Promise<void> {
+  await startSignIn(app);
+  await consentInBrowser(context, host, user);
+  await expect(app.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(app.locator('.action-error')).toBeEmpty(); // no action reported a failure on the way
+}
+
+/** Presses Sign in in the app; it then waits for the browser. */
+export async function startSignIn(app: Page): Promise<void> {
   await app.getByRole('button', { name: 'Sign in' }).click();
   await expect(app.getByRole('button', { name: 'Cancel' })).toBeVisible();
+}
+
+/** The consent pages in "the system browser" (another page), up to "Back to Hubdesk". */
+export async function consentInBrowser(context: BrowserContext, host: RunningProgram, user: { email: string; password: string }): Promise<void> {
   const consent = await context.newPage();
   await consent.goto(await host.line(OPEN_EXTERNAL));
   await consent.getByLabel('Email').fill(user.email);
@@ -50,8 +62,6 @@ export async function signInThroughBrowser(context: BrowserContext, app: Page, h
   await consent.getByRole('button', { name: 'Allow' }).click();
   await expect(consent.getByRole('heading', { name: 'Back to Hubdesk' })).toBeVisible();
   await consent.close();
-  await expect(app.getByRole('button', { name: 'Sign out' })).toBeVisible();
-  await expect(app.locator('.action-error')).toBeEmpty(); // no action reported a failure on the way
 }
 
 /** A stack and a browser host in their own processes, and a page signed in as the demo user. */

@@ -9,6 +9,8 @@ import { MAX_OUTGOING_FRAME_BYTES, UNSENDABLE_ANSWER } from '../../../../main/co
 import { createDispatcher } from '../../../../main/core/ipc-dispatcher';
 import { registerIpc } from '../../../../main/electron/ipc';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../../../main/electron/ipc-channels';
+import { SNAPSHOT_PAGE_EVENT } from '../../../../common/snapshot-pages';
+import { device, snapshot } from '../../../support/hub-snapshots';
 import { recordingLogger } from '../../../support/core-fakes';
 import { BrowserWindow, fakeElectron, resetFakeElectron } from '../../../support/fake-electron';
 
@@ -61,5 +63,14 @@ describe('Electron IPC: frames that cannot be sent', () => {
     listeners.get('webhooks.status')!({ webhookId: 'wh', connection: { state: 'connecting' } });
     expect(window.webContents.send).toHaveBeenLastCalledWith(EVENT_CHANNEL, 'webhooks.status', { webhookId: 'wh', connection: { state: 'connecting' } });
     expect(logger.lines.filter((line) => line.message === 'ipc: an event could not be sent')).toHaveLength(2);
+  });
+
+  it('sends a large hub snapshot as pages, then the snapshot with the last page (snapshot-pages.ts)', () => {
+    const { window, listeners } = setup();
+    const devices = Array.from({ length: 250 }, (_, i) => device(`d${i}`, `Device ${i}`, { onoff: true }));
+    listeners.get('hubs.snapshot')!(snapshot('h1', devices));
+    const sent = window.webContents.send.mock.calls.map(([channel, name]) => `${channel} ${name}`);
+    expect(sent).toEqual([`${EVENT_CHANNEL} ${SNAPSHOT_PAGE_EVENT}`, `${EVENT_CHANNEL} ${SNAPSHOT_PAGE_EVENT}`, `${EVENT_CHANNEL} hubs.snapshot`]);
+    expect(window.webContents.send.mock.calls[2]![2]).toMatchObject({ pagesBefore: 2, devices: { devices: devices.slice(200) } });
   });
 });

@@ -222,7 +222,7 @@ describe('open hub: which hub is open', () => {
 
   it('stops listening and following the hub list when disposed', async () => {
     const { fake, hubs, store, opened } = await signedIn();
-    expect(fake.listenerCount()).toBe(3);
+    expect(fake.listenerCount()).toBe(4); // hubs.snapshot listens for its pages too
     store.dispose();
     expect(fake.listenerCount()).toBe(0);
     hubs.getState().setActive(false);
