@@ -268,6 +268,25 @@ export const INSPECTOR_PAGE_MAX_CHARS = 512 * 1024;
 /** Largest answer of `inspector.message` (serialised JSON characters); parts that do not fit are left out, and say so. */
 export const INSPECTOR_MESSAGE_MAX_CHARS = 900 * 1024;
 
+/** Signature schemes the inspector verifies (issue 14 §5; main/core/webhook-signatures.ts). */
+export const SignatureSchemeSchema = z.enum(['standard-webhooks', 'github', 'stripe', 'slack']);
+export type SignatureScheme = z.infer<typeof SignatureSchemeSchema>;
+
+/** A message's signature against its raw bytes: unsigned, signed but no secret set to check it, valid, or invalid and why. */
+export const SignatureVerdictSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('unsigned') }),
+  z.object({ status: z.literal('no-secret'), scheme: SignatureSchemeSchema }),
+  z.object({ status: z.literal('valid'), scheme: SignatureSchemeSchema }),
+  z.object({
+    status: z.literal('invalid'),
+    scheme: SignatureSchemeSchema,
+    reason: z.enum(['mismatch', 'timestamp-too-old', 'timestamp-in-future', 'malformed']),
+    /** One sentence for the user. */
+    detail: z.string(),
+  }),
+]);
+export type SignatureVerdict = z.infer<typeof SignatureVerdictSchema>;
+
 /** What the inspector knows of every intake, in a summary and in the full message alike. */
 const WebhookIntakeSchema = z.object({
   webhookId: z.string(),
