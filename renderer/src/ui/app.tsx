@@ -1,4 +1,5 @@
 /** Chooses the screen for the current session state; the open view (hubs, webhooks, settings) is a remembered preference. */
+import { useDeferredValue } from 'react';
 import { useStore } from 'zustand';
 import { RestoringScreen, StartupFailedScreen } from './restoring-screen';
 import { SignedInScreen } from './signed-in-screen';
@@ -8,7 +9,9 @@ import { useStores } from './stores-context';
 
 export function App() {
   const { session: sessionStore, preferences } = useStores();
-  const session = useStore(sessionStore, (s) => s.session);
+  // A new screen (signing in, signed in…) is drawn as a render React may interrupt, not in the task of
+  // the message that changed the session: the signed-in shell's first render was a long task.
+  const session = useDeferredValue(useStore(sessionStore, (s) => s.session));
   const loadError = useStore(sessionStore, (s) => s.loadError);
   const view = useStore(preferences, (s) => s.lastView);
   const setView = useStore(preferences, (s) => s.setLastView);
