@@ -11,6 +11,7 @@
  * (curl would read a file of that name) is piped in by `printf` with octal escapes, byte for byte.
  * Runs in main and in the window alike (no Node API).
  */
+import { strictUtf8 } from './base64';
 
 export interface ReplayableRequest {
   method: string;
@@ -70,14 +71,9 @@ export function curlCommand(request: ReplayableRequest): string {
 
 /** The body as text when it is UTF-8 without control characters other than tab, newline and return. */
 function plainText(bytes: Uint8Array): string | undefined {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
+  const text = strictUtf8(bytes);
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
-  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text) ? undefined : text;
+  return text === undefined || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text) ? undefined : text;
 }
 
 /**

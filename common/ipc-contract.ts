@@ -221,6 +221,11 @@ export const WebhookRegistrationInputSchema = z.object({
    * intake with its routing decision; without it, only the messages delivered to this app.
    */
   tapCredential: TapCredentialSchema.optional(),
+  /**
+   * The secret the third-party service signs its webhooks with (optional): with it the inspector
+   * verifies each message's signature (SignatureVerdict). Kept encrypted like the other secrets.
+   */
+  signingSecret: z.string().min(1).max(512).optional(),
 });
 export type WebhookRegistrationInput = z.infer<typeof WebhookRegistrationInputSchema>;
 
@@ -248,6 +253,10 @@ export const WebhookViewSchema = z.object({
   label: z.string().optional(),
   /** Whether a tap credential is set; the credential itself never reaches the renderer. */
   hasTapCredential: z.boolean(),
+  /** Whether a signing secret is set (never the secret itself). */
+  hasSigningSecret: z.boolean(),
+  /** Where third parties POST this webhook (the forwarder's intake), or null when no forwarder is configured. */
+  intakeUrl: z.string().nullable(),
   connection: WebhookConnectionSchema,
 });
 export type WebhookView = z.infer<typeof WebhookViewSchema>;
@@ -322,6 +331,8 @@ export const WebhookEntrySchema = WebhookIntakeSchema.extend({
    * arrived yet (headers and query are empty and the preview too until a patch brings them).
    */
   awaitingDelivery: z.boolean(),
+  /** Read from a file (`inspector.import`), not received: its routing and delivery are what the file says. */
+  imported: z.boolean().optional(),
 });
 export type WebhookEntry = z.infer<typeof WebhookEntrySchema>;
 
@@ -360,10 +371,73 @@ export type WebhookFullMessage = z.infer<typeof WebhookFullMessageSchema>;
 
 /** A full message, or why it is no longer kept (its body was evicted by the byte budget, or it was cleared). */
 export const WebhookMessageResultSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('kept'), message: WebhookFullMessageSchema }),
+  z.object({ status: z.literal('kept'), message: WebhookFullMessageSchema, signature: SignatureVerdictSchema }),
   z.object({ status: z.literal('gone'), reason: z.string() }),
 ]);
 export type WebhookMessageResult = z.infer<typeof WebhookMessageResultSchema>;
+
+/** Replay (issue 14 §3): a kept message sent again, to the forwarder's intake or to a URL the user gives, optionally edited. */
+export const REPLAY_RESPONSE_MAX_BYTES = 256 * 1024;
+/** How long main waits for the target's answer. */
+export const REPLAY_TIMEOUT_MS = 10_000;
+/** The largest body the inspector takes from the window (an edited replay, an imported message): the forwarder's own intake limit. */
+export const INSPECTOR_BODY_MAX_BYTES = 256 * 1024;
+/** Base64 of at most INSPECTOR_BODY_MAX_BYTES. */
+export const InspectorBodySchema = z
+  .string()
+  .max(Math.ceil(INSPECTOR_BODY_MAX_BYTES / 3) * 4, `a body is at most ${INSPECTOR_BODY_MAX_BYTES / 1024} KiB`)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'the body is base64');
+export const ReplayRequestSchema = z
+  .object({
+    webhookId: WebhookIdSchema,
+    id: z.string().min(1).max(200),
+    /** `intake`: the webhook's own intake URL (the message's query kept); else an http(s) URL, e.g. a local development server. */
+    target: z.union([z.literal('intake'), z.string().url().max(2048).regex(/^https?:\/\//i, 'a replay goes to an http:// or https:// URL')]),
+    /** Replaces the message's headers (hop-by-hop ones are still left out). */
+    headers: z
+      .array(z.tuple([z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, 'a header name is an HTTP token'), z.string().max(8192).regex(/^[^\r\n\0]*$/, 'a header value has no line breaks')]))
+      .max(200)
+      .optional(),
+    /** Replaces the body: base64 of the bytes to send. */
+    body: InspectorBodySchema.optional(),
+  })
+  .strict();
+export type ReplayRequest = z.infer<typeof ReplayRequestSchema>;
+
+/** Export and import (issue 14 §3; common/webhook-archive.ts): one message as a file holds it. */
+const ArchivePairsSchema = z.record(z.string().max(1024), z.string().max(16 * 1024));
+export const ArchivedMessageSchema = z.object({
+  webhookId: WebhookIdSchema,
+  id: z.string().min(1).max(200),
+  receivedAt: z.string().min(1).max(64),
+  method: z.string().regex(/^[A-Z]{1,16}$/, 'a method is an upper-case word'),
+  headers: ArchivePairsSchema,
+  query: ArchivePairsSchema,
+  /** Base64 of the body's bytes. */
+  rawBody: InspectorBodySchema,
+  routing: RoutingDecisionSchema.nullable(),
+  delivered: z.boolean(),
+});
+export type ArchivedMessage = z.infer<typeof ArchivedMessageSchema>;
+/** Messages per `inspector.import` call: the window sends a file's messages in batches that fit a frame. */
+export const IMPORT_BATCH_MAX_MESSAGES = 200;
+
+export const ReplayResultSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('answered'),
+    url: z.string(),
+    statusCode: z.number().int(),
+    headers: z.array(z.tuple([z.string(), z.string()])),
+    /** The answer's body: text when UTF-8, else base64; at most REPLAY_RESPONSE_MAX_BYTES (`truncated` says when cut). */
+    body: z.string(),
+    bodyKind: z.enum(['text', 'base64']),
+    truncated: z.boolean(),
+    durationMs: z.number().nonnegative(),
+  }),
+  /** No answer (refused, timed out) or nothing to send (the message is gone); `reason` is a sentence. */
+  z.object({ status: z.literal('failed'), url: z.string().nullable(), reason: z.string() }),
+]);
+export type ReplayResult = z.infer<typeof ReplayResultSchema>;
 
 /** A page request of `inspector.snapshot`: entries older than `before` (a cursor from the previous page), newest first. */
 export const InspectorPageRequestSchema = z
@@ -489,6 +563,14 @@ export const invokeContract = {
   /** One message in full (body and raw body), or `gone` when main no longer keeps its body. */
   'inspector.message': { args: z.tuple([WebhookIdSchema, z.string().min(1).max(200)]), result: WebhookMessageResultSchema, access: ANYONE },
   'inspector.clear': { args: noArgs, result: z.void(), access: ANYONE },
+  /** Sends a kept message again (exact bytes, or edited), and answers with what the target answered. */
+  'inspector.replay': { args: z.tuple([ReplayRequestSchema]), result: ReplayResultSchema, access: ANYONE },
+  /** Adds messages read from a HAR or NDJSON file to the inspector (as `webhooks.entry` events); a message already there is skipped. */
+  'inspector.import': {
+    args: z.tuple([z.array(ArchivedMessageSchema).min(1).max(IMPORT_BATCH_MAX_MESSAGES)]),
+    result: z.object({ added: z.number().int().nonnegative(), duplicates: z.number().int().nonnegative() }),
+    access: ANYONE,
+  },
   'desktop.get': { args: noArgs, result: DesktopViewSchema, access: ANYONE },
   /** Changes some desktop preferences (persisted); resolves with the whole view as it now is. */
   'desktop.set': { args: z.tuple([DesktopPreferencesPatchSchema]), result: DesktopViewSchema, access: ANYONE },

@@ -27,6 +27,9 @@
 import { z } from 'zod';
 
 export const LISTEN_PATH = '/listen';
+/** Where third parties POST a webhook: `<forwarder>/webhook/<id>` (docs/interface.md §4.7). */
+export const INTAKE_PATH = '/webhook/';
+export const intakeUrl = (forwarderUrl: string, webhookId: string) => `${forwarderUrl.replace(/\/+$/, '')}${INTAKE_PATH}${encodeURIComponent(webhookId)}`;
 export const CLOSE_BAD_SECRET = 4401;
 export const CLOSE_UNKNOWN_WEBHOOK = 4404;
 export const CLOSE_PROTOCOL_ERROR = 4400;

@@ -187,6 +187,8 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     'inspector.snapshot': async (request) => webhooks.inspector.snapshot(request),
     'inspector.message': async (webhookId, id) => webhooks.inspector.message(webhookId, id),
     'inspector.clear': async () => webhooks.inspector.clear(),
+    'inspector.replay': (request) => webhooks.inspector.replay(request),
+    'inspector.import': async (messages) => webhooks.inspector.import(messages),
     'desktop.get': async () => desktop.view(),
     'desktop.set': (patch) => desktop.set(patch),
   };

@@ -27,6 +27,7 @@ import {
   INSPECTOR_PREVIEW_BYTES,
   INSPECTOR_SUMMARY_MAX_PAIRS,
   INSPECTOR_SUMMARY_VALUE_CHARS,
+  type ArchivedMessage,
   type InspectorPage,
   type InspectorPageRequest,
   type WebhookEntry,
@@ -34,6 +35,7 @@ import {
   type WebhookFullMessage,
   type WebhookMessageResult,
 } from '../../common/ipc-contract';
+import { base64ByteLength } from '../../common/base64';
 import { bodyEncoding, firstValues, type RawWebhookMessage, type RoutingDecision, type TapEvent } from '../../common/webhook-protocol';
 
 export const MAIN_INSPECTOR_CAPACITY = 1000;
@@ -53,15 +55,28 @@ export type InspectorChange = { kind: 'entry'; entry: WebhookEntry } | { kind: '
 export interface WebhookInspector {
   tapped(webhookId: string, event: TapEvent): InspectorChange;
   delivered(webhookId: string, message: RawWebhookMessage): InspectorChange;
+  /** A message read from a file: a new entry, or null when one with its webhook id and id is already kept. */
+  imported(message: ArchivedMessage): InspectorChange;
   /** One page of summaries, newest first. */
   snapshot(request: InspectorPageRequest): InspectorPage;
-  /** The full message while its body is kept. */
-  message(webhookId: string, id: string): WebhookMessageResult;
+  /** The full message while its body is kept (`signature` is the caller's: main checks it with the registration's secret). */
+  message(webhookId: string, id: string): Exclude<WebhookMessageResult, { status: 'kept' }> | { status: 'kept'; message: WebhookFullMessage };
+  /** The message as received, whole (the raw body never cut), while its body is kept: for replay and signature checks. */
+  source(webhookId: string, id: string): ReceivedMessage | undefined;
   clear(): void;
   /** Forgets the entries of a removed registration. */
   forget(webhookId: string): void;
   /** What is accounted now: entries, bodies kept and bytes (always within the budget). */
   usage(): { entries: number; bodies: number; bytes: number };
+}
+
+export interface ReceivedMessage {
+  method: string | null;
+  receivedAt: string;
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  /** Base64. */
+  rawBody: string;
 }
 
 /** What a request (headers, query, raw body) gives a summary. */
@@ -200,6 +215,25 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       known.fullPairs = content.fullPairs;
       return patch(key, known, { ...changes, ...content.fields, awaitingDelivery: false }, message.rawBody);
     },
+    imported(message) {
+      const key = keyOf(message.webhookId, message.id);
+      if (entries.has(key)) return null;
+      const routing = cutRouting(message.routing);
+      const content = contentOf(message);
+      const summary: WebhookEntry = {
+        webhookId: message.webhookId,
+        id: message.id,
+        receivedAt: message.receivedAt,
+        method: message.method,
+        size: content.fields.bodyBytes,
+        ...content.fields,
+        routing: routing.routing,
+        delivered: message.delivered,
+        awaitingDelivery: false,
+        imported: true,
+      };
+      return create(key, summary, { fullPairs: content.fullPairs, fullRouting: routing.cut ? message.routing : null }, message.rawBody);
+    },
     snapshot({ before, limit }) {
       const page: WebhookEntry[] = [];
       let chars = 0;
@@ -224,6 +258,18 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       if (!stored) return { status: 'gone', reason: GONE_UNKNOWN };
       if (!stored.body) return { status: 'gone', reason: stored.summary.awaitingDelivery ? GONE_AWAITING : GONE_EVICTED };
       return { status: 'kept', message: fullMessage(stored) };
+    },
+    source(webhookId, id) {
+      const stored = entries.get(keyOf(webhookId, id));
+      if (!stored?.body) return undefined;
+      const { summary } = stored;
+      return {
+        method: summary.method,
+        receivedAt: summary.receivedAt,
+        headers: stored.fullPairs?.headers ?? summary.headers,
+        query: stored.fullPairs?.query ?? summary.query,
+        rawBody: stored.body.rawBody,
+      };
     },
     clear() {
       entries.clear();
@@ -300,16 +346,12 @@ function serialisedLength(value: unknown): number {
   }
 }
 
-function rawByteLength(base64: string): number {
-  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((base64.length * 3) / 4) - padding);
-}
 
 /** What a request gives an entry's summary: never its body, only a preview of at most INSPECTOR_PREVIEW_BYTES. */
 export function contentOf(request: Pick<RawWebhookMessage, 'headers' | 'query' | 'rawBody'>): { fields: Content; fullPairs: Pairs | null } {
   const headers = cutPairs(request.headers);
   const query = cutPairs(request.query);
-  const bodyBytes = rawByteLength(request.rawBody);
+  const bodyBytes = base64ByteLength(request.rawBody);
   const fields: Content = {
     headers: headers.pairs,
     query: query.pairs,
@@ -381,7 +423,7 @@ function safeJson(value: unknown): string {
 function preview(rawBody: string): Pick<WebhookEntry, 'preview' | 'previewKind'> {
   // Decode only a prefix of the base64 (a multiple of 4 characters): the whole body is never copied.
   const head = Buffer.from(rawBody.slice(0, Math.ceil(INSPECTOR_PREVIEW_BYTES / 3) * 4 + 4), 'base64').subarray(0, INSPECTOR_PREVIEW_BYTES);
-  const whole = rawByteLength(rawBody) <= INSPECTOR_PREVIEW_BYTES;
+  const whole = base64ByteLength(rawBody) <= INSPECTOR_PREVIEW_BYTES;
   for (let drop = 0; drop <= (whole ? 0 : 3) && drop < head.length + 1; drop++) {
     try {
       const text = new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, head.length - drop));

@@ -10,13 +10,15 @@
  * intake), `webhooks.entryPatch` (what the other copy changed) and `webhooks.status`. Registrations
  * belong to the developer, not to the cloud sign-in, so signing out leaves them running.
  */
-import type { EventPayload, WebhookConnection, WebhookRegistrationInput, WebhookView } from '../../common/ipc-contract';
-import { parseTapCredential, type RegistrationData } from '../../common/webhook-protocol';
+import type { ArchivedMessage, EventPayload, ReplayRequest, ReplayResult, SignatureVerdict, WebhookConnection, WebhookMessageResult, WebhookRegistrationInput, WebhookView } from '../../common/ipc-contract';
+import { intakeUrl, parseTapCredential, type RegistrationData } from '../../common/webhook-protocol';
 import { createEventEmitter } from './event-emitter';
 import type { OpenWebSocket } from './live-socket';
 import type { Clock, Logger } from './ports';
 import { openWebhookChannel, type WebhookChannel, type WebhookChannelOptions } from './webhook-channel';
-import type { InspectorChange, WebhookInspector } from './webhook-inspector';
+import type { InspectorChange, ReceivedMessage, WebhookInspector } from './webhook-inspector';
+import { createReplayer } from './webhook-replay';
+import { verifySignature } from './webhook-signatures';
 import type { WebhookRegistration, WebhookRegistrations } from './webhook-registrations';
 
 type WebhookEvent = 'webhooks.entry' | 'webhooks.entryPatch' | 'webhooks.status';
@@ -30,7 +32,13 @@ export interface WebhookListener {
   list(): WebhookView[];
   add(input: WebhookRegistrationInput): Promise<WebhookView>;
   remove(id: string): void;
-  inspector: Pick<WebhookInspector, 'snapshot' | 'message' | 'clear'>;
+  inspector: Pick<WebhookInspector, 'snapshot' | 'clear'> & {
+    /** The full message with its signature checked against the registration's signing secret. */
+    message(webhookId: string, id: string): WebhookMessageResult;
+    replay(request: ReplayRequest): Promise<ReplayResult>;
+    /** Adds messages read from a file; each new one is sent as a `webhooks.entry`. */
+    import(messages: readonly ArchivedMessage[]): { added: number; duplicates: number };
+  };
   on<E extends WebhookEvent>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
   /** The machine woke or its network changed: every channel connects again now (resuming after its last acknowledged message). */
   reconnect(): void;
@@ -84,6 +92,8 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     routing: run.registration.routing,
     ...(run.registration.label !== undefined && { label: run.registration.label }),
     hasTapCredential: run.registration.tapCredential !== undefined,
+    hasSigningSecret: run.registration.signingSecret !== undefined,
+    intakeUrl: deps.webhookUrl === null ? null : intakeUrl(deps.webhookUrl, run.registration.id),
     connection: connectionOf(run),
   });
 
@@ -93,6 +103,14 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     run.connection[socket] = connection;
     const after = connectionOf(run);
     if (JSON.stringify(after) !== before) emit('webhooks.status', { webhookId: run.registration.id, connection: after });
+  };
+
+  /** Checked against the whole raw body as received (never a cut copy), at the time it arrived. */
+  const signatureOf = (webhookId: string, source: ReceivedMessage | undefined): SignatureVerdict => {
+    if (!source) return { status: 'unsigned' };
+    const signingSecret = running.get(webhookId)?.registration.signingSecret ?? undefined;
+    const receivedAt = Date.parse(source.receivedAt);
+    return verifySignature({ headers: source.headers, rawBody: Buffer.from(source.rawBody, 'base64'), receivedAt: Number.isNaN(receivedAt) ? clock.now() : receivedAt }, signingSecret);
   };
 
   const stop = (id: string) => {
@@ -172,7 +190,25 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       registrations.remove(id);
       inspector.forget(id);
     },
-    inspector: { snapshot: (request) => inspector.snapshot(request), message: (webhookId, id) => inspector.message(webhookId, id), clear: () => inspector.clear() },
+    inspector: {
+      snapshot: (request) => inspector.snapshot(request),
+      message(webhookId, id) {
+        const result = inspector.message(webhookId, id);
+        if (result.status !== 'kept') return result;
+        return { ...result, signature: signatureOf(webhookId, inspector.source(webhookId, id)) };
+      },
+      clear: () => inspector.clear(),
+      replay: createReplayer({ webhookUrl: deps.webhookUrl, source: (webhookId, id) => inspector.source(webhookId, id) }),
+      import(messages) {
+        let added = 0;
+        for (const message of messages) {
+          const change = inspector.imported(message);
+          if (change) added++;
+          emitChange(change);
+        }
+        return { added, duplicates: messages.length - added };
+      },
+    },
     on: events.on,
     reconnect() {
       for (const run of running.values()) for (const channel of run.channels) channel.reconnect();

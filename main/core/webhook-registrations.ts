@@ -1,11 +1,11 @@
 /**
- * The developer's webhook registrations in settings. The secret, and the optional tap credential, are
+ * The developer's webhook registrations in settings. The secret, the optional tap credential and the optional signing secret are
  * kept by the secret store (secret-store.ts) under its keys, under the same policy as the cloud tokens:
  * with a cipher that does not really encrypt, and no opt-in, they are kept in memory only, so after a
  * restart such a registration is listed without them and must be added again. Views never carry either.
  *
  * On disk: the list under `webhooks:registrations` (entries `v: 2`, no secrets), and each secret under
- * `webhooks:secret:<id>` / `webhooks:tapCredential:<id>`. Entries `v: 1` (before the secret store) held
+ * `webhooks:secret:<id>` / `webhooks:tapCredential:<id>` / `webhooks:signingSecret:<id>`. Entries `v: 1` (before the secret store) held
  * their sealed secrets inline; they are migrated when read: the sealed values move, unchanged, to their
  * keys, and the entry is rewritten as `v: 2`.
  */
@@ -19,6 +19,7 @@ export const REGISTRATIONS_KEY = 'webhooks:registrations';
 export const ackKey = (webhookId: string) => `webhooks:ack:${webhookId}`;
 export const secretKey = (webhookId: string) => `webhooks:secret:${webhookId}`;
 export const tapCredentialKey = (webhookId: string) => `webhooks:tapCredential:${webhookId}`;
+export const signingSecretKey = (webhookId: string) => `webhooks:signingSecret:${webhookId}`;
 
 export interface WebhookRegistration {
   id: string;
@@ -31,6 +32,8 @@ export interface WebhookRegistration {
   secret: string | null;
   /** The owner's tap credential (`tc_<id>.<secret>`): undefined when none was given, null when it was set but cannot be read (as `secret`). */
   tapCredential: string | null | undefined;
+  /** The third party's signing secret, for the inspector's signature checks: undefined when none was given, null when it cannot be read (as `secret`). */
+  signingSecret: string | null | undefined;
 }
 
 const StoredSchema = z.object({
@@ -42,6 +45,8 @@ const StoredSchema = z.object({
   tapId: z.string().min(1).max(200),
   /** Whether the registration was given a tap credential (kept under tapCredentialKey, when allowed). */
   hasTapCredential: z.boolean(),
+  /** Whether it was given a signing secret (kept under signingSecretKey); absent in entries saved before there was one. */
+  hasSigningSecret: z.boolean().optional(),
 });
 type Stored = z.infer<typeof StoredSchema>;
 
@@ -52,7 +57,7 @@ const StoredV1Schema = StoredSchema.extend({
   secretRecord: SealedSchema.nullable(),
   /** Absent: no tap credential; null: kept in memory only. */
   tapCredentialRecord: SealedSchema.nullable().optional(),
-}).omit({ hasTapCredential: true });
+}).omit({ hasTapCredential: true, hasSigningSecret: true });
 
 export interface WebhookRegistrations {
   /** Reads and decrypts what settings hold; malformed entries are dropped (and logged). */
@@ -138,13 +143,19 @@ export function createWebhookRegistrations({ secrets, store, logger, schedule = 
           tapId: record.tapId,
           secret: await secretOf(secretKey(record.id)),
           tapCredential: record.hasTapCredential ? await secretOf(tapCredentialKey(record.id)) : undefined,
+          signingSecret: record.hasSigningSecret ? await secretOf(signingSecretKey(record.id)) : undefined,
         })),
       );
     },
     async add(input) {
       const previous = stored().find((record) => record.id === input.id);
       if (input.tapCredential === undefined) secrets.delete(tapCredentialKey(input.id));
-      await Promise.all([secrets.set(secretKey(input.id), input.secret), input.tapCredential !== undefined && secrets.set(tapCredentialKey(input.id), input.tapCredential)]);
+      if (input.signingSecret === undefined) secrets.delete(signingSecretKey(input.id));
+      await Promise.all([
+        secrets.set(secretKey(input.id), input.secret),
+        input.tapCredential !== undefined && secrets.set(tapCredentialKey(input.id), input.tapCredential),
+        input.signingSecret !== undefined && secrets.set(signingSecretKey(input.id), input.signingSecret),
+      ]);
       const record: Stored = {
         v: 2,
         id: input.id,
@@ -153,16 +164,18 @@ export function createWebhookRegistrations({ secrets, store, logger, schedule = 
         listenerId: previous?.listenerId ?? `hubdesk-${randomUUID()}`,
         tapId: previous?.tapId ?? `hubdesk-tap-${randomUUID()}`,
         hasTapCredential: input.tapCredential !== undefined,
+        hasSigningSecret: input.signingSecret !== undefined,
       };
       // Read again after the await: another add may have finished meanwhile.
       save([...stored().filter((r) => r.id !== input.id), record]);
-      const { v: _v, hasTapCredential: _t, ...rest } = record;
-      return { ...rest, secret: input.secret, tapCredential: input.tapCredential };
+      const { v: _v, hasTapCredential: _t, hasSigningSecret: _s, ...rest } = record;
+      return { ...rest, secret: input.secret, tapCredential: input.tapCredential, signingSecret: input.signingSecret };
     },
     remove(id) {
       save(stored().filter((record) => record.id !== id));
       secrets.delete(secretKey(id));
       secrets.delete(tapCredentialKey(id));
+      secrets.delete(signingSecretKey(id));
       pendingAcks.delete(id);
       store.delete(ackKey(id));
     },

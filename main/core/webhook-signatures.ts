@@ -28,13 +28,6 @@ export interface SignedMessage {
 
 const FIVE_MINUTES = 300;
 
-export const SCHEME_NAMES: Readonly<Record<SignatureScheme, string>> = {
-  'standard-webhooks': 'Standard Webhooks',
-  github: 'GitHub',
-  stripe: 'Stripe',
-  slack: 'Slack',
-};
-
 /** The scheme a message is signed with, by its headers; undefined when it carries no signature we know. */
 export function signatureScheme(headers: SignedMessage['headers']): SignatureScheme | undefined {
   if (standardHeaders(headers)) return 'standard-webhooks';

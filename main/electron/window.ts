@@ -16,6 +16,9 @@ import { DEFAULT_SIZE, MIN_SIZE, rememberPlacement, restorePlacement, WINDOW_BOU
 export type RendererSource = { kind: 'app'; root: string } | { kind: 'dev-server'; url: string };
 
 /** electron-vite sets ELECTRON_RENDERER_URL in development only; it must be its loopback dev server. */
+/** Writing to the clipboard only ("sanitized": text, never reading it back). */
+const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write']);
+
 export function resolveRendererSource(env: NodeJS.ProcessEnv, builtRendererRoot: string): RendererSource {
   const devUrl = env.ELECTRON_RENDERER_URL;
   if (devUrl === undefined || devUrl === '') return { kind: 'app', root: builtRendererRoot };
@@ -78,12 +81,14 @@ export function createMainWindow({ preloadPath, source, logger, store }: MainWin
   const { webContents } = window;
   guardWebContents(webContents, logger);
 
-  // The renderer needs no camera, notifications, clipboard, … : refuse every request and every check.
+  // The renderer needs no camera, notifications, clipboard reading, … : refuse every request and every
+  // check but one, writing text to the clipboard (the Copy buttons: a link, an intake URL, a curl command).
   webContents.session.setPermissionRequestHandler((_contents, permission, callback) => {
-    logger.warn('window: permission refused', { permission });
-    callback(false);
+    const allowed = ALLOWED_PERMISSIONS.has(permission);
+    if (!allowed) logger.warn('window: permission refused', { permission });
+    callback(allowed);
   });
-  webContents.session.setPermissionCheckHandler(() => false);
+  webContents.session.setPermissionCheckHandler((_contents, permission) => ALLOWED_PERMISSIONS.has(permission));
 
   if (store) rememberPlacement(window, store, (error) => logger.warn('window: could not save its size and position', { error: String(error) }));
   window.once('ready-to-show', () => {

@@ -23,7 +23,7 @@ import type { Logger } from '../../common/logger';
 import { pathOf, writeError } from '../shared/http-app';
 import { HttpError } from '../shared/http-error';
 import { AnswerBatch } from './answer-batch';
-import { firstValues } from '../../common/webhook-protocol';
+import { firstValues, INTAKE_PATH } from '../../common/webhook-protocol';
 import { decodeBody } from './intake-body';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import type { ListenerChannel } from './listener-channel';
@@ -53,7 +53,7 @@ export interface IntakeDeps {
   logger: Logger;
 }
 
-const INTAKE_PREFIX = '/webhook/';
+const INTAKE_PREFIX = INTAKE_PATH;
 const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'cookie']);
 /** Refusals answered before the body is read close the connection: the unread body must not be taken for the next request. */
 const CLOSE = { connection: 'close' };

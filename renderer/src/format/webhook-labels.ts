@@ -1,5 +1,6 @@
 /** Words and numbers the webhooks view shows: pure functions, so they are tested without a DOM. */
-import type { WebhookConnection, WebhookEntry, WebhookRouting } from '../../../common/ipc-contract';
+import type { SignatureScheme, SignatureVerdict, WebhookConnection, WebhookEntry, WebhookRouting } from '../../../common/ipc-contract';
+import { base64Bytes, strictUtf8 } from '../../../common/base64';
 import { secondsUntil } from './countdown';
 
 /**
@@ -76,15 +77,27 @@ export function routingSummary(entry: Pick<WebhookEntry, 'routing' | 'delivered'
 
 /** The raw body as text when it is valid UTF-8, else as it came (base64). */
 export function rawBodyText(rawBody: string): { kind: 'text' | 'base64'; text: string } {
-  let bytes: Uint8Array;
+  let text: string | undefined;
   try {
-    bytes = Uint8Array.from(atob(rawBody), (c) => c.charCodeAt(0));
+    text = strictUtf8(base64Bytes(rawBody));
   } catch {
-    return { kind: 'base64', text: rawBody };
+    // not base64: shown as it came
   }
-  try {
-    return { kind: 'text', text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
-  } catch {
-    return { kind: 'base64', text: rawBody };
+  return text === undefined ? { kind: 'base64', text: rawBody } : { kind: 'text', text };
+}
+
+const SIGNATURE_SCHEMES: Record<SignatureScheme, string> = { 'standard-webhooks': 'Standard Webhooks', github: 'GitHub', stripe: 'Stripe', slack: 'Slack' };
+
+/** A signature verdict in words: a short label, and the sentence that explains it. */
+export function signatureLabel(verdict: SignatureVerdict): { label: string; detail: string } {
+  switch (verdict.status) {
+    case 'unsigned':
+      return { label: 'Unsigned', detail: 'No signature header of a scheme Hubdesk checks (Standard Webhooks, GitHub, Stripe, Slack).' };
+    case 'no-secret':
+      return { label: `Signed (${SIGNATURE_SCHEMES[verdict.scheme]}), not checked`, detail: 'Add this webhook again with its signing secret to check the signature.' };
+    case 'valid':
+      return { label: `Valid signature (${SIGNATURE_SCHEMES[verdict.scheme]})`, detail: 'The signature matches the raw body and the signing secret.' };
+    case 'invalid':
+      return { label: `Invalid signature (${SIGNATURE_SCHEMES[verdict.scheme]})`, detail: verdict.detail };
   }
 }

@@ -22,8 +22,21 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Envelope } from '../../../common/app-error';
-import type { Bridge, WebhookConnection, WebhookEntry, WebhookEntryPatch, WebhookFullMessage, WebhookRegistrationInput, WebhookView } from '../../../common/ipc-contract';
+import {
+  REPLAY_TIMEOUT_MS,
+  type Bridge,
+  type ReplayRequest,
+  type ReplayResult,
+  type SignatureVerdict,
+  type WebhookConnection,
+  type WebhookEntry,
+  type WebhookEntryPatch,
+  type WebhookFullMessage,
+  type WebhookRegistrationInput,
+  type WebhookView,
+} from '../../../common/ipc-contract';
 import { nextFrame, type ScheduleFlush } from './frame-scheduler';
+import { type ArchiveFormat, exportMessages, importMessages } from './webhook-archive-io';
 import { settle, type UiError } from './settle';
 
 export const RENDERER_INSPECTOR_CAPACITY = 10_000;
@@ -38,9 +51,19 @@ const ENTRY_OVERHEAD_BYTES = 200;
 export type MessageDetailsState =
   | { status: 'idle' }
   | { status: 'loading'; key: string }
-  | { status: 'kept'; key: string; message: WebhookFullMessage }
+  | { status: 'kept'; key: string; message: WebhookFullMessage; signature: SignatureVerdict }
   | { status: 'gone'; key: string; reason: string }
   | { status: 'error'; key: string; error: UiError };
+
+/** The last replay of the selected message (reset when another is selected). */
+export type ReplayState =
+  | { status: 'idle' }
+  | { status: 'sending'; key: string }
+  | { status: 'done'; key: string; result: ReplayResult }
+  | { status: 'error'; key: string; error: UiError };
+
+/** Where to and what to send: the message as received unless edited. */
+export type ReplayOptions = Pick<ReplayRequest, 'target' | 'headers' | 'body'>;
 
 export type RegistrationsState = { status: 'loading' } | { status: 'loaded'; views: WebhookView[] } | { status: 'error'; error: UiError };
 
@@ -58,6 +81,13 @@ export interface WebhooksState {
   selectedKey: string | null;
   /** The full message of the selected entry (fetched on selection). */
   details: MessageDetailsState;
+  replay: ReplayState;
+  /** Sends the selected message again (main does it: it has the bytes). */
+  replaySelected(options: ReplayOptions): Promise<void>;
+  /** Builds an export file of the shown messages, or of the selected one only. */
+  exportArchive(format: ArchiveFormat, onlySelected: boolean): ReturnType<typeof exportMessages>;
+  /** Adds the messages of a HAR or NDJSON file's text. */
+  importArchive(text: string): ReturnType<typeof importMessages>;
   /** Bytes accounted for shown and held entries together (at most the budget). */
   bytes: number;
   pending: WebhookAction | null;
@@ -154,6 +184,7 @@ export function createWebhooksStore(
       held: [],
       selectedKey: null,
       details: { status: 'idle' },
+      replay: { status: 'idle' },
       bytes: 0,
       pending: null,
       actionError: null,
@@ -219,6 +250,25 @@ export function createWebhooksStore(
         if (key === get().selectedKey && get().details.status !== 'error') return;
         fetchDetails(key);
       },
+
+      exportArchive(format, onlySelected) {
+        const { entries, selectedKey, registrations } = get();
+        const chosen = onlySelected ? entries.filter((entry) => entryKey(entry) === selectedKey) : entries;
+        return exportMessages(bridge, chosen, registrations.status === 'loaded' ? registrations.views : [], format);
+      },
+
+      importArchive: (text) => importMessages(bridge, text),
+
+      async replaySelected(options) {
+        const key = get().selectedKey;
+        if (key === null) return;
+        const slash = key.indexOf('/');
+        set({ replay: { status: 'sending', key } });
+        // Main gives the target REPLAY_TIMEOUT_MS to answer, and then answers itself.
+        const result = await settle(() => bridge.inspector.replay({ webhookId: key.slice(0, slash), id: key.slice(slash + 1), ...options }), { deadlineMs: REPLAY_TIMEOUT_MS + 5_000 });
+        if (get().selectedKey !== key) return; // another selection since: its replay pane is empty
+        set({ replay: result.ok ? { status: 'done', key, result: result.value } : { status: 'error', key, error: result.error } });
+      },
     };
   });
 
@@ -226,8 +276,8 @@ export function createWebhooksStore(
   const fetchDetails = (key: string | null) => {
     const { setState: set, getState: get } = store;
     const request = ++detailsRequest;
-    if (key === null) return set({ selectedKey: null, details: { status: 'idle' } });
-    set({ selectedKey: key, details: { status: 'loading', key } });
+    if (key === null) return set({ selectedKey: null, details: { status: 'idle' }, replay: { status: 'idle' } });
+    set({ selectedKey: key, details: { status: 'loading', key }, ...(key !== get().selectedKey && { replay: { status: 'idle' } }) });
     const entry = [...get().entries, ...get().held].find((candidate) => entryKey(candidate) === key);
     const slash = key.indexOf('/');
     const [webhookId, id] = entry ? [entry.webhookId, entry.id] : [key.slice(0, slash), key.slice(slash + 1)];
@@ -235,7 +285,7 @@ export function createWebhooksStore(
       if (request !== detailsRequest) return; // another selection since
       if (!result.ok) return set({ details: { status: 'error', key, error: result.error } });
       const answer = result.value;
-      if (answer.status === 'kept') return set({ details: { status: 'kept', key, message: answer.message } });
+      if (answer.status === 'kept') return set({ details: { status: 'kept', key, message: answer.message, signature: answer.signature } });
       set({ details: { status: 'gone', key, reason: answer.reason } });
     });
   };

@@ -70,7 +70,7 @@ export function InspectorList({ entries, selectedKey, onSelect }: { entries: rea
                 <span className="cell-time">{formatTime(entry.receivedAt)}</span>
                 <span className="cell-method">{entry.method ?? '—'}</span>
                 <span className="cell-size">{formatSize(entry.size)}</span>
-                <span className="cell-routing">{routingSummary(entry)}</span>
+                <span className="cell-routing">{entry.imported ? 'imported · ' : ''}{routingSummary(entry)}</span>
               </button>
             </div>
           );

@@ -4,20 +4,21 @@
  * the entry is selected (`details`), with a loading state, and main may no longer keep it (its byte
  * budget evicts the oldest bodies): then the preview is what is shown, and why.
  */
-import type { WebhookEntry, WebhookFullMessage } from '../../../common/ipc-contract';
-import { formatSize, formatTime, rawBodyText } from '../format/webhook-labels';
+import type { SignatureVerdict, WebhookEntry, WebhookFullMessage } from '../../../common/ipc-contract';
+import { formatSize, formatTime, rawBodyText, signatureLabel } from '../format/webhook-labels';
 import type { MessageDetailsState } from '../stores/webhooks-store';
 import { JsonTree } from './json-tree';
+import { MessageActions } from './message-actions';
 
-export function MessageDetails({ entry, details }: { entry: WebhookEntry | undefined; details: MessageDetailsState }) {
+export function MessageDetails({ entry, details, intakeUrl }: { entry: WebhookEntry | undefined; details: MessageDetailsState; intakeUrl: string | null }) {
   return (
     <section role="region" aria-label="Message details" className="message-details">
-      {!entry ? <p className="muted">Choose a message to see its details.</p> : <Details entry={entry} details={details} />}
+      {!entry ? <p className="muted">Choose a message to see its details.</p> : <Details entry={entry} details={details} intakeUrl={intakeUrl} />}
     </section>
   );
 }
 
-function Details({ entry, details }: { entry: WebhookEntry; details: MessageDetailsState }) {
+function Details({ entry, details, intakeUrl }: { entry: WebhookEntry; details: MessageDetailsState; intakeUrl: string | null }) {
   const full = details.status === 'kept' ? details.message : undefined;
   return (
     <>
@@ -27,6 +28,12 @@ function Details({ entry, details }: { entry: WebhookEntry; details: MessageDeta
       <p className="muted">
         Webhook {entry.webhookId} · message {entry.id}
       </p>
+      {details.status === 'kept' && (
+        <>
+          <SignatureLine verdict={details.signature} />
+          <MessageActions message={details.message} intakeUrl={intakeUrl} />
+        </>
+      )}
       <h3>Routing</h3>
       {/* The full message has the decision uncut; a tap event that came after it was fetched patched only the entry. */}
       <RoutingDecision entry={{ ...entry, routing: full?.routing ?? entry.routing }} />
@@ -70,6 +77,15 @@ function FullBody({ message }: { message: WebhookFullMessage }) {
         {raw.text}
       </pre>
     </>
+  );
+}
+
+function SignatureLine({ verdict }: { verdict: SignatureVerdict }) {
+  const { label, detail } = signatureLabel(verdict);
+  return (
+    <p className="signature" data-status={verdict.status}>
+      <span className="signature-chip">{label}</span> <span className="muted">{detail}</span>
+    </p>
   );
 }
 

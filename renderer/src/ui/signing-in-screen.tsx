@@ -2,9 +2,9 @@
  * Waiting for the sign-in in the browser. The page's link is shown with Copy and Open again, so a
  * browser that did not open (or a tab closed by mistake) does not strand the user (issue 13 §2).
  */
-import { useState } from 'react';
 import { useStore } from 'zustand';
 import { AuthCard } from './auth-card';
+import { CopyButton } from './copy-button';
 import { useStores } from './stores-context';
 
 export function SigningInScreen({ authorizationOrigin }: { authorizationOrigin: string }) {
@@ -37,26 +37,14 @@ export function SigningInScreen({ authorizationOrigin }: { authorizationOrigin: 
 function AuthorisationLink({ url }: { url: string }) {
   const { session } = useStores();
   const pending = useStore(session, (s) => s.pending);
-  const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
-  const copy = () => {
-    navigator.clipboard.writeText(url).then(
-      () => setCopied('copied'),
-      () => setCopied('failed'),
-    );
-  };
   return (
     <div className="auth-link">
       <p className="muted">If no browser window appeared, or you closed it, open this link in your browser:</p>
       <code>{url}</code>
-      <button type="button" onClick={copy}>
-        Copy
-      </button>
+      <CopyButton text={url} copied="Link copied." failed="Could not copy; select the link and copy it." />
       <button type="button" disabled={pending === 'reopenBrowser'} onClick={() => void session.getState().reopenBrowser()}>
         Open again
       </button>
-      <span role="status" className="muted">
-        {copied === 'copied' ? 'Link copied.' : copied === 'failed' ? 'Could not copy; select the link and copy it.' : ''}
-      </span>
     </div>
   );
 }

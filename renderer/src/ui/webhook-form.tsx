@@ -1,5 +1,5 @@
 /**
- * Adds a webhook registration. The secret and the optional tap credential go straight to main (which
+ * Adds a webhook registration. The secret, the optional tap credential and the optional signing secret go straight to main (which
  * encrypts them) and the fields are emptied after a successful add; the renderer never gets them back. Hubs can be chosen only while
  * signed in (the hub list comes from the cloud); key values work either way.
  */
@@ -17,6 +17,7 @@ export function WebhookForm() {
   const [id, setId] = useState('');
   const [secret, setSecret] = useState('');
   const [tapCredential, setTapCredential] = useState('');
+  const [signingSecret, setSigningSecret] = useState('');
   const [kind, setKind] = useState<WebhookRouting['kind']>('keys');
   const [hubId, setHubId] = useState('');
   const [keyValues, setKeyValues] = useState('');
@@ -30,10 +31,12 @@ export function WebhookForm() {
     const issue = routing.ok ? validate(id.trim(), secret, tap) : routing.issue;
     setProblem(issue);
     if (issue !== null || !routing.ok) return;
-    if (await webhooks.getState().add({ id: id.trim(), secret, routing: routing.value, ...(tap !== '' && { tapCredential: tap }) })) {
+    const signing = signingSecret.trim();
+    if (await webhooks.getState().add({ id: id.trim(), secret, routing: routing.value, ...(tap !== '' && { tapCredential: tap }), ...(signing !== '' && { signingSecret: signing }) })) {
       setId('');
       setSecret('');
       setTapCredential('');
+      setSigningSecret('');
     }
   };
 
@@ -61,6 +64,13 @@ export function WebhookForm() {
       </label>
       <span id="tap-credential-hint" className="hint">
         The webhook owner&apos;s, from the developer portal: shows the routing decisions and other hubs&apos; requests.
+      </span>
+      <label>
+        Signing secret (optional)
+        <input type="password" value={signingSecret} onChange={(e) => setSigningSecret(e.target.value)} autoComplete="off" maxLength={512} aria-describedby="signing-secret-hint" />
+      </label>
+      <span id="signing-secret-hint" className="hint">
+        The secret the sending service signs with (Standard Webhooks whsec_…, GitHub, Stripe or Slack): each message&apos;s signature is then checked.
       </span>
       <fieldset>
         <legend>Deliver to this app</legend>

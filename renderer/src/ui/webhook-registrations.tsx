@@ -3,6 +3,7 @@ import { useStore } from 'zustand';
 import type { WebhookConnection } from '../../../common/ipc-contract';
 import { connectionLabel, routingLabel } from '../format/webhook-labels';
 import { connectionOf } from '../stores/webhooks-store';
+import { CopyButton } from './copy-button';
 import { useLinked, useStores } from './stores-context';
 import { useNow } from './use-now';
 
@@ -32,6 +33,13 @@ export function WebhookRegistrations() {
                   <p className="webhook-id">{view.label ?? view.id}</p>
                   <p className="muted">{routingLabel(view.routing, view.routing.kind === 'hub' ? hubName(view.routing.hubId) : undefined)}</p>
                   <p className="muted">{view.hasTapCredential ? 'Tap credential set: routing decisions shown' : 'No tap credential: this app’s deliveries only'}</p>
+                  <p className="muted">{view.hasSigningSecret ? 'Signing secret set: signatures checked' : 'No signing secret: signatures not checked'}</p>
+                  {view.intakeUrl !== null && (
+                    <p className="intake-url">
+                      <code aria-label={`Intake URL of ${view.label ?? view.id}`}>{view.intakeUrl}</code>{' '}
+                      <CopyButton text={view.intakeUrl} label="Copy URL" copied="Intake URL copied." failed="Could not copy; select the URL and copy it." />
+                    </p>
+                  )}
                   <ConnectionIndicator connection={connection} />
                 </div>
                 <button type="button" aria-label={`Remove ${view.id}`} disabled={pending === 'remove' || !linked} onClick={() => void webhooks.getState().remove(view.id)}>

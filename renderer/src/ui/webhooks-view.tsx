@@ -1,6 +1,7 @@
 /** The Webhooks view: registrations on one side, the live inspector with its detail pane on the other. */
 import { useStore } from 'zustand';
 import { connectionOf, entryKey } from '../stores/webhooks-store';
+import { ArchiveControls } from './archive-controls';
 import { InspectorList } from './inspector-list';
 import { MessageDetails } from './message-details';
 import { useStores } from './stores-context';
@@ -38,6 +39,7 @@ function Inspector() {
     s.registrations.status === 'loaded' ? s.registrations.views.filter((view) => connectionOf(s, view).state === 'connected').length : 0,
   );
   const selected = selectedKey === null ? undefined : entries.find((entry) => entryKey(entry) === selectedKey);
+  const intakeUrl = useStore(webhooks, (s) => (s.registrations.status === 'loaded' && selected ? (s.registrations.views.find((view) => view.id === selected.webhookId)?.intakeUrl ?? null) : null));
   const state = webhooks.getState();
 
   return (
@@ -64,10 +66,11 @@ function Inspector() {
         <button type="button" onClick={() => void state.clear()}>
           Clear
         </button>
+        <ArchiveControls />
       </div>
       <div className="inspector-body">
         <InspectorList entries={entries} selectedKey={selectedKey} onSelect={(key) => state.select(key)} />
-        <MessageDetails entry={selected} details={details.status !== 'idle' && details.key === selectedKey ? details : { status: 'idle' }} />
+        <MessageDetails entry={selected} details={details.status !== 'idle' && details.key === selectedKey ? details : { status: 'idle' }} intakeUrl={intakeUrl} />
       </div>
     </section>
   );

@@ -14,6 +14,7 @@ import type { OpenWebSocket } from '../../../main/core/live-socket';
 import { createTrustedWebSocket } from '../../../main/trusted-fetch';
 import { createStackCertificates } from '../../../services/shared/stack-ca';
 import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';
+import { stackBackend } from '../../support/stack-backend';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
 let stack: RunningStack;
@@ -33,14 +34,7 @@ afterAll(async () => {
 async function newCore(webhookUrl: string, store = memoryStore(), openWebSocket?: OpenWebSocket) {
   const logs = recordingLogger();
   const core = await createHubdeskCore({
-    backend: {
-      authUrl: stack.info.auth_url,
-      clientId: stack.info.client.id,
-      clientSecret: stack.info.client.secret,
-      redirectUri: stack.info.client.redirect_uri,
-      embedded: false,
-      webhookUrl,
-    },
+    backend: { ...stackBackend(stack.info), webhookUrl },
     cipher: fakeCipher(),
     store,
     openExternal: async () => {},

@@ -277,6 +277,38 @@ describe('main inspector pages and full messages', () => {
   });
 });
 
+describe('imported messages and the source of a message', () => {
+  const archived = {
+    webhookId: 'wh',
+    id: 'imp-1',
+    receivedAt: '2026-01-02T03:04:05.000Z',
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', 'x-a': 'b' },
+    query: { hub: 'h1' },
+    rawBody: Buffer.from('{"device":{"id":"lamp-1"}}').toString('base64'),
+    routing: { option: 'key-path' as const, keyPath: 'body.device.id', value: 'lamp-1', matched: [] },
+    delivered: true,
+  };
+
+  it('makes an entry marked imported with the file’s routing and delivery, kept in full; the same one again is nothing', () => {
+    const inspector = createWebhookInspector();
+    const entry = entryOf(inspector.imported(archived));
+    expect(entry).toMatchObject({ webhookId: 'wh', id: 'imp-1', method: 'PUT', imported: true, delivered: true, awaitingDelivery: false, routing: archived.routing, preview: '{"device":{"id":"lamp-1"}}' });
+    expect(inspector.imported(archived)).toBeNull();
+    expect(inspector.message('wh', 'imp-1')).toMatchObject({ status: 'kept', message: { rawBody: archived.rawBody, query: { hub: 'h1' }, body: { device: { id: 'lamp-1' } } } });
+    expect(inspector.source('wh', 'imp-1')).toEqual({ method: 'PUT', receivedAt: archived.receivedAt, headers: archived.headers, query: archived.query, rawBody: archived.rawBody });
+  });
+
+  it('has no source for a message it does not keep, or whose body it dropped', () => {
+    const inspector = createWebhookInspector({ budgetBytes: 64 * KiB });
+    expect(inspector.source('wh', 'nope')).toBeUndefined();
+    inspector.delivered('wh', bigMessage('big-1', 30 * KiB));
+    inspector.delivered('wh', bigMessage('big-2', 30 * KiB));
+    expect(inspector.source('wh', 'big-1')).toBeUndefined();
+    expect(inspector.source('wh', 'big-2')?.rawBody.length).toBeGreaterThan(30 * KiB);
+  });
+});
+
 describe('the parsed body, decoded from the raw body as the forwarder decodes it', () => {
   const b64 = (text: string) => Buffer.from(text).toString('base64');
   it('JSON (also +json and with a charset), form fields (first value), text, and null when empty', () => {

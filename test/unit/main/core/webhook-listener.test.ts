@@ -13,6 +13,7 @@ const TAP_SECRET = 'tap-credential-secret-0123456789';
 const TAP_CREDENTIAL = `${TAP_ID}.${TAP_SECRET}`;
 const input = { id: 'wh1', secret: SECRET, routing: { kind: 'keys' as const, values: ['lamp-1'] } };
 const withTap = { ...input, tapCredential: TAP_CREDENTIAL };
+const SIGNING_SECRET = "It's a Secret to Everybody";
 
 let server: FakeListenServer;
 let listeners: WebhookListener[] = [];
@@ -121,10 +122,18 @@ describe('webhook listener', () => {
     }
   });
 
-  it('reports connected once both sockets are registered, and never shows the secret or tap credential in a view or log', async () => {
+  it('reports connected once both sockets are registered, and never shows the secret, tap credential or signing secret in a view or log', async () => {
     const { listener, statuses, entries, logger } = setup();
-    const view = await listener.add({ ...withTap, label: 'Lamp' });
-    expect(view).toEqual({ id: 'wh1', routing: input.routing, label: 'Lamp', hasTapCredential: true, connection: { state: 'connecting' } });
+    const view = await listener.add({ ...withTap, label: 'Lamp', signingSecret: SIGNING_SECRET });
+    expect(view).toEqual({
+      id: 'wh1',
+      routing: input.routing,
+      label: 'Lamp',
+      hasTapCredential: true,
+      hasSigningSecret: true,
+      intakeUrl: `${server.url}/webhook/wh1`,
+      connection: { state: 'connecting' },
+    });
     await server.registered(2);
     await until(() => statuses.at(-1)?.connection.state === 'connected');
     expect(listener.list()).toEqual([{ ...view, connection: { state: 'connected' } }]);
@@ -134,8 +143,26 @@ describe('webhook listener', () => {
     await until(() => statuses.at(-1)?.connection.state === 'refused');
     for (const payload of [view, listener.list(), statuses, entries, logger.lines]) {
       const text = JSON.stringify(payload);
-      for (const secret of [SECRET, TAP_SECRET]) expect(text).not.toContain(secret);
+      for (const secret of [SECRET, TAP_SECRET, SIGNING_SECRET]) expect(text).not.toContain(secret);
     }
+  });
+
+  it('checks a delivered message’s signature with the registration’s signing secret, against the raw bytes', async () => {
+    const { listener, entries } = setup();
+    await listener.add({ ...input, signingSecret: SIGNING_SECRET });
+    await server.registered(1);
+    // GitHub's published example: "Hello, World!" signed with "It's a Secret to Everybody".
+    const signed = { 'x-hub-signature-256': 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17', 'content-type': 'text/plain' };
+    const message = (id: string, body: string) => ({ ...webhookMessage(id), headers: signed, rawBody: Buffer.from(body).toString('base64') });
+    server.send('listener', { type: 'message', message: message('good', 'Hello, World!') });
+    server.send('listener', { type: 'message', message: message('tampered', 'Hello, World?') });
+    await until(() => entries.length === 2);
+    expect(listener.inspector.message('wh1', 'good')).toMatchObject({ status: 'kept', signature: { status: 'valid', scheme: 'github' } });
+    expect(listener.inspector.message('wh1', 'tampered')).toMatchObject({ status: 'kept', signature: { status: 'invalid', reason: 'mismatch' } });
+
+    await listener.add(input); // the same webhook again, now without a signing secret
+    expect(listener.list()[0]!.hasSigningSecret).toBe(false);
+    expect(listener.inspector.message('wh1', 'good')).toMatchObject({ signature: { status: 'no-secret', scheme: 'github' } });
   });
 
   it('the tap names the listener as its own, so an intake routed here is tapped without its request', async () => {

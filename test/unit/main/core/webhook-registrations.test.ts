@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { WebhookRegistrationInputSchema, WEBHOOK_MAX_KEY_VALUES } from '../../../../common/ipc-contract';
 import type { SecretCipher } from '../../../../main/core/ports';
 import { ALLOW_PLAINTEXT_KEY, createSecretStore } from '../../../../main/core/secret-store';
-import { ACK_FLUSH_MS, ackKey, createWebhookRegistrations, REGISTRATIONS_KEY, secretKey, tapCredentialKey } from '../../../../main/core/webhook-registrations';
+import { ACK_FLUSH_MS, ackKey, createWebhookRegistrations, REGISTRATIONS_KEY, secretKey, signingSecretKey, tapCredentialKey } from '../../../../main/core/webhook-registrations';
 import { fakeCipher, memoryStore, recordingLogger } from '../../../support/core-fakes';
 import { manualSchedule } from './fake-listen-server';
 
@@ -64,6 +64,23 @@ describe('webhook registrations', () => {
     await memoryOnly.registrations.add({ ...input, tapCredential: TAP_CREDENTIAL });
     expect(settingsText(memoryOnly.store)).not.toContain(TAP_SECRET);
     expect((await setup('basic_text', memoryOnly.store).registrations.load())[0]!.tapCredential).toBeNull();
+  });
+
+  it('keeps the signing secret encrypted, restores it after a restart, and forgets it when replaced without one or removed', async () => {
+    const SIGNING = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const { store, registrations } = setup();
+    expect((await registrations.add({ ...input, signingSecret: SIGNING })).signingSecret).toBe(SIGNING);
+    expect(settingsText(store)).not.toContain('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+    expect(store.data.get(signingSecretKey('wh-1'))).toMatchObject({ backend: 'aes-256-gcm' });
+    expect((await setup('aes-256-gcm', store).registrations.load())[0]!.signingSecret).toBe(SIGNING);
+
+    await registrations.add(input);
+    expect(store.data.has(signingSecretKey('wh-1'))).toBe(false);
+    expect((await setup('aes-256-gcm', store).registrations.load())[0]!.signingSecret).toBeUndefined();
+
+    await registrations.add({ ...input, signingSecret: SIGNING });
+    registrations.remove('wh-1');
+    expect(store.data.has(signingSecretKey('wh-1'))).toBe(false);
   });
 
   it('replacing a registration with one without a tap credential forgets the old credential', async () => {

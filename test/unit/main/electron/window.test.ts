@@ -86,14 +86,20 @@ describe('main window', () => {
     expect(attach.defaultPrevented).toBe(true);
   });
 
-  it('denies every permission request and check', () => {
+  it('denies every permission request and check but writing text to the clipboard', () => {
     const { contents } = open();
     const [requestHandler] = contents.session.setPermissionRequestHandler.mock.calls[0] as [(c: unknown, p: string, cb: (ok: boolean) => void) => void];
-    const callback = vi.fn();
-    requestHandler(contents, 'media', callback);
-    expect(callback).toHaveBeenCalledWith(false);
-    const [checkHandler] = contents.session.setPermissionCheckHandler.mock.calls[0] as [() => boolean];
-    expect(checkHandler()).toBe(false);
+    const [checkHandler] = contents.session.setPermissionCheckHandler.mock.calls[0] as [(c: unknown, p: string) => boolean];
+    for (const permission of ['media', 'notifications', 'clipboard-read', 'geolocation', 'openExternal']) {
+      const callback = vi.fn();
+      requestHandler(contents, permission, callback);
+      expect(callback).toHaveBeenCalledWith(false);
+      expect(checkHandler(contents, permission)).toBe(false);
+    }
+    const write = vi.fn();
+    requestHandler(contents, 'clipboard-sanitized-write', write);
+    expect(write).toHaveBeenCalledWith(true);
+    expect(checkHandler(contents, 'clipboard-sanitized-write')).toBe(true);
   });
 
   it('loads the dev server with a CSP response header', () => {

@@ -352,4 +352,49 @@ describe('webhooks store', () => {
     store.dispose();
     expect(fake.listenerCount()).toBe(0);
   });
+
+  it('replays the selected message, shows the answer, and forgets it when another message is selected; an answer for an earlier selection is dropped', async () => {
+    const { fake, store, runFlushes } = await loaded();
+    fake.emit('webhooks.entry', entry('m1'));
+    fake.emit('webhooks.entry', entry('m2'));
+    runFlushes();
+    store.getState().select('wh1/m1');
+    const replaying = store.getState().replaySelected({ target: 'intake' });
+    expect(store.getState().replay).toEqual({ status: 'sending', key: 'wh1/m1' });
+    const [call] = fake.waiting('inspector.replay');
+    expect(call!.args).toEqual([{ webhookId: 'wh1', id: 'm1', target: 'intake' }]);
+    const answer = { status: 'answered', url: 'http://f/webhook/wh1', statusCode: 202, headers: [], body: '{}', bodyKind: 'text', truncated: false, durationMs: 3 };
+    call!.resolve(ok(answer));
+    await replaying;
+    expect(store.getState().replay).toEqual({ status: 'done', key: 'wh1/m1', result: answer });
+
+    store.getState().select('wh1/m2');
+    expect(store.getState().replay).toEqual({ status: 'idle' });
+    const late = store.getState().replaySelected({ target: 'http://localhost:3000/' });
+    store.getState().select('wh1/m1');
+    fake.waiting('inspector.replay')[0]!.resolve(ok(answer));
+    await late;
+    expect(store.getState().replay).toEqual({ status: 'idle' });
+  });
+
+  it('exports by fetching each message in full, oldest first, and leaves out the ones main no longer keeps', async () => {
+    const { fake, store, runFlushes } = await loaded();
+    fake.emit('webhooks.entry', entry('old', { receivedAt: '2026-01-01T00:00:00.000Z' }));
+    fake.emit('webhooks.entry', entry('new', { receivedAt: '2026-01-01T00:00:01.000Z' }));
+    fake.emit('webhooks.entry', entry('gone', { receivedAt: '2026-01-01T00:00:02.000Z' }));
+    runFlushes();
+    const exporting = store.getState().exportArchive('ndjson', false);
+    const full = (id: string): WebhookFullMessage => ({ ...entry(id), body: {}, bodyOmitted: false, rawBody: 'e30=', rawTruncated: false });
+    for (const id of ['old', 'new']) {
+      await flush();
+      const [call] = fake.waiting('inspector.message');
+      expect(call!.args).toEqual(['wh1', id]);
+      call!.resolve(ok({ status: 'kept', message: full(id), signature: { status: 'unsigned' } }));
+    }
+    await flush();
+    fake.waiting('inspector.message')[0]!.resolve(ok({ status: 'gone', reason: 'evicted' }));
+    const result = await exporting;
+    expect(result.ok && result.value).toMatchObject({ exported: 2, gone: 1, mimeType: 'application/x-ndjson', fileName: expect.stringMatching(/^hubdesk-webhooks-.*\.ndjson$/) });
+    expect(result.ok && result.value.text.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(['old', 'new']);
+  });
 });

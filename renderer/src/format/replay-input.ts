@@ -1,0 +1,62 @@
+/** What the user types to replay a message (issue 14 §3), checked before it is sent: pure functions. */
+import { parse, type ParseError, type ParseErrorCode, printParseErrorCode } from 'jsonc-parser';
+
+/** "Name: value" lines → pairs; blank lines ignored. */
+export function parseHeaderLines(text: string): { ok: true; headers: [string, string][] } | { ok: false; issue: string } {
+  const headers: [string, string][] = [];
+  const lines = text.split('\n');
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? '' : line.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/.test(name)) return { ok: false, issue: `Header line ${index + 1} is not “Name: value” with a valid name.` };
+    headers.push([name, line.slice(colon + 1).trim()]);
+  }
+  return { ok: true, headers };
+}
+
+export function httpUrlProblem(text: string): string | null {
+  if (text === 'intake') return null;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? null : 'A replay goes to an http:// or https:// URL.';
+  } catch {
+    return 'This is not a URL (for example http://localhost:3000/webhook).';
+  }
+}
+
+/** Where a JSON body stops parsing, in words with its line and column; null when it parses. */
+export function jsonProblem(text: string): string | null {
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (error) {
+    const errors: ParseError[] = [];
+    parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    const first = errors[0];
+    if (!first) return `The body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
+    const before = text.slice(0, first.offset);
+    const line = before.split('\n').length;
+    const column = first.offset - before.lastIndexOf('\n');
+    return `The body is not valid JSON (line ${line}, column ${column}): ${describeError(first.error)}.`;
+  }
+}
+
+const ERRORS: Readonly<Record<string, string>> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'not a number',
+  PropertyNameExpected: 'a property name (in double quotes) was expected',
+  ValueExpected: 'a value was expected',
+  ColonExpected: '":" was expected',
+  CommaExpected: '"," was expected',
+  CloseBraceExpected: '"}" was expected',
+  CloseBracketExpected: '"]" was expected',
+  EndOfFileExpected: 'nothing more was expected',
+  UnexpectedEndOfString: 'the string does not end',
+  InvalidEscapeCharacter: 'an invalid escape',
+  InvalidCharacter: 'a character not allowed in a string',
+};
+
+function describeError(code: ParseErrorCode): string {
+  return ERRORS[printParseErrorCode(code)] ?? 'not JSON';
+}

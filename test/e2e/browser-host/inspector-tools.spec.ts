@@ -1,0 +1,229 @@
+/**
+ * The inspector's tools end to end (issue 14 §1, §3, §5): the browser host and the reference stack in
+ * their own processes, driven in Chromium. Signatures of each scheme, valid and tampered; replay to
+ * the intake (received by the forwarder and delivered again) and to a development server on loopback;
+ * edit and replay with a JSON check; copy as curl run by a real curl.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { expect, type Page, test } from '@playwright/test';
+import type { StackInfo } from '../../../services/stack';
+import { startStackProgram } from '../support/browser-host';
+import { type RunningProgram, startProgram } from '../support/processes';
+import { tempDir } from '../../support/temp-dir';
+
+const RUNNING = 'Hubdesk is running at ';
+/** One secret for all four schemes: Standard Webhooks reads the base64 after whsec_, the others use the text. */
+const SIGNING_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+let stack: RunningProgram;
+let info: StackInfo;
+let host: RunningProgram;
+
+test.beforeAll(async () => {
+  ({ stack, info } = await startStackProgram());
+});
+test.afterAll(async () => {
+  expect(await stack?.stop()).toBe(0);
+});
+test.beforeEach(async ({ page }) => {
+  host = startProgram('main/browser-host/bin.ts', ['--profile', tempDir('e2e-inspector-tools'), '--skip-build'], {
+    HUBDESK_AUTH_URL: info.auth_url,
+    HUBDESK_CLIENT_ID: info.client.id,
+    HUBDESK_CLIENT_SECRET: info.client.secret,
+    HUBDESK_WEBHOOK_URL: info.webhook_url,
+    HUBDESK_OPEN_EXTERNAL: 'none',
+  });
+  await page.goto(await host.line(RUNNING));
+  await page.getByRole('tab', { name: 'Webhooks' }).click();
+  const form = page.getByRole('form', { name: 'Add a webhook' });
+  await form.getByLabel('Webhook ID').fill(info.webhook.id);
+  await form.getByLabel('Webhook secret').fill(info.webhook.secret);
+  await form.getByLabel('Signing secret (optional)').fill(SIGNING_SECRET);
+  await form.getByRole('radio', { name: 'Key values' }).check();
+  await form.getByRole('textbox', { name: 'Values' }).fill('lamp-1');
+  await form.getByRole('button', { name: 'Add webhook' }).click();
+  await expect(form.getByLabel('Signing secret (optional)')).toHaveValue('');
+  const registration = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem');
+  await expect(registration.getByRole('status').first()).toHaveText('Connected');
+  await expect(registration.getByText('Signing secret set: signatures checked')).toBeVisible();
+  await expect(registration.getByLabel(/^Intake URL of/)).toHaveText(`${info.webhook_url}/webhook/${info.webhook.id}`);
+});
+test.afterEach(async () => {
+  await host?.stop();
+});
+
+const hmac = (key: string | Buffer, data: string, encoding: 'hex' | 'base64') => createHmac('sha256', key).update(data).digest(encoding);
+const now = () => Math.floor(Date.now() / 1000);
+
+/** Headers that sign `body` in each scheme. */
+const SCHEMES: Record<string, (body: string) => Record<string, string>> = {
+  'Standard Webhooks': (body) => {
+    const id = `msg_${Math.random().toString(36).slice(2)}`;
+    const ts = String(now());
+    const key = Buffer.from(SIGNING_SECRET.slice('whsec_'.length), 'base64');
+    return { 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': `v1,${hmac(key, `${id}.${ts}.${body}`, 'base64')}` };
+  },
+  GitHub: (body) => ({ 'x-hub-signature-256': `sha256=${hmac(SIGNING_SECRET, body, 'hex')}` }),
+  Stripe: (body) => {
+    const ts = now();
+    return { 'stripe-signature': `t=${ts},v1=${hmac(SIGNING_SECRET, `${ts}.${body}`, 'hex')}` };
+  },
+  Slack: (body) => {
+    const ts = String(now());
+    return { 'x-slack-request-timestamp': ts, 'x-slack-signature': `v0=${hmac(SIGNING_SECRET, `v0:${ts}:${body}`, 'hex')}` };
+  },
+};
+
+async function post(body: string, headers: Record<string, string> = {}): Promise<void> {
+  const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  expect(response.status).toBe(202);
+}
+
+const messageRows = (page: Page) => page.getByRole('list', { name: 'Webhook messages' }).getByRole('listitem');
+const details = (page: Page) => page.getByRole('region', { name: 'Message details' });
+
+/** Selects the newest message once there are `count`, and waits for its full message. */
+async function openNewest(page: Page, count: number) {
+  await expect(messageRows(page)).toHaveCount(count);
+  await messageRows(page).first().getByRole('button').click();
+  await expect(details(page).getByRole('group', { name: 'Replay and copy' })).toBeVisible();
+}
+
+test('each scheme’s signature shows as valid, and a tampered body as invalid with the reason', async ({ page }) => {
+  let count = 0;
+  for (const [scheme, sign] of Object.entries(SCHEMES)) {
+    const body = JSON.stringify({ device: { id: 'lamp-1' }, scheme });
+    await post(body, sign(body));
+    await openNewest(page, ++count);
+    await expect(details(page).getByText(`Valid signature (${scheme})`, { exact: true })).toBeVisible();
+
+    await post(body.replace('lamp-1"', 'lamp-1" '), sign(body));
+    await openNewest(page, ++count);
+    await expect(details(page).getByText(`Invalid signature (${scheme})`, { exact: true })).toBeVisible();
+    await expect(details(page).getByText('The signature does not match the body and the signing secret.')).toBeVisible();
+  }
+  await post(JSON.stringify({ device: { id: 'lamp-1' } }));
+  await openNewest(page, count + 1);
+  await expect(details(page).getByText('Unsigned', { exact: true })).toBeVisible();
+});
+
+test('replay to the intake is delivered again; replay to a local server brings the same bytes and shows its answer; edits are checked', async ({ page }) => {
+  const received: { headers: IncomingMessage['headers']; body: Buffer }[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks) });
+      response.writeHead(201, { 'content-type': 'text/plain' }).end('thanks');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const devUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/dev/hook`;
+  try {
+    const body = '{"device":{"id":"lamp-1"},"note":"it\'s ünïcode"}';
+    await post(body, { 'x-custom': 'one' });
+    await openNewest(page, 1);
+    const actions = details(page).getByRole('group', { name: 'Replay and copy' });
+    const answer = details(page).getByRole('region', { name: 'Replay answer' });
+
+    await actions.getByRole('button', { name: 'Replay to intake' }).click();
+    await expect(answer.getByText('202', { exact: true })).toBeVisible();
+    await expect(messageRows(page)).toHaveCount(2);
+
+    await actions.getByLabel('Replay to URL').fill(devUrl);
+    await actions.getByRole('button', { name: 'Send' }).click();
+    await expect(answer.getByText('201', { exact: true })).toBeVisible();
+    await expect(answer.getByLabel('Answer body')).toHaveText('thanks');
+    expect(received).toHaveLength(1);
+    expect(received[0]!.body.toString()).toBe(body);
+    expect(received[0]!.headers['x-custom']).toBe('one');
+
+    // Edit and replay: a body that is not JSON is refused with its position; a valid edit is sent.
+    await actions.getByRole('button', { name: 'Edit and replay…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit and replay' });
+    await expect(dialog.getByLabel('Send to')).toHaveValue(devUrl);
+    await dialog.getByLabel('Body').fill('{"device": {"id": "lamp-2",}}');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText(/not valid JSON \(line 1, column 28\)/);
+    await dialog.getByLabel('Body').fill('{"device": {"id": "lamp-2"}}');
+    await dialog.getByLabel(/^Headers/).fill('Content-Type: application/json\nX-Edited: yes');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await expect(dialog).toBeHidden();
+    await expect.poll(() => received.length).toBe(2);
+    expect(received[1]!.body.toString()).toBe('{"device": {"id": "lamp-2"}}');
+    expect(received[1]!.headers['x-edited']).toBe('yes');
+    expect(received[1]!.headers['x-custom']).toBeUndefined();
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('copy as curl gives a command that a real curl runs to deliver the same bytes again', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const body = `{"device":{"id":"lamp-1"},"quote":"it's \`id\` $(echo no) %s \\\\ ünï"}`;
+  await post(body, { 'x-quote': `a'b"c $HOME` });
+  await openNewest(page, 1);
+  const actions = details(page).getByRole('group', { name: 'Replay and copy' });
+  await actions.getByRole('button', { name: 'Copy as curl' }).click();
+  await expect(actions.getByText('curl command copied.')).toBeVisible();
+  const command = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+  expect(command).toMatch(/^curl --globoff/);
+
+  await promisify(execFile)('/bin/sh', ['-c', `${command} --silent --show-error --fail --max-time 10 --output /dev/null`]);
+  await openNewest(page, 2);
+  await expect(details(page).getByLabel('Raw body')).toHaveText(body);
+  await expect(details(page).getByRole('table', { name: 'Headers' }).getByRole('row', { name: /x-quote/ })).toContainText(`a'b"c $HOME`);
+});
+
+test('export as HAR and as NDJSON, clear, import each again: the same messages, marked imported, that can be replayed', async ({ page }) => {
+  await post('{"device":{"id":"lamp-1"},"n":1}', { 'x-order': 'first' });
+  await post('{"device":{"id":"lamp-1"},"n":2}', SCHEMES.GitHub!('{"device":{"id":"lamp-1"},"n":2}'));
+  await expect(messageRows(page)).toHaveCount(2);
+  const toolbar = page.locator('.inspector-toolbar');
+
+  const exportAs = async (format: 'HAR 1.2 (browsers, proxies)' | 'NDJSON (one message a line)') => {
+    await toolbar.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export messages' });
+    await dialog.getByRole('radio', { name: format }).check();
+    const download = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Export' }).click();
+    const path = await (await download).path();
+    await expect(toolbar.getByRole('status').last()).toHaveText(/^Exported 2 messages to hubdesk-webhooks-/);
+    return { path, text: readFileSync(path, 'utf8') };
+  };
+  const har = await exportAs('HAR 1.2 (browsers, proxies)');
+  const ndjson = await exportAs('NDJSON (one message a line)');
+  const parsedHar = JSON.parse(har.text) as { log: { version: string; entries: { request: { url: string; headers: { name: string; value: string }[] } }[] } };
+  expect(parsedHar.log.version).toBe('1.2');
+  expect(parsedHar.log.entries.map((entry) => entry.request.url)).toEqual([0, 1].map(() => `${info.webhook_url}/webhook/${info.webhook.id}`));
+  expect(ndjson.text.trim().split('\n')).toHaveLength(2);
+
+  for (const file of [har, ndjson]) {
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect(messageRows(page)).toHaveCount(0);
+    await page.getByLabel('HAR or NDJSON file to import').setInputFiles(file.path);
+    await expect(toolbar.getByRole('status').last()).toHaveText(/^Imported 2 messages from /);
+    await expect(messageRows(page)).toHaveCount(2);
+    await expect(messageRows(page).filter({ hasText: 'imported · ' })).toHaveCount(2);
+    // Re-exported, the file is the same messages (the HAR's creator and order included).
+    const again = await exportAs(file === har ? 'HAR 1.2 (browsers, proxies)' : 'NDJSON (one message a line)');
+    expect(file === har ? JSON.parse(again.text) : again.text).toEqual(file === har ? JSON.parse(har.text) : ndjson.text);
+  }
+
+  // An imported message is inspected and replayed like a received one: its signature is checked too.
+  await messageRows(page).first().getByRole('button').click();
+  await expect(details(page).getByText('Valid signature (GitHub)', { exact: true })).toBeVisible();
+  await details(page).getByRole('button', { name: 'Replay to intake' }).click();
+  await expect(details(page).getByRole('region', { name: 'Replay answer' }).getByText('202', { exact: true })).toBeVisible();
+  await expect(messageRows(page)).toHaveCount(3);
+
+  // A file that is not an archive is refused line by line, and nothing is added.
+  await page.getByLabel('HAR or NDJSON file to import').setInputFiles({ name: 'notes.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from('hello\n{"id":1}\n') });
+  await expect(toolbar.getByRole('status').last()).toHaveText(/^Imported 0 messages from notes\.ndjson \(NDJSON\); 2 skipped \(line 1: not JSON; line 2: /);
+  await expect(messageRows(page)).toHaveCount(3);
+});

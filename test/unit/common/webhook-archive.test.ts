@@ -1,0 +1,147 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bytesBase64 } from '../../../common/base64';
+import { ARCHIVE_MAX_MESSAGES, type ArchivedMessage, readArchive, toHar, toNdjson } from '../../../common/webhook-archive';
+
+const creator = { name: 'Hubdesk', version: '0.1.0' };
+const urlOf = (webhookId: string) => `http://127.0.0.1:8080/webhook/${webhookId}`;
+const text = (value: string) => bytesBase64(new TextEncoder().encode(value));
+
+const message = (overrides: Partial<ArchivedMessage> = {}): ArchivedMessage => ({
+  webhookId: 'wh_1',
+  id: 'm1',
+  receivedAt: '2026-11-24T10:00:00.000Z',
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=abc' },
+  query: { hub: 'h1' },
+  rawBody: text('{"device":{"id":"lamp-1"}}'),
+  routing: { option: 'key-path', keyPath: 'body.device.id', value: 'lamp-1', matched: [{ listenerId: 'l1', hubId: 'h1' }] },
+  delivered: true,
+  ...overrides,
+});
+
+const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/);
+const arbitraryMessage = fc.record({
+  webhookId: fc.stringMatching(/^[A-Za-z0-9_-]{1,20}$/),
+  id: fc.stringMatching(/^[A-Za-z0-9_-]{1,20}$/),
+  receivedAt: fc.date({ min: new Date(2020, 0, 1), max: new Date(2030, 0, 1), noInvalidDate: true }).map((date) => date.toISOString()),
+  method: fc.constantFrom('POST', 'PUT', 'PATCH'),
+  headers: fc.dictionary(headerName, fc.string({ maxLength: 30 }), { maxKeys: 5 }),
+  query: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 10 }), { maxKeys: 3 }),
+  rawBody: fc.uint8Array({ maxLength: 200 }).map(bytesBase64),
+  routing: fc.constant(null),
+  delivered: fc.boolean(),
+});
+
+describe('HAR 1.2', () => {
+  it('writes a HAR log whose request is the intake as received, with Hubdesk’s own fields under _hubdesk', () => {
+    const har = JSON.parse(toHar([message()], creator, urlOf)) as { log: { version: string; creator: unknown; entries: Record<string, never>[] } };
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.creator).toEqual(creator);
+    const [entry] = har.log.entries as unknown as Record<string, Record<string, unknown>>[];
+    expect(entry!.request).toMatchObject({
+      method: 'POST',
+      url: 'http://127.0.0.1:8080/webhook/wh_1?hub=h1',
+      httpVersion: 'HTTP/1.1',
+      headers: [
+        { name: 'content-type', value: 'application/json' },
+        { name: 'x-hub-signature-256', value: 'sha256=abc' },
+      ],
+      queryString: [{ name: 'hub', value: 'h1' }],
+      postData: { mimeType: 'application/json', text: '{"device":{"id":"lamp-1"}}' },
+      bodySize: 26,
+    });
+    expect(entry!.response).toMatchObject({ status: 202 });
+    expect(entry!._hubdesk).toMatchObject({ webhookId: 'wh_1', id: 'm1', delivered: true });
+  });
+
+  it('keeps a binary body as base64 with _encoding', () => {
+    const binary = bytesBase64(new Uint8Array([0, 255, 1, 128]));
+    const har = JSON.parse(toHar([message({ rawBody: binary })], creator, urlOf)) as { log: { entries: { request: { postData: unknown } }[] } };
+    expect(har.log.entries[0]!.request.postData).toEqual({ mimeType: 'application/json', text: binary, _encoding: 'base64' });
+  });
+
+  it('imports back equal, whatever the bytes, headers and query (property)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(arbitraryMessage, { maxLength: 8, selector: (m) => `${m.webhookId}/${m.id}` }), (messages) => {
+        const read = readArchive(toHar(messages, creator, urlOf));
+        expect(read).toMatchObject({ format: 'har', skippedCount: 0 });
+        expect(read.messages).toEqual(messages);
+      }),
+    );
+  });
+
+  it('imports a HAR from another tool: the webhook id from the path, the body as text, headers by first value, a __proto__ header dropped', () => {
+    const foreign = JSON.stringify({
+      log: {
+        version: '1.2',
+        creator: { name: 'WebInspector', version: '537.36' },
+        entries: [
+          {
+            startedDateTime: '2026-11-01T09:00:00.000Z',
+            request: {
+              method: 'post',
+              url: 'https://hooks.example/webhook/wh_9?x=1&x=2',
+              headers: [
+                { name: 'Content-Type', value: 'application/json' },
+                { name: 'X-Twice', value: 'first' },
+                { name: 'x-twice', value: 'second' },
+                { name: '__proto__', value: 'not a prototype' },
+              ],
+              postData: { mimeType: 'application/json', text: '{"a":"é"}' },
+            },
+            response: { status: 200 },
+          },
+        ],
+      },
+    });
+    const { messages, skippedCount } = readArchive(foreign);
+    expect(skippedCount).toBe(0);
+    expect(messages[0]).toMatchObject({ webhookId: 'wh_9', method: 'POST', query: { x: '1' }, rawBody: text('{"a":"é"}'), routing: null, delivered: false });
+    // A header named __proto__ is dropped by the schema's record, never taken as a prototype.
+    expect(messages[0]!.headers).toEqual({ 'content-type': 'application/json', 'x-twice': 'first' });
+    expect(Object.getPrototypeOf(messages[0]!.headers)).toBe(Object.prototype);
+  });
+});
+
+describe('NDJSON', () => {
+  it('is one message a line and imports back equal (property)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(arbitraryMessage, { maxLength: 8, selector: (m) => `${m.webhookId}/${m.id}` }), (messages) => {
+        const file = toNdjson(messages);
+        expect(file.split('\n').filter(Boolean)).toHaveLength(messages.length);
+        expect(readArchive(file)).toMatchObject({ format: 'ndjson', messages, skippedCount: 0 });
+      }),
+    );
+  });
+});
+
+describe('bad files', () => {
+  it('skips what is wrong, with its place and reason, and keeps the rest', () => {
+    const good = JSON.stringify(message());
+    const file = [good, 'not json', JSON.stringify({ ...message({ id: 'm2' }), method: 'post me' }), JSON.stringify(message()), JSON.stringify({ ...message({ id: 'm3' }), rawBody: 'A'.repeat(400_000) })].join('\n');
+    const read = readArchive(file);
+    expect(read.messages.map((m) => m.id)).toEqual(['m1']);
+    expect(read.skippedCount).toBe(4);
+    expect(read.skipped).toEqual([
+      { at: 'line 2', reason: 'not JSON' },
+      { at: 'line 3', reason: expect.stringMatching(/^method: /) },
+      { at: 'line 4', reason: 'message m1 appears twice' },
+      { at: 'line 5', reason: expect.stringMatching(/^rawBody: a body is at most 256 KiB/) },
+    ]);
+  });
+
+  it('takes at most ARCHIVE_MAX_MESSAGES messages and counts the rest', () => {
+    const file = toNdjson(Array.from({ length: ARCHIVE_MAX_MESSAGES + 5 }, (_, i) => message({ id: `m${i}` })));
+    const read = readArchive(file);
+    expect(read.messages).toHaveLength(ARCHIVE_MAX_MESSAGES);
+    expect(read.skippedCount).toBe(5);
+  });
+
+  it('a HAR entry that is not one, or whose URL does not parse, is skipped', () => {
+    const har = JSON.stringify({ log: { entries: [{ nope: true }, { startedDateTime: 'x', request: { method: 'POST', url: 'not a url', headers: [] } }] } });
+    const read = readArchive(har);
+    expect(read.format).toBe('har');
+    expect(read.skipped.map((s) => s.reason)).toEqual([expect.stringMatching(/^not a HAR entry/), 'its URL does not parse']);
+  });
+});
