@@ -78,12 +78,14 @@ function plainText(bytes: Uint8Array): string | undefined {
 
 /**
  * A `printf` format (one shell word) that prints exactly `bytes`: printable ASCII as itself, `%` as
- * `%%`, `\` and every other byte as a three-digit octal escape (POSIX printf reads `\ddd`).
+ * `%%`, `\` and every other byte as a three-digit octal escape (POSIX printf reads `\ddd`). A leading
+ * `-` is escaped too: printf would take the format for an option.
  */
 function printfBytes(bytes: Uint8Array): string {
   let format = '';
-  for (const byte of bytes) {
+  for (const [index, byte] of bytes.entries()) {
     if (byte === 0x25) format += '%%';
+    else if (byte === 0x2d && index === 0) format += '\\055';
     else if (byte >= 0x20 && byte < 0x7f && byte !== 0x5c && byte !== 0x27) format += String.fromCharCode(byte);
     else format += `\\${byte.toString(8).padStart(3, '0')}`;
   }

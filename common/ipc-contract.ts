@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES, type Envelope } from './app-error';
-import { RoutingDecisionSchema, TAP_CREDENTIAL_PATTERN } from './webhook-protocol';
+import { RoutingDecisionSchema, TAP_CREDENTIAL_PATTERN, TapEventSchema } from './webhook-protocol';
 import { CapabilityEventDataSchema, CapabilityValueSchema, FlowSchema, FlowTriggerResultSchema, TransactionIdSchema } from './hub-control';
 import { createSnapshotAssembler, SNAPSHOT_PAGE_EVENT, SnapshotPageSchema } from './snapshot-pages';
 import { DeviceSchema, HubPlatformSchema } from './wire';
@@ -309,6 +309,8 @@ const WebhookIntakeSchema = z.object({
   routing: RoutingDecisionSchema.nullable(),
   /** True once this app's listener received the message. */
   delivered: z.boolean(),
+  /** The forwarder refused it (seen through the owner's tap): status, error code and reason. */
+  rejected: TapEventSchema.shape.rejected,
 });
 
 /**

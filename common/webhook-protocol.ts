@@ -158,6 +158,12 @@ export const TapEventSchema = z.object({
   /** Body size in bytes. */
   size: z.number(),
   routing: RoutingDecisionSchema,
+  /**
+   * The forwarder refused the intake (413, 400, 405, 429, 431…): its status, error code and reason. The
+   * routing decision is then `none` with the same reason, the request carries headers and query but no
+   * body (it was not read, or not accepted), and no listener received it.
+   */
+  rejected: z.object({ status: z.number().int().min(400).max(599), error: z.string().max(100), reason: z.string().max(1024) }).optional(),
   /** Absent when `routing.matched` names one of the tap's `ownListenerIds`: that listener's delivery carries it. */
   request: RawWebhookMessageSchema.omit({ id: true, receivedAt: true }).optional(),
 });

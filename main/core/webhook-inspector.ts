@@ -177,7 +177,8 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
           ...content.fields,
           routing: routing.routing,
           delivered: false,
-          awaitingDelivery: !event.request,
+          awaitingDelivery: !event.request && !event.rejected,
+          ...(event.rejected && { rejected: event.rejected }),
         };
         return create(key, summary, { fullPairs: content.fullPairs, fullRouting }, event.request?.rawBody);
       }
@@ -303,6 +304,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       rawTruncated: false,
       routing: stored.fullRouting ?? summary.routing,
       delivered: summary.delivered,
+      ...(summary.rejected && { rejected: summary.rejected }),
     };
     // Keep the answer within one frame: first leave out the parsed body, then cut the raw body.
     if (serialisedLength(message) <= INSPECTOR_MESSAGE_MAX_CHARS) return message;

@@ -12,6 +12,9 @@
  * answered by the forwarder's clientError handler), 429 (Retry-After) when the webhook's own queue for
  * its legacy function is full and 503 (Retry-After) when the forwarder's is (router.ts). A connection
  * over the forwarder's cap is answered 503 before any request (connection-limit.ts).
+ * A refusal of a request for a known webhook is also sent to the webhook's open taps (with its status
+ * and reason, headers and query, no body), so the owner's inspector shows it; an unknown webhook has
+ * no tap to tell.
  *
  * What a listener receives: headers lower-cased, repeated ones joined with ", ", without hop-by-hop
  * headers (RFC 9110 §7.6.1, plus those named in Connection) and without `cookie` (a browser's ambient
@@ -64,7 +67,7 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
   const { store, limits } = deps;
   const answers = new AnswerBatch((error) => deps.logger.error('forwarder: an intake answer could not be written', { error: String(error) }));
 
-  const accept = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord, raw: Buffer): void => {
+  const accept = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord, raw: Buffer, refuse: (error: unknown) => void): void => {
     const receivedAt = new Date(deps.now()).toISOString();
     const body = decodeBody(raw, request.headers['content-type'], limits.jsonDepth);
     const headers = forwardedHeaders(request.headers);
@@ -82,50 +85,63 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
       { headers, query, body },
     );
     // Only legacy functions wait (for the sandbox); every other request is answered synchronously.
-    if (routed instanceof Promise) routed.then(answer).catch((error: unknown) => failed(response, error));
+    if (routed instanceof Promise) routed.then(answer).catch(refuse);
     else answer(routed);
   };
 
-  const failed = (response: ServerResponse, error: unknown): void => {
-    if (error instanceof HttpError) return writeError(response, error);
-    deps.logger.error('forwarder: unexpected error while handling an intake', { error: error instanceof Error ? error.message : String(error) });
-    writeError(response, new HttpError(500, 'server_error', 'The server could not handle this request.'));
+  /** Answers a refusal, and tells the webhook's taps (when it is known and one is open). */
+  const refuse = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord | undefined, error: unknown): void => {
+    const refusal = error instanceof HttpError ? error : new HttpError(500, 'server_error', 'The server could not handle this request.');
+    if (!(error instanceof HttpError)) deps.logger.error('forwarder: unexpected error while handling an intake', { error: error instanceof Error ? error.message : String(error) });
+    writeError(response, refusal);
+    if (!webhook || !deps.channel.tapped(webhook.id)) return;
+    const { id } = deps.ids.next();
+    const message = { id, receivedAt: new Date(deps.now()).toISOString(), headers: forwardedHeaders(request.headers), query: queryOf(request.url ?? ''), rawBody: '' };
+    const rejected = { status: refusal.status, error: refusal.error, reason: refusal.description };
+    deps.channel.tap(webhook.id, message, { method: request.method ?? '', size: Number(request.headers['content-length']) || 0, routing: { option: 'none', matched: [], reason: refusal.description }, rejected });
   };
 
   return (request, response) => {
+    let webhook: WebhookRecord | undefined;
+    const refused = (error: unknown) => refuse(request, response, webhook, error);
     try {
-      const webhook = admitted(request, store, limits);
-      refuseFlood(request, webhook, deps);
+      webhook = webhookOf(request, store);
+      admit(request, webhook, limits);
+      const known = webhook;
+      refuseFlood(request, known, deps);
       getRawBody(request, { length: request.headers['content-length'], limit: limits.bodyBytes }, (error, raw) => {
         if (error) {
           // A client that went away gets no answer; the socket is already gone.
-          if (error.type !== 'request.aborted') writeError(response, bodyRefusal(error, limits.bodyBytes));
+          if (error.type !== 'request.aborted') refused(bodyRefusal(error, limits.bodyBytes));
           return;
         }
         try {
-          accept(request, response, webhook, raw);
+          accept(request, response, known, raw, refused);
         } catch (caught) {
-          failed(response, caught);
+          refused(caught);
         }
       });
     } catch (error) {
-      failed(response, error);
+      refused(error);
     }
   };
 }
 
-/** The checks made before any of the body is read; the webhook the request is for. */
-function admitted(request: IncomingMessage, store: WebhookStore, limits: IntakeLimits): WebhookRecord {
+/** The webhook a request is for, when its path names a known one. */
+function webhookOf(request: IncomingMessage, store: WebhookStore): WebhookRecord | undefined {
+  const webhookId = webhookIdOf(pathOf(request.url));
+  return webhookId === undefined ? undefined : store.get(webhookId);
+}
+
+/** The checks made before any of the body is read. */
+function admit(request: IncomingMessage, webhook: WebhookRecord | undefined, limits: IntakeLimits): asserts webhook is WebhookRecord {
   if (request.rawHeaders.length / 2 > limits.headers) {
     throw new HttpError(431, 'request_header_fields_too_large', `A request may have at most ${limits.headers} header fields.`, CLOSE);
   }
   const path = pathOf(request.url);
-  const webhookId = webhookIdOf(path);
-  if (webhookId === undefined) throw new HttpError(404, 'not_found', `No such endpoint: ${request.method} ${path}`, CLOSE);
+  if (webhookIdOf(path) === undefined) throw new HttpError(404, 'not_found', `No such endpoint: ${request.method} ${path}`, CLOSE);
   if (request.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'A webhook accepts POST requests only.', { ...CLOSE, allow: 'POST' });
-  const webhook = store.get(webhookId);
   if (!webhook) throw new HttpError(404, 'not_found', 'No such webhook.', CLOSE);
-  return webhook;
 }
 
 /**

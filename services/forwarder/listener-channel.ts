@@ -79,7 +79,9 @@ export interface ListenerChannel {
   /** Queues a routed message for each target and sends what the sockets can take. */
   deliver(message: WebhookMessage, sequence: number, targets: readonly ListenerSlot[]): void;
   /** Shows an intake to the webhook's taps. */
-  tap(webhookId: string, message: WebhookMessage, intake: Pick<TapEvent, 'method' | 'size' | 'routing'>): void;
+  tap(webhookId: string, message: RawWebhookMessage, intake: Pick<TapEvent, 'method' | 'size' | 'routing' | 'rejected'>): void;
+  /** Whether any tap of the webhook is open (refusals are tapped only then: a flood of them costs nothing otherwise). */
+  tapped(webhookId: string): boolean;
   close(): void;
 }
 
@@ -232,6 +234,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
         else socket.send((full ??= frame(true)));
       }
     },
+    tapped: (webhookId) => (registry.of(webhookId)?.taps?.size ?? 0) > 0,
     close() {
       closeRevokedTaps();
       stopHeartbeat();

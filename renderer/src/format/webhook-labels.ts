@@ -101,3 +101,66 @@ export function signatureLabel(verdict: SignatureVerdict): { label: string; deta
       return { label: `Invalid signature (${SIGNATURE_SCHEMES[verdict.scheme]})`, detail: verdict.detail };
   }
 }
+
+export type OutcomeKind = 'rejected' | 'this-app' | 'on-its-way' | 'other-hubs' | 'no-match' | 'not-seen';
+
+/**
+ * What became of an intake, as a chip (issue 14 §2): refused by the forwarder (with its status),
+ * delivered to this app, routed here and on its way, delivered to other hubs only, matched nothing,
+ * or not seen (no routing decision: the tap was not open).
+ */
+export function outcomeOf(entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery' | 'rejected'>): { kind: OutcomeKind; label: string } {
+  if (entry.rejected) return { kind: 'rejected', label: `${entry.rejected.status} rejected` };
+  if (entry.delivered) return { kind: 'this-app', label: 'This app' };
+  if (entry.awaitingDelivery) return { kind: 'on-its-way', label: 'On its way' };
+  if (!entry.routing) return { kind: 'not-seen', label: 'Not seen' };
+  return entry.routing.matched.length > 0 ? { kind: 'other-hubs', label: 'Other hubs' } : { kind: 'no-match', label: 'No match' };
+}
+
+/** The routing decision in one sentence (issue 14 §2), naming hubs by name where they are known. */
+export function decisionSentence(entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'rejected'>, hubName: (hubId: string) => string | undefined = () => undefined): string {
+  if (entry.rejected) return `The forwarder refused it with ${entry.rejected.status} (${entry.rejected.error}): ${entry.rejected.reason}`;
+  const { routing } = entry;
+  if (!routing) return entry.delivered ? 'Delivered to this app; the routing decision was not seen (the tap was not open).' : 'The routing decision was not seen (the tap was not open).';
+  const targets = routing.matched.map((match) => (match.hubId ? `hub ${hubName(match.hubId) ?? match.hubId}` : `listener ${match.listenerId}`));
+  const matched = targets.length === 0 ? '' : `Matched ${[...new Set(targets)].join(', ')}`;
+  const why = routing.reason ? ` ${routing.reason.charAt(0).toUpperCase()}${routing.reason.slice(1)}.` : '';
+  switch (routing.option) {
+    case 'key-path':
+      if (targets.length === 0) return `Matched nothing: ${routing.keyPath ?? 'the key path'} = ${routing.value === undefined ? 'nothing' : JSON.stringify(routing.value)}.${why}`;
+      return `${matched} because ${routing.keyPath ?? 'the key path'} = ${JSON.stringify(routing.value)}.`;
+    case 'query':
+      return targets.length === 0 ? `Matched nothing by ?hub=.${why}` : `${matched} by ?hub=.`;
+    case 'legacy':
+      return targets.length === 0 ? `The legacy function matched nothing.${why}` : `${matched}, chosen by the legacy function.`;
+    case 'none':
+      return `Not routed.${why}`;
+  }
+}
+
+/** JSON text indented by two spaces, or undefined when the text is not JSON. */
+export function prettyJson(text: string): string | undefined {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return undefined;
+  }
+}
+
+export const HEX_DUMP_MAX_BYTES = 64 * 1024;
+
+/** `offset  16 bytes in hex  |printable ASCII|` lines, as `hexdump -C` prints them; at most HEX_DUMP_MAX_BYTES. */
+export function hexDump(bytes: Uint8Array): string {
+  const lines: string[] = [];
+  const shown = bytes.subarray(0, HEX_DUMP_MAX_BYTES);
+  for (let offset = 0; offset < shown.length; offset += 16) {
+    const row = shown.subarray(offset, offset + 16);
+    const hex = [...row].map((byte) => byte.toString(16).padStart(2, '0'));
+    const left = hex.slice(0, 8).join(' ');
+    const right = hex.slice(8).join(' ');
+    const ascii = [...row].map((byte) => (byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '.')).join('');
+    lines.push(`${offset.toString(16).padStart(8, '0')}  ${left.padEnd(23)}  ${right.padEnd(23)}  |${ascii}|`);
+  }
+  if (bytes.length > shown.length) lines.push(`… ${bytes.length - shown.length} more bytes`);
+  return lines.join('\n');
+}

@@ -1,6 +1,6 @@
 /**
  * The user's interface preferences (issue 13 §1): theme, whether the sidebar is collapsed, the last
- * open hub and the last view. Kept in the renderer's `localStorage` under one key, as JSON.
+ * open hub and the last view; and where the inspector's split between list and details is (issue 14 §2). Kept in the renderer's `localStorage` under one key, as JSON.
  *
  * What is stored is untrusted input (another version of the app, an extension, a hand edit may have
  * written it): it is parsed with a schema on read, and every field that does not match falls back to
@@ -25,13 +25,19 @@ export interface Preferences {
   /** The hub open when the app was last used, opened first at the next start if still listed. */
   lastHubId: string | null;
   lastView: View;
+  /** The inspector list's share of the width beside the message details, INSPECTOR_SPLIT_MIN to INSPECTOR_SPLIT_MAX. */
+  inspectorSplit: number;
 }
+
+export const INSPECTOR_SPLIT_MIN = 0.2;
+export const INSPECTOR_SPLIT_MAX = 0.8;
 
 export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   theme: 'system',
   sidebarCollapsed: false,
   lastHubId: null,
   lastView: 'hubs',
+  inspectorSplit: 0.5,
 });
 
 const PreferencesSchema = z.object({
@@ -39,6 +45,7 @@ const PreferencesSchema = z.object({
   sidebarCollapsed: z.boolean().catch(DEFAULT_PREFERENCES.sidebarCollapsed),
   lastHubId: z.string().min(1).max(MAX_HUB_ID_LENGTH).nullable().catch(DEFAULT_PREFERENCES.lastHubId),
   lastView: z.enum(VIEWS).catch(DEFAULT_PREFERENCES.lastView),
+  inspectorSplit: z.number().min(INSPECTOR_SPLIT_MIN).max(INSPECTOR_SPLIT_MAX).catch(DEFAULT_PREFERENCES.inspectorSplit),
 });
 
 /** The part of the DOM's `Storage` the store uses (a fake in tests). */
@@ -67,6 +74,8 @@ export interface PreferencesState extends Preferences {
   setSidebarCollapsed(collapsed: boolean): void;
   setLastHubId(hubId: string | null): void;
   setLastView(view: View): void;
+  /** Clamped to INSPECTOR_SPLIT_MIN…INSPECTOR_SPLIT_MAX. */
+  setInspectorSplit(fraction: number): void;
 }
 
 export type PreferencesStore = StoreApi<PreferencesState>;
@@ -96,16 +105,16 @@ export function createPreferencesStore(storage: PreferencesStorage | null = brow
       setSidebarCollapsed: (sidebarCollapsed) => update({ sidebarCollapsed }),
       setLastHubId: (lastHubId) => update({ lastHubId }),
       setLastView: (lastView) => update({ lastView }),
+      setInspectorSplit: (fraction) => update({ inspectorSplit: Math.min(INSPECTOR_SPLIT_MAX, Math.max(INSPECTOR_SPLIT_MIN, Number.isFinite(fraction) ? fraction : DEFAULT_PREFERENCES.inspectorSplit)) }),
     };
   });
 
+  const fields = Object.keys(DEFAULT_PREFERENCES) as (keyof Preferences)[];
   store.subscribe((state, previous) => {
-    if (state.theme === previous.theme && state.sidebarCollapsed === previous.sidebarCollapsed && state.lastHubId === previous.lastHubId && state.lastView === previous.lastView) {
-      return;
-    }
-    const { theme, sidebarCollapsed, lastHubId, lastView } = state;
+    if (fields.every((field) => state[field] === previous[field])) return;
+    const stored = Object.fromEntries(fields.map((field) => [field, state[field]])) as unknown as Preferences;
     try {
-      storage?.setItem(PREFERENCES_KEY, JSON.stringify({ theme, sidebarCollapsed, lastHubId, lastView } satisfies Preferences));
+      storage?.setItem(PREFERENCES_KEY, JSON.stringify(stored));
     } catch {
       // Full or disabled storage: the preference holds for this run only.
     }

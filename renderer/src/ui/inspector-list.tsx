@@ -7,7 +7,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useRef } from 'react';
 import type { WebhookEntry } from '../../../common/ipc-contract';
-import { formatSize, formatTime, routingSummary } from '../format/webhook-labels';
+import { formatSize, formatTime, outcomeOf, routingSummary } from '../format/webhook-labels';
 import { entryKey } from '../stores/webhooks-store';
 
 const ROW_HEIGHT = 40;
@@ -70,6 +70,7 @@ export function InspectorList({ entries, selectedKey, onSelect }: { entries: rea
                 <span className="cell-time">{formatTime(entry.receivedAt)}</span>
                 <span className="cell-method">{entry.method ?? '—'}</span>
                 <span className="cell-size">{formatSize(entry.size)}</span>
+                <OutcomeChip entry={entry} />
                 <span className="cell-routing">{entry.imported ? 'imported · ' : ''}{routingSummary(entry)}</span>
               </button>
             </div>
@@ -77,5 +78,14 @@ export function InspectorList({ entries, selectedKey, onSelect }: { entries: rea
         })}
       </div>
     </div>
+  );
+}
+
+function OutcomeChip({ entry }: { entry: WebhookEntry }) {
+  const { kind, label } = outcomeOf(entry);
+  return (
+    <span className="outcome-chip" data-outcome={kind}>
+      {label}
+    </span>
   );
 }

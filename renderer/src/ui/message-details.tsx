@@ -5,14 +5,24 @@
  * budget evicts the oldest bodies): then the preview is what is shown, and why.
  */
 import type { SignatureVerdict, WebhookEntry, WebhookFullMessage } from '../../../common/ipc-contract';
-import { formatSize, formatTime, rawBodyText, signatureLabel } from '../format/webhook-labels';
+import { useLayoutEffect, useRef, useState } from 'react';
+import { useStore } from 'zustand';
+import { base64Bytes } from '../../../common/base64';
+import { decisionSentence, formatSize, formatTime, hexDump, prettyJson, rawBodyText, signatureLabel } from '../format/webhook-labels';
 import type { MessageDetailsState } from '../stores/webhooks-store';
 import { JsonTree } from './json-tree';
 import { MessageActions } from './message-actions';
+import { useStores } from './stores-context';
 
 export function MessageDetails({ entry, details, intakeUrl }: { entry: WebhookEntry | undefined; details: MessageDetailsState; intakeUrl: string | null }) {
+  const pane = useRef<HTMLElement>(null);
+  const key = entry ? `${entry.webhookId}/${entry.id}` : null;
+  // Another message starts at its top, not where the last one was scrolled to.
+  useLayoutEffect(() => {
+    if (pane.current) pane.current.scrollTop = 0;
+  }, [key]);
   return (
-    <section role="region" aria-label="Message details" className="message-details">
+    <section ref={pane} role="region" aria-label="Message details" className="message-details">
       {!entry ? <p className="muted">Choose a message to see its details.</p> : <Details entry={entry} details={details} intakeUrl={intakeUrl} />}
     </section>
   );
@@ -63,6 +73,9 @@ function Request({ entry, full, details }: { entry: WebhookEntry; full: WebhookF
 
 function FullBody({ message }: { message: WebhookFullMessage }) {
   const raw = rawBodyText(message.rawBody);
+  const views = rawViews(raw);
+  const [chosen, setChosen] = useState<RawView>(views[0]!);
+  const view = views.includes(chosen) ? chosen : views[0]!;
   return (
     <>
       <h3>Body</h3>
@@ -71,13 +84,39 @@ function FullBody({ message }: { message: WebhookFullMessage }) {
       ) : (
         <JsonTree value={message.body} label="Body" />
       )}
-      <h3>Raw{raw.kind === 'base64' ? ' (base64: not UTF-8 text)' : ''}</h3>
+      <div className="raw-heading">
+        <h3>Raw{raw.kind === 'base64' ? ' (not UTF-8 text)' : ''}</h3>
+        {views.length > 1 && (
+          <div role="group" aria-label="Show the raw body as" className="segmented">
+            {views.map((option) => (
+              <button key={option} type="button" aria-pressed={option === view} onClick={() => setChosen(option)}>
+                {RAW_VIEW_LABELS[option]}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
       {message.rawTruncated && <p className="muted">Only the beginning of the raw body is shown: the whole of it is too large to send to this window.</p>}
       <pre className="raw-body" aria-label="Raw body">
-        {raw.text}
+        {rawBodyAs(view, raw, message.rawBody)}
       </pre>
     </>
   );
+}
+
+type RawView = 'text' | 'pretty' | 'base64' | 'hex';
+const RAW_VIEW_LABELS: Record<RawView, string> = { text: 'As received', pretty: 'Pretty JSON', base64: 'Base64', hex: 'Hex' };
+
+/** The ways a raw body can be shown: text (and pretty-printed when it is JSON), or base64 and hex. */
+function rawViews(raw: ReturnType<typeof rawBodyText>): RawView[] {
+  if (raw.kind === 'base64') return ['hex', 'base64'];
+  return prettyJson(raw.text) === undefined ? ['text'] : ['text', 'pretty'];
+}
+
+function rawBodyAs(view: RawView, raw: ReturnType<typeof rawBodyText>, base64: string): string {
+  if (view === 'pretty') return prettyJson(raw.text) ?? raw.text;
+  if (view === 'hex') return hexDump(base64Bytes(base64));
+  return raw.text;
 }
 
 function SignatureLine({ verdict }: { verdict: SignatureVerdict }) {
@@ -120,47 +159,55 @@ function BodyPreview({ entry, details }: { entry: WebhookEntry; details: Message
   );
 }
 
-function RoutingDecision({ entry }: { entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery'> }) {
+function RoutingDecision({ entry }: { entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery' | 'rejected'> }) {
   const { routing } = entry;
+  const { hubs } = useStores();
+  const hubList = useStore(hubs, (s) => s.list);
+  const hubName = (id: string) => (hubList.status === 'loaded' ? hubList.hubs.find((hub) => hub.id === id)?.name : undefined);
   return (
-    <dl className="routing-decision">
-      <dt>Delivered to this app</dt>
-      <dd>{entry.delivered ? 'Yes' : entry.awaitingDelivery ? 'Not yet: routed here, on its way' : 'No'}</dd>
-      {!routing && (
-        <>
-          <dt>Decision</dt>
-          <dd>Not seen: the inspector was not connected when this arrived.</dd>
-        </>
-      )}
-      {routing && (
-        <>
-          <dt>Option</dt>
-          <dd>{routing.option}</dd>
-          {routing.keyPath !== undefined && (
-            <>
-              <dt>Key path</dt>
-              <dd>
-                <code>{routing.keyPath}</code>
-              </dd>
-            </>
-          )}
-          {routing.option === 'key-path' && (
-            <>
-              <dt>Extracted value</dt>
-              <dd>{routing.value === undefined ? 'nothing' : <code>{JSON.stringify(routing.value)}</code>}</dd>
-            </>
-          )}
-          <dt>Matched</dt>
-          <dd>{routing.matched.length === 0 ? 'none' : routing.matched.map((m) => (m.hubId ? `${m.hubId} (${m.listenerId})` : m.listenerId)).join(', ')}</dd>
-          {routing.reason && (
-            <>
-              <dt>Why</dt>
-              <dd>{routing.reason}</dd>
-            </>
-          )}
-        </>
-      )}
-    </dl>
+    <>
+      <p className="decision-sentence" data-rejected={entry.rejected !== undefined}>
+        {decisionSentence(entry, hubName)}
+      </p>
+      <dl className="routing-decision">
+        <dt>Delivered to this app</dt>
+        <dd>{entry.delivered ? 'Yes' : entry.awaitingDelivery ? 'Not yet: routed here, on its way' : 'No'}</dd>
+        {!routing && (
+          <>
+            <dt>Decision</dt>
+            <dd>Not seen: the inspector was not connected when this arrived.</dd>
+          </>
+        )}
+        {routing && (
+          <>
+            <dt>Option</dt>
+            <dd>{routing.option}</dd>
+            {routing.keyPath !== undefined && (
+              <>
+                <dt>Key path</dt>
+                <dd>
+                  <code>{routing.keyPath}</code>
+                </dd>
+              </>
+            )}
+            {routing.option === 'key-path' && (
+              <>
+                <dt>Extracted value</dt>
+                <dd>{routing.value === undefined ? 'nothing' : <code>{JSON.stringify(routing.value)}</code>}</dd>
+              </>
+            )}
+            <dt>Matched</dt>
+            <dd>{routing.matched.length === 0 ? 'none' : routing.matched.map((m) => (m.hubId ? `${m.hubId} (${m.listenerId})` : m.listenerId)).join(', ')}</dd>
+            {routing.reason && (
+              <>
+                <dt>Why</dt>
+                <dd>{routing.reason}</dd>
+              </>
+            )}
+          </>
+        )}
+      </dl>
+    </>
   );
 }
 

@@ -1,9 +1,11 @@
 /** The Webhooks view: registrations on one side, the live inspector with its detail pane on the other. */
+import type { CSSProperties } from 'react';
 import { useStore } from 'zustand';
 import { connectionOf, entryKey } from '../stores/webhooks-store';
 import { ArchiveControls } from './archive-controls';
 import { InspectorList } from './inspector-list';
 import { MessageDetails } from './message-details';
+import { SplitSeparator } from './split-separator';
 import { useStores } from './stores-context';
 import { WebhookForm } from './webhook-form';
 import { WebhookRegistrations } from './webhook-registrations';
@@ -28,7 +30,8 @@ export function WebhooksView() {
 }
 
 function Inspector() {
-  const { webhooks } = useStores();
+  const { webhooks, preferences } = useStores();
+  const split = useStore(preferences, (s) => s.inspectorSplit);
   const entries = useStore(webhooks, (s) => s.entries);
   const held = useStore(webhooks, (s) => s.held.length);
   const paused = useStore(webhooks, (s) => s.paused);
@@ -68,8 +71,9 @@ function Inspector() {
         </button>
         <ArchiveControls />
       </div>
-      <div className="inspector-body">
+      <div className="inspector-body" style={{ '--split': `${split * 100}%` } as CSSProperties}>
         <InspectorList entries={entries} selectedKey={selectedKey} onSelect={(key) => state.select(key)} />
+        <SplitSeparator fraction={split} onChange={(fraction) => preferences.getState().setInspectorSplit(fraction)} label="Resize the message list" />
         <MessageDetails entry={selected} details={details.status !== 'idle' && details.key === selectedKey ? details : { status: 'idle' }} intakeUrl={intakeUrl} />
       </div>
     </section>

@@ -75,6 +75,20 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('tab', { name: 'Webhooks' }).click();
       await expect(page.getByRole('heading', { name: 'Inspector', exact: true })).toBeVisible();
       expect(await violations(page), 'webhooks').toEqual([]);
+      // With a message selected: its outcome, signature, actions, JSON tree and raw views (issue 14).
+      const form = page.getByRole('form', { name: 'Add a webhook' });
+      await form.getByLabel('Webhook ID').fill(info.webhook.id);
+      await form.getByLabel('Webhook secret').fill(info.webhook.secret);
+      await form.getByLabel('Tap credential (optional)').fill(info.webhook.tap_credential);
+      await form.getByLabel('Signing secret (optional)').fill('a-signing-secret');
+      await form.getByRole('textbox', { name: 'Values' }).fill('lamp-1');
+      await form.getByRole('button', { name: 'Add webhook' }).click();
+      await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('status').first()).toHaveText('Connected');
+      const posted = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' }, body: '{"device":{"id":"lamp-1"},"list":[1,2]}' });
+      expect(posted.status).toBe(202);
+      await page.getByRole('list', { name: 'Webhook messages' }).getByRole('button').first().click();
+      await expect(page.getByRole('region', { name: 'Message details' }).getByText(/^Invalid signature \(GitHub\)$/)).toBeVisible();
+      expect(await violations(page), 'webhook message').toEqual([]);
 
       await page.getByRole('tab', { name: 'Settings' }).click();
       await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible();

@@ -2,7 +2,8 @@
  * The inspector's tools end to end (issue 14 §1, §3, §5): the browser host and the reference stack in
  * their own processes, driven in Chromium. Signatures of each scheme, valid and tampered; replay to
  * the intake (received by the forwarder and delivered again) and to a development server on loopback;
- * edit and replay with a JSON check; copy as curl run by a real curl.
+ * edit and replay with a JSON check; copy as curl run by a real curl; export and import; a refused
+ * intake shown through the owner's tap with its outcome and reason.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -12,8 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
-import { startStackProgram } from '../support/browser-host';
-import { type RunningProgram, startProgram } from '../support/processes';
+import { startBrowserHost, startStackProgram } from '../support/browser-host';
+import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
 const RUNNING = 'Hubdesk is running at ';
@@ -31,18 +32,13 @@ test.afterAll(async () => {
   expect(await stack?.stop()).toBe(0);
 });
 test.beforeEach(async ({ page }) => {
-  host = startProgram('main/browser-host/bin.ts', ['--profile', tempDir('e2e-inspector-tools'), '--skip-build'], {
-    HUBDESK_AUTH_URL: info.auth_url,
-    HUBDESK_CLIENT_ID: info.client.id,
-    HUBDESK_CLIENT_SECRET: info.client.secret,
-    HUBDESK_WEBHOOK_URL: info.webhook_url,
-    HUBDESK_OPEN_EXTERNAL: 'none',
-  });
+  host = startBrowserHost(info, tempDir('e2e-inspector-tools'));
   await page.goto(await host.line(RUNNING));
   await page.getByRole('tab', { name: 'Webhooks' }).click();
   const form = page.getByRole('form', { name: 'Add a webhook' });
   await form.getByLabel('Webhook ID').fill(info.webhook.id);
   await form.getByLabel('Webhook secret').fill(info.webhook.secret);
+  await form.getByLabel('Tap credential (optional)').fill(info.webhook.tap_credential);
   await form.getByLabel('Signing secret (optional)').fill(SIGNING_SECRET);
   await form.getByRole('radio', { name: 'Key values' }).check();
   await form.getByRole('textbox', { name: 'Values' }).fill('lamp-1');
@@ -176,7 +172,7 @@ test('copy as curl gives a command that a real curl runs to deliver the same byt
 
   await promisify(execFile)('/bin/sh', ['-c', `${command} --silent --show-error --fail --max-time 10 --output /dev/null`]);
   await openNewest(page, 2);
-  await expect(details(page).getByLabel('Raw body')).toHaveText(body);
+  await expect(details(page).getByLabel('Raw body', { exact: true })).toHaveText(body);
   await expect(details(page).getByRole('table', { name: 'Headers' }).getByRole('row', { name: /x-quote/ })).toContainText(`a'b"c $HOME`);
 });
 
@@ -226,4 +222,84 @@ test('export as HAR and as NDJSON, clear, import each again: the same messages, 
   await page.getByLabel('HAR or NDJSON file to import').setInputFiles({ name: 'notes.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from('hello\n{"id":1}\n') });
   await expect(toolbar.getByRole('status').last()).toHaveText(/^Imported 0 messages from notes\.ndjson \(NDJSON\); 2 skipped \(line 1: not JSON; line 2: /);
   await expect(messageRows(page)).toHaveCount(3);
+});
+
+test('an intake the forwarder refuses (413) is listed through the tap with its status and reason; outcomes are chips', async ({ page }) => {
+  await post('{"device":{"id":"lamp-1"}}');
+  await expect(messageRows(page).first().getByText('This app', { exact: true })).toBeVisible();
+
+  // 300 KiB: over the forwarder's 256 KiB. It answers 413 and may close before the upload ends.
+  const status = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sender': 'too big' }, body: 'x'.repeat(300 * 1024) }).then(
+    (response) => response.status,
+    () => 'closed',
+  );
+  expect([413, 'closed']).toContain(status);
+  await expect(messageRows(page)).toHaveCount(2);
+  const refused = messageRows(page).first();
+  await expect(refused.getByText('413 rejected', { exact: true })).toBeVisible();
+  await refused.getByRole('button').click();
+  await expect(details(page).getByText(/^The forwarder refused it with 413 \(payload_too_large\): The request body is larger than/)).toBeVisible();
+  await expect(details(page).getByRole('table', { name: 'Headers' }).getByRole('row', { name: /x-sender/ })).toContainText('too big');
+
+  // Matched nothing: a key no registration has.
+  await post('{"device":{"id":"nobody"}}');
+  await expect(messageRows(page).first().getByText('No match', { exact: true })).toBeVisible();
+  await messageRows(page).first().getByRole('button').click();
+  await expect(details(page).getByText(/^Matched nothing: body\.device\.id = "nobody"\./)).toBeVisible();
+});
+
+test('the detail pane: a resizable split, array indices, long arrays folded, copy a key path, pretty JSON, hex for binary, scroll reset', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const items = Array.from({ length: 250 }, (_, i) => ({ n: i }));
+  await post(JSON.stringify({ device: { id: 'lamp-1', 'b-c': [{ x: 1 }] }, items }));
+  await openNewest(page, 1);
+  const body = details(page).getByRole('group', { name: 'Body' });
+
+  // The split: the keyboard moves it, and it is remembered across a reload.
+  const separator = page.getByRole('separator', { name: 'Resize the message list' });
+  await expect(separator).toHaveAttribute('aria-valuenow', '50');
+  const listWidth = () => page.locator('.inspector-scroll').evaluate((element) => (element as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width);
+  const before = await listWidth();
+  await separator.focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(separator).toHaveAttribute('aria-valuenow', '40');
+  expect(await listWidth()).toBeLessThan(before);
+
+  // Arrays: indices shown; 250 items start folded, and open in pages of 100.
+  const itemsToggle = body.getByRole('button', { name: /"items": \[ … 250 items \]$/ });
+  await expect(itemsToggle).toHaveAttribute('aria-expanded', 'false');
+  await itemsToggle.click();
+  await expect(body.getByText('99:', { exact: true })).toBeVisible();
+  await expect(body.getByText('100:', { exact: true })).toHaveCount(0);
+  await body.getByRole('button', { name: 'Show 100 more of 150' }).click();
+  await expect(body.getByText('199:', { exact: true })).toBeVisible();
+
+  // Copy a key path in the forwarder's syntax, and a value.
+  await body.getByRole('button', { name: /"b-c": \[/ }).click();
+  await body.getByRole('button', { name: "Copy the key path body.device['b-c'][0]" }).click();
+  const clipboard = () => page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+  await expect.poll(clipboard).toBe("body.device['b-c'][0]");
+  await body.getByRole('button', { name: 'Copy the value of body.device.id' }).click();
+  await expect.poll(clipboard).toBe('"lamp-1"');
+
+  // Raw: as received, or pretty-printed.
+  const raw = details(page).getByLabel('Raw body', { exact: true });
+  await expect(raw).toHaveText(/^\{"device":\{"id":"lamp-1"/);
+  await details(page).getByRole('button', { name: 'Pretty JSON' }).click();
+  await expect(raw).toHaveText(/^\{\n {2}"device": \{\n {4}"id": "lamp-1"/);
+
+  // The pane is scrolled down; another message starts at its top, and a binary one is shown in hex.
+  const pane = details(page);
+  await pane.evaluate((element) => ((element as unknown as { scrollTop: number }).scrollTop = 10_000));
+  expect(await pane.evaluate((element) => (element as unknown as { scrollTop: number }).scrollTop)).toBeGreaterThan(0);
+  const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}?hub=${encodeURIComponent('lamp-1')}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([0, 1, 2, 0xff, 0x41]) });
+  expect(response.status).toBe(202);
+  await openNewest(page, 2);
+  await expect.poll(() => pane.evaluate((element) => (element as unknown as { scrollTop: number }).scrollTop)).toBe(0);
+  await expect(details(page).getByRole('button', { name: 'Hex' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(raw).toHaveText(/^00000000 {2}00 01 02 ff 41 +\|\.\.\.\.A\|$/);
+
+  await page.reload();
+  await expect(page.getByRole('separator', { name: 'Resize the message list' })).toHaveAttribute('aria-valuenow', '40');
 });

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
-import { startStackProgram } from '../support/browser-host';
-import { type RunningProgram, startProgram } from '../support/processes';
+import { startBrowserHost, startStackProgram } from '../support/browser-host';
+import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
 const RUNNING = 'Hubdesk is running at ';
@@ -23,15 +23,7 @@ test.afterAll(async () => {
   expect(await stack?.stop()).toBe(0);
 });
 
-function startHost(profile: string): RunningProgram {
-  return startProgram('main/browser-host/bin.ts', ['--profile', profile, '--skip-build'], {
-    HUBDESK_AUTH_URL: info.auth_url,
-    HUBDESK_CLIENT_ID: info.client.id,
-    HUBDESK_CLIENT_SECRET: info.client.secret,
-    HUBDESK_WEBHOOK_URL: info.webhook_url,
-    HUBDESK_OPEN_EXTERNAL: 'none',
-  });
-}
+const startHost = (profile: string): RunningProgram => startBrowserHost(info, profile);
 
 /** Adds the demo webhook; with the demo tap credential unless `tap` is false (then no routing decisions). */
 async function addDemoWebhook(page: Page, values: string, tap = true) {

@@ -27,6 +27,7 @@ export function startBrowserHost(info: StackInfo, profile: string, client: DemoC
     HUBDESK_AUTH_URL: info.auth_url,
     HUBDESK_CLIENT_ID: id,
     HUBDESK_CLIENT_SECRET: secret,
+    HUBDESK_WEBHOOK_URL: info.webhook_url,
     HUBDESK_OPEN_EXTERNAL: 'none',
   });
 }

@@ -478,6 +478,38 @@ describe('bad input (the service keeps serving)', () => {
     await expectServing();
   });
 
+  it("each refusal of a known webhook reaches its owner's tap with status and reason, and no listener; an unknown webhook's reaches none", async () => {
+    newWebhook('body.device.id');
+    const listener = await listen({ listenerId: 'l', data: { $key: 'lamp-1' } });
+    const tap = await listen({ ...newTapCredential(store, webhook.id), listenerId: 'tap' });
+
+    const tooLarge = await rawExchange(forwarder.url, (socket) => void socket.write(head(`/webhook/${webhook.id}?hub=h`, ['Content-Type: application/json', 'X-Sender: big', 'Content-Length: 10000000'])));
+    expect(tooLarge.status).toBe(413);
+    const notJson = await post('{"device": ', '', { 'content-type': 'application/json' });
+    const viaGet = await fetch(`${forwarder.url}/webhook/${webhook.id}`);
+    expect(viaGet.status).toBe(405);
+    await fetch(`${forwarder.url}/webhook/no-such-webhook`, { method: 'POST', body: '{}' });
+
+    const [large, invalid, get] = [await tap.nextTap(), await tap.nextTap(), await tap.nextTap()];
+    expect(large).toMatchObject({
+      method: 'POST',
+      size: 10000000,
+      rejected: { status: 413, error: 'payload_too_large', reason: expect.stringContaining('larger than') },
+      routing: { option: 'none', matched: [], reason: expect.stringContaining('larger than') },
+      request: { headers: { 'x-sender': 'big' }, query: { hub: 'h' }, rawBody: '' },
+    });
+    expect(large.id).toMatch(/^evt_/);
+    expect(invalid.rejected).toMatchObject({ status: 400 });
+    expect(notJson.status).toBe(400);
+    expect(get).toMatchObject({ method: 'GET', rejected: { status: 405 } });
+
+    // The next accepted intake is the next tap event: the unknown webhook's 404 reached no tap, and no listener got a refusal.
+    const accepted = await postId({ device: { id: 'lamp-1' } });
+    expect((await tap.nextTap()).id).toBe(accepted);
+    expect((await listener.nextMessage()).id).toBe(accepted);
+    expect(listener.messages.all).toHaveLength(1);
+  });
+
   it('413 for a chunked body that grows over the limit, stopping the read', async () => {
     newWebhook();
     const chunk = Buffer.alloc(16 * 1024, 0x61);

@@ -60,6 +60,8 @@ describe('curlCommand', () => {
     expect(curlCommand(request(binary))).toMatch(/^printf '\\000\\001%%\\047\\134\\377A' \| curl --globoff/);
     expect(curlCommand(request('@/etc/passwd'))).toMatch(/^printf '@\/etc\/passwd' \| curl/);
     expect(curlCommand(request('@/etc/passwd'))).toContain('--data-binary @-');
+    // A format starting with "-" would be an option to printf (found by the property test: [0x2d, 0x00]).
+    expect(curlCommand(request(new Uint8Array([0x2d, 0x00])))).toMatch(/^printf '\\055\\000' \| curl/);
   });
 
   it('names the method unless it is a POST with a body, and sends an empty header with curl’s ";" form', () => {

@@ -299,6 +299,22 @@ describe('imported messages and the source of a message', () => {
     expect(inspector.source('wh', 'imp-1')).toEqual({ method: 'PUT', receivedAt: archived.receivedAt, headers: archived.headers, query: archived.query, rawBody: archived.rawBody });
   });
 
+  it('a tap event of a refused intake makes an entry with the refusal, not awaiting any delivery', () => {
+    const inspector = createWebhookInspector();
+    const rejected = { status: 413, error: 'payload_too_large', reason: 'The request body is larger than 262144 bytes.' };
+    const event: TapEvent = {
+      id: 'evt_r',
+      receivedAt: '2026-01-01T00:00:00.000Z',
+      method: 'POST',
+      size: 300_000,
+      routing: { option: 'none', matched: [], reason: rejected.reason },
+      rejected,
+      request: { headers: { 'x-sender': 'big' }, query: {}, rawBody: '' },
+    };
+    expect(entryOf(inspector.tapped('wh', event))).toMatchObject({ rejected, awaitingDelivery: false, delivered: false, size: 300_000, headers: { 'x-sender': 'big' } });
+    expect(inspector.message('wh', 'evt_r')).toMatchObject({ status: 'kept', message: { rejected, rawBody: '' } });
+  });
+
   it('has no source for a message it does not keep, or whose body it dropped', () => {
     const inspector = createWebhookInspector({ budgetBytes: 64 * KiB });
     expect(inspector.source('wh', 'nope')).toBeUndefined();

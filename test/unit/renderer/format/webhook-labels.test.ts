@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionLabel, formatSize, parseKeyValues, rawBodyText, routingLabel, routingSummary } from '../../../../renderer/src/format/webhook-labels';
+import { connectionLabel, decisionSentence, formatSize, HEX_DUMP_MAX_BYTES, hexDump, outcomeOf, parseKeyValues, prettyJson, rawBodyText, routingLabel, routingSummary } from '../../../../renderer/src/format/webhook-labels';
 
 describe('webhook labels', () => {
   it('parses comma-separated key values, keeping plain numbers as numbers', () => {
@@ -35,5 +35,49 @@ describe('webhook labels', () => {
     const binary = Buffer.from([0xff, 0xfe, 0x00]).toString('base64');
     expect(rawBodyText(binary)).toEqual({ kind: 'base64', text: binary });
     expect(rawBodyText('%%%')).toEqual({ kind: 'base64', text: '%%%' });
+  });
+});
+
+describe('outcomeOf and decisionSentence (issue 14 §2)', () => {
+  const keyPath = { option: 'key-path' as const, keyPath: 'body.device.id', value: 'lamp-1', matched: [{ listenerId: 'l1', hubId: 'hub-1' }] };
+  const base = { routing: keyPath, delivered: false, awaitingDelivery: false };
+
+  it('says what became of an intake', () => {
+    expect(outcomeOf({ ...base, rejected: { status: 413, error: 'payload_too_large', reason: 'too large' } })).toEqual({ kind: 'rejected', label: '413 rejected' });
+    expect(outcomeOf({ ...base, delivered: true })).toEqual({ kind: 'this-app', label: 'This app' });
+    expect(outcomeOf({ ...base, awaitingDelivery: true })).toEqual({ kind: 'on-its-way', label: 'On its way' });
+    expect(outcomeOf(base)).toEqual({ kind: 'other-hubs', label: 'Other hubs' });
+    expect(outcomeOf({ ...base, routing: { ...keyPath, matched: [] } })).toEqual({ kind: 'no-match', label: 'No match' });
+    expect(outcomeOf({ ...base, routing: null })).toEqual({ kind: 'not-seen', label: 'Not seen' });
+  });
+
+  it('puts the decision in words, with hub names where known', () => {
+    expect(decisionSentence(base, (id) => (id === 'hub-1' ? 'Home' : undefined))).toBe('Matched hub Home because body.device.id = "lamp-1".');
+    expect(decisionSentence(base)).toBe('Matched hub hub-1 because body.device.id = "lamp-1".');
+    expect(decisionSentence({ ...base, routing: { ...keyPath, value: 42, matched: [], reason: 'no registration has $key "42"' } })).toBe(
+      'Matched nothing: body.device.id = 42. No registration has $key "42".',
+    );
+    expect(decisionSentence({ ...base, rejected: { status: 413, error: 'payload_too_large', reason: 'The request body is larger than 262144 bytes.' } })).toBe(
+      'The forwarder refused it with 413 (payload_too_large): The request body is larger than 262144 bytes.',
+    );
+    expect(decisionSentence({ ...base, routing: { option: 'query', matched: [], reason: 'no listener registered for hub "x"' } })).toBe('Matched nothing by ?hub=. No listener registered for hub "x".');
+  });
+});
+
+describe('raw body views', () => {
+  it('hexDump prints offset, two groups of eight bytes and the printable ASCII, as hexdump -C does', () => {
+    const bytes = Uint8Array.from({ length: 18 }, (_, i) => (i === 17 ? 0x41 : i));
+    expect(hexDump(bytes).split('\n')).toEqual(['00000000  00 01 02 03 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f  |................|', '00000010  10 41                                             |.A|']);
+  });
+
+  it('hexDump stops at its bound and says how much more there is', () => {
+    const lines = hexDump(new Uint8Array(HEX_DUMP_MAX_BYTES + 5)).split('\n');
+    expect(lines).toHaveLength(HEX_DUMP_MAX_BYTES / 16 + 1);
+    expect(lines.at(-1)).toBe('… 5 more bytes');
+  });
+
+  it('prettyJson indents JSON and leaves anything else alone', () => {
+    expect(prettyJson('{"a":[1]}')).toBe('{\n  "a": [\n    1\n  ]\n}');
+    expect(prettyJson('a=1')).toBeUndefined();
   });
 });

@@ -29,7 +29,7 @@ function memoryStorage(initial: Record<string, string> = {}, failing: { get?: bo
   return { storage, stored: () => items.get(PREFERENCES_KEY), writes: () => writes };
 }
 
-const GOOD = { theme: 'dark', sidebarCollapsed: true, lastHubId: 'h2', lastView: 'webhooks' } as const;
+const GOOD = { theme: 'dark', sidebarCollapsed: true, lastHubId: 'h2', lastView: 'webhooks', inspectorSplit: 0.35 } as const;
 
 describe('preferences: defaults and persistence', () => {
   it('starts with the defaults when nothing is stored, and writes nothing until something changes', () => {
@@ -46,10 +46,21 @@ describe('preferences: defaults and persistence', () => {
     store.getState().setSidebarCollapsed(true);
     store.getState().setLastHubId('h2');
     store.getState().setLastView('settings');
-    expect(JSON.parse(memory.stored()!)).toEqual({ theme: 'dark', sidebarCollapsed: true, lastHubId: 'h2', lastView: 'settings' });
+    store.getState().setInspectorSplit(0.3);
+    expect(JSON.parse(memory.stored()!)).toEqual({ theme: 'dark', sidebarCollapsed: true, lastHubId: 'h2', lastView: 'settings', inspectorSplit: 0.3 });
 
     const next = createPreferencesStore(memory.storage);
-    expect(next.getState()).toMatchObject({ theme: 'dark', sidebarCollapsed: true, lastHubId: 'h2', lastView: 'settings' });
+    expect(next.getState()).toMatchObject({ theme: 'dark', sidebarCollapsed: true, lastHubId: 'h2', lastView: 'settings', inspectorSplit: 0.3 });
+  });
+
+  it('keeps the inspector split within its bounds', () => {
+    const store = createPreferencesStore(memoryStorage().storage);
+    store.getState().setInspectorSplit(0.01);
+    expect(store.getState().inspectorSplit).toBe(0.2);
+    store.getState().setInspectorSplit(2);
+    expect(store.getState().inspectorSplit).toBe(0.8);
+    store.getState().setInspectorSplit(Number.NaN);
+    expect(store.getState().inspectorSplit).toBe(0.5);
   });
 
   it('does not write when a setter leaves the value as it was', () => {
@@ -83,6 +94,8 @@ describe('preferences: stored data is untrusted', () => {
     ['an empty lastHubId', { lastHubId: '' }, { lastHubId: null }],
     ['an oversized lastHubId', { lastHubId: 'h'.repeat(10_000) }, { lastHubId: null }],
     ['lastView', { lastView: 'admin' }, { lastView: 'hubs' }],
+    ['inspectorSplit out of bounds', { inspectorSplit: 0.95 }, { inspectorSplit: 0.5 }],
+    ['inspectorSplit of another type', { inspectorSplit: '0.3' }, { inspectorSplit: 0.5 }],
   ])('replaces a malformed %s by its default and keeps the other fields', (_case, bad, fallback) => {
     expect(parsePreferences(JSON.stringify({ ...GOOD, ...bad }))).toEqual({ ...GOOD, ...fallback });
   });
