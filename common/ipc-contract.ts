@@ -48,7 +48,8 @@ export type Notice = z.infer<typeof NoticeSchema>;
 export const SessionViewSchema = z.object({
   auth: AuthViewSchema,
   notices: z.array(NoticeSchema),
-  backend: z.object({ authUrl: z.string(), embedded: z.boolean() }),
+  /** `portalUrl`: the developer portal where webhooks are created, or null when none is known. */
+  backend: z.object({ authUrl: z.string(), embedded: z.boolean(), portalUrl: z.string().nullable() }),
   /** How tokens are kept: encrypted on disk, or only in memory until the app quits. */
   tokenStorage: z.enum(['encrypted', 'memory-only', 'plaintext-opt-in']),
   /** The user's choice: may a hub be reached over its unencrypted LAN route once the secure one failed? */
@@ -228,6 +229,8 @@ export const WebhookRegistrationInputSchema = z.object({
   signingSecret: z.string().min(1).max(512).optional(),
 });
 export type WebhookRegistrationInput = z.infer<typeof WebhookRegistrationInputSchema>;
+/** How long a removed registration can be brought back (`webhooks.undoRemove`). */
+export const WEBHOOK_UNDO_MS = 10_000;
 
 /**
  * One registration's connection, as the worse of its listener and (with a tap credential) tap sockets.
@@ -559,7 +562,12 @@ export const invokeContract = {
   'webhooks.list': { args: noArgs, result: z.array(WebhookViewSchema), access: ANYONE },
   /** Adds a registration, or replaces the one with the same webhook id. */
   'webhooks.add': { args: z.tuple([WebhookRegistrationInputSchema]), result: WebhookViewSchema, access: ANYONE },
+  /** Stops a registration at once; it is forgotten (with its secrets and inspector entries) WEBHOOK_UNDO_MS later unless undone. */
   'webhooks.remove': { args: z.tuple([WebhookIdSchema]), result: z.void(), access: ANYONE },
+  /** Brings back a registration removed less than WEBHOOK_UNDO_MS ago, as it was. */
+  'webhooks.undoRemove': { args: z.tuple([WebhookIdSchema]), result: WebhookViewSchema, access: ANYONE },
+  /** Opens the developer portal (`backend.portalUrl`) in the system browser. */
+  'webhooks.openPortal': { args: noArgs, result: z.void(), access: ANYONE },
   /** The recent entries kept in main, newest first, one page at a time, so a reloaded renderer is not empty. */
   'inspector.snapshot': { args: z.tuple([InspectorPageRequestSchema]), result: InspectorPageSchema, access: ANYONE },
   /** One message in full (body and raw body), or `gone` when main no longer keeps its body. */

@@ -13,6 +13,8 @@ export interface BackendHandle {
 export const BACKEND_ENV = ['HUBDESK_AUTH_URL', 'HUBDESK_CLIENT_ID', 'HUBDESK_CLIENT_SECRET'] as const;
 /** Optional, independent of the cloud variables: the webhook forwarder's base URL. */
 export const WEBHOOK_URL_ENV = 'HUBDESK_WEBHOOK_URL';
+/** Optional: the developer portal where webhooks are created, shown (and opened) by the Webhooks view when it is empty. */
+export const PORTAL_URL_ENV = 'HUBDESK_PORTAL_URL';
 /** Optional, with a configured cloud: a PEM file with a CA to trust besides the system ones (e.g. a hub's LAN CA). */
 export const EXTRA_CA_FILE_ENV = 'HUBDESK_EXTRA_CA_FILE';
 
@@ -36,6 +38,7 @@ export function readConfiguredBackend(env: NodeJS.ProcessEnv, redirectUri: strin
     redirectUri,
     embedded: false,
     webhookUrl: readWebhookUrl(env),
+    portalUrl: readPortalUrl(env),
     ...readExtraCa(env),
   };
 }
@@ -54,6 +57,12 @@ export function readExtraCa(env: NodeJS.ProcessEnv): { trustedCaPem?: string } {
   }
   if (!PEM_CERTIFICATE.test(pem)) throw new BackendConfigError(`${EXTRA_CA_FILE_ENV} holds no PEM certificate: ${path}`);
   return { trustedCaPem: pem };
+}
+
+/** The configured developer portal, or null when HUBDESK_PORTAL_URL is unset. */
+export function readPortalUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env[PORTAL_URL_ENV] ?? '';
+  return raw === '' ? null : parseBaseUrl(PORTAL_URL_ENV, raw);
 }
 
 /** The configured forwarder, or null when HUBDESK_WEBHOOK_URL is unset (webhooks then say so). */
@@ -89,6 +98,7 @@ export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string
     return { config: configured, close: async () => {} };
   }
   const configuredWebhookUrl = readWebhookUrl(env); // before starting anything: bad configuration fails fast
+  const configuredPortalUrl = readPortalUrl(env);
   // Imported lazily: a configured app never loads the reference services.
   const { startStack } = await import('../services/stack');
   // The demo home lives (thermostats drift, sensors trip) so the view moves as a real home would.
@@ -108,6 +118,7 @@ export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string
       embedded: true,
       // An explicitly configured forwarder wins over the embedded one.
       webhookUrl: configuredWebhookUrl ?? stack.info.webhook_url,
+      portalUrl: configuredPortalUrl ?? `${stack.info.tools_url}/webhooks`,
       // The demo hub's LAN certificate comes from the stack's own CA; the embedded app trusts it.
       trustedCaPem: stack.info.ca,
     },

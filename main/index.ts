@@ -49,7 +49,10 @@ async function start(lifecycle: AppLifecycle): Promise<void> {
     ...shared.deps,
     cipher: await createSafeStorageCipher(),
     store,
-    openExternal: createOpenExternal(new URL(shared.deps.backend.authUrl).origin, logger),
+    openExternal: createOpenExternal(
+      [shared.deps.backend.authUrl, shared.deps.backend.portalUrl].flatMap((url) => (url ? [new URL(url).origin] : [])),
+      logger,
+    ),
     desktop: { tray: true, setLaunchAtLogin, notify: notifier.notify },
   });
 

@@ -4,6 +4,7 @@
  * testable on its own.
  */
 import { networkInterfaces } from 'node:os';
+import { AppError } from '../../common/app-error';
 import type { DeviceList, Handlers } from '../../common/ipc-contract';
 import { createAuth } from './auth';
 import { createCloudClient } from './cloud-client';
@@ -52,6 +53,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     openWebSocket: deps.openWebSocket,
     logger,
     clock,
+    schedule,
   });
   const state = createSessionState({
     backend,
@@ -184,6 +186,11 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     'webhooks.list': async () => webhooks.list(),
     'webhooks.add': (input) => webhooks.add(input),
     'webhooks.remove': async (id) => webhooks.remove(id),
+    'webhooks.undoRemove': async (id) => webhooks.undoRemove(id),
+    'webhooks.openPortal': async () => {
+      if (!backend.portalUrl) throw new AppError('invalid-argument', 'No developer portal is configured (set HUBDESK_PORTAL_URL).');
+      await deps.openExternal(backend.portalUrl);
+    },
     'inspector.snapshot': async (request) => webhooks.inspector.snapshot(request),
     'inspector.message': async (webhookId, id) => webhooks.inspector.message(webhookId, id),
     'inspector.clear': async () => webhooks.inspector.clear(),

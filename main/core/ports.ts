@@ -48,6 +48,8 @@ export interface BackendConfig {
   embedded: boolean;
   /** The webhook forwarder's base URL (its listener channel is `{webhookUrl}/listen`); null: none configured. */
   webhookUrl: string | null;
+  /** The developer portal where webhooks are created (shown when there is none yet); absent or null: none known. */
+  portalUrl?: string | null;
   /** A CA (PEM) trusted for hub addresses besides the system ones, e.g. the one that issued a hub's LAN certificate. */
   trustedCaPem?: string;
 }

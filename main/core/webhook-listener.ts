@@ -10,11 +10,23 @@
  * intake), `webhooks.entryPatch` (what the other copy changed) and `webhooks.status`. Registrations
  * belong to the developer, not to the cloud sign-in, so signing out leaves them running.
  */
-import type { ArchivedMessage, EventPayload, ReplayRequest, ReplayResult, SignatureVerdict, WebhookConnection, WebhookMessageResult, WebhookRegistrationInput, WebhookView } from '../../common/ipc-contract';
+import { AppError } from '../../common/app-error';
+import {
+  type ArchivedMessage,
+  type EventPayload,
+  type ReplayRequest,
+  type ReplayResult,
+  type SignatureVerdict,
+  WEBHOOK_UNDO_MS,
+  type WebhookConnection,
+  type WebhookMessageResult,
+  type WebhookRegistrationInput,
+  type WebhookView,
+} from '../../common/ipc-contract';
 import { intakeUrl, parseTapCredential, type RegistrationData } from '../../common/webhook-protocol';
 import { createEventEmitter } from './event-emitter';
 import type { OpenWebSocket } from './live-socket';
-import type { Clock, Logger } from './ports';
+import { type Clock, type Logger, realSchedule, type Schedule } from './ports';
 import { openWebhookChannel, type WebhookChannel, type WebhookChannelOptions } from './webhook-channel';
 import type { InspectorChange, ReceivedMessage, WebhookInspector } from './webhook-inspector';
 import { createReplayer } from './webhook-replay';
@@ -25,13 +37,16 @@ type WebhookEvent = 'webhooks.entry' | 'webhooks.entryPatch' | 'webhooks.status'
 
 export const NO_FORWARDER_REASON = 'No webhook forwarder is configured (set HUBDESK_WEBHOOK_URL).';
 export const NO_SECRET_REASON = 'The secret was kept only until Hubdesk quit; add this webhook again with its secret.';
+export const UNDO_TOO_LATE = 'This webhook was removed too long ago to bring it back; add it again with its secret.';
 export const NO_TAP_CREDENTIAL_REASON = 'The tap credential could not be read; add this webhook again with it to see routing decisions.';
 
 export interface WebhookListener {
   start(): Promise<void>;
   list(): WebhookView[];
   add(input: WebhookRegistrationInput): Promise<WebhookView>;
+  /** Stops it now; forgets it WEBHOOK_UNDO_MS later unless `undoRemove` brings it back first. */
   remove(id: string): void;
+  undoRemove(id: string): WebhookView;
   inspector: Pick<WebhookInspector, 'snapshot' | 'clear'> & {
     /** The full message with its signature checked against the registration's signing secret. */
     message(webhookId: string, id: string): WebhookMessageResult;
@@ -55,6 +70,8 @@ export interface WebhookListenerDeps {
   openWebSocket?: OpenWebSocket;
   /** Replaced in tests to speed up heartbeats or control scheduling. */
   channelOptions?: Pick<WebhookChannelOptions, 'heartbeatMs' | 'schedule'> & { backoff?: () => WebhookChannelOptions['backoff'] };
+  /** Runs the forgetting of a removed registration later (real timers unless replaced in tests). */
+  schedule?: Schedule;
 }
 
 interface Running {
@@ -77,6 +94,15 @@ export function registrationData(registration: WebhookRegistration): { hubId?: s
 export function createWebhookListener(deps: WebhookListenerDeps): WebhookListener {
   const { registrations, inspector, logger, clock } = deps;
   const running = new Map<string, Running>();
+  /** Removed, not yet forgotten: the registration and how to forget it now (on dispose) or cancel that (undo, a new add). */
+  const removed = new Map<string, { registration: WebhookRegistration; cancel: () => void }>();
+  const schedule = deps.schedule ?? realSchedule;
+  const forget = (id: string) => {
+    removed.get(id)?.cancel();
+    removed.delete(id);
+    registrations.remove(id);
+    inspector.forget(id);
+  };
   const events = createEventEmitter<WebhookEvent>(logger);
   const emit = events.emit;
   let disposed = false;
@@ -181,14 +207,26 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     },
     list: () => [...running.values()].map(view),
     async add(input) {
+      // A new add of a webhook removed moments ago replaces it: its forgetting must not follow.
+      removed.get(input.id)?.cancel();
+      removed.delete(input.id);
       const registration = await registrations.add(input);
       if (disposed) throw new Error('the webhook listener has been disposed');
       return view(launch(registration));
     },
     remove(id) {
+      const run = running.get(id);
       stop(id);
-      registrations.remove(id);
-      inspector.forget(id);
+      if (!run) return forget(id);
+      removed.get(id)?.cancel();
+      removed.set(id, { registration: run.registration, cancel: schedule(() => forget(id), WEBHOOK_UNDO_MS) });
+    },
+    undoRemove(id) {
+      const pending = removed.get(id);
+      if (!pending || disposed) throw new AppError('invalid-argument', UNDO_TOO_LATE);
+      pending.cancel();
+      removed.delete(id);
+      return view(launch(pending.registration));
     },
     inspector: {
       snapshot: (request) => inspector.snapshot(request),
@@ -215,6 +253,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     },
     dispose() {
       disposed = true;
+      for (const id of [...removed.keys()]) forget(id);
       for (const id of [...running.keys()]) stop(id);
       events.clear();
       registrations.flush();

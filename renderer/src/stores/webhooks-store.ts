@@ -24,6 +24,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Envelope } from '../../../common/app-error';
 import {
   REPLAY_TIMEOUT_MS,
+  WEBHOOK_UNDO_MS,
   type Bridge,
   type ReplayRequest,
   type ReplayResult,
@@ -67,7 +68,7 @@ export type ReplayOptions = Pick<ReplayRequest, 'target' | 'headers' | 'body'>;
 
 export type RegistrationsState = { status: 'loading' } | { status: 'loaded'; views: WebhookView[] } | { status: 'error'; error: UiError };
 
-export type WebhookAction = 'add' | 'remove' | 'clear';
+export type WebhookAction = 'add' | 'remove' | 'undoRemove' | 'clear' | 'openPortal';
 
 export interface WebhooksState {
   registrations: RegistrationsState;
@@ -94,7 +95,13 @@ export interface WebhooksState {
   actionError: UiError | null;
   load(): Promise<void>;
   add(input: WebhookRegistrationInput): Promise<boolean>;
+  /** Removes it; its messages stay listed until WEBHOOK_UNDO_MS has passed without `undoRemove`. */
   remove(id: string): Promise<void>;
+  /** The registration removed last, while it can still be brought back. */
+  removed: { id: string; label: string } | null;
+  undoRemove(): Promise<void>;
+  /** Opens the developer portal in the system browser. */
+  openPortal(): Promise<void>;
   pause(): void;
   resume(): void;
   clear(): Promise<void>;
@@ -145,8 +152,9 @@ export function connectionOf(state: Pick<WebhooksState, 'connections'>, view: We
 
 export function createWebhooksStore(
   bridge: Pick<Bridge, 'webhooks' | 'inspector' | 'on'>,
-  options: { capacity?: number; budgetBytes?: number; scheduleFlush?: ScheduleFlush } = {},
+  settings: { capacity?: number; budgetBytes?: number; scheduleFlush?: ScheduleFlush; schedule?: (run: () => void, ms: number) => () => void } = {},
 ): WebhooksStore {
+  const options = { ...settings, schedule: settings.schedule ?? timeout };
   const capacity = options.capacity ?? RENDERER_INSPECTOR_CAPACITY;
   const budget = options.budgetBytes ?? RENDERER_INSPECTOR_BUDGET_BYTES;
   const scheduleFlush = options.scheduleFlush ?? nextFrame;
@@ -155,6 +163,8 @@ export function createWebhooksStore(
   /** Bumped by clear: snapshot pages still on their way are then dropped. */
   let generation = 0;
   let detailsRequest = 0;
+  /** Drops a removed registration's messages when its undo time is over. */
+  let cancelForgetting: (() => void) | undefined;
   const withBounds = (held: WebhookEntry[], entries: WebhookEntry[]) => bounded(held, entries, capacity, budget);
 
   const store = createStore<WebhooksState>()((set, get) => {
@@ -178,6 +188,7 @@ export function createWebhooksStore(
 
     return {
       registrations: { status: 'loading' },
+      removed: null,
       connections: {},
       entries: [],
       paused: false,
@@ -218,18 +229,32 @@ export function createWebhooksStore(
       },
 
       async remove(id) {
-        if (await run('remove', () => bridge.webhooks.remove(id))) {
-          const keep = (entry: WebhookEntry) => entry.webhookId !== id;
-          const selected = get().selectedKey;
-          set({
-            entries: get().entries.filter(keep),
-            held: get().held.filter(keep),
-            selectedKey: selected !== null && selected.startsWith(`${id}/`) ? null : selected,
-          });
-          if (get().selectedKey === null) set({ details: { status: 'idle' } });
-          set({ bytes: withBounds([...get().held], [...get().entries]).bytes });
-          await reloadList();
-        }
+        const registrations = get().registrations;
+        const view = registrations.status === 'loaded' ? registrations.views.find((candidate) => candidate.id === id) : undefined;
+        if (!(await run('remove', () => bridge.webhooks.remove(id)))) return;
+        cancelForgetting?.();
+        // Main forgets it WEBHOOK_UNDO_MS from now; its messages leave the list then, unless undone.
+        cancelForgetting = options.schedule(() => {
+          cancelForgetting = undefined;
+          if (get().removed?.id === id) set({ removed: null });
+          dropEntriesOf(id);
+        }, WEBHOOK_UNDO_MS);
+        set({ removed: { id, label: view?.label ?? id } });
+        await reloadList();
+      },
+
+      async undoRemove() {
+        const removed = get().removed;
+        if (!removed) return;
+        if (!(await run('undoRemove', () => bridge.webhooks.undoRemove(removed.id)))) return;
+        cancelForgetting?.();
+        cancelForgetting = undefined;
+        set({ removed: null });
+        await reloadList();
+      },
+
+      async openPortal() {
+        await run('openPortal', () => bridge.webhooks.openPortal());
       },
 
       pause: () => set({ paused: true }),
@@ -271,6 +296,17 @@ export function createWebhooksStore(
       },
     };
   });
+
+  /** Takes a forgotten registration's messages out of the list (and the selection, when it was one of them). */
+  const dropEntriesOf = (id: string) => {
+    const { getState: get, setState: set } = store;
+    const keep = (entry: WebhookEntry) => entry.webhookId !== id;
+    const selected = get().selectedKey;
+    const entries = get().entries.filter(keep);
+    const held = get().held.filter(keep);
+    const lostSelection = selected !== null && selected.startsWith(`${id}/`);
+    set({ entries, held, bytes: withBounds([...held], [...entries]).bytes, ...(lostSelection && { selectedKey: null, details: { status: 'idle' }, replay: { status: 'idle' } }) });
+  };
 
   /** Selects `key` and fetches its full message (again, when it is already selected). */
   const fetchDetails = (key: string | null) => {
@@ -358,3 +394,7 @@ function clampPreview(entry: WebhookEntry): WebhookEntry {
   return { ...entry, preview: entry.preview.slice(0, RENDERER_PREVIEW_MAX_CHARS), truncated: true };
 }
 
+function timeout(run: () => void, ms: number): () => void {
+  const timer = setTimeout(run, ms);
+  return () => clearTimeout(timer);
+}

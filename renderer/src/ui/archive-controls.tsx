@@ -4,11 +4,11 @@
  * messages added to the list (marked "imported") to inspect and replay. What happened is said in a
  * status line: how many, and what was skipped and why.
  */
-import { type ChangeEvent, type FormEvent, useId, useRef, useState } from 'react';
+import { type ChangeEvent, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { ARCHIVE_MAX_FILE_BYTES } from '../../../common/webhook-archive';
 import type { ArchiveFormat, ImportResult } from '../stores/webhook-archive-io';
-import { ModalDialog } from './modal-dialog';
+import { FormDialog } from './form-dialog';
 import { useStores } from './stores-context';
 
 export function ArchiveControls() {
@@ -61,52 +61,36 @@ export function ArchiveControls() {
 }
 
 function ExportDialog({ onClose, onExport }: { onClose(): void; onExport(format: ArchiveFormat, onlySelected: boolean): Promise<void> }) {
-  const titleId = useId();
   const { webhooks } = useStores();
   const count = useStore(webhooks, (s) => s.entries.length);
   const hasSelection = useStore(webhooks, (s) => s.selectedKey !== null);
   const [format, setFormat] = useState<ArchiveFormat>('har');
   const [onlySelected, setOnlySelected] = useState(false);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void onExport(format, onlySelected && hasSelection);
-  };
   return (
-    <ModalDialog open labelledBy={titleId} className="form-dialog" onClose={onClose}>
-      <form onSubmit={submit}>
-        <h2 id={titleId}>Export messages</h2>
-        <fieldset>
-          <legend>Which</legend>
-          <label className="inline">
-            <input type="radio" name="scope" checked={!onlySelected} onChange={() => setOnlySelected(false)} />
-            All {count} shown
-          </label>
-          <label className="inline">
-            <input type="radio" name="scope" checked={onlySelected} onChange={() => setOnlySelected(true)} disabled={!hasSelection} />
-            The selected message
-          </label>
-        </fieldset>
-        <fieldset>
-          <legend>Format</legend>
-          <label className="inline">
-            <input type="radio" name="format" checked={format === 'har'} onChange={() => setFormat('har')} />
-            HAR 1.2 (browsers, proxies)
-          </label>
-          <label className="inline">
-            <input type="radio" name="format" checked={format === 'ndjson'} onChange={() => setFormat('ndjson')} />
-            NDJSON (one message a line)
-          </label>
-        </fieldset>
-        <div className="dialog-buttons">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={count === 0}>
-            Export
-          </button>
-        </div>
-      </form>
-    </ModalDialog>
+    <FormDialog title="Export messages" submitLabel="Export" submitDisabled={count === 0} onClose={onClose} onSubmit={() => void onExport(format, onlySelected && hasSelection)}>
+      <fieldset>
+        <legend>Which</legend>
+        <label className="inline">
+          <input type="radio" name="scope" checked={!onlySelected} onChange={() => setOnlySelected(false)} />
+          All {count} shown
+        </label>
+        <label className="inline">
+          <input type="radio" name="scope" checked={onlySelected} onChange={() => setOnlySelected(true)} disabled={!hasSelection} />
+          The selected message
+        </label>
+      </fieldset>
+      <fieldset>
+        <legend>Format</legend>
+        <label className="inline">
+          <input type="radio" name="format" checked={format === 'har'} onChange={() => setFormat('har')} />
+          HAR 1.2 (browsers, proxies)
+        </label>
+        <label className="inline">
+          <input type="radio" name="format" checked={format === 'ndjson'} onChange={() => setFormat('ndjson')} />
+          NDJSON (one message a line)
+        </label>
+      </fieldset>
+    </FormDialog>
   );
 }
 

@@ -14,7 +14,7 @@ import { rawBodyText } from '../format/webhook-labels';
 import type { ReplayOptions, ReplayState } from '../stores/webhooks-store';
 import { httpUrlProblem, jsonProblem, parseHeaderLines } from '../format/replay-input';
 import { CopyButton } from './copy-button';
-import { ModalDialog } from './modal-dialog';
+import { FormDialog } from './form-dialog';
 import { useStores } from './stores-context';
 
 export function MessageActions({ message, intakeUrl }: { message: WebhookFullMessage; intakeUrl: string | null }) {
@@ -118,15 +118,14 @@ function ReplayAnswer({ result }: { result: ReplayResult }) {
 
 /** The headers ("Name: value" a line) and the body as text, checked before sending. */
 function EditReplayDialog({ message, defaultTarget, canUseIntake, onClose, onSend }: { message: WebhookFullMessage; defaultTarget: string; canUseIntake: boolean; onClose(): void; onSend(options: ReplayOptions): void }) {
-  const titleId = useId();
+  const hintId = useId();
   const raw = rawBodyText(message.rawBody);
   const [headers, setHeaders] = useState(() => Object.entries(message.headers).map(([name, value]) => `${name}: ${value}`).join('\n'));
   const [body, setBody] = useState(raw.kind === 'text' ? raw.text : '');
   const [target, setTarget] = useState(defaultTarget === 'intake' && !canUseIntake ? '' : defaultTarget);
   const [problem, setProblem] = useState<string | null>(null);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const parsed = parseHeaderLines(headers);
     const contentType = parsed.ok ? parsed.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] : undefined;
     const issue = !parsed.ok ? parsed.issue : target !== 'intake' ? httpUrlProblem(target) : null;
@@ -138,39 +137,28 @@ function EditReplayDialog({ message, defaultTarget, canUseIntake, onClose, onSen
   };
 
   return (
-    <ModalDialog open labelledBy={titleId} className="form-dialog" onClose={onClose}>
-      <form onSubmit={submit} noValidate>
-        <h2 id={titleId}>Edit and replay</h2>
-        <label>
-          Send to
-          <input value={target} onChange={(e) => setTarget(e.target.value)} placeholder={canUseIntake ? 'intake, or http://localhost:3000/webhook' : 'http://localhost:3000/webhook'} spellCheck={false} aria-describedby={`${titleId}-target`} />
-        </label>
-        <span id={`${titleId}-target`} className="hint">
-          {canUseIntake ? '“intake” sends it to this webhook’s intake on the forwarder; or an http(s) URL.' : 'An http(s) URL.'}
-        </span>
-        <label>
-          Headers, one “Name: value” a line
-          <textarea value={headers} onChange={(e) => setHeaders(e.target.value)} rows={6} spellCheck={false} />
-        </label>
-        <label>
-          Body
-          <textarea value={body} onChange={(e) => setBody(e.target.value)} rows={10} spellCheck={false} disabled={raw.kind !== 'text'} />
-        </label>
-        {raw.kind !== 'text' && <p className="hint">This body is not text: it is sent as received.</p>}
-        {problem && (
-          <p className="error-text" role="alert">
-            {problem}
-          </p>
-        )}
-        <div className="dialog-buttons">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary">
-            Send
-          </button>
-        </div>
-      </form>
-    </ModalDialog>
+    <FormDialog title="Edit and replay" submitLabel="Send" onClose={onClose} onSubmit={submit}>
+      <label>
+        Send to
+        <input value={target} onChange={(e) => setTarget(e.target.value)} placeholder={canUseIntake ? 'intake, or http://localhost:3000/webhook' : 'http://localhost:3000/webhook'} spellCheck={false} aria-describedby={hintId} />
+      </label>
+      <span id={hintId} className="hint">
+        {canUseIntake ? '“intake” sends it to this webhook’s intake on the forwarder; or an http(s) URL.' : 'An http(s) URL.'}
+      </span>
+      <label>
+        Headers, one “Name: value” a line
+        <textarea value={headers} onChange={(e) => setHeaders(e.target.value)} rows={6} spellCheck={false} />
+      </label>
+      <label>
+        Body
+        <textarea value={body} onChange={(e) => setBody(e.target.value)} rows={10} spellCheck={false} disabled={raw.kind !== 'text'} />
+      </label>
+      {raw.kind !== 'text' && <p className="hint">This body is not text: it is sent as received.</p>}
+      {problem && (
+        <p className="error-text" role="alert">
+          {problem}
+        </p>
+      )}
+    </FormDialog>
   );
 }

@@ -1,9 +1,11 @@
 /** The registrations with their connection indicator, and a way to remove each. */
 import { useStore } from 'zustand';
-import type { WebhookConnection } from '../../../common/ipc-contract';
+import { useState } from 'react';
+import { WEBHOOK_UNDO_MS, type WebhookConnection, type WebhookView } from '../../../common/ipc-contract';
 import { connectionLabel, routingLabel } from '../format/webhook-labels';
 import { connectionOf } from '../stores/webhooks-store';
 import { CopyButton } from './copy-button';
+import { FormDialog } from './form-dialog';
 import { useLinked, useStores } from './stores-context';
 import { useNow } from './use-now';
 
@@ -15,13 +17,15 @@ export function WebhookRegistrations() {
   const hubList = useStore(hubs, (s) => s.list);
   const linked = useLinked();
   const hubName = (id: string) => (hubList.status === 'loaded' ? hubList.hubs.find((hub) => hub.id === id)?.name : undefined);
+  const [confirming, setConfirming] = useState<WebhookView | null>(null);
 
   return (
     <section className="webhook-registrations" aria-labelledby="webhook-registrations-title">
       <h2 id="webhook-registrations-title">Your webhooks</h2>
       {registrations.status === 'loading' && <p>Loading webhooks…</p>}
       {registrations.status === 'error' && <p className="error-text">{registrations.error.message}</p>}
-      {registrations.status === 'loaded' && registrations.views.length === 0 && <p className="muted">No webhooks yet.</p>}
+      <RemovedNotice />
+      {registrations.status === 'loaded' && registrations.views.length === 0 && <FirstWebhook />}
       {registrations.status === 'loaded' && registrations.views.some((view) => !view.hasTapCredential) && <TapCredentialNotice />}
       {registrations.status === 'loaded' && registrations.views.length > 0 && (
         <ul aria-label="Webhooks">
@@ -42,7 +46,7 @@ export function WebhookRegistrations() {
                   )}
                   <ConnectionIndicator connection={connection} />
                 </div>
-                <button type="button" aria-label={`Remove ${view.id}`} disabled={pending === 'remove' || !linked} onClick={() => void webhooks.getState().remove(view.id)}>
+                <button type="button" aria-label={`Remove ${view.id}`} disabled={pending === 'remove' || !linked} onClick={() => setConfirming(view)}>
                   Remove
                 </button>
               </li>
@@ -50,7 +54,72 @@ export function WebhookRegistrations() {
           })}
         </ul>
       )}
+      {confirming && (
+        <ConfirmRemove
+          view={confirming}
+          onClose={() => setConfirming(null)}
+          onConfirm={() => {
+            setConfirming(null);
+            void webhooks.getState().remove(confirming.id);
+          }}
+        />
+      )}
     </section>
+  );
+}
+
+function ConfirmRemove({ view, onClose, onConfirm }: { view: WebhookView; onClose(): void; onConfirm(): void }) {
+  return (
+    <FormDialog title={`Remove ${view.label ?? view.id}?`} submitLabel="Remove" onClose={onClose} onSubmit={onConfirm}>
+      <p>Hubdesk stops listening to it and forgets its secrets and its messages in the inspector. You can undo this for {WEBHOOK_UNDO_MS / 1000} seconds.</p>
+    </FormDialog>
+  );
+}
+
+/** After a removal, for as long as it can be undone. */
+function RemovedNotice() {
+  const { webhooks } = useStores();
+  const removed = useStore(webhooks, (s) => s.removed);
+  const pending = useStore(webhooks, (s) => s.pending);
+  const linked = useLinked();
+  return (
+    <p className="removed-notice" role="status">
+      {removed && (
+        <>
+          Removed {removed.label}. Its messages leave the inspector in {WEBHOOK_UNDO_MS / 1000} seconds.{' '}
+          <button type="button" disabled={pending === 'undoRemove' || !linked} onClick={() => void webhooks.getState().undoRemove()}>
+            Undo
+          </button>
+        </>
+      )}
+    </p>
+  );
+}
+
+/** The empty state (issue 14 §1): what to do first, with the developer portal's address. */
+function FirstWebhook() {
+  const { session, webhooks } = useStores();
+  const portalUrl = useStore(session, (s) => s.session?.backend.portalUrl ?? null);
+  const pending = useStore(webhooks, (s) => s.pending);
+  const linked = useLinked();
+  return (
+    <div className="first-webhook" role="note" aria-label="Getting started with webhooks">
+      <p>No webhooks yet. To inspect the webhooks a service sends your hub app:</p>
+      <ol>
+        <li>Create a webhook in the developer portal{portalUrl === null ? ' of your cloud' : ''}; it shows its ID and secret once.</li>
+        <li>Add it here with its ID and secret (and the tap credential to see every routing decision).</li>
+        <li>Give the service the webhook&apos;s intake URL, shown here once it is added; each message then appears in the inspector.</li>
+      </ol>
+      {portalUrl !== null && (
+        <p className="portal-link">
+          <code>{portalUrl}</code>{' '}
+          <button type="button" disabled={pending === 'openPortal' || !linked} onClick={() => void webhooks.getState().openPortal()}>
+            Open the portal
+          </button>{' '}
+          <CopyButton text={portalUrl} label="Copy" copied="Portal address copied." failed="Could not copy; select the address and copy it." />
+        </p>
+      )}
+    </div>
   );
 }
 

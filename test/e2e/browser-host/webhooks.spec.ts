@@ -177,3 +177,55 @@ test('the message list is one tab stop: Tab leaves it, Shift+Tab comes back to t
     await host.stop();
   }
 });
+
+test('with no webhook yet, the view says what to do and opens the developer portal in the browser', async ({ page }) => {
+  const host = startHost(tempDir('e2e-webhooks-empty'));
+  try {
+    await page.goto(await host.line(RUNNING));
+    await page.getByRole('tab', { name: 'Webhooks' }).click();
+    const note = page.getByRole('note', { name: 'Getting started with webhooks' });
+    await expect(note).toContainText('Create a webhook in the developer portal');
+    const portal = `${info.tools_url}/webhooks`;
+    await expect(note.getByText(portal, { exact: true })).toBeVisible();
+    await note.getByRole('button', { name: 'Open the portal' }).click();
+    expect(await host.line('open-external: ')).toBe(portal);
+
+    await addDemoWebhook(page, 'lamp-1');
+    await expect(note).toHaveCount(0);
+  } finally {
+    await host.stop();
+  }
+});
+
+test('Remove asks first, and can be undone: the webhook comes back connected and receives again', async ({ page }) => {
+  const host = startHost(tempDir('e2e-webhooks-remove'));
+  try {
+    await page.goto(await host.line(RUNNING));
+    await addDemoWebhook(page, 'lamp-1');
+    expect((await postDemo({ device: { id: 'lamp-1' }, n: 1 })).status).toBe(202);
+    const messages = page.getByRole('list', { name: 'Webhook messages' });
+    await expect(messages.getByRole('listitem')).toHaveCount(1);
+    const registrations = page.getByRole('list', { name: 'Webhooks' });
+
+    await registrations.getByRole('button', { name: `Remove ${info.webhook.id}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Remove ${info.webhook.id}?` });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(registrations.getByRole('listitem')).toHaveCount(1);
+
+    await registrations.getByRole('button', { name: `Remove ${info.webhook.id}` }).click();
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await expect(page.getByRole('list', { name: 'Webhooks' })).toHaveCount(0);
+    await expect(page.getByText(`Removed ${info.webhook.id}. Its messages leave the inspector in 10 seconds.`)).toBeVisible();
+    await expect(messages.getByRole('listitem')).toHaveCount(1);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(registrations.getByRole('listitem').getByRole('status')).toHaveText('Connected');
+    await expect(page.getByRole('button', { name: 'Undo' })).toHaveCount(0);
+    expect((await postDemo({ device: { id: 'lamp-1' }, n: 2 })).status).toBe(202);
+    await expect(messages.getByRole('listitem')).toHaveCount(2);
+    await expect(messages.getByRole('listitem').first().getByText('This app', { exact: true })).toBeVisible();
+  } finally {
+    await host.stop();
+  }
+});

@@ -28,6 +28,7 @@ export function startBrowserHost(info: StackInfo, profile: string, client: DemoC
     HUBDESK_CLIENT_ID: id,
     HUBDESK_CLIENT_SECRET: secret,
     HUBDESK_WEBHOOK_URL: info.webhook_url,
+    HUBDESK_PORTAL_URL: `${info.tools_url}/webhooks`,
     HUBDESK_OPEN_EXTERNAL: 'none',
   });
 }

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BackendConfigError, readConfiguredBackend, readExtraCa, readWebhookUrl } from '../../../main/backend';
+import { BackendConfigError, readConfiguredBackend, readExtraCa, readPortalUrl, readWebhookUrl } from '../../../main/backend';
 import { tempDir } from '../../support/temp-dir';
 
 const cloud = { HUBDESK_AUTH_URL: 'https://cloud.example', HUBDESK_CLIENT_ID: 'id', HUBDESK_CLIENT_SECRET: 'secret' };
@@ -19,6 +19,20 @@ describe('HUBDESK_WEBHOOK_URL', () => {
   it.each(['http://hooks.example', 'not a url', 'https://user:pw@hooks.example', 'https://hooks.example/?q=1'])('refuses %s', (value) => {
     expect(() => readWebhookUrl({ HUBDESK_WEBHOOK_URL: value })).toThrow(BackendConfigError);
     expect(() => readWebhookUrl({ HUBDESK_WEBHOOK_URL: value })).toThrow(/HUBDESK_WEBHOOK_URL/);
+  });
+});
+
+describe('HUBDESK_PORTAL_URL', () => {
+  it('is optional, and an https (or loopback http) URL with a path when set', () => {
+    expect(readPortalUrl({})).toBeNull();
+    expect(readPortalUrl({ HUBDESK_PORTAL_URL: 'https://developer.example/webhooks/' })).toBe('https://developer.example/webhooks');
+    expect(readConfiguredBackend({ HUBDESK_AUTH_URL: 'https://cloud.example', HUBDESK_CLIENT_ID: 'c', HUBDESK_CLIENT_SECRET: 's', HUBDESK_PORTAL_URL: 'https://developer.example' }, 'x:/cb')?.portalUrl).toBe(
+      'https://developer.example',
+    );
+  });
+
+  it.each(['http://developer.example', 'javascript:alert(1)', 'https://u:p@developer.example', 'not a url'])('refuses %s, naming the variable', (value) => {
+    expect(() => readPortalUrl({ HUBDESK_PORTAL_URL: value })).toThrow(/HUBDESK_PORTAL_URL/);
   });
 });
 

@@ -92,7 +92,7 @@ export function sessionView(auth: SessionView['auth'], overrides: Partial<Sessio
   return {
     auth,
     notices: [],
-    backend: { authUrl: 'https://cloud.example.test', embedded: false },
+    backend: { authUrl: 'https://cloud.example.test', embedded: false, portalUrl: 'https://portal.example.test/webhooks' },
     tokenStorage: 'encrypted',
     allowUnencryptedRoutes: true,
     ...overrides,

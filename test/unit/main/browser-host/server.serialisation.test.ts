@@ -18,7 +18,7 @@ import { tempDir } from '../../../support/temp-dir';
 import { createDispatcher } from '../../../../main/core/ipc-dispatcher';
 
 const SECRET = 'the-per-run-secret';
-const view = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true } satisfies SessionView;
+const view = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true, portalUrl: null }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true } satisfies SessionView;
 /** What JSON.stringify does with a string past V8's limit, without needing 512 MiB to show it. */
 const unserialisable = { toJSON: () => { throw new RangeError('Invalid string length'); } };
 const logger = recordingLogger();

@@ -17,7 +17,7 @@ import { tempDir } from '../../../support/temp-dir';
 import { createDispatcher } from '../../../../main/core/ipc-dispatcher';
 
 const SECRET = 'the-per-run-secret';
-const view: SessionView = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true };
+const view: SessionView = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true, portalUrl: null }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true };
 const callbacks: OAuthCallbackParams[] = [];
 let redirectUri = '';
 let host: RunningBrowserHost;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WebhookEntry, WebhookEntryPatch, WebhookStatus } from '../../../../common/ipc-contract';
+import { WEBHOOK_UNDO_MS, type WebhookEntry, type WebhookEntryPatch, type WebhookStatus } from '../../../../common/ipc-contract';
 import { createSecretStore } from '../../../../main/core/secret-store';
 import { createWebhookInspector } from '../../../../main/core/webhook-inspector';
-import { createWebhookListener, NO_FORWARDER_REASON, NO_SECRET_REASON, type WebhookListener } from '../../../../main/core/webhook-listener';
+import { createWebhookListener, NO_FORWARDER_REASON, NO_SECRET_REASON, UNDO_TOO_LATE, type WebhookListener } from '../../../../main/core/webhook-listener';
 import { createWebhookRegistrations } from '../../../../main/core/webhook-registrations';
 import { fakeCipher, memoryStore, recordingLogger } from '../../../support/core-fakes';
 import { type FakeListenServer, type Register, manualSchedule, startFakeListenServer, tapEvent, webhookMessage } from './fake-listen-server';
@@ -39,6 +39,7 @@ function setup(options: { store?: ReturnType<typeof memoryStore>; webhookUrl?: s
     logger,
     clock: { now: () => 0 },
     channelOptions: { schedule: schedule.schedule },
+    schedule: schedule.schedule,
   });
   listeners.push(listener);
   const entries: WebhookEntry[] = [];
@@ -253,8 +254,8 @@ describe('webhook listener', () => {
     expect(second.listener.list()[0]!.connection).toEqual({ state: 'unavailable', reason: NO_SECRET_REASON });
   });
 
-  it('remove closes the sockets, forgets the entries and the saved registration', async () => {
-    const { listener, store } = setup();
+  it('remove closes the sockets at once, and forgets the entries and the saved registration when the undo time is over', async () => {
+    const { listener, store, schedule } = setup();
     await listener.add(withTap);
     await server.registered(2);
     server.send('tap', { type: 'tap', event: tapEvent('m1') });
@@ -262,7 +263,49 @@ describe('webhook listener', () => {
     listener.remove('wh1');
     await until(() => server.peers().length === 0);
     expect(listener.list()).toEqual([]);
+    const [forgetting] = schedule.pending(WEBHOOK_UNDO_MS);
+    expect(forgetting).toBeDefined();
+    expect(listener.inspector.snapshot({ limit: 10 }).entries).toHaveLength(1);
+    schedule.fire(forgetting!);
     expect(listener.inspector.snapshot({ limit: 10 }).entries).toEqual([]);
+    expect(() => listener.undoRemove('wh1')).toThrow(UNDO_TOO_LATE);
+    const again = setup({ store });
+    await again.listener.start();
+    expect(again.listener.list()).toEqual([]);
+  });
+
+  it('undo within the time brings the registration back as it was: same listener id, secrets, entries, connected again', async () => {
+    const { listener, store, schedule, statuses } = setup();
+    await listener.add({ ...withTap, signingSecret: SIGNING_SECRET });
+    await server.registered(2);
+    const listenerId = server.registrations.find((r) => r.role === 'listener')!.listenerId;
+    server.send('tap', { type: 'tap', event: tapEvent('m1') });
+    await until(() => listener.inspector.snapshot({ limit: 10 }).entries.length === 1);
+    listener.remove('wh1');
+    await until(() => server.peers().length === 0);
+    const view = listener.undoRemove('wh1');
+    expect(view).toMatchObject({ id: 'wh1', hasTapCredential: true, hasSigningSecret: true });
+    await server.registered(4);
+    expect(server.registrations.filter((r) => r.role === 'listener').map((r) => r.listenerId)).toEqual([listenerId, listenerId]);
+    await until(() => statuses.at(-1)?.connection.state === 'connected');
+    expect(schedule.pending(WEBHOOK_UNDO_MS)).toEqual([]);
+    expect(listener.inspector.snapshot({ limit: 10 }).entries).toHaveLength(1);
+    const again = setup({ store });
+    await again.listener.start();
+    expect(again.listener.list().map((v) => v.id)).toEqual(['wh1']);
+  });
+
+  it('a new add of a webhook being removed keeps it, and dispose finishes pending removals', async () => {
+    const { listener, store, schedule } = setup();
+    await listener.add(input);
+    await server.registered(1);
+    listener.remove('wh1');
+    await listener.add(input);
+    expect(schedule.pending(WEBHOOK_UNDO_MS)).toEqual([]);
+    expect(listener.list().map((v) => v.id)).toEqual(['wh1']);
+
+    listener.remove('wh1');
+    listener.dispose();
     const again = setup({ store });
     await again.listener.start();
     expect(again.listener.list()).toEqual([]);

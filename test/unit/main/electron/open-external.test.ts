@@ -33,10 +33,18 @@ describe('createOpenExternal', () => {
   ])('refuses %s and logs only the origin', async (_name, url) => {
     const logger = recordingLogger();
     const open = createOpenExternal('https://cloud.example', logger);
-    await expect(open(url)).rejects.toThrow(/only the sign-in page/);
+    await expect(open(url)).rejects.toThrow(/only the sign-in page of its cloud and the developer portal/);
     expect(shell.openExternal).not.toHaveBeenCalled();
     expect(logger.lines).toHaveLength(1);
     expect(JSON.stringify(logger.lines)).not.toMatch(/passwd|authorise|pw@/);
+  });
+
+  it('opens the developer portal when its origin is allowed too, and still nothing else', async () => {
+    const open = createOpenExternal(['https://cloud.example', 'http://127.0.0.1:4020'], recordingLogger());
+    await open('http://127.0.0.1:4020/webhooks');
+    expect(shell.openExternal).toHaveBeenCalledWith('http://127.0.0.1:4020/webhooks');
+    await expect(open('http://127.0.0.1:4021/webhooks')).rejects.toThrow();
+    expect(shell.openExternal).toHaveBeenCalledTimes(1);
   });
 
   it.each(['http://cloud.example', 'https://cloud.example/path', 'file:///x', 'nonsense'])('refuses to be configured with %s', (origin) => {

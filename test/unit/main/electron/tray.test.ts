@@ -22,7 +22,7 @@ const HOME: OpenHubSummary = {
 
 function session(status: 'signed-in' | 'signed-out'): SessionView {
   const auth = status === 'signed-in' ? { status, user: { id: 'u1', email: 'demo@hubdesk.test', name: 'Demo User' } } : { status };
-  return { auth, notices: [], backend: { authUrl: 'https://cloud.example.test', embedded: false }, tokenStorage: 'encrypted', allowUnencryptedRoutes: false } as unknown as SessionView;
+  return { auth, notices: [], backend: { authUrl: 'https://cloud.example.test', embedded: false, portalUrl: null }, tokenStorage: 'encrypted', allowUnencryptedRoutes: false } as unknown as SessionView;
 }
 
 function fakeCore(initial: OpenHubSummary = HOME, signedIn: 'signed-in' | 'signed-out' = 'signed-in') {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { WebhookEntryPatch, WebhookFullMessage } from '../../../../common/ipc-contract';
+import { WEBHOOK_UNDO_MS, type WebhookEntryPatch, type WebhookFullMessage } from '../../../../common/ipc-contract';
 import {
   createWebhooksStore,
   entryBytes,
@@ -15,9 +15,17 @@ import { entry, fakeWebhooksBridge, webhookView } from '../fake-webhooks-bridge'
 function setup(capacity?: number, budgetBytes?: number) {
   const fake = fakeWebhooksBridge();
   const flushes: (() => void)[] = [];
-  const store = createWebhooksStore(fake.bridge, { capacity, budgetBytes, scheduleFlush: (run) => void flushes.push(run) });
+  const timers: { run: () => void; ms: number; cancelled: boolean }[] = [];
+  const schedule = (run: () => void, ms: number) => {
+    const timer = { run, ms, cancelled: false };
+    timers.push(timer);
+    return () => void (timer.cancelled = true);
+  };
+  const store = createWebhooksStore(fake.bridge, { capacity, budgetBytes, scheduleFlush: (run) => void flushes.push(run), schedule });
   const runFlushes = () => flushes.splice(0).forEach((run) => run());
-  return { fake, store, runFlushes };
+  /** Runs the timers still set, as if their time had passed. */
+  const runTimers = () => timers.splice(0).filter((timer) => !timer.cancelled).forEach((timer) => timer.run());
+  return { fake, store, runFlushes, runTimers, timers };
 }
 
 const page = (entries: unknown[], nextCursor: number | null = null) => ok({ entries, nextCursor });
@@ -183,8 +191,8 @@ describe('webhooks store', () => {
     expect(store.getState().actionError).toMatchObject({ code: 'invalid-argument' });
   });
 
-  it('remove drops the entries of that webhook and its selection', async () => {
-    const { fake, store, runFlushes } = await loaded();
+  it('remove keeps the entries while it can be undone, then drops them and their selection', async () => {
+    const { fake, store, runFlushes, runTimers, timers } = await loaded();
     fake.emit('webhooks.entry', entry('m1'));
     fake.emit('webhooks.entry', entry('m2', { webhookId: 'wh2' }));
     runFlushes();
@@ -194,8 +202,35 @@ describe('webhooks store', () => {
     await flush();
     fake.waiting('webhooks.list')[0]!.resolve(ok([]));
     await removing;
+    expect(store.getState().removed).toEqual({ id: 'wh1', label: 'wh1' });
+    expect(ids(store.getState().entries)).toEqual(['m2', 'm1']);
+    expect(timers.map((timer) => timer.ms)).toEqual([WEBHOOK_UNDO_MS]);
+    runTimers();
     expect(ids(store.getState().entries)).toEqual(['m2']);
     expect(store.getState().selectedKey).toBeNull();
+    expect(store.getState().removed).toBeNull();
+  });
+
+  it('undo brings the registration back and keeps its entries', async () => {
+    const { fake, store, runFlushes, runTimers } = await loaded();
+    fake.emit('webhooks.entry', entry('m1'));
+    runFlushes();
+    const removing = store.getState().remove('wh1');
+    fake.waiting('webhooks.remove')[0]!.resolve(ok(undefined));
+    await flush();
+    fake.waiting('webhooks.list')[0]!.resolve(ok([]));
+    await removing;
+    const undoing = store.getState().undoRemove();
+    const [call] = fake.waiting('webhooks.undoRemove');
+    expect(call!.args).toEqual(['wh1']);
+    call!.resolve(ok(webhookView('wh1')));
+    await flush();
+    fake.waiting('webhooks.list')[0]!.resolve(ok([webhookView('wh1')]));
+    await undoing;
+    runTimers();
+    expect(store.getState().removed).toBeNull();
+    expect(ids(store.getState().entries)).toEqual(['m1']);
+    expect(store.getState().registrations).toMatchObject({ status: 'loaded', views: [{ id: 'wh1' }] });
   });
 
   it('loads the snapshot page by page with the cursor, asking for pages of 200', async () => {
