@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES, type Envelope } from './app-error';
+import { MessageFilterSchema } from './message-filter';
 import { RoutingDecisionSchema, TAP_CREDENTIAL_PATTERN, TapEventSchema } from './webhook-protocol';
 import { CapabilityEventDataSchema, CapabilityValueSchema, FlowSchema, FlowTriggerResultSchema, TransactionIdSchema } from './hub-control';
 import { createSnapshotAssembler, SNAPSHOT_PAGE_EVENT, SnapshotPageSchema } from './snapshot-pages';
@@ -449,6 +450,8 @@ export const InspectorPageRequestSchema = z
   .object({
     before: z.number().int().nonnegative().optional(),
     limit: z.number().int().min(1).max(INSPECTOR_PAGE_MAX_ENTRIES),
+    /** Only the entries that match (issue 14 §4; common/message-filter.ts). */
+    filter: MessageFilterSchema.optional(),
   })
   .strict();
 export type InspectorPageRequest = z.infer<typeof InspectorPageRequestSchema>;

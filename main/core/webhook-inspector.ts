@@ -35,7 +35,9 @@ import {
   type WebhookFullMessage,
   type WebhookMessageResult,
 } from '../../common/ipc-contract';
+import { AppError } from '../../common/app-error';
 import { base64ByteLength } from '../../common/base64';
+import { compileFilter, type FilterableMessage } from '../../common/message-filter';
 import { bodyEncoding, firstValues, type RawWebhookMessage, type RoutingDecision, type TapEvent } from '../../common/webhook-protocol';
 
 export const MAIN_INSPECTOR_CAPACITY = 1000;
@@ -235,7 +237,9 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       };
       return create(key, summary, { fullPairs: content.fullPairs, fullRouting: routing.cut ? message.routing : null }, message.rawBody);
     },
-    snapshot({ before, limit }) {
+    snapshot({ before, limit, filter }) {
+      const compiled = filter === undefined ? undefined : compileFilter(filter);
+      if (compiled && !compiled.ok) throw new AppError('invalid-argument', `The key-path filter does not parse at ${compiled.position + 1}: ${compiled.message}.`);
       const page: WebhookEntry[] = [];
       let chars = 0;
       let last: Stored | undefined;
@@ -243,6 +247,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       let more = false;
       for (const stored of newestFirst) {
         if (before !== undefined && stored.seq >= before) continue;
+        if (compiled && !compiled.test(filterable(stored))) continue;
         const size = stored.summaryBytes - ENTRY_OVERHEAD_BYTES + 1;
         if (page.length >= Math.min(limit, INSPECTOR_PAGE_MAX_ENTRIES) || (page.length > 0 && chars + size > INSPECTOR_PAGE_MAX_CHARS)) {
           more = true;
@@ -285,6 +290,20 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     },
     usage: () => ({ entries: entries.size, bodies: bodies.size, bytes }),
   };
+
+  /** An entry as the filters see it; its content (decoded only when a text or key-path filter asks) from the kept body, else from the summary. */
+  function filterable(stored: Stored): FilterableMessage {
+    const { summary } = stored;
+    return {
+      ...summary,
+      content: () => {
+        const headers = stored.fullPairs?.headers ?? summary.headers;
+        const query = stored.fullPairs?.query ?? summary.query;
+        if (!stored.body) return { headers, query, body: undefined, bodyText: summary.preview };
+        return { headers, query, body: decodeRawBody(stored.body.rawBody, headers['content-type']), bodyText: lenientUtf8.decode(Buffer.from(stored.body.rawBody, 'base64')) };
+      },
+    };
+  }
 
   function fullMessage(stored: Stored): WebhookFullMessage {
     const { summary } = stored;

@@ -1,6 +1,7 @@
 /** Words and numbers the webhooks view shows: pure functions, so they are tested without a DOM. */
 import type { SignatureScheme, SignatureVerdict, WebhookConnection, WebhookEntry, WebhookRouting } from '../../../common/ipc-contract';
 import { base64Bytes, strictUtf8 } from '../../../common/base64';
+import { type OutcomeKind, outcomeKind } from '../../../common/message-filter';
 import { secondsUntil } from './countdown';
 
 /**
@@ -102,7 +103,14 @@ export function signatureLabel(verdict: SignatureVerdict): { label: string; deta
   }
 }
 
-export type OutcomeKind = 'rejected' | 'this-app' | 'on-its-way' | 'other-hubs' | 'no-match' | 'not-seen';
+export const OUTCOME_LABELS: Readonly<Record<OutcomeKind, string>> = {
+  rejected: 'Rejected',
+  'this-app': 'This app',
+  'on-its-way': 'On its way',
+  'other-hubs': 'Other hubs',
+  'no-match': 'No match',
+  'not-seen': 'Not seen',
+};
 
 /**
  * What became of an intake, as a chip (issue 14 §2): refused by the forwarder (with its status),
@@ -110,11 +118,8 @@ export type OutcomeKind = 'rejected' | 'this-app' | 'on-its-way' | 'other-hubs' 
  * or not seen (no routing decision: the tap was not open).
  */
 export function outcomeOf(entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery' | 'rejected'>): { kind: OutcomeKind; label: string } {
-  if (entry.rejected) return { kind: 'rejected', label: `${entry.rejected.status} rejected` };
-  if (entry.delivered) return { kind: 'this-app', label: 'This app' };
-  if (entry.awaitingDelivery) return { kind: 'on-its-way', label: 'On its way' };
-  if (!entry.routing) return { kind: 'not-seen', label: 'Not seen' };
-  return entry.routing.matched.length > 0 ? { kind: 'other-hubs', label: 'Other hubs' } : { kind: 'no-match', label: 'No match' };
+  const kind = outcomeKind(entry);
+  return { kind, label: kind === 'rejected' && entry.rejected ? `${entry.rejected.status} rejected` : OUTCOME_LABELS[kind] };
 }
 
 /** The routing decision in one sentence (issue 14 §2), naming hubs by name where they are known. */

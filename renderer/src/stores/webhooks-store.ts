@@ -36,6 +36,7 @@ import {
   type WebhookRegistrationInput,
   type WebhookView,
 } from '../../../common/ipc-contract';
+import type { MessageFilter } from '../../../common/message-filter';
 import { nextFrame, type ScheduleFlush } from './frame-scheduler';
 import { type ArchiveFormat, exportMessages, importMessages } from './webhook-archive-io';
 import { settle, type UiError } from './settle';
@@ -45,6 +46,8 @@ export const RENDERER_INSPECTOR_BUDGET_BYTES = 16 * 1024 * 1024;
 /** Main sends previews of at most 1 KiB; anything longer (a misbehaving host) is cut to this. */
 export const RENDERER_PREVIEW_MAX_CHARS = 2048;
 export const SNAPSHOT_PAGE_ENTRIES = 200;
+/** How often, at most, a filtered list asks main again while messages arrive. */
+export const REQUERY_MS = 500;
 /** Accounted per entry besides its JSON length: the objects, the row's key and indexes. */
 const ENTRY_OVERHEAD_BYTES = 200;
 
@@ -83,6 +86,13 @@ export interface WebhooksState {
   /** The full message of the selected entry (fetched on selection). */
   details: MessageDetailsState;
   replay: ReplayState;
+  /** What the list is narrowed to (empty: everything). While it is not empty, the list is main's answer, asked again as messages arrive. */
+  filter: MessageFilter;
+  /** Main is looking for the filter's matches. */
+  searching: boolean;
+  /** Why main refused the filter (a key path that does not parse). */
+  filterError: string | null;
+  setFilter(filter: MessageFilter): Promise<void>;
   /** Sends the selected message again (main does it: it has the bytes). */
   replaySelected(options: ReplayOptions): Promise<void>;
   /** Builds an export file of the shown messages, or of the selected one only. */
@@ -196,6 +206,9 @@ export function createWebhooksStore(
       selectedKey: null,
       details: { status: 'idle' },
       replay: { status: 'idle' },
+      filter: {},
+      searching: false,
+      filterError: null,
       bytes: 0,
       pending: null,
       actionError: null,
@@ -271,6 +284,22 @@ export function createWebhooksStore(
         await run('clear', () => bridge.inspector.clear());
       },
 
+      async setFilter(filter) {
+        const next = withoutEmpty(filter);
+        cancelRequery?.();
+        cancelRequery = undefined;
+        queued = queued.filter((item) => item.kind === 'patch');
+        set({ filter: next, filterError: null });
+        if (isFiltering(next)) {
+          await searchFiltered();
+          return;
+        }
+        // Back to everything: main's pages again, then live.
+        generation++;
+        set({ entries: [], held: [], bytes: 0, searching: false });
+        await get().load();
+      },
+
       select(key) {
         if (key === get().selectedKey && get().details.status !== 'error') return;
         fetchDetails(key);
@@ -296,6 +325,33 @@ export function createWebhooksStore(
       },
     };
   });
+
+  /** Replaces the list by main's matches of the filter, page by page (within the list's bounds). */
+  const searchFiltered = async (): Promise<void> => {
+    const { getState: get, setState: set } = store;
+    const started = ++generation;
+    const filter = get().filter;
+    set({ searching: true });
+    const found: WebhookEntry[] = [];
+    let before: number | undefined;
+    for (;;) {
+      const page = await settle(() => bridge.inspector.snapshot({ limit: SNAPSHOT_PAGE_ENTRIES, filter, ...(before !== undefined && { before }) }));
+      if (generation !== started) return; // another filter, or cleared, since
+      if (!page.ok) return set({ searching: false, filterError: page.error.message });
+      found.push(...page.value.entries.map(clampPreview));
+      if (page.value.nextCursor === null || found.length >= capacity) break;
+      before = page.value.nextCursor;
+    }
+    set({ ...withBounds([], found), searching: false, filterError: null });
+  };
+  /** While filtered, new messages are not judged here (the text and key path need their bodies): main is asked again, at most every REQUERY_MS. */
+  let cancelRequery: (() => void) | undefined;
+  const requery = () => {
+    cancelRequery ??= options.schedule(() => {
+      cancelRequery = undefined;
+      void searchFiltered();
+    }, REQUERY_MS);
+  };
 
   /** Takes a forgotten registration's messages out of the list (and the selection, when it was one of them). */
   const dropEntriesOf = (id: string) => {
@@ -371,7 +427,7 @@ export function createWebhooksStore(
     if (queued.length === 0) scheduleFlush(flush);
     queued.push(item);
   };
-  const stopEntries = bridge.on('webhooks.entry', (entry) => enqueue({ kind: 'entry', entry: clampPreview(entry) }));
+  const stopEntries = bridge.on('webhooks.entry', (entry) => (isFiltering(store.getState().filter) ? requery() : enqueue({ kind: 'entry', entry: clampPreview(entry) })));
   const stopPatches = bridge.on('webhooks.entryPatch', (patch) => enqueue({ kind: 'patch', patch }));
   const stopStatus = bridge.on('webhooks.status', (status) => {
     store.setState({ connections: { ...store.getState().connections, [status.webhookId]: status.connection } });
@@ -398,3 +454,10 @@ function timeout(run: () => void, ms: number): () => void {
   const timer = setTimeout(run, ms);
   return () => clearTimeout(timer);
 }
+
+/** A filter without its empty parts (an empty list or text filters nothing). */
+function withoutEmpty(filter: MessageFilter): MessageFilter {
+  return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0))) as MessageFilter;
+}
+
+export const isFiltering = (filter: MessageFilter) => Object.keys(filter).length > 0;

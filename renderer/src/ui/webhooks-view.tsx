@@ -3,6 +3,7 @@ import type { CSSProperties } from 'react';
 import { useStore } from 'zustand';
 import { connectionOf, entryKey } from '../stores/webhooks-store';
 import { ArchiveControls } from './archive-controls';
+import { InspectorFilters } from './inspector-filters';
 import { InspectorList } from './inspector-list';
 import { MessageDetails } from './message-details';
 import { SplitSeparator } from './split-separator';
@@ -71,6 +72,7 @@ function Inspector() {
         </button>
         <ArchiveControls />
       </div>
+      <InspectorFilters />
       <div className="inspector-body" style={{ '--split': `${split * 100}%` } as CSSProperties}>
         <InspectorList entries={entries} selectedKey={selectedKey} onSelect={(key) => state.select(key)} />
         <SplitSeparator fraction={split} onChange={(fraction) => preferences.getState().setInspectorSplit(fraction)} label="Resize the message list" />

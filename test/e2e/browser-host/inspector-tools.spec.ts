@@ -303,3 +303,39 @@ test('the detail pane: a resizable split, array indices, long arrays folded, cop
   await page.reload();
   await expect(page.getByRole('separator', { name: 'Resize the message list' })).toHaveAttribute('aria-valuenow', '40');
 });
+
+test('find messages: full-text search in bodies, a key-path condition checked as typed, outcome toggles, and new matches arriving', async ({ page }) => {
+  await post(JSON.stringify({ device: { id: 'lamp-1' }, note: `${'x'.repeat(3000)}needle` }));
+  await post('{"device":{"id":"lamp-2"}}');
+  await post('{"device":{"id":"nobody"}}');
+  await expect(messageRows(page)).toHaveCount(3);
+  const filters = page.getByRole('search', { name: 'Find messages' });
+
+  // The needle is past the 1 KiB preview the list holds: main searches the whole body.
+  await filters.getByLabel('Search').fill('NEEDLE');
+  await expect(messageRows(page)).toHaveCount(1);
+  await expect(filters.getByRole('status')).toHaveText('1 matching message');
+  await filters.getByLabel('Search').fill('');
+  await expect(messageRows(page)).toHaveCount(3);
+
+  await filters.getByLabel('Key path').fill('body..device');
+  await expect(filters.getByText(/^At 6: /)).toBeVisible();
+  await filters.getByLabel('Key path').fill('body.device.id == lamp-2');
+  await expect(messageRows(page).filter({ hasText: 'lamp-2' })).toHaveCount(1);
+  await expect(messageRows(page)).toHaveCount(1);
+  await messageRows(page).first().getByRole('button').click();
+  await expect(details(page).getByText(/body\.device\.id = "lamp-2"/)).toBeVisible();
+  // A new message that matches shows up while filtered; one that does not, does not.
+  await post('{"device":{"id":"lamp-2"},"n":2}');
+  await post('{"device":{"id":"lamp-3"}}');
+  await expect(messageRows(page)).toHaveCount(2);
+
+  await filters.getByLabel('Key path').fill('');
+  await filters.getByRole('group', { name: 'Outcome' }).getByRole('button', { name: 'No match' }).click();
+  await expect(messageRows(page)).toHaveCount(2);
+  await expect(messageRows(page).getByText('No match', { exact: true })).toHaveCount(2);
+
+  await filters.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(messageRows(page)).toHaveCount(5);
+  await expect(filters.getByRole('button', { name: 'Clear filters' })).toHaveCount(0);
+});

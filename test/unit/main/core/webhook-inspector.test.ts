@@ -325,6 +325,32 @@ describe('imported messages and the source of a message', () => {
   });
 });
 
+describe('filtered pages (issue 14 §4)', () => {
+  it('pages only the entries that match: text in the whole body, a key path, an outcome; a bad key path is refused', () => {
+    const inspector = createWebhookInspector();
+    inspector.delivered('wh', webhookMessage('m1', { device: { id: 'lamp-1' }, note: 'x'.repeat(2000) + 'needle' }));
+    inspector.delivered('wh', webhookMessage('m2', { device: { id: 'lamp-2' } }));
+    inspector.tapped('wh', tapEvent('m3'));
+    const ids = (filter: Parameters<typeof inspector.snapshot>[0]['filter']) => inspector.snapshot({ limit: 10, filter }).entries.map((entry) => entry.id);
+    // The needle is past the 1 KiB preview: found in the kept body.
+    expect(ids({ text: 'NEEDLE' })).toEqual(['m1']);
+    expect(ids({ keyPath: 'body.device.id == lamp-2' })).toEqual(['m2']);
+    expect(ids({ outcomes: ['this-app'] })).toEqual(['m2', 'm1']);
+    expect(ids({ outcomes: ['no-match'] })).toEqual(['m3']);
+    expect(() => inspector.snapshot({ limit: 10, filter: { keyPath: 'body..x' } })).toThrow(/does not parse at 6/);
+  });
+
+  it('pages a filtered result with the cursor', () => {
+    const inspector = createWebhookInspector();
+    for (let i = 0; i < 5; i++) inspector.delivered('wh', webhookMessage(`m${i}`, { device: { id: i % 2 === 0 ? 'even' : 'odd' } }));
+    const first = inspector.snapshot({ limit: 2, filter: { keyPath: 'body.device.id == even' } });
+    expect(first.entries.map((entry) => entry.id)).toEqual(['m4', 'm2']);
+    const second = inspector.snapshot({ limit: 2, before: first.nextCursor!, filter: { keyPath: 'body.device.id == even' } });
+    expect(second.entries.map((entry) => entry.id)).toEqual(['m0']);
+    expect(second.nextCursor).toBeNull();
+  });
+});
+
 describe('the parsed body, decoded from the raw body as the forwarder decodes it', () => {
   const b64 = (text: string) => Buffer.from(text).toString('base64');
   it('JSON (also +json and with a charset), form fields (first value), text, and null when empty', () => {

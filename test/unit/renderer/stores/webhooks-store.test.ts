@@ -7,6 +7,7 @@ import {
   RENDERER_INSPECTOR_BUDGET_BYTES,
   RENDERER_INSPECTOR_CAPACITY,
   RENDERER_PREVIEW_MAX_CHARS,
+  REQUERY_MS,
   SNAPSHOT_PAGE_ENTRIES,
 } from '../../../../renderer/src/stores/webhooks-store';
 import { flush, ok } from '../fake-bridge';
@@ -431,5 +432,45 @@ describe('webhooks store', () => {
     const result = await exporting;
     expect(result.ok && result.value).toMatchObject({ exported: 2, gone: 1, mimeType: 'application/x-ndjson', fileName: expect.stringMatching(/^hubdesk-webhooks-.*\.ndjson$/) });
     expect(result.ok && result.value.text.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(['old', 'new']);
+  });
+
+  it('a filter shows main’s matches; new messages ask main again; an empty filter shows everything again', async () => {
+    const { fake, store, runFlushes, runTimers, timers } = await loaded();
+    fake.emit('webhooks.entry', entry('m1'));
+    runFlushes();
+    const filtering = store.getState().setFilter({ text: 'lamp', outcomes: [], keyPath: '' });
+    expect(store.getState().filter).toEqual({ text: 'lamp' });
+    expect(store.getState().searching).toBe(true);
+    const [search] = fake.waiting('inspector.snapshot');
+    expect(search!.args).toEqual([{ limit: SNAPSHOT_PAGE_ENTRIES, filter: { text: 'lamp' } }]);
+    search!.resolve(page([entry('m9')]));
+    await filtering;
+    expect(ids(store.getState().entries)).toEqual(['m9']);
+
+    fake.emit('webhooks.entry', entry('m10'));
+    fake.emit('webhooks.entry', entry('m11'));
+    runFlushes();
+    expect(ids(store.getState().entries)).toEqual(['m9']);
+    expect(timers.filter((timer) => !timer.cancelled).map((timer) => timer.ms)).toEqual([REQUERY_MS]);
+    runTimers();
+    fake.waiting('inspector.snapshot')[0]!.resolve(page([entry('m11'), entry('m9')]));
+    await flush();
+    expect(ids(store.getState().entries)).toEqual(['m11', 'm9']);
+
+    const clearing = store.getState().setFilter({});
+    fake.waiting('webhooks.list')[0]!.resolve(ok([webhookView('wh1')]));
+    const [everything] = fake.waiting('inspector.snapshot');
+    expect(everything!.args).toEqual([{ limit: SNAPSHOT_PAGE_ENTRIES }]);
+    everything!.resolve(page([entry('m11'), entry('m10'), entry('m9'), entry('m1')]));
+    await clearing;
+    expect(ids(store.getState().entries)).toEqual(['m11', 'm10', 'm9', 'm1']);
+  });
+
+  it('a filter main refuses says why', async () => {
+    const { fake, store } = await loaded();
+    const filtering = store.getState().setFilter({ keyPath: 'body..x' });
+    fake.waiting('inspector.snapshot')[0]!.resolve({ ok: false, error: { code: 'invalid-argument', message: 'The key-path filter does not parse at 6: expected a name.' } });
+    await filtering;
+    expect(store.getState()).toMatchObject({ searching: false, filterError: 'The key-path filter does not parse at 6: expected a name.' });
   });
 });
