@@ -308,7 +308,7 @@ export function createWebhooksStore(
       exportArchive(format, onlySelected) {
         const { entries, selectedKey, registrations } = get();
         const chosen = onlySelected ? entries.filter((entry) => entryKey(entry) === selectedKey) : entries;
-        return exportMessages(bridge, chosen, registrations.status === 'loaded' ? registrations.views : [], format);
+        return exportMessages(bridge, chosen, registrationViews({ registrations }), format);
       },
 
       importArchive: (text) => importMessages(bridge, text),
@@ -461,3 +461,10 @@ function withoutEmpty(filter: MessageFilter): MessageFilter {
 }
 
 export const isFiltering = (filter: MessageFilter) => Object.keys(filter).length > 0;
+
+const NO_VIEWS: readonly WebhookView[] = Object.freeze([]);
+/**
+ * The registrations as loaded, or one shared empty list: a selector must return the same value for
+ * the same state (a new `[]` each time makes React render again and again, error #185).
+ */
+export const registrationViews = (state: Pick<WebhooksState, 'registrations'>): readonly WebhookView[] => (state.registrations.status === 'loaded' ? state.registrations.views : NO_VIEWS);

@@ -8,7 +8,7 @@ import { useEffect, useId, useState } from 'react';
 import { useStore } from 'zustand';
 import { type MessageFilter, OUTCOME_KINDS, type OutcomeKind, parseKeyPathCondition } from '../../../common/message-filter';
 import { OUTCOME_LABELS } from '../format/webhook-labels';
-import { isFiltering } from '../stores/webhooks-store';
+import { isFiltering, registrationViews } from '../stores/webhooks-store';
 import { useStores } from './stores-context';
 
 const TYPING_PAUSE_MS = 250;
@@ -20,7 +20,7 @@ export function InspectorFilters() {
   const filterError = useStore(webhooks, (s) => s.filterError);
   const searching = useStore(webhooks, (s) => s.searching);
   const count = useStore(webhooks, (s) => s.entries.length);
-  const views = useStore(webhooks, (s) => (s.registrations.status === 'loaded' ? s.registrations.views : []));
+  const views = useStore(webhooks, registrationViews);
   const [text, setText] = useState(filter.text ?? '');
   const [keyPath, setKeyPath] = useState(filter.keyPath ?? '');
   const keyPathId = useId();

@@ -11,6 +11,7 @@ import { base64Bytes } from '../../../common/base64';
 import { decisionSentence, formatSize, formatTime, hexDump, prettyJson, rawBodyText, signatureLabel } from '../format/webhook-labels';
 import type { MessageDetailsState } from '../stores/webhooks-store';
 import { JsonTree } from './json-tree';
+import { KeyPathPlayground } from './key-path-playground';
 import { MessageActions } from './message-actions';
 import { useStores } from './stores-context';
 
@@ -67,6 +68,7 @@ function Request({ entry, full, details }: { entry: WebhookEntry; full: WebhookF
       <PairsTable pairs={full?.query ?? entry.query} caption="Query" />
       {!full && entry.pairsCut && <p className="muted">Long headers or query values are cut here; the full message has them whole.</p>}
       {full ? <FullBody message={full} /> : <BodyPreview entry={entry} details={details} />}
+      {full && !full.bodyOmitted && <KeyPathPlayground key={`${full.webhookId}/${full.id}`} message={full} />}
     </>
   );
 }

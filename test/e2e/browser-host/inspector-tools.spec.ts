@@ -339,3 +339,24 @@ test('find messages: full-text search in bodies, a key-path condition checked as
   await expect(messageRows(page)).toHaveCount(5);
   await expect(filters.getByRole('button', { name: 'Clear filters' })).toHaveCount(0);
 });
+
+test('the key-path playground shows what a path extracts from the selected message, where it does not parse, and which registration it would match', async ({ page }) => {
+  await post('{"device":{"id":"lamp-1","room":{"name":"Hall"}}}');
+  await openNewest(page, 1);
+  const playground = details(page).getByRole('region', { name: 'Key-path playground' });
+  const input = playground.getByLabel('Key path');
+  // It starts from the webhook's own key path, as the forwarder ran it.
+  await expect(input).toHaveValue('body.device.id');
+  await expect(playground.getByText('Extracts "lamp-1"')).toBeVisible();
+  await expect(playground.getByText(`Would match this app's ${info.webhook.id}.`)).toBeVisible();
+
+  await input.fill("body.device['room'].name");
+  await expect(playground.getByText('Extracts "Hall"')).toBeVisible();
+  await expect(playground.getByText("None of this app's registrations has the value Hall.")).toBeVisible();
+  await input.fill('body.device.room');
+  await expect(playground.getByText(/can match no registration/)).toBeVisible();
+  await input.fill('body.missing');
+  await expect(playground.getByText(/^Extracts nothing from this message/)).toBeVisible();
+  await input.fill('body..id');
+  await expect(playground.getByText(/^At 6: /)).toBeVisible();
+});

@@ -8,6 +8,7 @@ import {
   RENDERER_INSPECTOR_CAPACITY,
   RENDERER_PREVIEW_MAX_CHARS,
   REQUERY_MS,
+  registrationViews,
   SNAPSHOT_PAGE_ENTRIES,
 } from '../../../../renderer/src/stores/webhooks-store';
 import { flush, ok } from '../fake-bridge';
@@ -472,5 +473,12 @@ describe('webhooks store', () => {
     fake.waiting('inspector.snapshot')[0]!.resolve({ ok: false, error: { code: 'invalid-argument', message: 'The key-path filter does not parse at 6: expected a name.' } });
     await filtering;
     expect(store.getState()).toMatchObject({ searching: false, filterError: 'The key-path filter does not parse at 6: expected a name.' });
+  });
+
+  it('registrationViews gives the same empty list while loading, so a selector does not make React render for ever', () => {
+    const loading = { registrations: { status: 'loading' as const } };
+    expect(registrationViews(loading)).toBe(registrationViews({ registrations: { status: 'loading' } }));
+    const views = [webhookView('wh1')];
+    expect(registrationViews({ registrations: { status: 'loaded', views } })).toBe(views);
   });
 });
