@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../services/stack';
-import { openApp, signInThroughBrowser, startStackProgram } from '../e2e/support/browser-host';
+import { addWebhookInApp, openApp, signInThroughBrowser, startStackProgram } from '../e2e/support/browser-host';
 import { type RunningProgram, startProgram } from '../e2e/support/processes';
 import { tempDir } from '../support/temp-dir';
 
@@ -67,13 +67,7 @@ async function showWebhooks(page: Page): Promise<void> {
   await page.getByRole('tab', { name: 'Webhooks' }).click();
   const list = page.getByRole('list', { name: 'Webhooks' });
   if ((await list.getByRole('listitem').count()) === 0) {
-    const form = page.getByRole('form', { name: 'Add a webhook' });
-    await form.getByLabel('Webhook ID').fill(info.webhook.id);
-    await form.getByLabel('Webhook secret').fill(info.webhook.secret);
-    await form.getByLabel('Tap credential (optional)').fill(info.webhook.tap_credential);
-    await form.getByRole('radio', { name: 'Key values' }).check();
-    await form.getByRole('textbox', { name: 'Values' }).fill('lamp-1');
-    await form.getByRole('button', { name: 'Add webhook' }).click();
+    await addWebhookInApp(page, { id: info.webhook.id, secret: info.webhook.secret, tapCredential: info.webhook.tap_credential, values: 'lamp-1' });
     await expect(list.getByRole('listitem').getByRole('status')).toHaveText('Connected');
     for (const body of [{ device: { id: 'lamp-1' }, on: true }, { device: { id: 'thermostat-2' }, target: 21.5 }, { device: { id: 'lamp-1' }, on: false }]) {
       await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -8,7 +8,7 @@ import { InspectorList } from './inspector-list';
 import { MessageDetails } from './message-details';
 import { SplitSeparator } from './split-separator';
 import { useStores } from './stores-context';
-import { WebhookForm } from './webhook-form';
+import { AddWebhookButton } from './webhook-form';
 import { WebhookRegistrations } from './webhook-registrations';
 
 export function WebhooksView() {
@@ -17,7 +17,7 @@ export function WebhooksView() {
   return (
     <div className="webhooks-view">
       <div className="webhooks-side">
-        <WebhookForm />
+        <AddWebhookButton />
         {actionError && (
           <p className="error-text" role="alert">
             {actionError.message}

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
-import { openApp, signInThroughBrowser, startBrowserHost, startStackProgram } from '../support/browser-host';
+import { addWebhookInApp, openApp, signInThroughBrowser, startBrowserHost, startStackProgram } from '../support/browser-host';
 import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
@@ -76,13 +76,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('heading', { name: 'Inspector', exact: true })).toBeVisible();
       expect(await violations(page), 'webhooks').toEqual([]);
       // With a message selected: its outcome, signature, actions, JSON tree and raw views (issue 14).
-      const form = page.getByRole('form', { name: 'Add a webhook' });
-      await form.getByLabel('Webhook ID').fill(info.webhook.id);
-      await form.getByLabel('Webhook secret').fill(info.webhook.secret);
-      await form.getByLabel('Tap credential (optional)').fill(info.webhook.tap_credential);
-      await form.getByLabel('Signing secret (optional)').fill('a-signing-secret');
-      await form.getByRole('textbox', { name: 'Values' }).fill('lamp-1');
-      await form.getByRole('button', { name: 'Add webhook' }).click();
+      // The add dialog, with a problem said under its field.
+      await page.getByRole('button', { name: 'Add a webhook…' }).click();
+      await page.getByRole('dialog', { name: 'Add a webhook' }).getByRole('button', { name: 'Add webhook' }).click();
+      await expect(page.getByRole('dialog', { name: 'Add a webhook' }).getByText('Enter the webhook ID the developer portal shows.')).toBeVisible();
+      expect(await violations(page), 'add a webhook').toEqual([]);
+      await page.keyboard.press('Escape');
+      await addWebhookInApp(page, { id: info.webhook.id, secret: info.webhook.secret, tapCredential: info.webhook.tap_credential, signingSecret: 'a-signing-secret', values: 'lamp-1' });
       await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('status').first()).toHaveText('Connected');
       const posted = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' }, body: '{"device":{"id":"lamp-1"},"list":[1,2]}' });
       expect(posted.status).toBe(202);

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
-import { startBrowserHost, startStackProgram } from '../support/browser-host';
+import { addWebhookInApp, startBrowserHost, startStackProgram } from '../support/browser-host';
 import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
@@ -34,16 +34,7 @@ test.afterAll(async () => {
 test.beforeEach(async ({ page }) => {
   host = startBrowserHost(info, tempDir('e2e-inspector-tools'));
   await page.goto(await host.line(RUNNING));
-  await page.getByRole('tab', { name: 'Webhooks' }).click();
-  const form = page.getByRole('form', { name: 'Add a webhook' });
-  await form.getByLabel('Webhook ID').fill(info.webhook.id);
-  await form.getByLabel('Webhook secret').fill(info.webhook.secret);
-  await form.getByLabel('Tap credential (optional)').fill(info.webhook.tap_credential);
-  await form.getByLabel('Signing secret (optional)').fill(SIGNING_SECRET);
-  await form.getByRole('radio', { name: 'Key values' }).check();
-  await form.getByRole('textbox', { name: 'Values' }).fill('lamp-1');
-  await form.getByRole('button', { name: 'Add webhook' }).click();
-  await expect(form.getByLabel('Signing secret (optional)')).toHaveValue('');
+  await addWebhookInApp(page, { id: info.webhook.id, secret: info.webhook.secret, tapCredential: info.webhook.tap_credential, signingSecret: SIGNING_SECRET, values: 'lamp-1' });
   const registration = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem');
   await expect(registration.getByRole('status').first()).toHaveText('Connected');
   await expect(registration.getByText('Signing secret set: signatures checked')).toBeVisible();
@@ -250,6 +241,8 @@ test('an intake the forwarder refuses (413) is listed through the tap with its s
 
 test('the detail pane: a resizable split, array indices, long arrays folded, copy a key path, pretty JSON, hex for binary, scroll reset', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  // The list and the details sit side by side only where the inspector is wide (a container query).
+  await page.setViewportSize({ width: 1920, height: 1000 });
   const items = Array.from({ length: 250 }, (_, i) => ({ n: i }));
   await post(JSON.stringify({ device: { id: 'lamp-1', 'b-c': [{ x: 1 }] }, items }));
   await openNewest(page, 1);

@@ -104,3 +104,18 @@ export async function openHomeLive(page: Page): Promise<Locator> {
   await expect(home.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
   return home;
 }
+
+/** Adds a webhook through the app's "Add a webhook…" dialog, and waits for the dialog to close (main took it). */
+export async function addWebhookInApp(page: Page, webhook: { id: string; secret: string; tapCredential?: string; signingSecret?: string; values: string }): Promise<void> {
+  await page.getByRole('tab', { name: 'Webhooks' }).click();
+  await page.getByRole('button', { name: 'Add a webhook…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a webhook' });
+  await dialog.getByLabel('Webhook ID').fill(webhook.id);
+  await dialog.getByLabel('Webhook secret').fill(webhook.secret);
+  if (webhook.tapCredential !== undefined) await dialog.getByLabel('Tap credential (optional)').fill(webhook.tapCredential);
+  if (webhook.signingSecret !== undefined) await dialog.getByLabel('Signing secret (optional)').fill(webhook.signingSecret);
+  await dialog.getByRole('radio', { name: 'Key values' }).check();
+  await dialog.getByRole('textbox', { name: 'Values' }).fill(webhook.values);
+  await dialog.getByRole('button', { name: 'Add webhook' }).click();
+  await expect(dialog).toBeHidden();
+}
