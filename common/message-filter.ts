@@ -124,8 +124,11 @@ export interface FilterableMessage {
   delivered: boolean;
   awaitingDelivery: boolean;
   rejected?: unknown;
-  /** Called only when the filter needs it (text or key path): headers, query, decoded body and the body as text. */
-  content(): { headers: Record<string, string>; query: Record<string, string>; body: unknown; bodyText: string } | undefined;
+  /**
+   * Called only when the filter needs it (text or key path): headers, query, and the body decoded or
+   * as text, each decoded only when asked (a text search found in a header never decodes the body).
+   */
+  content(): { headers: Record<string, string>; query: Record<string, string>; body(): unknown; bodyText(): string } | undefined;
 }
 
 /** A filter ready to run many times: its key-path condition parsed and its text lower-cased once. */
@@ -151,7 +154,11 @@ export function compileFilter(filter: MessageFilter): { ok: true; test: (message
       if (text === undefined && !condition) return true;
       const content = message.content();
       if (!content) return false;
-      if (condition && !matchesCondition(condition.condition, content)) return false;
+      if (condition) {
+        const { path } = condition.condition;
+        const input = { headers: content.headers, query: content.query, body: path.root === 'body' ? content.body() : undefined };
+        if (!matchesCondition(condition.condition, input)) return false;
+      }
       return text === undefined || containsText(content, text);
     },
   };
@@ -162,5 +169,5 @@ function containsText(content: NonNullable<ReturnType<FilterableMessage['content
   for (const pairs of [content.headers, content.query]) {
     for (const [name, value] of Object.entries(pairs)) if (has(name) || has(value)) return true;
   }
-  return has(content.bodyText);
+  return has(content.bodyText());
 }

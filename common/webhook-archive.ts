@@ -20,9 +20,9 @@
 import { z } from 'zod';
 import { base64ByteLength, base64Bytes, bytesBase64, strictUtf8 } from './base64';
 import { type ArchivedMessage, ArchivedMessageSchema, INSPECTOR_BODY_MAX_BYTES } from './ipc-contract';
+import { RoutingDecisionSchema } from './webhook-protocol';
 
 export type { ArchivedMessage };
-import { RoutingDecisionSchema } from './webhook-protocol';
 
 export const ARCHIVE_MAX_MESSAGES = 1000;
 /** Files larger than this are refused before they are read. */

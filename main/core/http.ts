@@ -65,15 +65,16 @@ export function joinUrl(base: string, path: string): string {
 }
 
 
-function describeFailure(error: unknown): string {
+/** A failed request in the user's words: fetch's (the code on its cause) and undici's `request` (the code on the error) alike. */
+export function describeFailure(error: unknown): string {
   if (error instanceof Error) {
     if (error.name === 'TimeoutError') return 'timed out';
     if (error.name === 'AbortError') return 'aborted';
-    const cause = (error as { cause?: { code?: unknown } }).cause;
-    if (typeof cause?.code !== 'string') return error.message;
-    if (cause.code === 'ERR_HUB_NOT_NAMED') return CERTIFICATE_NOT_THE_HUB;
-    if (UNTRUSTED_CERTIFICATE_CODES.has(cause.code)) return UNTRUSTED_CERTIFICATE;
-    return NETWORK_ERRORS[cause.code] ?? cause.code;
+    const code = (error as { cause?: { code?: unknown } }).cause?.code ?? (error as { code?: unknown }).code;
+    if (typeof code !== 'string') return error.message;
+    if (code === 'ERR_HUB_NOT_NAMED') return CERTIFICATE_NOT_THE_HUB;
+    if (UNTRUSTED_CERTIFICATE_CODES.has(code)) return UNTRUSTED_CERTIFICATE;
+    return NETWORK_ERRORS[code] ?? code;
   }
   return 'request failed';
 }

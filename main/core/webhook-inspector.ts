@@ -291,7 +291,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     usage: () => ({ entries: entries.size, bodies: bodies.size, bytes }),
   };
 
-  /** An entry as the filters see it; its content (decoded only when a text or key-path filter asks) from the kept body, else from the summary. */
+  /** An entry as the filters see it; its content (each part decoded only when a filter asks for it) from the kept body, else from the summary. */
   function filterable(stored: Stored): FilterableMessage {
     const { summary } = stored;
     return {
@@ -299,8 +299,9 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       content: () => {
         const headers = stored.fullPairs?.headers ?? summary.headers;
         const query = stored.fullPairs?.query ?? summary.query;
-        if (!stored.body) return { headers, query, body: undefined, bodyText: summary.preview };
-        return { headers, query, body: decodeRawBody(stored.body.rawBody, headers['content-type']), bodyText: lenientUtf8.decode(Buffer.from(stored.body.rawBody, 'base64')) };
+        const kept = stored.body;
+        if (!kept) return { headers, query, body: () => undefined, bodyText: () => summary.preview };
+        return { headers, query, body: () => decodeRawBody(kept.rawBody, headers['content-type']), bodyText: () => lenientUtf8.decode(Buffer.from(kept.rawBody, 'base64')) };
       },
     };
   }
@@ -366,7 +367,6 @@ function serialisedLength(value: unknown): number {
     return Number.POSITIVE_INFINITY;
   }
 }
-
 
 /** What a request gives an entry's summary: never its body, only a preview of at most INSPECTOR_PREVIEW_BYTES. */
 export function contentOf(request: Pick<RawWebhookMessage, 'headers' | 'query' | 'rawBody'>): { fields: Content; fullPairs: Pairs | null } {

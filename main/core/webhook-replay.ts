@@ -15,6 +15,7 @@ import { REPLAY_RESPONSE_MAX_BYTES, REPLAY_TIMEOUT_MS, type ReplayRequest, type 
 import { strictUtf8 } from '../../common/base64';
 import { replayedHeaders } from '../../common/curl-command';
 import { intakeUrl } from '../../common/webhook-protocol';
+import { describeFailure } from './http';
 import type { ReceivedMessage } from './webhook-inspector';
 
 export const REPLAY_GONE = 'Hubdesk no longer keeps this message’s body, so it cannot be sent again.';
@@ -54,7 +55,7 @@ export function createReplayer(deps: ReplayDeps): (replay: ReplayRequest) => Pro
         durationMs: Math.round((performance.now() - started) * 10) / 10,
       };
     } catch (error) {
-      return { status: 'failed', url, reason: signal.aborted ? `No answer from ${url} within ${timeoutMs / 1000} s.` : `Couldn't send it to ${url}: ${describe(error)}.` };
+      return { status: 'failed', url, reason: signal.aborted ? `No answer from ${url} within ${timeoutMs / 1000} s.` : `Couldn't send it to ${url}: ${describeFailure(error)}.` };
     }
   };
 }
@@ -81,13 +82,4 @@ async function readBounded(body: AsyncIterable<Buffer> & { destroy(): void }, ma
     length += chunk.length;
   }
   return { bytes: Buffer.concat(chunks), truncated: false };
-}
-
-/** A network error in words: its code's meaning where it has one. */
-function describe(error: unknown): string {
-  const code = (error as { code?: unknown; cause?: { code?: unknown } }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
-  if (code === 'ECONNREFUSED') return 'the connection was refused (is the server running?)';
-  if (code === 'ENOTFOUND') return 'the host name was not found';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was closed before an answer';
-  return error instanceof Error ? error.message : String(error);
 }

@@ -15,10 +15,10 @@ import { DEFAULT_SIZE, MIN_SIZE, rememberPlacement, restorePlacement, WINDOW_BOU
 /** `app`: the built renderer folder, served at app://hubdesk/; `dev-server`: electron-vite's. */
 export type RendererSource = { kind: 'app'; root: string } | { kind: 'dev-server'; url: string };
 
-/** electron-vite sets ELECTRON_RENDERER_URL in development only; it must be its loopback dev server. */
 /** Writing to the clipboard only ("sanitized": text, never reading it back). */
 const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write']);
 
+/** electron-vite sets ELECTRON_RENDERER_URL in development only; it must be its loopback dev server. */
 export function resolveRendererSource(env: NodeJS.ProcessEnv, builtRendererRoot: string): RendererSource {
   const devUrl = env.ELECTRON_RENDERER_URL;
   if (devUrl === undefined || devUrl === '') return { kind: 'app', root: builtRendererRoot };

@@ -123,6 +123,11 @@ export type WebhooksStore = StoreApi<WebhooksState> & { dispose(): void };
 type Queued = { kind: 'entry'; entry: WebhookEntry } | { kind: 'patch'; patch: WebhookEntryPatch };
 
 export const entryKey = (entry: Pick<WebhookEntry, 'webhookId' | 'id'>) => `${entry.webhookId}/${entry.id}`;
+/** The webhook id and message id of a key (a webhook id never holds a `/`). */
+const keyParts = (key: string): Pick<WebhookEntry, 'webhookId' | 'id'> => {
+  const slash = key.indexOf('/');
+  return { webhookId: key.slice(0, slash), id: key.slice(slash + 1) };
+};
 
 const sizes = new WeakMap<WebhookEntry, number>();
 /** What one summary is accounted in the renderer's budget: its JSON length plus a fixed overhead (computed once per entry). */
@@ -316,10 +321,10 @@ export function createWebhooksStore(
       async replaySelected(options) {
         const key = get().selectedKey;
         if (key === null) return;
-        const slash = key.indexOf('/');
+        const { webhookId, id } = keyParts(key);
         set({ replay: { status: 'sending', key } });
         // Main gives the target REPLAY_TIMEOUT_MS to answer, and then answers itself.
-        const result = await settle(() => bridge.inspector.replay({ webhookId: key.slice(0, slash), id: key.slice(slash + 1), ...options }), { deadlineMs: REPLAY_TIMEOUT_MS + 5_000 });
+        const result = await settle(() => bridge.inspector.replay({ webhookId, id, ...options }), { deadlineMs: REPLAY_TIMEOUT_MS + 5_000 });
         if (get().selectedKey !== key) return; // another selection since: its replay pane is empty
         set({ replay: result.ok ? { status: 'done', key, result: result.value } : { status: 'error', key, error: result.error } });
       },
@@ -371,8 +376,7 @@ export function createWebhooksStore(
     if (key === null) return set({ selectedKey: null, details: { status: 'idle' }, replay: { status: 'idle' } });
     set({ selectedKey: key, details: { status: 'loading', key }, ...(key !== get().selectedKey && { replay: { status: 'idle' } }) });
     const entry = [...get().entries, ...get().held].find((candidate) => entryKey(candidate) === key);
-    const slash = key.indexOf('/');
-    const [webhookId, id] = entry ? [entry.webhookId, entry.id] : [key.slice(0, slash), key.slice(slash + 1)];
+    const { webhookId, id } = entry ?? keyParts(key);
     void settle(() => bridge.inspector.message(webhookId, id)).then((result) => {
       if (request !== detailsRequest) return; // another selection since
       if (!result.ok) return set({ details: { status: 'error', key, error: result.error } });

@@ -52,7 +52,7 @@ describe('compileFilter', () => {
     routing: { option: 'key-path', matched: [] },
     delivered: true,
     awaitingDelivery: false,
-    content: () => ({ ...input, bodyText: JSON.stringify(input.body) }),
+    content: () => ({ ...input, body: () => input.body, bodyText: () => JSON.stringify(input.body) }),
     ...overrides,
   });
   const test = (filter: Parameters<typeof compileFilter>[0], candidate = message()) => {
@@ -81,7 +81,7 @@ describe('compileFilter', () => {
 
   it('reads the content only when text or a key path asks for it', () => {
     let reads = 0;
-    const counted = message({ content: () => (reads++, { ...input, bodyText: '' }) });
+    const counted = message({ content: () => (reads++, { ...input, body: () => input.body, bodyText: () => '' }) });
     test({ webhookIds: ['wh1'], outcomes: ['this-app'] }, counted);
     expect(reads).toBe(0);
     test({ keyPath: 'body.device.id == lamp-1' }, counted);
