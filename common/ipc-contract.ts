@@ -445,6 +445,27 @@ export const ReplayResultSchema = z.discriminatedUnion('status', [
 ]);
 export type ReplayResult = z.infer<typeof ReplayResultSchema>;
 
+const MiB = 1024 * 1024;
+/** The choices of the webhook history's byte bound (files and memory alike) and of its age, in days. */
+export const HISTORY_BOUNDS = [32 * MiB, 128 * MiB, 512 * MiB, 1024 * MiB] as const;
+export const HISTORY_AGES = [1, 7, 30, 90] as const;
+const oneOf = <T extends number>(choices: readonly T[]) => z.number().refine((value): value is T => (choices as readonly number[]).includes(value), `one of ${choices.join(', ')}`);
+export const HistorySettingsSchema = z.object({ boundBytes: oneOf(HISTORY_BOUNDS), maxAgeDays: oneOf(HISTORY_AGES) }).strict();
+export type HistorySettings = z.infer<typeof HistorySettingsSchema>;
+export const DEFAULT_HISTORY_SETTINGS: HistorySettings = { boundBytes: 128 * MiB, maxAgeDays: 30 };
+/**
+ * The webhook history: its settings, how it is kept (`encrypted` like the tokens; `obfuscated` where
+ * the user allowed the tokens' weaker storage; `memory-only`: until Hubdesk quits), what it holds now,
+ * and why it could not be saved or read (a sentence), if so.
+ */
+export const HistoryViewSchema = HistorySettingsSchema.extend({
+  storage: z.enum(['encrypted', 'obfuscated', 'memory-only']),
+  messages: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  error: z.string().nullable(),
+});
+export type HistoryView = z.infer<typeof HistoryViewSchema>;
+
 /** A page request of `inspector.snapshot`: entries older than `before` (a cursor from the previous page), newest first. */
 export const InspectorPageRequestSchema = z
   .object({
@@ -575,7 +596,11 @@ export const invokeContract = {
   'inspector.snapshot': { args: z.tuple([InspectorPageRequestSchema]), result: InspectorPageSchema, access: ANYONE },
   /** One message in full (body and raw body), or `gone` when main no longer keeps its body. */
   'inspector.message': { args: z.tuple([WebhookIdSchema, z.string().min(1).max(200)]), result: WebhookMessageResultSchema, access: ANYONE },
+  /** Forgets every message, in memory and on disk. */
   'inspector.clear': { args: noArgs, result: z.void(), access: ANYONE },
+  'inspector.history': { args: noArgs, result: HistoryViewSchema, access: ANYONE },
+  /** Sets the history's bound and age (what no longer fits goes at once, oldest first); resolves with the view as it now is. */
+  'inspector.setHistory': { args: z.tuple([HistorySettingsSchema]), result: HistoryViewSchema, access: ANYONE },
   /** Sends a kept message again (exact bytes, or edited), and answers with what the target answered. */
   'inspector.replay': { args: z.tuple([ReplayRequestSchema]), result: ReplayResultSchema, access: ANYONE },
   /** Adds messages read from a HAR or NDJSON file to the inspector (as `webhooks.entry` events); a message already there is skipped. */

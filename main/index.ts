@@ -49,6 +49,7 @@ async function start(lifecycle: AppLifecycle): Promise<void> {
     ...shared.deps,
     cipher: await createSafeStorageCipher(),
     store,
+    dataDir: app.getPath('userData'),
     openExternal: createOpenExternal(
       [shared.deps.backend.authUrl, shared.deps.backend.portalUrl].flatMap((url) => (url ? [new URL(url).origin] : [])),
       logger,

@@ -67,7 +67,7 @@ export async function runBrowserHost(argv: readonly string[] = process.argv.slic
     async createCore(redirectUri) {
       const shared = await createHostAdapters(process.env, redirectUri, logger);
       closeBackend = shared.close;
-      return createHubdeskCore({ ...shared.deps, cipher, store, openExternal: createOpenExternal(process.env, logger, print) });
+      return createHubdeskCore({ ...shared.deps, cipher, store, dataDir: args.profile, openExternal: createOpenExternal(process.env, logger, print) });
     },
   });
   print(`${RUNNING_LINE_PREFIX}${host.appUrl}`);

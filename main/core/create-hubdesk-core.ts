@@ -4,6 +4,7 @@
  * testable on its own.
  */
 import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
 import { AppError } from '../../common/app-error';
 import type { DeviceList, Handlers } from '../../common/ipc-contract';
 import { createAuth } from './auth';
@@ -31,7 +32,7 @@ import { createSecretStore } from './secret-store';
 import { createSessionState, type SessionListener } from './session-state';
 import { createTokenEndpoint } from './token-endpoint';
 import { createTokenVault } from './token-vault';
-import { createWebhookInspector } from './webhook-inspector';
+import { createWebhookHistory } from './webhook-history';
 import { createWebhookListener } from './webhook-listener';
 import { createWebhookRegistrations } from './webhook-registrations';
 
@@ -46,10 +47,11 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const vault = createTokenVault({ backend, secrets, logger });
   const unencryptedRoutes = createUnencryptedRoutesSetting(store);
   const notices = createNoticeBoard(store, [secrets.notice]);
+  const history = createWebhookHistory({ dir: deps.dataDir === undefined ? null : join(deps.dataDir, 'webhook-history'), secrets, store, logger, clock, schedule });
   const webhooks = createWebhookListener({
     webhookUrl: backend.webhookUrl,
     registrations: createWebhookRegistrations({ secrets, store, logger, schedule }),
-    inspector: createWebhookInspector(),
+    inspector: history.inspector,
     openWebSocket: deps.openWebSocket,
     logger,
     clock,
@@ -136,6 +138,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     },
   });
 
+  const afterStart = <T>(run: () => T | Promise<T>): Promise<T> => webhooksStarted.then(run);
   const handlers: Handlers = {
     'session.get': async () => state.view(),
     'auth.signIn': () => auth.signIn(),
@@ -183,19 +186,21 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
       state.refresh();
     },
     // Webhooks need no sign-in: the forwarder authenticates them by id and secret.
-    'webhooks.list': async () => webhooks.list(),
-    'webhooks.add': (input) => webhooks.add(input),
-    'webhooks.remove': async (id) => webhooks.remove(id),
-    'webhooks.undoRemove': async (id) => webhooks.undoRemove(id),
+    'webhooks.list': () => afterStart(() => webhooks.list()),
+    'webhooks.add': (input) => afterStart(() => webhooks.add(input)),
+    'webhooks.remove': (id) => afterStart(() => webhooks.remove(id)),
+    'webhooks.undoRemove': (id) => afterStart(() => webhooks.undoRemove(id)),
     'webhooks.openPortal': async () => {
       if (!backend.portalUrl) throw new AppError('invalid-argument', 'No developer portal is configured (set HUBDESK_PORTAL_URL).');
       await deps.openExternal(backend.portalUrl);
     },
-    'inspector.snapshot': async (request) => webhooks.inspector.snapshot(request),
-    'inspector.message': async (webhookId, id) => webhooks.inspector.message(webhookId, id),
-    'inspector.clear': async () => webhooks.inspector.clear(),
-    'inspector.replay': (request) => webhooks.inspector.replay(request),
-    'inspector.import': async (messages) => webhooks.inspector.import(messages),
+    'inspector.snapshot': (request) => afterStart(() => webhooks.inspector.snapshot(request)),
+    'inspector.message': (webhookId, id) => afterStart(() => webhooks.inspector.message(webhookId, id)),
+    'inspector.clear': () => afterStart(() => history.clear()),
+    'inspector.history': () => afterStart(() => history.view()),
+    'inspector.setHistory': (settings) => afterStart(() => history.set(settings)),
+    'inspector.replay': (request) => afterStart(() => webhooks.inspector.replay(request)),
+    'inspector.import': (messages) => afterStart(() => webhooks.inspector.import(messages)),
     'desktop.get': async () => desktop.view(),
     'desktop.set': (patch) => desktop.set(patch),
   };
@@ -211,7 +216,10 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const stopWatchingNetwork = watchNetwork({ interfaces: deps.networkInterfaces ?? networkInterfaces, clock, schedule, logger, onWake: wake });
 
   const restoring = state.auth().status === 'restoring' ? auth.restore() : Promise.resolve();
-  await webhooks.start();
+  // The listener starts once the saved history is read (messages wait at the forwarder meanwhile);
+  // the webhook and inspector handlers wait for it, the rest of the app does not.
+  const webhooksStarted = history.ready.then(() => webhooks.start());
+  webhooksStarted.catch((error: unknown) => logger.error('webhooks: could not start', { error: error instanceof Error ? error.message : String(error) }));
 
   return {
     handlers,
@@ -236,6 +244,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
       lan?.stop();
       oauth.dispose();
       webhooks.dispose();
+      await history.close();
       await restoring.catch(() => {});
       state.dispose();
     },

@@ -15,6 +15,8 @@ export interface CoreDeps {
   backend: BackendConfig;
   cipher: SecretCipher;
   store: KeyValueStore;
+  /** The app's own folder (the webhook history goes in `webhook-history/` there); absent: the history is kept in memory only. */
+  dataDir?: string;
   openExternal: OpenExternal;
   logger: Logger;
   clock?: Clock;

@@ -55,10 +55,11 @@ export const GONE_AWAITING = 'This message was routed to this app, and its deliv
 export type InspectorChange = { kind: 'entry'; entry: WebhookEntry } | { kind: 'patch'; patch: WebhookEntryPatch } | null;
 
 export interface WebhookInspector {
-  tapped(webhookId: string, event: TapEvent): InspectorChange;
-  delivered(webhookId: string, message: RawWebhookMessage): InspectorChange;
+  /** `at`: when it arrived here (ms; now by default), what `prune` goes by. */
+  tapped(webhookId: string, event: TapEvent, at?: number): InspectorChange;
+  delivered(webhookId: string, message: RawWebhookMessage, at?: number): InspectorChange;
   /** A message read from a file: a new entry, or null when one with its webhook id and id is already kept. */
-  imported(message: ArchivedMessage): InspectorChange;
+  imported(message: ArchivedMessage, at?: number): InspectorChange;
   /** One page of summaries, newest first. */
   snapshot(request: InspectorPageRequest): InspectorPage;
   /** The full message while its body is kept (`signature` is the caller's: main checks it with the registration's secret). */
@@ -68,6 +69,10 @@ export interface WebhookInspector {
   clear(): void;
   /** Forgets the entries of a removed registration. */
   forget(webhookId: string): void;
+  /** Forgets the entries that arrived before `at` (ms). */
+  prune(at: number): void;
+  /** A new byte budget, enforced at once (oldest first). */
+  setBudget(bytes: number): void;
   /** What is accounted now: entries, bodies kept and bytes (always within the budget). */
   usage(): { entries: number; bodies: number; bytes: number };
 }
@@ -87,6 +92,8 @@ type Pairs = { headers: Record<string, string>; query: Record<string, string> };
 
 interface Stored {
   seq: number;
+  /** When the entry was made here (ms). */
+  arrivedAt: number;
   summary: WebhookEntry;
   summaryBytes: number;
   /** The raw body (base64), while kept. */
@@ -104,7 +111,7 @@ interface Stored {
 
 export function createWebhookInspector(options: { capacity?: number; budgetBytes?: number } = {}): WebhookInspector {
   const capacity = options.capacity ?? MAIN_INSPECTOR_CAPACITY;
-  const budget = options.budgetBytes ?? MAIN_INSPECTOR_BUDGET_BYTES;
+  let budget = options.budgetBytes ?? MAIN_INSPECTOR_BUDGET_BYTES;
   // Maps keep insertion order: the first key is the oldest. `entries` holds every entry; `bodies` the
   // keys of the entries whose body is kept, oldest first, so eviction is O(1) per body dropped.
   const entries = new Map<string, Stored>();
@@ -148,7 +155,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     enforce();
   };
 
-  const create = (key: string, summary: WebhookEntry, extra: Pick<Stored, 'fullPairs' | 'fullRouting'>, rawBody: string | undefined): InspectorChange => {
+  const create = (key: string, summary: WebhookEntry, extra: Pick<Stored, 'fullPairs' | 'fullRouting' | 'arrivedAt'>, rawBody: string | undefined): InspectorChange => {
     const stored: Stored = { seq: nextSeq++, summary, summaryBytes: 0, body: null, evicted: false, ...extra };
     entries.set(key, stored);
     account(key, stored, rawBody);
@@ -163,7 +170,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
   };
 
   return {
-    tapped(webhookId, event) {
+    tapped(webhookId, event, arrivedAt = Date.now()) {
       const key = keyOf(webhookId, event.id);
       const routing = cutRouting(event.routing);
       const fullRouting = routing.cut ? event.routing : null;
@@ -182,7 +189,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
           awaitingDelivery: !event.request && !event.rejected,
           ...(event.rejected && { rejected: event.rejected }),
         };
-        return create(key, summary, { fullPairs: content.fullPairs, fullRouting }, event.request?.rawBody);
+        return create(key, summary, { fullPairs: content.fullPairs, fullRouting, arrivedAt }, event.request?.rawBody);
       }
       // The delivery came first: the tap adds what only it knows. A tap event is never sent twice.
       const changes: Omit<WebhookEntryPatch, 'webhookId' | 'id'> = {};
@@ -193,7 +200,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       }
       return patch(key, known, changes);
     },
-    delivered(webhookId, message) {
+    delivered(webhookId, message, arrivedAt = Date.now()) {
       const key = keyOf(webhookId, message.id);
       const known = entries.get(key);
       const content = contentOf(message);
@@ -209,7 +216,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
           delivered: true,
           awaitingDelivery: false,
         };
-        return create(key, summary, { fullPairs: content.fullPairs, fullRouting: null }, message.rawBody);
+        return create(key, summary, { fullPairs: content.fullPairs, fullRouting: null, arrivedAt }, message.rawBody);
       }
       const changes: Omit<WebhookEntryPatch, 'webhookId' | 'id'> = {};
       if (!known.summary.delivered) changes.delivered = true;
@@ -218,7 +225,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       known.fullPairs = content.fullPairs;
       return patch(key, known, { ...changes, ...content.fields, awaitingDelivery: false }, message.rawBody);
     },
-    imported(message) {
+    imported(message, arrivedAt = Date.now()) {
       const key = keyOf(message.webhookId, message.id);
       if (entries.has(key)) return null;
       const routing = cutRouting(message.routing);
@@ -235,7 +242,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
         awaitingDelivery: false,
         imported: true,
       };
-      return create(key, summary, { fullPairs: content.fullPairs, fullRouting: routing.cut ? message.routing : null }, message.rawBody);
+      return create(key, summary, { fullPairs: content.fullPairs, fullRouting: routing.cut ? message.routing : null, arrivedAt }, message.rawBody);
     },
     snapshot({ before, limit, filter }) {
       const compiled = filter === undefined ? undefined : compileFilter(filter);
@@ -287,6 +294,17 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
         if (stored.summary.webhookId !== webhookId) continue;
         dropEntry(key);
       }
+    },
+    prune(at) {
+      // Oldest first: insertion order is arrival order (a history read back keeps it).
+      for (const [key, stored] of entries) {
+        if (stored.arrivedAt >= at) break;
+        dropEntry(key);
+      }
+    },
+    setBudget(next) {
+      budget = next;
+      enforce();
     },
     usage: () => ({ entries: entries.size, bodies: bodies.size, bytes }),
   };

@@ -26,6 +26,8 @@ import {
   REPLAY_TIMEOUT_MS,
   WEBHOOK_UNDO_MS,
   type Bridge,
+  type HistorySettings,
+  type HistoryView,
   type ReplayRequest,
   type ReplayResult,
   type SignatureVerdict,
@@ -71,7 +73,7 @@ export type ReplayOptions = Pick<ReplayRequest, 'target' | 'headers' | 'body'>;
 
 export type RegistrationsState = { status: 'loading' } | { status: 'loaded'; views: WebhookView[] } | { status: 'error'; error: UiError };
 
-export type WebhookAction = 'add' | 'remove' | 'undoRemove' | 'clear' | 'openPortal';
+export type WebhookAction = 'add' | 'remove' | 'undoRemove' | 'clear' | 'openPortal' | 'setHistory';
 
 export interface WebhooksState {
   registrations: RegistrationsState;
@@ -114,7 +116,12 @@ export interface WebhooksState {
   openPortal(): Promise<void>;
   pause(): void;
   resume(): void;
+  /** Forgets every message, here and in main (memory and disk). */
   clear(): Promise<void>;
+  /** The history's settings and figures as main last said (null until read). */
+  history: HistoryView | null;
+  loadHistory(): Promise<void>;
+  setHistory(settings: HistorySettings): Promise<void>;
   select(key: string | null): void;
 }
 
@@ -217,6 +224,7 @@ export function createWebhooksStore(
       bytes: 0,
       pending: null,
       actionError: null,
+      history: null,
 
       async load() {
         const started = generation;
@@ -287,6 +295,20 @@ export function createWebhooksStore(
         detailsRequest++;
         set({ entries: [], held: [], selectedKey: null, details: { status: 'idle' }, bytes: 0 });
         await run('clear', () => bridge.inspector.clear());
+        await get().loadHistory();
+      },
+
+      async loadHistory() {
+        const result = await settle(() => bridge.inspector.history());
+        if (result.ok) set({ history: result.value });
+      },
+
+      async setHistory(settings) {
+        await run('setHistory', async () => {
+          const result = await bridge.inspector.setHistory(settings);
+          if (result.ok) set({ history: result.value });
+          return result;
+        });
       },
 
       async setFilter(filter) {

@@ -3,6 +3,7 @@ import type { CSSProperties } from 'react';
 import { useStore } from 'zustand';
 import { connectionOf, entryKey } from '../stores/webhooks-store';
 import { ArchiveControls } from './archive-controls';
+import { ClearHistoryButton, HistoryBound } from './history-settings';
 import { InspectorFilters } from './inspector-filters';
 import { InspectorList } from './inspector-list';
 import { MessageDetails } from './message-details';
@@ -67,10 +68,9 @@ function Inspector() {
             Pause
           </button>
         )}
-        <button type="button" onClick={() => void state.clear()}>
-          Clear
-        </button>
+        <ClearHistoryButton />
         <ArchiveControls />
+        <HistoryBound />
       </div>
       <InspectorFilters />
       <div className="inspector-body" style={{ '--split': `${split * 100}%` } as CSSProperties}>

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
-import { addWebhookInApp, startBrowserHost, startStackProgram } from '../support/browser-host';
+import { addWebhookInApp, clearHistoryInApp, startBrowserHost, startStackProgram } from '../support/browser-host';
 import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
@@ -191,7 +191,7 @@ test('export as HAR and as NDJSON, clear, import each again: the same messages, 
   expect(ndjson.text.trim().split('\n')).toHaveLength(2);
 
   for (const file of [har, ndjson]) {
-    await page.getByRole('button', { name: 'Clear' }).click();
+    await clearHistoryInApp(page);
     await expect(messageRows(page)).toHaveCount(0);
     await page.getByLabel('HAR or NDJSON file to import').setInputFiles(file.path);
     await expect(toolbar.getByRole('status').last()).toHaveText(/^Imported 2 messages from /);

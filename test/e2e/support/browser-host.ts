@@ -119,3 +119,11 @@ export async function addWebhookInApp(page: Page, webhook: { id: string; secret:
   await dialog.getByRole('button', { name: 'Add webhook' }).click();
   await expect(dialog).toBeHidden();
 }
+
+/** Clears the inspector's history through "Clear…", which asks first. */
+export async function clearHistoryInApp(page: Page): Promise<void> {
+  await page.getByRole('region', { name: 'Inspector' }).getByRole('button', { name: 'Clear…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Clear the webhook history?' });
+  await dialog.getByRole('button', { name: 'Clear history' }).click();
+  await expect(dialog).toBeHidden();
+}

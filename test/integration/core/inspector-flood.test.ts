@@ -4,8 +4,8 @@
  * snapshot). Here the real stack (in this process) and the real browser host (its own process,
  * driven over its loopback bridge WebSocket like the renderer does) take that flood, and:
  * - every list event and every snapshot page is a small frame (summaries, never a body);
- * - the core's inspector keeps at most its byte budget of bodies (the newest ones), and says "gone"
- *   for the rest;
+ * - the core's inspector (the webhook history) keeps at most its byte bound of bodies (the newest
+ *   ones), and says "gone" for the rest; its files on disk stay within the same bound;
  * - the host process stays up with its V8 heap capped at HOST_HEAP_MIB (before the fix it needed
  *   2 GiB and then crashed, so under the cap it would die of "heap out of memory");
  * - a small message sent afterwards still arrives, and its full body can be fetched.
@@ -16,7 +16,9 @@ import WebSocket from 'ws';
 import { BRIDGE_MAX_MESSAGE_BYTES } from '../../../common/bridge-protocol';
 import type { InspectorPage, WebhookEntry, WebhookEntryPatch, WebhookMessageResult, WebhookStatus } from '../../../common/ipc-contract';
 import { INSPECTOR_PAGE_MAX_ENTRIES } from '../../../common/ipc-contract';
-import { GONE_EVICTED, MAIN_INSPECTOR_BUDGET_BYTES, MAIN_INSPECTOR_CAPACITY } from '../../../main/core/webhook-inspector';
+import { DEFAULT_HISTORY_SETTINGS } from '../../../common/ipc-contract';
+import { journalBytesOnDisk } from '../../../main/core/history-journal';
+import { GONE_EVICTED } from '../../../main/core/webhook-inspector';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { type RunningProgram, startProgram } from '../../e2e/support/processes';
 import { tempDir } from '../../support/temp-dir';
@@ -25,7 +27,7 @@ const FLOOD = 1100;
 const BODY_BYTES = 256 * 1024;
 const MiB = 1024 * 1024;
 /**
- * The host's old-space limit: the inspector's 64 MiB of bodies, the app and the flood's frames in
+ * The host's old-space limit: the history's 128 MiB of bodies, the app and the flood's frames in
  * flight. A cap, not a measurement of resident memory (which follows the garbage collector's mood and
  * the machine's load), makes "stays within its budget" a pass or fail of the process itself.
  */
@@ -34,10 +36,12 @@ const HOST_HEAP_MIB = 256;
 let stack: RunningStack;
 let host: RunningProgram;
 let bridge: Awaited<ReturnType<typeof openBridge>>;
+let profile: string;
 
 beforeAll(async () => {
   stack = await startStack({ remoteLatencyMs: 0 });
-  host = startProgram('main/browser-host/bin.ts', ['--profile', tempDir('flood'), '--skip-build'], {
+  profile = tempDir('flood');
+  host = startProgram('main/browser-host/bin.ts', ['--profile', profile, '--skip-build'], {
     HUBDESK_AUTH_URL: stack.info.auth_url,
     HUBDESK_CLIENT_ID: stack.info.client.id,
     HUBDESK_CLIENT_SECRET: stack.info.client.secret,
@@ -199,7 +203,7 @@ describe('the browser host under a flood of 256 KiB webhooks', () => {
     expect(bridge.frames.entryEvents).toBeLessThanOrEqual(FLOOD + 2);
     expect(bridge.frames.largestEvent).toBeLessThan(8 * 1024);
 
-    // The snapshot, page by page: each page a bounded frame, at most 1,000 entries in all, newest first.
+    // The snapshot, page by page: each page a bounded frame, every intake listed (their summaries fit the bound), newest first.
     const entries: WebhookEntry[] = [];
     let before: number | undefined;
     for (;;) {
@@ -210,11 +214,11 @@ describe('the browser host under a flood of 256 KiB webhooks', () => {
       before = page.nextCursor;
     }
     expect(bridge.frames.largestResult).toBeLessThan(BRIDGE_MAX_MESSAGE_BYTES);
-    expect(entries).toHaveLength(MAIN_INSPECTOR_CAPACITY);
+    expect(entries).toHaveLength(FLOOD + 2);
     expect(entries[0]!.id).toBe(small);
     expect(entries.every((e) => e.preview.length <= 1024)).toBe(true);
 
-    // The bodies main keeps: the newest ones, together within the 64 MiB budget; the older ones are gone, and say why.
+    // The bodies main keeps: the newest ones, together within the history's 128 MiB; the older ones are gone, and say why.
     let keptBytes = 0;
     const kept: string[] = [];
     for (const entry of entries) {
@@ -226,9 +230,13 @@ describe('the browser host under a flood of 256 KiB webhooks', () => {
         expect(result.reason).toBe(GONE_EVICTED);
       }
     }
-    expect(keptBytes).toBeLessThanOrEqual(MAIN_INSPECTOR_BUDGET_BYTES);
-    expect(kept.length).toBeGreaterThan(100); // 64 MiB holds about 190 bodies of 256 KiB as base64 …
-    expect(kept.length).toBeLessThan(250); // … not a thousand
+    const bound = DEFAULT_HISTORY_SETTINGS.boundBytes;
+    expect(keptBytes).toBeLessThanOrEqual(bound);
+    expect(kept.length).toBeGreaterThan(300); // 128 MiB holds about 380 bodies of 256 KiB as base64 …
+    expect(kept.length).toBeLessThan(450); // … not 1,100
+    // On disk too (written within 200 ms; a guard waits for the last batch).
+    await expect.poll(() => journalBytesOnDisk(`${profile}/webhook-history`), { timeout: 10_000 }).toBeGreaterThan(bound / 2);
+    expect(await journalBytesOnDisk(`${profile}/webhook-history`)).toBeLessThanOrEqual(bound);
     expect(kept).toEqual(entries.slice(0, kept.length).map((e) => e.id));
     expect(bridge.frames.largestResult).toBeLessThan(BRIDGE_MAX_MESSAGE_BYTES);
 

@@ -1,0 +1,181 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_HISTORY_SETTINGS, INSPECTOR_PAGE_MAX_ENTRIES, type WebhookEntry } from '../../../../common/ipc-contract';
+import type { SecretCipher } from '../../../../main/core/ports';
+import { ALLOW_PLAINTEXT_KEY, createSecretStore } from '../../../../main/core/secret-store';
+import { createWebhookHistory, HISTORY_KEY_SECRET, HISTORY_SETTINGS_KEY } from '../../../../main/core/webhook-history';
+import type { WebhookInspector } from '../../../../main/core/webhook-inspector';
+import { fakeCipher, memoryStore, recordingLogger } from '../../../support/core-fakes';
+import { tempDir } from '../../../support/temp-dir';
+import { tapEvent, webhookMessage } from './fake-listen-server';
+
+const DAY = 24 * 60 * 60 * 1000;
+const MiB = 1024 * 1024;
+
+/** A fake clock and timers: `advance` runs what is due. */
+function fakeTime(start = Date.parse('2026-11-01T00:00:00Z')) {
+  let now = start;
+  let timers: Array<{ at: number; run: () => void }> = [];
+  return {
+    clock: { now: () => now },
+    schedule: (run: () => void, ms: number) => {
+      const timer = { at: now + ms, run };
+      timers.push(timer);
+      return () => void (timers = timers.filter((candidate) => candidate !== timer));
+    },
+    advance(ms: number) {
+      now += ms;
+      const due = timers.filter((timer) => timer.at <= now);
+      timers = timers.filter((timer) => timer.at > now);
+      for (const timer of due) timer.run();
+    },
+  };
+}
+
+/** One run of the app: the same folder and settings store make a restart. */
+function run(dir: string | null, store = memoryStore(), options: { backend?: SecretCipher['backend']; time?: ReturnType<typeof fakeTime> } = {}) {
+  const time = options.time ?? fakeTime();
+  const logger = recordingLogger();
+  const secrets = createSecretStore({ cipher: fakeCipher(options.backend ?? 'aes-256-gcm'), store, logger });
+  const history = createWebhookHistory({ dir, secrets, store, logger, clock: time.clock, schedule: time.schedule });
+  return { history, store, time, logger, secrets };
+}
+
+const listed = (inspector: WebhookInspector): WebhookEntry[] => {
+  const out: WebhookEntry[] = [];
+  let before: number | undefined;
+  for (;;) {
+    const page = inspector.snapshot({ limit: INSPECTOR_PAGE_MAX_ENTRIES, ...(before !== undefined && { before }) });
+    out.push(...page.entries);
+    if (page.nextCursor === null) return out;
+    before = page.nextCursor;
+  }
+};
+const ids = (inspector: WebhookInspector) => listed(inspector).map((entry) => `${entry.webhookId}/${entry.id}`);
+const fileBytes = (dir: string) => Buffer.concat(readdirSync(dir).map((name) => readFileSync(join(dir, name))));
+
+describe('webhook history', () => {
+  it('comes back after a restart as it was: entries, merges, bodies, imports and removals', async () => {
+    const dir = tempDir('history-restart');
+    const first = run(dir);
+    await first.history.ready;
+    const { inspector } = first.history;
+    inspector.tapped('wh1', tapEvent('m1', 'l1', { request: false })); // routed here: the delivery brings the body
+    inspector.delivered('wh1', webhookMessage('m1', { device: { id: 'lamp-1' }, on: true }));
+    inspector.tapped('wh1', tapEvent('m2')); // another hub's, with its request
+    inspector.delivered('wh2', webhookMessage('m3'));
+    inspector.imported({ ...webhookMessage('m4'), webhookId: 'wh1', method: 'PUT', routing: null, delivered: false });
+    inspector.delivered('gone', webhookMessage('m5'));
+    inspector.forget('gone');
+    const before = listed(inspector);
+    const body = inspector.message('wh1', 'm1');
+    await first.history.close();
+
+    const second = run(dir, first.store);
+    await second.history.ready;
+    expect(listed(second.history.inspector)).toEqual(before);
+    expect(second.history.inspector.message('wh1', 'm1')).toEqual(body);
+    expect(body).toMatchObject({ status: 'kept', message: { body: { device: { id: 'lamp-1' }, on: true } } });
+    expect(second.history.view()).toMatchObject({ storage: 'encrypted', messages: 4, error: null });
+  });
+
+  it('keeps nothing readable on disk, and its key only encrypted in the settings', async () => {
+    const dir = tempDir('history-sealed');
+    const { history, store } = run(dir);
+    await history.ready;
+    const marker = 'lamp-in-the-attic-0xC0FFEE';
+    history.inspector.delivered('wh1', webhookMessage('m1', { device: { id: marker } }));
+    await history.close();
+    const onDisk = fileBytes(dir);
+    expect(onDisk.length).toBeGreaterThan(0);
+    for (const form of [marker, Buffer.from(JSON.stringify({ device: { id: marker } })).toString('base64')]) expect(onDisk.includes(form)).toBe(false);
+    expect(store.data.get(HISTORY_KEY_SECRET)).toEqual({ v: 1, backend: 'aes-256-gcm', data: expect.any(String) });
+  });
+
+  it('without its key (the settings lost), the old files are deleted and a new history starts', async () => {
+    const dir = tempDir('history-no-key');
+    const first = run(dir);
+    await first.history.ready;
+    first.history.inspector.delivered('wh1', webhookMessage('m1'));
+    await first.history.close();
+    const second = run(dir); // a new settings store: no key
+    await second.history.ready;
+    expect(ids(second.history.inspector)).toEqual([]);
+    second.history.inspector.delivered('wh1', webhookMessage('m2'));
+    await second.history.close();
+    const third = run(dir, second.store);
+    await third.history.ready;
+    expect(ids(third.history.inspector)).toEqual(['wh1/m2']);
+  });
+
+  it('is kept in memory only where the tokens are (basic_text without permission), and writes nothing', async () => {
+    const dir = tempDir('history-memory');
+    const { history } = run(dir, memoryStore(), { backend: 'basic_text' });
+    await history.ready;
+    history.inspector.delivered('wh1', webhookMessage('m1'));
+    await history.close();
+    expect(readdirSync(dir)).toEqual([]);
+    expect(history.view()).toMatchObject({ storage: 'memory-only', messages: 1 });
+
+    const allowed = run(dir, memoryStore({ [ALLOW_PLAINTEXT_KEY]: true }), { backend: 'basic_text' });
+    await allowed.history.ready;
+    expect(allowed.history.view().storage).toBe('obfuscated');
+  });
+
+  it('drops what is older than the age setting: at start, and every hour while running', async () => {
+    const dir = tempDir('history-age');
+    const time = fakeTime();
+    const first = run(dir, memoryStore(), { time });
+    await first.history.ready;
+    await first.history.set({ ...DEFAULT_HISTORY_SETTINGS, maxAgeDays: 1 });
+    first.history.inspector.delivered('wh1', webhookMessage('old'));
+    time.advance(DAY / 2);
+    first.history.inspector.delivered('wh1', webhookMessage('newer'));
+    await first.history.close();
+
+    // Read again a day later: "old" is over a day old, "newer" is not yet.
+    time.advance(DAY / 2 + 1000);
+    const second = run(dir, first.store, { time });
+    await second.history.ready;
+    expect(ids(second.history.inspector)).toEqual(['wh1/newer']);
+    time.advance(DAY / 2); // the hourly pruning while running
+    await Promise.resolve();
+    expect(ids(second.history.inspector)).toEqual([]);
+  });
+
+  it('applies a smaller bound at once, oldest first, and keeps the setting', async () => {
+    const dir = tempDir('history-bound');
+    const { history, store } = run(dir);
+    await history.ready;
+    const big = (n: number) => webhookMessage(`m${n}`, { pad: 'x'.repeat(MiB) });
+    for (let n = 0; n < 40; n++) history.inspector.delivered('wh1', big(n));
+    await history.set({ boundBytes: 32 * MiB, maxAgeDays: 30 });
+    const view = history.view();
+    expect(view.boundBytes).toBe(32 * MiB);
+    expect(view.bytes).toBeLessThanOrEqual(32 * MiB);
+    expect(store.data.get(HISTORY_SETTINGS_KEY)).toEqual({ boundBytes: 32 * MiB, maxAgeDays: 30 });
+    const kept = listed(history.inspector).filter((entry) => history.inspector.message('wh1', entry.id).status === 'kept');
+    expect(kept.map((entry) => entry.id)).toContain('m39');
+    expect(kept.map((entry) => entry.id)).not.toContain('m0');
+    await history.close();
+  });
+
+  it('clears memory and disk', async () => {
+    const dir = tempDir('history-clear');
+    const first = run(dir);
+    await first.history.ready;
+    first.history.inspector.delivered('wh1', webhookMessage('m1'));
+    await first.history.clear();
+    first.history.inspector.delivered('wh1', webhookMessage('m2'));
+    await first.history.close();
+    const second = run(dir, first.store);
+    await second.history.ready;
+    expect(ids(second.history.inspector)).toEqual(['wh1/m2']);
+  });
+
+  it('a saved setting that is not one of the choices is not used', () => {
+    const { history } = run(null, memoryStore({ [HISTORY_SETTINGS_KEY]: { boundBytes: 1, maxAgeDays: 100000 } }));
+    expect(history.view()).toMatchObject({ ...DEFAULT_HISTORY_SETTINGS, storage: 'memory-only' });
+  });
+});
