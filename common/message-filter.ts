@@ -12,7 +12,7 @@
  * Pure and shared: main runs the filters over what it keeps, the window checks what the user types.
  */
 import { z } from 'zod';
-import type { RoutingDecision } from './webhook-protocol';
+import { bodyEncoding, type RoutingDecision } from './webhook-protocol';
 import { canonicalKeyValue, evaluateKeyPath, type KeyPath, KeyPathError, type KeyPathInput, parseKeyPath } from './key-path';
 
 export const OUTCOME_KINDS = ['rejected', 'this-app', 'on-its-way', 'other-hubs', 'no-match', 'not-seen'] as const;
@@ -37,7 +37,7 @@ export const MessageFilterSchema = z
     /** ISO times, inclusive. */
     from: z.string().datetime().optional(),
     to: z.string().datetime().optional(),
-    /** Case-insensitive, in header names and values, query names and values, and the body as text. */
+    /** Case-insensitive (Unicode case folding), in header names and values, query names and values, and the body as text. */
     text: z.string().min(1).max(MESSAGE_FILTER_TEXT_MAX).optional(),
     /** A key-path condition (parseKeyPathCondition). */
     keyPath: z.string().min(1).max(MESSAGE_FILTER_TEXT_MAX).optional(),
@@ -115,7 +115,7 @@ function sameValue(found: unknown, wanted: unknown): boolean {
   }
 }
 
-/** What a message offers the filters: its summary fields and, for text and key paths, its content. */
+/** What a message offers the filters: its summary fields. */
 export interface FilterableMessage {
   webhookId: string;
   receivedAt: string;
@@ -124,18 +124,35 @@ export interface FilterableMessage {
   delivered: boolean;
   awaitingDelivery: boolean;
   rejected?: unknown;
-  /**
-   * Called only when the filter needs it (text or key path): headers, query, and the body decoded or
-   * as text, each decoded only when asked (a text search found in a header never decodes the body).
-   */
-  content(): { headers: Record<string, string>; query: Record<string, string>; body(): unknown; bodyText(): string } | undefined;
 }
 
+/**
+ * A message's content, for text and key paths: the whole headers and query, and the body as text and
+ * decoded, each only when asked (a text found in a header never reads the body; a key path whose value
+ * cannot be in the body's text never decodes it).
+ */
+export interface FilterableContent {
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  /** Header and query names and values, one a line: what a text search reads besides the body. */
+  pairsText(): string;
+  body(): unknown;
+  bodyText(): string;
+  /** The body's text has a backslash: an escape may hide a name or a value from a plain search. */
+  bodyEscaped(): boolean;
+}
+
+/** `content` is read only when the filter has text or a key path (getters and methods: nothing is made per message). */
+export type CompiledFilter = { ok: true; test: (message: FilterableMessage, content: FilterableContent) => boolean } | { ok: false; message: string; position: number };
+
 /** A filter ready to run many times: its key-path condition parsed and its text lower-cased once. */
-export function compileFilter(filter: MessageFilter): { ok: true; test: (message: FilterableMessage) => boolean } | { ok: false; message: string; position: number } {
-  const condition = filter.keyPath === undefined ? undefined : parseKeyPathCondition(filter.keyPath);
-  if (condition && !condition.ok) return condition;
-  const text = filter.text?.toLowerCase();
+export function compileFilter(filter: MessageFilter): CompiledFilter {
+  const parsed = filter.keyPath === undefined ? undefined : parseKeyPathCondition(filter.keyPath);
+  if (parsed && !parsed.ok) return parsed;
+  const condition = parsed?.condition;
+  const needle = condition && bodyNeedle(condition);
+  // Case-insensitive without lower-casing each message (no copy of every body per search).
+  const text = filter.text === undefined ? undefined : new RegExp(filter.text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'iu');
   const outcomes = filter.outcomes && new Set(filter.outcomes);
   const webhookIds = filter.webhookIds && new Set(filter.webhookIds);
   const methods = filter.methods && new Set(filter.methods);
@@ -143,7 +160,7 @@ export function compileFilter(filter: MessageFilter): { ok: true; test: (message
   const to = filter.to === undefined ? undefined : Date.parse(filter.to);
   return {
     ok: true,
-    test(message) {
+    test(message, content) {
       if (webhookIds && !webhookIds.has(message.webhookId)) return false;
       if (methods && !methods.has(message.method ?? '')) return false;
       if (outcomes && !outcomes.has(outcomeKind(message))) return false;
@@ -152,22 +169,59 @@ export function compileFilter(filter: MessageFilter): { ok: true; test: (message
         if (Number.isNaN(at) || (from !== undefined && at < from) || (to !== undefined && at > to)) return false;
       }
       if (text === undefined && !condition) return true;
-      const content = message.content();
-      if (!content) return false;
-      if (condition) {
-        const { path } = condition.condition;
-        const input = { headers: content.headers, query: content.query, body: path.root === 'body' ? content.body() : undefined };
-        if (!matchesCondition(condition.condition, input)) return false;
-      }
+      if (condition && !satisfies(condition, needle, content)) return false;
       return text === undefined || containsText(content, text);
     },
   };
 }
 
-function containsText(content: NonNullable<ReturnType<FilterableMessage['content']>>, lowerText: string): boolean {
-  const has = (value: string) => value.toLowerCase().includes(lowerText);
-  for (const pairs of [content.headers, content.query]) {
-    for (const [name, value] of Object.entries(pairs)) if (has(name) || has(value)) return true;
+function satisfies(condition: KeyPathCondition, needle: string | undefined, content: FilterableContent): boolean {
+  if (condition.path.root !== 'body') return matchesCondition(condition, { headers: content.headers, query: content.query, body: undefined });
+  // A JSON body that cannot hold the value (or the key) the condition looks for is not decoded: the
+  // condition then finds nothing, which `!=` matches and `==` and `exists` do not.
+  if (needle !== undefined && isJson(content.headers['content-type'])) {
+    if (!content.bodyEscaped() && !content.bodyText().includes(needle)) return condition.op === '!=';
   }
-  return has(content.bodyText());
+  return matchesCondition(condition, { headers: content.headers, query: content.query, body: content.body() });
+}
+
+/**
+ * Text that a JSON body must contain for the condition to find something, when there is one: the last
+ * property name of the path with its closing quote, for `exists`; for `==`/`!=`, the value with its
+ * closing quote (a string), or as it is for true and false (the literal or the string matches them).
+ * Never for a number: one can be written in many ways (1e2 is 100). Without escapes (a body with a
+ * backslash is always decoded), a JSON string holds its characters as they are. The opening quote is
+ * left out: a search that starts with `"`, JSON's most common character, is many times slower.
+ */
+export function bodyNeedle(condition: KeyPathCondition): string | undefined {
+  if (condition.op === 'exists') {
+    const name = condition.path.segments.findLast((segment): segment is string => typeof segment === 'string');
+    return name === undefined ? undefined : JSON.stringify(name).slice(1);
+  }
+  const canonical = canonicalKeyValue(condition.value);
+  if (canonical === undefined || canonical === '' || !Number.isNaN(Number(canonical))) return undefined;
+  return canonical === 'true' || canonical === 'false' ? canonical : JSON.stringify(canonical).slice(1);
+}
+
+function containsText(content: FilterableContent, text: RegExp): boolean {
+  return text.test(content.pairsText()) || text.test(content.bodyText());
+}
+
+/** Names and values, one a line (`name: value`), as `pairsText` gives them. */
+export function pairsText(headers: Record<string, string>, query: Record<string, string>): string {
+  const lines: string[] = [];
+  for (const pairs of [headers, query]) for (const name in pairs) lines.push(`${name}: ${pairs[name]}`);
+  return lines.join('\n');
+}
+
+/** Whether a content type is JSON's, remembered per content type (messages share a few). */
+const jsonTypes = new Map<string | undefined, boolean>();
+function isJson(contentType: string | undefined): boolean {
+  let json = jsonTypes.get(contentType);
+  if (json === undefined) {
+    if (jsonTypes.size >= 64) jsonTypes.clear();
+    json = bodyEncoding(contentType) === 'json';
+    jsonTypes.set(contentType, json);
+  }
+  return json;
 }

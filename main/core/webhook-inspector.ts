@@ -37,13 +37,13 @@ import {
 } from '../../common/ipc-contract';
 import { AppError } from '../../common/app-error';
 import { base64ByteLength } from '../../common/base64';
-import { compileFilter, type FilterableMessage } from '../../common/message-filter';
+import { compileFilter, type FilterableContent, pairsText } from '../../common/message-filter';
 import { bodyEncoding, firstValues, type RawWebhookMessage, type RoutingDecision, type TapEvent } from '../../common/webhook-protocol';
 
 export const MAIN_INSPECTOR_CAPACITY = 1000;
 export const MAIN_INSPECTOR_BUDGET_BYTES = 64 * 1024 * 1024;
 /** Accounted per entry besides its strings: the objects and the map slots. */
-const ENTRY_OVERHEAD_BYTES = 256;
+const ENTRY_OVERHEAD_BYTES = 480;
 /** A routing value or reason longer than this (as JSON) is cut in a summary. */
 const ROUTING_TEXT_CHARS = 1024;
 
@@ -88,25 +88,37 @@ export interface ReceivedMessage {
 
 /** What a request (headers, query, raw body) gives a summary. */
 type Content = Pick<WebhookEntry, 'headers' | 'query' | 'pairsCut' | 'bodyBytes' | 'preview' | 'previewKind' | 'truncated'>;
+/** An entry's summary without its content: what patches change and filters read. */
+type Meta = Omit<WebhookEntry, keyof Content>;
 type Pairs = { headers: Record<string, string>; query: Record<string, string> };
+/**
+ * A kept body: its text when its bytes are UTF-8 (searched as it is, and one byte a character in V8
+ * when it is ASCII), else its bytes. Either gives back exactly the bytes received.
+ */
+type KeptBody = { text: string; bytes: number; escaped: boolean } | { raw: Buffer; bytes: number };
 
 interface Stored {
   seq: number;
   /** When the entry was made here (ms). */
   arrivedAt: number;
-  summary: WebhookEntry;
-  summaryBytes: number;
-  /** The raw body (base64), while kept. */
-  body: { rawBody: string; bytes: number } | null;
+  meta: Meta;
+  /** The whole headers and query as received (empty while awaiting the delivery). */
+  pairs: Pairs;
+  /** `pairs` as one text, for searches (made with them). */
+  pairsText: string;
+  body: KeptBody | null;
+  /** The summary's content while no body is kept (awaiting the delivery, or the body dropped): made once. */
+  fixed: Content | null;
   /**
    * The budget dropped its body. It is not taken back from a re-delivery: the entry keeps its place
    * among the oldest, and taking the body back would only evict a newer one.
    */
   evicted: boolean;
-  /** The whole headers and query when the summary had to cut them. */
-  fullPairs: Pairs | null;
   /** The whole routing decision when the summary had to cut it. */
   fullRouting: RoutingDecision | null;
+  /** What the entry is accounted without its body, and with it. */
+  entryBytes: number;
+  bodyBytes: number;
 }
 
 export function createWebhookInspector(options: { capacity?: number; budgetBytes?: number } = {}): WebhookInspector {
@@ -120,19 +132,28 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
   let nextSeq = 1;
   const keyOf = (webhookId: string, id: string) => `${webhookId}\n${id}`;
 
+  /** Re-accounts the entry without its body (its meta, pairs and fixed content changed). */
+  const reaccount = (stored: Stored) => {
+    const entryBytes = ENTRY_OVERHEAD_BYTES + JSON.stringify(stored.meta).length + 2 * stored.pairsText.length + (stored.fixed ? JSON.stringify(stored.fixed).length : 0);
+    bytes += entryBytes - stored.entryBytes;
+    stored.entryBytes = entryBytes;
+  };
   const dropBody = (key: string) => {
     const stored = entries.get(key);
     bodies.delete(key);
     if (!stored?.body) return;
-    bytes -= stored.body.bytes;
+    stored.fixed = keptContent(stored.pairs, stored.body);
+    bytes -= stored.bodyBytes;
     stored.body = null;
+    stored.bodyBytes = 0;
     stored.evicted = true;
+    reaccount(stored);
   };
   const dropEntry = (key: string) => {
-    dropBody(key);
     const stored = entries.get(key);
     if (!stored) return;
-    bytes -= stored.summaryBytes;
+    bodies.delete(key);
+    bytes -= stored.entryBytes + stored.bodyBytes;
     entries.delete(key);
   };
   const enforce = () => {
@@ -141,32 +162,39 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     while (bytes > budget && entries.size > 0) dropEntry(entries.keys().next().value as string);
   };
 
-  /** Re-accounts the summary; keeps the body unless it was evicted before or cannot fit at all. */
-  const account = (key: string, stored: Stored, rawBody: string | undefined) => {
-    const summaryBytes = ENTRY_OVERHEAD_BYTES + JSON.stringify(stored.summary).length;
-    bytes += summaryBytes - stored.summaryBytes;
-    stored.summaryBytes = summaryBytes;
-    // A base64 string is one byte per character in V8 (Latin-1).
-    if (rawBody !== undefined && !stored.body && !stored.evicted && rawBody.length + summaryBytes <= budget) {
-      stored.body = { rawBody, bytes: rawBody.length };
-      bytes += rawBody.length;
-      bodies.add(key);
+  /** Keeps the body unless one was evicted before or it cannot fit at all; then re-accounts and enforces the bounds. */
+  const keep = (key: string, stored: Stored, rawBody: string | undefined) => {
+    if (rawBody !== undefined && !stored.body && !stored.evicted) {
+      const body = keptBody(rawBody);
+      const cost = bodyCost(body);
+      if (cost + stored.entryBytes <= budget) {
+        stored.body = body;
+        stored.bodyBytes = cost;
+        stored.fixed = null;
+        bytes += cost;
+        bodies.add(key);
+      } else {
+        stored.fixed = keptContent(stored.pairs, body);
+      }
     }
+    reaccount(stored);
     enforce();
   };
 
-  const create = (key: string, summary: WebhookEntry, extra: Pick<Stored, 'fullPairs' | 'fullRouting' | 'arrivedAt'>, rawBody: string | undefined): InspectorChange => {
-    const stored: Stored = { seq: nextSeq++, summary, summaryBytes: 0, body: null, evicted: false, ...extra };
+  const create = (key: string, meta: Meta, extra: Pick<Stored, 'pairs' | 'fixed' | 'fullRouting' | 'arrivedAt'>, rawBody: string | undefined): InspectorChange => {
+    const stored: Stored = { seq: nextSeq++, meta, pairsText: pairsText(extra.pairs.headers, extra.pairs.query), body: null, evicted: false, entryBytes: 0, bodyBytes: 0, ...extra };
     entries.set(key, stored);
-    account(key, stored, rawBody);
-    return { kind: 'entry', entry: summary };
+    keep(key, stored, rawBody);
+    return { kind: 'entry', entry: summaryOf(stored) };
   };
 
-  const patch = (key: string, stored: Stored, changes: Omit<WebhookEntryPatch, 'webhookId' | 'id'>, rawBody?: string): InspectorChange => {
+  const patch = (key: string, stored: Stored, changes: Omit<WebhookEntryPatch, 'webhookId' | 'id'>): InspectorChange => {
     if (Object.keys(changes).length === 0) return null;
-    stored.summary = { ...stored.summary, ...changes };
-    account(key, stored, rawBody);
-    return { kind: 'patch', patch: { webhookId: stored.summary.webhookId, id: stored.summary.id, ...changes } };
+    const { headers: _h, query: _q, pairsCut: _p, bodyBytes: _b, preview: _v, previewKind: _k, truncated: _t, ...metaChanges } = changes;
+    stored.meta = { ...stored.meta, ...metaChanges };
+    reaccount(stored);
+    enforce();
+    return { kind: 'patch', patch: { webhookId: stored.meta.webhookId, id: stored.meta.id, ...changes } };
   };
 
   return {
@@ -176,25 +204,24 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       const fullRouting = routing.cut ? event.routing : null;
       const known = entries.get(key);
       if (!known) {
-        const content = event.request ? contentOf(event.request) : { fields: awaitedContent(event.size), fullPairs: null };
-        const summary: WebhookEntry = {
+        const meta: Meta = {
           webhookId,
           id: event.id,
           receivedAt: event.receivedAt.slice(0, 64),
           method: event.method,
           size: event.size,
-          ...content.fields,
           routing: routing.routing,
           delivered: false,
           awaitingDelivery: !event.request && !event.rejected,
           ...(event.rejected && { rejected: event.rejected }),
         };
-        return create(key, summary, { fullPairs: content.fullPairs, fullRouting, arrivedAt }, event.request?.rawBody);
+        const pairs = event.request ? { headers: event.request.headers, query: event.request.query } : { headers: {}, query: {} };
+        return create(key, meta, { pairs, fixed: event.request ? null : awaitedContent(event.size), fullRouting, arrivedAt }, event.request?.rawBody);
       }
       // The delivery came first: the tap adds what only it knows. A tap event is never sent twice.
       const changes: Omit<WebhookEntryPatch, 'webhookId' | 'id'> = {};
-      if (known.summary.method === null) changes.method = event.method;
-      if (known.summary.routing === null) {
+      if (known.meta.method === null) changes.method = event.method;
+      if (known.meta.routing === null) {
         changes.routing = routing.routing;
         known.fullRouting = fullRouting;
       }
@@ -203,46 +230,47 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     delivered(webhookId, message, arrivedAt = Date.now()) {
       const key = keyOf(webhookId, message.id);
       const known = entries.get(key);
-      const content = contentOf(message);
+      const pairs = { headers: message.headers, query: message.query };
       if (!known) {
-        const summary: WebhookEntry = {
+        const meta: Meta = {
           webhookId,
           id: message.id,
           receivedAt: message.receivedAt.slice(0, 64),
           method: null,
-          size: content.fields.bodyBytes,
-          ...content.fields,
+          size: base64ByteLength(message.rawBody),
           routing: null,
           delivered: true,
           awaitingDelivery: false,
         };
-        return create(key, summary, { fullPairs: content.fullPairs, fullRouting: null, arrivedAt }, message.rawBody);
+        return create(key, meta, { pairs, fixed: null, fullRouting: null, arrivedAt }, message.rawBody);
       }
       const changes: Omit<WebhookEntryPatch, 'webhookId' | 'id'> = {};
-      if (!known.summary.delivered) changes.delivered = true;
-      if (!known.summary.awaitingDelivery) return patch(key, known, changes);
+      if (!known.meta.delivered) changes.delivered = true;
+      if (!known.meta.awaitingDelivery) return patch(key, known, changes);
       // The tap's event came first without the request: the delivery brings it.
-      known.fullPairs = content.fullPairs;
-      return patch(key, known, { ...changes, ...content.fields, awaitingDelivery: false }, message.rawBody);
+      known.pairs = pairs;
+      known.pairsText = pairsText(pairs.headers, pairs.query);
+      known.fixed = null;
+      keep(key, known, message.rawBody);
+      return patch(key, known, { ...changes, ...contentOf(known), awaitingDelivery: false });
     },
     imported(message, arrivedAt = Date.now()) {
       const key = keyOf(message.webhookId, message.id);
       if (entries.has(key)) return null;
       const routing = cutRouting(message.routing);
-      const content = contentOf(message);
-      const summary: WebhookEntry = {
+      const meta: Meta = {
         webhookId: message.webhookId,
         id: message.id,
         receivedAt: message.receivedAt,
         method: message.method,
-        size: content.fields.bodyBytes,
-        ...content.fields,
+        size: base64ByteLength(message.rawBody),
         routing: routing.routing,
         delivered: message.delivered,
         awaitingDelivery: false,
         imported: true,
       };
-      return create(key, summary, { fullPairs: content.fullPairs, fullRouting: routing.cut ? message.routing : null, arrivedAt }, message.rawBody);
+      const pairs = { headers: message.headers, query: message.query };
+      return create(key, meta, { pairs, fixed: null, fullRouting: routing.cut ? message.routing : null, arrivedAt }, message.rawBody);
     },
     snapshot({ before, limit, filter }) {
       const compiled = filter === undefined ? undefined : compileFilter(filter);
@@ -251,16 +279,23 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       let chars = 0;
       let last: Stored | undefined;
       const newestFirst = [...entries.values()].reverse();
+      const content = new StoredContent();
       let more = false;
       for (const stored of newestFirst) {
         if (before !== undefined && stored.seq >= before) continue;
-        if (compiled && !compiled.test(filterable(stored))) continue;
-        const size = stored.summaryBytes - ENTRY_OVERHEAD_BYTES + 1;
-        if (page.length >= Math.min(limit, INSPECTOR_PAGE_MAX_ENTRIES) || (page.length > 0 && chars + size > INSPECTOR_PAGE_MAX_CHARS)) {
+        content.stored = stored;
+        if (compiled && !compiled.test(stored.meta, content)) continue;
+        if (page.length >= Math.min(limit, INSPECTOR_PAGE_MAX_ENTRIES)) {
           more = true;
           break;
         }
-        page.push(stored.summary);
+        const summary = summaryOf(stored);
+        const size = JSON.stringify(summary).length + 1;
+        if (page.length > 0 && chars + size > INSPECTOR_PAGE_MAX_CHARS) {
+          more = true;
+          break;
+        }
+        page.push(summary);
         chars += size;
         last = stored;
       }
@@ -269,20 +304,13 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     message(webhookId, id) {
       const stored = entries.get(keyOf(webhookId, id));
       if (!stored) return { status: 'gone', reason: GONE_UNKNOWN };
-      if (!stored.body) return { status: 'gone', reason: stored.summary.awaitingDelivery ? GONE_AWAITING : GONE_EVICTED };
-      return { status: 'kept', message: fullMessage(stored) };
+      if (!stored.body) return { status: 'gone', reason: stored.meta.awaitingDelivery ? GONE_AWAITING : GONE_EVICTED };
+      return { status: 'kept', message: fullMessage(stored, stored.body) };
     },
     source(webhookId, id) {
       const stored = entries.get(keyOf(webhookId, id));
       if (!stored?.body) return undefined;
-      const { summary } = stored;
-      return {
-        method: summary.method,
-        receivedAt: summary.receivedAt,
-        headers: stored.fullPairs?.headers ?? summary.headers,
-        query: stored.fullPairs?.query ?? summary.query,
-        rawBody: stored.body.rawBody,
-      };
+      return { method: stored.meta.method, receivedAt: stored.meta.receivedAt, ...stored.pairs, rawBody: base64Of(stored.body) };
     },
     clear() {
       entries.clear();
@@ -291,7 +319,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     },
     forget(webhookId) {
       for (const [key, stored] of [...entries]) {
-        if (stored.summary.webhookId !== webhookId) continue;
+        if (stored.meta.webhookId !== webhookId) continue;
         dropEntry(key);
       }
     },
@@ -308,54 +336,102 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     },
     usage: () => ({ entries: entries.size, bodies: bodies.size, bytes }),
   };
+}
 
-  /** An entry as the filters see it; its content (each part decoded only when a filter asks for it) from the kept body, else from the summary. */
-  function filterable(stored: Stored): FilterableMessage {
-    const { summary } = stored;
-    return {
-      ...summary,
-      content: () => {
-        const headers = stored.fullPairs?.headers ?? summary.headers;
-        const query = stored.fullPairs?.query ?? summary.query;
-        const kept = stored.body;
-        if (!kept) return { headers, query, body: () => undefined, bodyText: () => summary.preview };
-        return { headers, query, body: () => decodeRawBody(kept.rawBody, headers['content-type']), bodyText: () => lenientUtf8.decode(Buffer.from(kept.rawBody, 'base64')) };
-      },
-    };
-  }
+/** The summary sent to the window: the meta and the content (made from the kept body, or the fixed one). */
+function summaryOf(stored: Stored): WebhookEntry {
+  return { ...stored.meta, ...contentOf(stored) };
+}
 
-  function fullMessage(stored: Stored): WebhookFullMessage {
-    const { summary } = stored;
-    const { rawBody } = stored.body!;
-    const headers = stored.fullPairs?.headers ?? summary.headers;
-    const message: WebhookFullMessage = {
-      webhookId: summary.webhookId,
-      id: summary.id,
-      receivedAt: summary.receivedAt,
-      method: summary.method,
-      size: summary.size,
-      headers,
-      query: stored.fullPairs?.query ?? summary.query,
-      body: decodeRawBody(rawBody, headers['content-type']),
-      bodyOmitted: false,
-      rawBody,
-      rawTruncated: false,
-      routing: stored.fullRouting ?? summary.routing,
-      delivered: summary.delivered,
-      ...(summary.rejected && { rejected: summary.rejected }),
-    };
-    // Keep the answer within one frame: first leave out the parsed body, then cut the raw body.
-    if (serialisedLength(message) <= INSPECTOR_MESSAGE_MAX_CHARS) return message;
-    const withoutBody: WebhookFullMessage = { ...message, body: undefined, bodyOmitted: true };
-    const rest = serialisedLength(withoutBody);
-    if (rest <= INSPECTOR_MESSAGE_MAX_CHARS) return withoutBody;
-    const room = Math.max(0, INSPECTOR_MESSAGE_MAX_CHARS - (rest - rawBody.length));
-    return { ...withoutBody, rawBody: rawBody.slice(0, room - (room % 4)), rawTruncated: true };
+function contentOf(stored: Stored): Content {
+  return stored.body ? keptContent(stored.pairs, stored.body) : stored.fixed!;
+}
+
+/**
+ * What the filters read of an entry: the whole headers and query, and the body as text or decoded, each
+ * only when asked. One reader is pointed at each entry in turn: nothing is made per entry.
+ */
+class StoredContent implements FilterableContent {
+  stored!: Stored;
+  get headers() {
+    return this.stored.pairs.headers;
   }
+  get query() {
+    return this.stored.pairs.query;
+  }
+  pairsText(): string {
+    return this.stored.pairsText;
+  }
+  bodyEscaped(): boolean {
+    const { body } = this.stored;
+    return !body || !('text' in body) || body.escaped;
+  }
+  body(): unknown {
+    const { body, pairs } = this.stored;
+    return body ? decodeBody(body, pairs.headers['content-type']) : undefined;
+  }
+  bodyText(): string {
+    const { body, fixed } = this.stored;
+    if (!body) return fixed?.preview ?? '';
+    return 'text' in body ? body.text : lenientUtf8.decode(body.raw);
+  }
+}
+
+function fullMessage(stored: Stored, kept: KeptBody): WebhookFullMessage {
+  const { meta, pairs } = stored;
+  const rawBody = base64Of(kept);
+  const message: WebhookFullMessage = {
+    webhookId: meta.webhookId,
+    id: meta.id,
+    receivedAt: meta.receivedAt,
+    method: meta.method,
+    size: meta.size,
+    headers: pairs.headers,
+    query: pairs.query,
+    body: decodeBody(kept, pairs.headers['content-type']),
+    bodyOmitted: false,
+    rawBody,
+    rawTruncated: false,
+    routing: stored.fullRouting ?? meta.routing,
+    delivered: meta.delivered,
+    ...(meta.rejected && { rejected: meta.rejected }),
+  };
+  // Keep the answer within one frame: first leave out the parsed body, then cut the raw body.
+  if (serialisedLength(message) <= INSPECTOR_MESSAGE_MAX_CHARS) return message;
+  const withoutBody: WebhookFullMessage = { ...message, body: undefined, bodyOmitted: true };
+  const rest = serialisedLength(withoutBody);
+  if (rest <= INSPECTOR_MESSAGE_MAX_CHARS) return withoutBody;
+  const room = Math.max(0, INSPECTOR_MESSAGE_MAX_CHARS - (rest - rawBody.length));
+  return { ...withoutBody, rawBody: rawBody.slice(0, room - (room % 4)), rawTruncated: true };
+}
+
+/** The bytes of a base64 body, kept as text when they are UTF-8 (a BOM included: it is a character of the text). */
+function keptBody(rawBody: string): KeptBody {
+  const raw = Buffer.from(rawBody, 'base64');
+  try {
+    const text = exactUtf8.decode(raw);
+    return { text, bytes: raw.length, escaped: text.includes('\\') };
+  } catch {
+    return { raw, bytes: raw.length };
+  }
+}
+
+/** What a kept body is accounted: V8 keeps an ASCII string one byte a character, any other text two. */
+function bodyCost(body: KeptBody): number {
+  if ('raw' in body) return body.bytes + BUFFER_OVERHEAD_BYTES;
+  return body.text.length === body.bytes ? body.bytes : body.text.length * 2;
+}
+
+function base64Of(body: KeptBody): string {
+  return ('text' in body ? Buffer.from(body.text, 'utf8') : body.raw).toString('base64');
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
+/** Keeps a leading BOM as a character, so the text encodes back to exactly the bytes received. */
+const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** What a Buffer costs besides its bytes. */
+const BUFFER_OVERHEAD_BYTES = 96;
 
 /**
  * The parsed body (docs/interface.md §2.7 `body`) of a raw body, decoded as the forwarder decodes it (bodyEncoding):
@@ -363,19 +439,26 @@ const lenientUtf8 = new TextDecoder('utf-8');
  * from the reference forwarder, which refuses it with 400) is shown as text.
  */
 export function decodeRawBody(rawBody: string, contentType: string | undefined): unknown {
-  const raw = Buffer.from(rawBody, 'base64');
-  if (raw.length === 0) return null;
+  return decodeBody(keptBody(rawBody), contentType);
+}
+
+function decodeBody(kept: KeptBody, contentType: string | undefined): unknown {
+  if (kept.bytes === 0) return null;
   const encoding = bodyEncoding(contentType);
-  if (encoding === 'json') {
+  const text = 'text' in kept ? withoutBom(kept.text) : undefined;
+  if (encoding === 'json' && text !== undefined) {
     try {
-      return JSON.parse(strictUtf8.decode(raw)) as unknown;
+      return JSON.parse(text) as unknown;
     } catch {
       // not JSON after all: the text below
     }
   }
-  const text = lenientUtf8.decode(raw);
-  return encoding === 'form' ? firstValues(new URLSearchParams(text)) : text;
+  const shown = text ?? lenientUtf8.decode((kept as { raw: Buffer }).raw);
+  return encoding === 'form' ? firstValues(new URLSearchParams(shown)) : shown;
 }
+
+/** A decoder drops a leading BOM; the kept text has it, so it is dropped here where the text is read. */
+const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
 /** A length that never throws: an unserialisable (or absurdly large) value counts as too large. */
 function serialisedLength(value: unknown): number {
@@ -386,20 +469,18 @@ function serialisedLength(value: unknown): number {
   }
 }
 
-/** What a request gives an entry's summary: never its body, only a preview of at most INSPECTOR_PREVIEW_BYTES. */
-export function contentOf(request: Pick<RawWebhookMessage, 'headers' | 'query' | 'rawBody'>): { fields: Content; fullPairs: Pairs | null } {
-  const headers = cutPairs(request.headers);
-  const query = cutPairs(request.query);
-  const bodyBytes = base64ByteLength(request.rawBody);
-  const fields: Content = {
+/** What a kept body and the whole pairs give an entry's summary: never the body, only a preview of at most INSPECTOR_PREVIEW_BYTES. */
+function keptContent(pairs: Pairs, body: KeptBody): Content {
+  const headers = cutPairs(pairs.headers);
+  const query = cutPairs(pairs.query);
+  return {
     headers: headers.pairs,
     query: query.pairs,
     pairsCut: headers.cut || query.cut,
-    bodyBytes,
-    ...preview(request.rawBody),
-    truncated: bodyBytes > INSPECTOR_PREVIEW_BYTES,
+    bodyBytes: body.bytes,
+    ...preview(body),
+    truncated: body.bytes > INSPECTOR_PREVIEW_BYTES,
   };
-  return { fields, fullPairs: headers.cut || query.cut ? { headers: request.headers, query: request.query } : null };
 }
 
 /** An entry made from a tap event without the request: nothing of it is known but its size, until the delivery. */
@@ -456,17 +537,18 @@ function safeJson(value: unknown): string {
 }
 
 /**
- * The first INSPECTOR_PREVIEW_BYTES of the raw body: UTF-8 text when those bytes decode (a character
- * cut at the end is dropped), else base64 of the first bytes (at most INSPECTOR_PREVIEW_BYTES characters).
+ * The first INSPECTOR_PREVIEW_BYTES of the body: UTF-8 text when those bytes decode (a character cut at
+ * the end is dropped), else base64 of the first bytes (at most INSPECTOR_PREVIEW_BYTES characters).
  */
-function preview(rawBody: string): Pick<WebhookEntry, 'preview' | 'previewKind'> {
-  // Decode only a prefix of the base64 (a multiple of 4 characters): the whole body is never copied.
-  const head = Buffer.from(rawBody.slice(0, Math.ceil(INSPECTOR_PREVIEW_BYTES / 3) * 4 + 4), 'base64').subarray(0, INSPECTOR_PREVIEW_BYTES);
-  const whole = base64ByteLength(rawBody) <= INSPECTOR_PREVIEW_BYTES;
+function preview(body: KeptBody): Pick<WebhookEntry, 'preview' | 'previewKind'> {
+  const whole = body.bytes <= INSPECTOR_PREVIEW_BYTES;
+  // ASCII: a copy of the first characters (a slice would be a view that keeps the whole body alive once the body is dropped).
+  if ('text' in body && body.text.length === body.bytes) return { preview: Buffer.from(body.text.slice(0, INSPECTOR_PREVIEW_BYTES), 'latin1').toString('latin1'), previewKind: 'text' };
+  // Encode only a prefix of the text: the whole body is never copied.
+  const head = ('text' in body ? Buffer.from(body.text.slice(0, INSPECTOR_PREVIEW_BYTES), 'utf8') : body.raw).subarray(0, INSPECTOR_PREVIEW_BYTES);
   for (let drop = 0; drop <= (whole ? 0 : 3) && drop < head.length + 1; drop++) {
     try {
-      const text = new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, head.length - drop));
-      return { preview: text, previewKind: 'text' };
+      return { preview: strictUtf8.decode(head.subarray(0, head.length - drop)), previewKind: 'text' };
     } catch {
       // a character cut at the end: try one byte shorter
     }

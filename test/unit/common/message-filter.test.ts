@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileFilter, type FilterableMessage, matchesCondition, parseKeyPathCondition } from '../../../common/message-filter';
+import { compileFilter, type FilterableContent, type FilterableMessage, matchesCondition, pairsText, parseKeyPathCondition } from '../../../common/message-filter';
 
 const input = { headers: { 'x-kind': 'test' }, query: { hub: 'h1' }, body: { device: { id: 'lamp-1', level: 5, tags: ['a'] } } };
 const condition = (text: string) => {
@@ -52,13 +52,25 @@ describe('compileFilter', () => {
     routing: { option: 'key-path', matched: [] },
     delivered: true,
     awaitingDelivery: false,
-    content: () => ({ ...input, body: () => input.body, bodyText: () => JSON.stringify(input.body) }),
     ...overrides,
   });
-  const test = (filter: Parameters<typeof compileFilter>[0], candidate = message()) => {
+  /** The content of a JSON body as the inspector gives it, counting how often the body is decoded. */
+  const jsonContent = (bodyText: string, headers: Record<string, string> = { 'content-type': 'application/json', 'x-kind': 'test' }) => {
+    const counts = { decoded: 0 };
+    const content: FilterableContent = {
+      headers,
+      query: input.query,
+      pairsText: () => pairsText(headers, input.query),
+      body: () => (counts.decoded++, JSON.parse(bodyText) as unknown),
+      bodyText: () => bodyText,
+      bodyEscaped: () => bodyText.includes('\\'),
+    };
+    return { content, counts };
+  };
+  const test = (filter: Parameters<typeof compileFilter>[0], candidate = message(), content: FilterableContent = jsonContent(JSON.stringify(input.body)).content) => {
     const compiled = compileFilter(filter);
     if (!compiled.ok) throw new Error(compiled.message);
-    return compiled.test(candidate);
+    return compiled.test(candidate, content);
   };
 
   it('matches by webhook, method, outcome and time range', () => {
@@ -79,13 +91,73 @@ describe('compileFilter', () => {
     expect(test({ text: 'nowhere' })).toBe(false);
   });
 
+  it('searches the text as it is written: characters of patterns are only characters', () => {
+    expect(test({ text: '.' })).toBe(false); // no dot anywhere in the message
+    expect(test({ text: 'lamp.1' })).toBe(false);
+    for (const text of ['(', ')', '\\', '*', '+', '?', '$^', '{1}', '|']) expect(test({ text })).toBe(false);
+    expect(test({ text: '["A"]' })).toBe(true);
+    expect(test({ text: '{"id":"LAMP-1"' })).toBe(true);
+  });
+
   it('reads the content only when text or a key path asks for it', () => {
     let reads = 0;
-    const counted = message({ content: () => (reads++, { ...input, body: () => input.body, bodyText: () => '' }) });
-    test({ webhookIds: ['wh1'], outcomes: ['this-app'] }, counted);
+    const counted: FilterableContent = {
+      get headers() {
+        reads++;
+        return { 'content-type': 'application/json' };
+      },
+      query: {},
+      pairsText: () => '',
+      body: () => ({}),
+      bodyText: () => '{}',
+      bodyEscaped: () => false,
+    };
+    expect(test({ webhookIds: ['wh1'], outcomes: ['this-app'] }, message(), counted)).toBe(true);
     expect(reads).toBe(0);
-    test({ keyPath: 'body.device.id == lamp-1' }, counted);
-    expect(reads).toBe(1);
+    expect(test({ keyPath: 'body.device.id == lamp-1' }, message(), counted)).toBe(false);
+    expect(reads).toBeGreaterThan(0);
+  });
+
+  it('decodes a JSON body only when its text may hold what the key path looks for, and answers the same either way', () => {
+    const cases: Array<[string, string, boolean, number]> = [
+      // [key path condition, body, matches, decodes]
+      ['body.device.id == "lamp-1"', '{"device":{"id":"lamp-1"}}', true, 1],
+      ['body.device.id == "lamp-1"', '{"device":{"id":"lamp-2"}}', false, 0],
+      ['body.device.id != "lamp-1"', '{"device":{"id":"lamp-2"}}', true, 0],
+      ['body.device.id != "lamp-1"', '{"device":{"id":"lamp-1"}}', false, 1],
+      ['body.device.id != "lamp-1"', '{"other":"lamp-1"}', true, 1],
+      ['body.device.id == "lamp-1"', '{"device":{"id":"lamp-10"}}', false, 0],
+      ['body.device.id == "true"', '{"device":{"id":true}}', true, 1],
+      ['body.device.name exists', '{"device":{"id":"lamp-1"}}', false, 0],
+      ['body.device.id exists', '{"device":{"id":"lamp-1"}}', true, 1],
+      ['body.device.id exists', '{"id":{"device":1}}', false, 1],
+      // Escapes can hide anything: such a body is always decoded.
+      ['body.device.id == "lamp-1"', '{"device":{"id":"lamp\\u002d1"}}', true, 1],
+      ['body.device["id"] exists', '{"device":{"i\\u0064":1}}', true, 1],
+      // A number can be written in many ways: never skipped.
+      ['body.level == 100', '{"level":1e2}', true, 1],
+      ['body.level == "100"', '{"level":1e2}', true, 1],
+      ['body.on == true', '{"on":true}', true, 1],
+      ['body.on == true', '{"on":false}', false, 0],
+    ];
+    for (const [keyPath, body, matches, decodes] of cases) {
+      const { content, counts } = jsonContent(body);
+      expect(test({ keyPath }, message(), content), `${keyPath} on ${body}`).toBe(matches);
+      expect(counts.decoded, `decodes of ${keyPath} on ${body}`).toBe(decodes);
+    }
+  });
+
+  it('a body that is not JSON (a form) is always decoded: its keys are not quoted', () => {
+    const form: FilterableContent = {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      query: {},
+      pairsText: () => '',
+      body: () => ({ device: 'lamp-1' }),
+      bodyText: () => 'device=lamp-1',
+      bodyEscaped: () => false,
+    };
+    expect(test({ keyPath: 'body.device exists' }, message(), form)).toBe(true);
+    expect(test({ keyPath: 'body.device == lamp-1' }, message(), form)).toBe(true);
   });
 
   it('refuses a key path that does not parse, with its position', () => {

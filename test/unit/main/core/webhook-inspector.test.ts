@@ -181,17 +181,17 @@ describe('main inspector byte budget', () => {
     }
     const { bodies, entries } = inspector.usage();
     expect(entries).toBe(100);
-    // Each body is accounted as its base64 (≈ 1.33 × 256 KiB; the parsed body is not kept): 11 fit in 4 MiB.
-    expect(bodies).toBe(11);
+    // Each body is accounted its bytes (kept as text, one byte a character for ASCII; the parsed body is not kept): 15 fit in 4 MiB.
+    expect(bodies).toBe(15);
     // The newest ones are kept, the older ones answer "gone" with the reason.
     expect(inspector.message('wh', 'm99')).toMatchObject({ status: 'kept', message: { id: 'm99', delivered: true, method: 'POST' } });
     expect(inspector.message('wh', 'm0')).toEqual({ status: 'gone', reason: GONE_EVICTED });
     const kept = all(inspector).filter((entry) => inspector.message('wh', entry.id).status === 'kept');
-    expect(kept.map((entry) => entry.id)).toEqual(Array.from({ length: 11 }, (_, i) => `m${99 - i}`));
+    expect(kept.map((entry) => entry.id)).toEqual(Array.from({ length: 15 }, (_, i) => `m${99 - i}`));
   }, 30_000);
 
   it('does not take back an evicted body from a late copy, and never keeps a body larger than the budget', () => {
-    const inspector = createWebhookInspector({ budgetBytes: 2 * MiB });
+    const inspector = createWebhookInspector({ budgetBytes: 1 * MiB });
     inspector.tapped('wh', bigTap('old', 256 * KiB));
     for (let i = 0; i < 5; i++) inspector.tapped('wh', bigTap(`n${i}`, 256 * KiB));
     expect(inspector.message('wh', 'old').status).toBe('gone');
@@ -199,16 +199,16 @@ describe('main inspector byte budget', () => {
     expect(inspector.message('wh', 'old').status).toBe('gone');
     expect(inspector.message('wh', 'n4').status).toBe('kept');
 
-    inspector.tapped('wh', bigTap('huge', 1600 * KiB)); // over 2 MiB as base64
+    inspector.tapped('wh', bigTap('huge', 1100 * KiB)); // over the whole budget
     expect(inspector.message('wh', 'huge')).toEqual({ status: 'gone', reason: GONE_EVICTED });
     expect(inspector.message('wh', 'n4').status).toBe('kept'); // the huge one evicted nothing
-    expect(inspector.usage().bytes).toBeLessThanOrEqual(2 * MiB);
+    expect(inspector.usage().bytes).toBeLessThanOrEqual(1 * MiB);
   });
 
   it('drops whole entries when summaries alone fill the budget', () => {
-    const inspector = createWebhookInspector({ budgetBytes: 64 * KiB });
+    const inspector = createWebhookInspector({ budgetBytes: 32 * KiB });
     for (let i = 0; i < 100; i++) inspector.tapped('wh', tapEvent(`m${i}`));
-    expect(inspector.usage().bytes).toBeLessThanOrEqual(64 * KiB);
+    expect(inspector.usage().bytes).toBeLessThanOrEqual(32 * KiB);
     expect(inspector.usage().entries).toBeLessThan(100);
     expect(all(inspector)[0]!.id).toBe('m99');
   });
@@ -315,11 +315,20 @@ describe('imported messages and the source of a message', () => {
     expect(inspector.message('wh', 'evt_r')).toMatchObject({ status: 'kept', message: { rejected, rawBody: '' } });
   });
 
+  it('gives back exactly the bytes received: a leading BOM, text that is not ASCII, bytes that are not UTF-8', () => {
+    const inspector = createWebhookInspector();
+    const bodies = [Buffer.from('\uFEFF{"a":"é✓"}'), Buffer.from('{"a":"é✓"}'), Buffer.from([0xff, 0xfe, 0x00, 0x41, 0xc3]), Buffer.alloc(0)];
+    bodies.forEach((bytes, i) => inspector.delivered('wh', { ...webhookMessage(`b${i}`), rawBody: bytes.toString('base64') }));
+    bodies.forEach((bytes, i) => expect(Buffer.from(inspector.source('wh', `b${i}`)!.rawBody, 'base64').equals(bytes)).toBe(true));
+    // The BOM is not part of the JSON: the body still parses.
+    expect(inspector.message('wh', 'b0')).toMatchObject({ status: 'kept', message: { body: { a: 'é✓' } } });
+  });
+
   it('has no source for a message it does not keep, or whose body it dropped', () => {
     const inspector = createWebhookInspector({ budgetBytes: 64 * KiB });
     expect(inspector.source('wh', 'nope')).toBeUndefined();
-    inspector.delivered('wh', bigMessage('big-1', 30 * KiB));
-    inspector.delivered('wh', bigMessage('big-2', 30 * KiB));
+    inspector.delivered('wh', bigMessage('big-1', 40 * KiB));
+    inspector.delivered('wh', bigMessage('big-2', 40 * KiB));
     expect(inspector.source('wh', 'big-1')).toBeUndefined();
     expect(inspector.source('wh', 'big-2')?.rawBody.length).toBeGreaterThan(30 * KiB);
   });
