@@ -115,6 +115,9 @@ function sameValue(found: unknown, wanted: unknown): boolean {
   }
 }
 
+/** A time as `Date.prototype.toISOString` writes it (years 0–9999): such times compare as text. */
+const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
 /** What a message offers the filters: its summary fields. */
 export interface FilterableMessage {
   webhookId: string;
@@ -158,6 +161,9 @@ export function compileFilter(filter: MessageFilter): CompiledFilter {
   const methods = filter.methods && new Set(filter.methods);
   const from = filter.from === undefined ? undefined : Date.parse(filter.from);
   const to = filter.to === undefined ? undefined : Date.parse(filter.to);
+  // Times as toISOString writes them (the forwarder's) compare as text: no parse per message.
+  const fromIso = from === undefined ? undefined : new Date(from).toISOString();
+  const toIso = to === undefined ? undefined : new Date(to).toISOString();
   return {
     ok: true,
     test(message, content) {
@@ -165,8 +171,13 @@ export function compileFilter(filter: MessageFilter): CompiledFilter {
       if (methods && !methods.has(message.method ?? '')) return false;
       if (outcomes && !outcomes.has(outcomeKind(message))) return false;
       if (from !== undefined || to !== undefined) {
-        const at = Date.parse(message.receivedAt);
-        if (Number.isNaN(at) || (from !== undefined && at < from) || (to !== undefined && at > to)) return false;
+        const at = message.receivedAt;
+        if (ISO_UTC.test(at)) {
+          if ((fromIso !== undefined && at < fromIso) || (toIso !== undefined && at > toIso)) return false;
+        } else {
+          const ms = Date.parse(at);
+          if (Number.isNaN(ms) || (from !== undefined && ms < from) || (to !== undefined && ms > to)) return false;
+        }
       }
       if (text === undefined && !condition) return true;
       if (condition && !satisfies(condition, needle, content)) return false;
@@ -175,12 +186,15 @@ export function compileFilter(filter: MessageFilter): CompiledFilter {
   };
 }
 
-function satisfies(condition: KeyPathCondition, needle: string | undefined, content: FilterableContent): boolean {
+function satisfies(condition: KeyPathCondition, needle: BodyNeedle | undefined, content: FilterableContent): boolean {
   if (condition.path.root !== 'body') return matchesCondition(condition, { headers: content.headers, query: content.query, body: undefined });
   // A JSON body that cannot hold the value (or the key) the condition looks for is not decoded: the
   // condition then finds nothing, which `!=` matches and `==` and `exists` do not.
   if (needle !== undefined && isJson(content.headers['content-type'])) {
-    if (!content.bodyEscaped() && !content.bodyText().includes(needle)) return condition.op === '!=';
+    if (!content.bodyEscaped()) {
+      const text = content.bodyText();
+      if (!text.includes(needle.text) && !(needle.numeric && EXPONENT_OR_LONG.test(text))) return condition.op === '!=';
+    }
   }
   return matchesCondition(condition, { headers: content.headers, query: content.query, body: content.body() });
 }
@@ -188,20 +202,31 @@ function satisfies(condition: KeyPathCondition, needle: string | undefined, cont
 /**
  * Text that a JSON body must contain for the condition to find something, when there is one: the last
  * property name of the path with its closing quote, for `exists`; for `==`/`!=`, the value with its
- * closing quote (a string), or as it is for true and false (the literal or the string matches them).
- * Never for a number: one can be written in many ways (1e2 is 100). Without escapes (a body with a
- * backslash is always decoded), a JSON string holds its characters as they are. The opening quote is
- * left out: a search that starts with `"`, JSON's most common character, is many times slower.
+ * closing quote (a string), as it is for true and false (the literal or the string matches them), or
+ * for a number its shortest form, which any other form contains unless it has an exponent or more than
+ * 15 digits (1e2 is 100: a body with such a number is decoded). Without escapes (a body with a backslash is always
+ * decoded), a JSON string holds its characters as they are. The opening quote is left out: a search
+ * that starts with `"`, JSON's most common character, is many times slower.
  */
-export function bodyNeedle(condition: KeyPathCondition): string | undefined {
+export function bodyNeedle(condition: KeyPathCondition): BodyNeedle | undefined {
   if (condition.op === 'exists') {
     const name = condition.path.segments.findLast((segment): segment is string => typeof segment === 'string');
-    return name === undefined ? undefined : JSON.stringify(name).slice(1);
+    return name === undefined ? undefined : { text: JSON.stringify(name).slice(1), numeric: false };
   }
   const canonical = canonicalKeyValue(condition.value);
-  if (canonical === undefined || canonical === '' || !Number.isNaN(Number(canonical))) return undefined;
-  return canonical === 'true' || canonical === 'false' ? canonical : JSON.stringify(canonical).slice(1);
+  if (canonical === undefined || canonical.trim() === '') return undefined;
+  const number = Number(canonical);
+  if (!Number.isNaN(number)) return String(number) === canonical && !/[eE]/.test(canonical) ? { text: canonical, numeric: true } : undefined;
+  return { text: canonical === 'true' || canonical === 'false' ? canonical : JSON.stringify(canonical).slice(1), numeric: false };
 }
+
+type BodyNeedle = { text: string; numeric: boolean };
+/**
+ * A JSON number that may not hold the shortest form of its value: in exponent form, or with 16 or more
+ * digits (up to 15 significant digits a decimal is what it reads; beyond, 9007199254740993 is read as
+ * …992 and 0.09999999999999999999 as 0.1).
+ */
+const EXPONENT_OR_LONG = /\d[eE]|\d[\d.]{15}/;
 
 function containsText(content: FilterableContent, text: RegExp): boolean {
   return text.test(content.pairsText()) || text.test(content.bodyText());

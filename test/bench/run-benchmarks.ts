@@ -9,6 +9,7 @@
  *  6. the live device view of 1,000 devices under 200 events/s, in Chromium (live-view.ts; issue 5 §3)
  *  7. bytes per webhook intake to the app and to its renderer (inspector-bytes.ts; issue 12 §4)
  *  8. `npm start` on a built checkout ÷ with the renderer rebuilt (start-up.ts; issue 13 §6)
+ *  9. the inspector on a 100,000-message history, and 500 messages/s into it (inspector-history.ts; issue 14 §7)
  * Servers run in their own processes, so the load generator does not share their event loop.
  */
 import { readFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ import { compiledServer } from './compiled-servers';
 import { TestListener } from '../support/webhook-listener';
 import { liveView } from './live-view';
 import { inspectorBytes } from './inspector-bytes';
+import { inspectorHistory } from './inspector-history';
 import { startUp } from './start-up';
 import { type BenchRow, routeOpening } from './route-opening';
 
@@ -281,6 +283,7 @@ if (wanted('legacy')) await legacyThroughput();
 if (wanted('intake')) await intakeThroughput();
 if (wanted('inspector')) rows.push(...(await inspectorBytes()));
 if (wanted('start')) rows.push(...(await startUp()));
+if (wanted('history')) rows.push(...(await inspectorHistory()));
 
 console.log(`\nHubdesk benchmarks — ${new Date().toISOString()}, Node ${process.version}, ${LOAD_SECONDS} s per load run\n`);
 console.table(rows.map((row) => ({ figure: row.figure, value: row.value, baseline: row.baseline, ratio: row.ratio, target: row.target, met: row.target ? (row.met ? 'yes' : 'NO') : '' })));

@@ -27,11 +27,13 @@ const FLOOD = 1100;
 const BODY_BYTES = 256 * 1024;
 const MiB = 1024 * 1024;
 /**
- * The host's old-space limit: the history's 128 MiB of bodies, the app and the flood's frames in
+ * The host's old-space limit: the history's 128 MiB of bodies (with 256 MiB the host, busy collecting
+ * garbage near the cap while other suites ran, took over 120 s to show the last message), the journal's
+ * writes, the app and the flood's frames in
  * flight. A cap, not a measurement of resident memory (which follows the garbage collector's mood and
  * the machine's load), makes "stays within its budget" a pass or fail of the process itself.
  */
-const HOST_HEAP_MIB = 256;
+const HOST_HEAP_MIB = 384;
 
 let stack: RunningStack;
 let host: RunningProgram;

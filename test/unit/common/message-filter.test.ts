@@ -82,6 +82,11 @@ describe('compileFilter', () => {
     expect(test({ outcomes: ['no-match'] }, message({ delivered: false }))).toBe(true);
     expect(test({ from: '2026-11-24T09:00:00.000Z', to: '2026-11-24T10:00:00.000Z' })).toBe(true);
     expect(test({ from: '2026-11-24T10:00:00.001Z' })).toBe(false);
+    // Times in other forms than toISOString's are parsed: the same answers.
+    expect(test({ from: '2026-11-24T10:00:00.001Z' }, message({ receivedAt: '2026-11-24T11:00:00+01:00' }))).toBe(false);
+    expect(test({ from: '2026-11-24T09:59:59Z', to: '2026-11-24T10:00:00Z' }, message({ receivedAt: '2026-11-24T11:00:00+01:00' }))).toBe(true);
+    expect(test({ to: '2026-11-24T09:59:59.999Z' })).toBe(false);
+    expect(test({ from: '2026-11-24T09:00:00.000Z' }, message({ receivedAt: 'not a time' }))).toBe(false);
   });
 
   it('searches text in header names and values, the query and the body, ignoring case', () => {
@@ -134,9 +139,19 @@ describe('compileFilter', () => {
       // Escapes can hide anything: such a body is always decoded.
       ['body.device.id == "lamp-1"', '{"device":{"id":"lamp\\u002d1"}}', true, 1],
       ['body.device["id"] exists', '{"device":{"i\\u0064":1}}', true, 1],
-      // A number can be written in many ways: never skipped.
+      // A number can be written in many ways: any form holds its shortest one, unless in exponent form (then decoded).
       ['body.level == 100', '{"level":1e2}', true, 1],
       ['body.level == "100"', '{"level":1e2}', true, 1],
+      ['body.level == 100', '{"level":100.0}', true, 1],
+      ['body.level == 100', '{"level":"100"}', true, 1],
+      ['body.level == 100', '{"level":7}', false, 0],
+      ['body.level != 100', '{"level":7}', true, 0],
+      ['body.n == 54321', '{"n":5.4321E4}', true, 1],
+      ['body.n == -0.5', '{"n":-0.50}', true, 1],
+      ['body.n == 1e21', '{"n":1000000000000000000000}', true, 1],
+      ['body.n == 9007199254740992', '{"n":9007199254740993}', true, 1],
+      ['body.n == 0.1', '{"n":0.09999999999999999999}', true, 1],
+      ['body.n == 0.1', '{"n":0.2}', false, 0],
       ['body.on == true', '{"on":true}', true, 1],
       ['body.on == true', '{"on":false}', false, 0],
     ];
