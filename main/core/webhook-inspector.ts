@@ -185,7 +185,13 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     const stored: Stored = { seq: nextSeq++, meta, pairsText: pairsText(extra.pairs.headers, extra.pairs.query), body: null, evicted: false, entryBytes: 0, bodyBytes: 0, ...extra };
     entries.set(key, stored);
     keep(key, stored, rawBody);
-    return { kind: 'entry', entry: summaryOf(stored) };
+    // The summary is made when it is read: a history read back at start never reads it.
+    return {
+      kind: 'entry',
+      get entry() {
+        return summaryOf(stored);
+      },
+    };
   };
 
   const patch = (key: string, stored: Stored, changes: Omit<WebhookEntryPatch, 'webhookId' | 'id'>): InspectorChange => {

@@ -415,17 +415,19 @@ export function createWebhooksStore(
     const state = store.getState();
     const entries = [...state.entries];
     const held = [...state.held];
-    const shown = new Map(entries.map((entry, index) => [entryKey(entry), index]));
-    const waiting = new Map(held.map((entry, index) => [entryKey(entry), index]));
     const fresh: WebhookEntry[] = [];
-    const freshIndex = new Map<string, number>();
-    // Where an entry is held now, by key: the list and the index in it.
-    const locate = (key: string): [WebhookEntry[], number] | undefined => {
-      if (shown.has(key)) return [entries, shown.get(key)!];
-      if (waiting.has(key)) return [held, waiting.get(key)!];
-      if (freshIndex.has(key)) return [fresh, freshIndex.get(key)!];
-      return undefined;
-    };
+    // Where each message of the batch is held now, by key: the list and the index in it. One pass over
+    // both lists, by id first, so a frame makes no key for the thousands of entries it does not touch.
+    const ids = new Set(batch.map((item) => (item.kind === 'patch' ? item.patch.id : item.entry.id)));
+    const where = new Map<string, [WebhookEntry[], number]>();
+    for (const list of [entries, held]) {
+      list.forEach((entry, index) => {
+        if (!ids.has(entry.id)) return;
+        const key = entryKey(entry);
+        if (!where.has(key)) where.set(key, [list, index]);
+      });
+    }
+    const locate = (key: string) => where.get(key);
     let refetch = false;
     for (const item of batch) {
       if (item.kind === 'patch') {
@@ -441,7 +443,7 @@ export function createWebhooksStore(
       const key = entryKey(item.entry);
       const at = locate(key);
       if (at) at[0][at[1]] = item.entry;
-      else freshIndex.set(key, fresh.push(item.entry) - 1);
+      else where.set(key, [fresh, fresh.push(item.entry) - 1]);
     }
     fresh.reverse(); // newest first
     if (state.paused) store.setState(withBounds([...fresh, ...held], entries));
