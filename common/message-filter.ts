@@ -75,7 +75,11 @@ export function parseKeyPathCondition(text: string): ConditionParse {
 
 /** Whether a message's headers, query and body satisfy the condition. */
 export function matchesCondition(condition: KeyPathCondition, input: KeyPathInput): boolean {
-  const found = evaluateKeyPath(condition.path, input);
+  return matchesFound(condition, evaluateKeyPath(condition.path, input));
+}
+
+/** Whether what the condition's key path found (undefined: nothing) satisfies it. */
+function matchesFound(condition: KeyPathCondition, found: unknown): boolean {
   if (condition.op === 'exists') return found !== undefined;
   const same = found !== undefined && sameValue(found, condition.value);
   return condition.op === '==' ? same : !same;
@@ -143,6 +147,14 @@ export interface FilterableContent {
   bodyText(): string;
   /** The body's text has a backslash: an escape may hide a name or a value from a plain search. */
   bodyEscaped(): boolean;
+  /** Whether the body's text has a number that may not hold the shortest form of its value (`hasUnplainNumber`); a content may remember it. */
+  bodyHasUnplainNumber(): boolean;
+  /**
+   * The value found at a key path of the body by an earlier search, when the content kept it (a
+   * filtered list is searched again as messages arrive); `keep` offers it one found now.
+   */
+  recall?(path: KeyPath): { value: unknown } | undefined;
+  keep?(path: KeyPath, value: unknown): void;
 }
 
 /** `content` is read only when the filter has text or a key path (getters and methods: nothing is made per message). */
@@ -187,16 +199,19 @@ export function compileFilter(filter: MessageFilter): CompiledFilter {
 }
 
 function satisfies(condition: KeyPathCondition, needle: BodyNeedle | undefined, content: FilterableContent): boolean {
-  if (condition.path.root !== 'body') return matchesCondition(condition, { headers: content.headers, query: content.query, body: undefined });
+  const { path } = condition;
+  if (path.root !== 'body') return matchesCondition(condition, { headers: content.headers, query: content.query, body: undefined });
+  const recalled = content.recall?.(path);
+  if (recalled) return matchesFound(condition, recalled.value);
   // A JSON body that cannot hold the value (or the key) the condition looks for is not decoded: the
-  // condition then finds nothing, which `!=` matches and `==` and `exists` do not.
-  if (needle !== undefined && isJson(content.headers['content-type'])) {
-    if (!content.bodyEscaped()) {
-      const text = content.bodyText();
-      if (!text.includes(needle.text) && !(needle.numeric && EXPONENT_OR_LONG.test(text))) return condition.op === '!=';
-    }
+  // path then finds nothing, which `!=` matches and `==` and `exists` do not.
+  if (needle !== undefined && isJson(content.headers['content-type']) && !content.bodyEscaped()) {
+    const text = content.bodyText();
+    if (!text.includes(needle.text) && !(needle.numeric && content.bodyHasUnplainNumber())) return condition.op === '!=';
   }
-  return matchesCondition(condition, { headers: content.headers, query: content.query, body: content.body() });
+  const found = evaluateKeyPath(path, { headers: content.headers, query: content.query, body: content.body() });
+  content.keep?.(path, found);
+  return matchesFound(condition, found);
 }
 
 /**
@@ -227,6 +242,11 @@ type BodyNeedle = { text: string; numeric: boolean };
  * …992 and 0.09999999999999999999 as 0.1).
  */
 const EXPONENT_OR_LONG = /\d[eE]|\d[\d.]{15}/;
+
+/** Whether a JSON text has a number in exponent form or with more than 15 digits (a scan of the whole text: worth remembering). */
+export function hasUnplainNumber(text: string): boolean {
+  return EXPONENT_OR_LONG.test(text);
+}
 
 function containsText(content: FilterableContent, text: RegExp): boolean {
   return text.test(content.pairsText()) || text.test(content.bodyText());

@@ -37,7 +37,8 @@ import {
 } from '../../common/ipc-contract';
 import { AppError } from '../../common/app-error';
 import { base64ByteLength } from '../../common/base64';
-import { compileFilter, type FilterableContent, pairsText } from '../../common/message-filter';
+import type { KeyPath } from '../../common/key-path';
+import { compileFilter, type FilterableContent, hasUnplainNumber, pairsText } from '../../common/message-filter';
 import { bodyEncoding, firstValues, type RawWebhookMessage, type RoutingDecision, type TapEvent } from '../../common/webhook-protocol';
 
 export const MAIN_INSPECTOR_CAPACITY = 1000;
@@ -95,7 +96,7 @@ type Pairs = { headers: Record<string, string>; query: Record<string, string> };
  * A kept body: its text when its bytes are UTF-8 (searched as it is, and one byte a character in V8
  * when it is ASCII), else its bytes. Either gives back exactly the bytes received.
  */
-type KeptBody = { text: string; bytes: number; escaped: boolean } | { raw: Buffer; bytes: number };
+type KeptBody = { text: string; bytes: number; escaped: boolean; unplainNumber?: boolean } | { raw: Buffer; bytes: number };
 
 interface Stored {
   seq: number;
@@ -130,6 +131,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
   const bodies = new Set<string>();
   let bytes = 0;
   let nextSeq = 1;
+  const remembered: RememberedValues = new Map();
   const keyOf = (webhookId: string, id: string) => `${webhookId}\n${id}`;
 
   /** Re-accounts the entry without its body (its meta, pairs and fixed content changed). */
@@ -285,7 +287,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       let chars = 0;
       let last: Stored | undefined;
       const newestFirst = [...entries.values()].reverse();
-      const content = new StoredContent();
+      const content = new StoredContent(remembered);
       let more = false;
       for (const stored of newestFirst) {
         if (before !== undefined && stored.seq >= before) continue;
@@ -359,6 +361,7 @@ function contentOf(stored: Stored): Content {
  */
 class StoredContent implements FilterableContent {
   stored!: Stored;
+  constructor(private readonly remembered: RememberedValues) {}
   get headers() {
     return this.stored.pairs.headers;
   }
@@ -372,9 +375,41 @@ class StoredContent implements FilterableContent {
     const { body } = this.stored;
     return !body || !('text' in body) || body.escaped;
   }
+  bodyHasUnplainNumber(): boolean {
+    const { body } = this.stored;
+    if (!body || !('text' in body)) return true;
+    body.unplainNumber ??= hasUnplainNumber(body.text);
+    return body.unplainNumber;
+  }
   body(): unknown {
     const { body, pairs } = this.stored;
     return body ? decodeBody(body, pairs.headers['content-type']) : undefined;
+  }
+  /**
+   * Kept per path (the last REMEMBERED_PATHS paths) and body: a new or dropped body is a new key, so a
+   * value is never older than its body. Only values that are not objects are kept, so the cache costs
+   * a few dozen bytes an entry and a path, and goes with the body.
+   */
+  recall(path: KeyPath): { value: unknown } | undefined {
+    const { body } = this.stored;
+    if (!body) return undefined;
+    const values = this.valuesOf(path.source);
+    return values.has(body) ? { value: values.get(body) } : undefined;
+  }
+  keep(path: KeyPath, value: unknown): void {
+    const { body } = this.stored;
+    if (body && (value === null || typeof value !== 'object')) this.valuesOf(path.source).set(body, value);
+  }
+  private path: { source: string; values: WeakMap<KeptBody, unknown> } | null = null;
+  /** The values of a path: looked up once per search, and made the most recent path. */
+  private valuesOf(source: string): WeakMap<KeptBody, unknown> {
+    if (this.path?.source === source) return this.path.values;
+    const values = this.remembered.get(source) ?? new WeakMap<KeptBody, unknown>();
+    this.remembered.delete(source);
+    this.remembered.set(source, values);
+    if (this.remembered.size > REMEMBERED_PATHS) this.remembered.delete(this.remembered.keys().next().value!);
+    this.path = { source, values };
+    return values;
   }
   bodyText(): string {
     const { body, fixed } = this.stored;
@@ -436,6 +471,11 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
 /** Keeps a leading BOM as a character, so the text encodes back to exactly the bytes received. */
 const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** Values at a key path (by its text), per kept body. */
+type RememberedValues = Map<string, WeakMap<KeptBody, unknown>>;
+/** Key paths whose values are kept between searches. */
+const REMEMBERED_PATHS = 2;
+
 /** What a Buffer costs besides its bytes. */
 const BUFFER_OVERHEAD_BYTES = 96;
 

@@ -115,7 +115,15 @@ export async function inspectorHistory(): Promise<BenchRow[]> {
     for (const [name, filter] of Object.entries(FILTERS)) {
       const times = Array.from({ length: RUNS }, () => time(filter));
       all.push(...times);
-      rows.push({ figure: `100k history: ${name}, p50 / p95 (ms)`, value: `${ms(percentile(times, 50))} / ${ms(percentile(times, 95))}`, baseline: ms(percentile(baseline, 50)), ratio: '', target: '< 100 p95', met: percentile(times, 95) < 100 });
+      // The first run of a key path reads every body it needs; the next ones find the values kept (as a filtered list searched again while messages arrive).
+      rows.push({
+        figure: `100k history: ${name}, p50 / p95 / first run (ms)`,
+        value: `${ms(percentile(times, 50))} / ${ms(percentile(times, 95))} / ${ms(times[0]!)}`,
+        baseline: ms(percentile(baseline, 50)),
+        ratio: '',
+        target: '< 100 p95',
+        met: percentile(times, 95) < 100,
+      });
     }
     rows.push({ figure: '100k history: every filter and search, p95 (ms)', value: ms(percentile(all, 95)), baseline: `${ms(percentile(baseline, 95))} unfiltered`, ratio: (percentile(all, 95) / percentile(baseline, 95)).toFixed(1), target: '< 100', met: percentile(all, 95) < 100 });
     rows.push({ figure: '100k history: accounted (MiB) / taking them in (ms)', value: `${(usage.bytes / MiB).toFixed(1)} / ${fillMs.toFixed(0)}`, baseline: `${SETTINGS.boundBytes / MiB} bound`, ratio: '', target: '', met: usage.bytes <= SETTINGS.boundBytes });

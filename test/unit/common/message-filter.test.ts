@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileFilter, type FilterableContent, type FilterableMessage, matchesCondition, pairsText, parseKeyPathCondition } from '../../../common/message-filter';
+import { compileFilter, type FilterableContent, type FilterableMessage, hasUnplainNumber, matchesCondition, pairsText, parseKeyPathCondition } from '../../../common/message-filter';
 
 const input = { headers: { 'x-kind': 'test' }, query: { hub: 'h1' }, body: { device: { id: 'lamp-1', level: 5, tags: ['a'] } } };
 const condition = (text: string) => {
@@ -64,6 +64,7 @@ describe('compileFilter', () => {
       body: () => (counts.decoded++, JSON.parse(bodyText) as unknown),
       bodyText: () => bodyText,
       bodyEscaped: () => bodyText.includes('\\'),
+      bodyHasUnplainNumber: () => hasUnplainNumber(bodyText),
     };
     return { content, counts };
   };
@@ -116,6 +117,7 @@ describe('compileFilter', () => {
       body: () => ({}),
       bodyText: () => '{}',
       bodyEscaped: () => false,
+      bodyHasUnplainNumber: () => false,
     };
     expect(test({ webhookIds: ['wh1'], outcomes: ['this-app'] }, message(), counted)).toBe(true);
     expect(reads).toBe(0);
@@ -162,6 +164,27 @@ describe('compileFilter', () => {
     }
   });
 
+  it('asks the content for a value it kept before decoding the body, and offers it what it decodes', () => {
+    const { content, counts } = jsonContent('{"device":{"id":"lamp-1"}}');
+    const kept = new Map<string, unknown>();
+    const keeping: FilterableContent = {
+      ...content,
+      recall: (path) => (kept.has(path.source) ? { value: kept.get(path.source) } : undefined),
+      keep: (path, value) => void kept.set(path.source, value),
+    };
+    // Skipped by its text: nothing is kept (the path's value was not read).
+    expect(test({ keyPath: 'body.device.id == lamp-2' }, message(), keeping)).toBe(false);
+    expect(kept.size).toBe(0);
+    expect(test({ keyPath: 'body.device.id == lamp-1' }, message(), keeping)).toBe(true);
+    expect(kept.get('body.device.id')).toBe('lamp-1');
+    expect(counts.decoded).toBe(1);
+    // The same path with other values: answered from what was kept, right each time.
+    expect(test({ keyPath: 'body.device.id != lamp-1' }, message(), keeping)).toBe(false);
+    expect(test({ keyPath: 'body.device.id == lamp-2' }, message(), keeping)).toBe(false);
+    expect(test({ keyPath: 'body.device.id exists' }, message(), keeping)).toBe(true);
+    expect(counts.decoded).toBe(1);
+  });
+
   it('a body that is not JSON (a form) is always decoded: its keys are not quoted', () => {
     const form: FilterableContent = {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -170,6 +193,7 @@ describe('compileFilter', () => {
       body: () => ({ device: 'lamp-1' }),
       bodyText: () => 'device=lamp-1',
       bodyEscaped: () => false,
+      bodyHasUnplainNumber: () => false,
     };
     expect(test({ keyPath: 'body.device exists' }, message(), form)).toBe(true);
     expect(test({ keyPath: 'body.device == lamp-1' }, message(), form)).toBe(true);

@@ -349,6 +349,26 @@ describe('filtered pages (issue 14 §4)', () => {
     expect(() => inspector.snapshot({ limit: 10, filter: { keyPath: 'body..x' } })).toThrow(/does not parse at 6/);
   });
 
+  it('a key path searched again gives the same answer, and a body that arrives since is read', () => {
+    const inspector = createWebhookInspector();
+    const matching = () => inspector.snapshot({ limit: 10, filter: { keyPath: 'body.device.id == lamp-1' } }).entries.map((entry) => entry.id);
+    inspector.delivered('wh', webhookMessage('a', { device: { id: 'lamp-1' } }));
+    inspector.delivered('wh', webhookMessage('b', { device: { id: 'lamp-2' } }));
+    inspector.tapped('wh', tapEvent('c', 'l1', { request: false })); // its body comes with the delivery
+    expect(matching()).toEqual(['a']);
+    expect(matching()).toEqual(['a']);
+    inspector.delivered('wh', webhookMessage('c', { device: { id: 'lamp-1' } }));
+    expect(matching()).toEqual(['c', 'a']);
+    for (const other of ['body.x exists', 'body.y exists', 'body.z exists']) inspector.snapshot({ limit: 10, filter: { keyPath: other } }); // other paths push it out
+    expect(matching()).toEqual(['c', 'a']);
+    // The same path with another value or operator: the kept values answer it right.
+    const ids = (keyPath: string) => inspector.snapshot({ limit: 10, filter: { keyPath } }).entries.map((entry) => entry.id);
+    expect(ids('body.device.id == lamp-2')).toEqual(['b']);
+    expect(ids('body.device.id != lamp-1')).toEqual(['b']);
+    expect(ids('body.device.id exists')).toEqual(['c', 'b', 'a']);
+    expect(matching()).toEqual(['c', 'a']);
+  });
+
   it('pages a filtered result with the cursor', () => {
     const inspector = createWebhookInspector();
     for (let i = 0; i < 5; i++) inspector.delivered('wh', webhookMessage(`m${i}`, { device: { id: i % 2 === 0 ? 'even' : 'odd' } }));
