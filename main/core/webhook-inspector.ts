@@ -387,8 +387,9 @@ class StoredContent implements FilterableContent {
   }
   /**
    * Kept per path (the last REMEMBERED_PATHS paths) and body: a new or dropped body is a new key, so a
-   * value is never older than its body. Only values that are not objects are kept, so the cache costs
-   * a few dozen bytes an entry and a path, and goes with the body.
+   * value is never older than its body. Only numbers, booleans, null, nothing, and strings of at most
+   * REMEMBERED_STRING_CHARS are kept, so the cache costs a few dozen bytes an entry and a path (a few
+   * hundred at most), and goes with the body.
    */
   recall(path: KeyPath): { value: unknown } | undefined {
     const { body } = this.stored;
@@ -398,7 +399,7 @@ class StoredContent implements FilterableContent {
   }
   keep(path: KeyPath, value: unknown): void {
     const { body } = this.stored;
-    if (body && (value === null || typeof value !== 'object')) this.valuesOf(path.source).set(body, value);
+    if (body && (typeof value === 'string' ? value.length <= REMEMBERED_STRING_CHARS : value === null || typeof value !== 'object')) this.valuesOf(path.source).set(body, value);
   }
   private path: { source: string; values: WeakMap<KeptBody, unknown> } | null = null;
   /** The values of a path: looked up once per search, and made the most recent path. */
@@ -473,8 +474,9 @@ const lenientUtf8 = new TextDecoder('utf-8');
 const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** Values at a key path (by its text), per kept body. */
 type RememberedValues = Map<string, WeakMap<KeptBody, unknown>>;
-/** Key paths whose values are kept between searches. */
+/** Key paths whose values are kept between searches, and the longest string value kept. */
 const REMEMBERED_PATHS = 2;
+const REMEMBERED_STRING_CHARS = 256;
 
 /** What a Buffer costs besides its bytes. */
 const BUFFER_OVERHEAD_BYTES = 96;
