@@ -75,7 +75,7 @@ interface Segment {
   newest: number;
 }
 
-export function keyId(key: Buffer): Buffer {
+function keyId(key: Buffer): Buffer {
   return createHash('sha256').update(key).digest().subarray(0, 8);
 }
 
@@ -248,7 +248,7 @@ function readFrame(file: Buffer, offset: number, key: Buffer): { batch: Batch; e
   }
 }
 
-/** The bytes the journal's segments take on disk now (for tests and the settings view's figures). */
+/** The bytes the journal's segments take on disk now (what the tests hold to the bound). */
 export async function journalBytesOnDisk(dir: string): Promise<number> {
   let bytes = 0;
   for (const name of await readdir(dir).catch(() => [] as string[])) if (SEGMENT_NAME.test(name)) bytes += (await stat(join(dir, name))).size;

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import {
   ArchivedMessageSchema,
   DEFAULT_HISTORY_SETTINGS,
+  WebhookIdSchema,
   type HistorySettings,
   HistorySettingsSchema,
   type HistoryView,
@@ -33,16 +34,15 @@ import { createWebhookInspector, type WebhookInspector } from './webhook-inspect
 export const HISTORY_KEY_SECRET = 'webhooks:historyKey';
 export const HISTORY_SETTINGS_KEY = 'webhooks:history';
 /** The most messages kept, whatever their size (the byte bound is the one that counts). */
-export const HISTORY_MAX_MESSAGES = 250_000;
+const HISTORY_MAX_MESSAGES = 250_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
-const WebhookIdInRecord = z.string().min(1).max(200);
 const HistoryRecordSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('tap'), w: WebhookIdInRecord, e: TapEventSchema }),
-  z.object({ t: z.literal('delivery'), w: WebhookIdInRecord, m: RawWebhookMessageSchema }),
+  z.object({ t: z.literal('tap'), w: WebhookIdSchema, e: TapEventSchema }),
+  z.object({ t: z.literal('delivery'), w: WebhookIdSchema, m: RawWebhookMessageSchema }),
   z.object({ t: z.literal('import'), m: ArchivedMessageSchema }),
-  z.object({ t: z.literal('forget'), w: WebhookIdInRecord }),
+  z.object({ t: z.literal('forget'), w: WebhookIdSchema }),
 ]);
 type HistoryRecord = z.infer<typeof HistoryRecordSchema>;
 

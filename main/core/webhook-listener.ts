@@ -47,7 +47,8 @@ export interface WebhookListener {
   /** Stops it now; forgets it WEBHOOK_UNDO_MS later unless `undoRemove` brings it back first. */
   remove(id: string): void;
   undoRemove(id: string): WebhookView;
-  inspector: Pick<WebhookInspector, 'snapshot' | 'clear'> & {
+  /** Clearing is the history's (webhook-history.ts): it clears the files too. */
+  inspector: Pick<WebhookInspector, 'snapshot'> & {
     /** The full message with its signature checked against the registration's signing secret. */
     message(webhookId: string, id: string): WebhookMessageResult;
     replay(request: ReplayRequest): Promise<ReplayResult>;
@@ -235,7 +236,6 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
         if (result.status !== 'kept') return result;
         return { ...result, signature: signatureOf(webhookId, inspector.source(webhookId, id)) };
       },
-      clear: () => inspector.clear(),
       replay: createReplayer({ webhookUrl: deps.webhookUrl, source: (webhookId, id) => inspector.source(webhookId, id) }),
       import(messages) {
         let added = 0;

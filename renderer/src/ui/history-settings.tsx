@@ -18,7 +18,7 @@ const STORAGE_SENTENCES: Record<HistoryView['storage'], string> = {
   'memory-only': 'Kept only until Hubdesk quits: this system offers no secure storage for it, as for your sign-in.',
 };
 
-export const boundLabel = (bytes: number) => (bytes >= 1024 * 1024 * 1024 ? `${bytes / (1024 * 1024 * 1024)} GB` : `${bytes / (1024 * 1024)} MB`);
+const boundLabel = (bytes: number) => (bytes >= 1024 * 1024 * 1024 ? `${bytes / (1024 * 1024 * 1024)} GB` : `${bytes / (1024 * 1024)} MB`);
 const ageLabel = (days: number) => (days === 1 ? '1 day' : `${days} days`);
 
 function useHistory(refreshMs?: number): HistoryView | null {

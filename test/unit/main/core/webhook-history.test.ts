@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HISTORY_SETTINGS, INSPECTOR_PAGE_MAX_ENTRIES, type WebhookEntry } from '../../../../common/ipc-contract';
+import { DEFAULT_HISTORY_SETTINGS, INSPECTOR_PAGE_MAX_ENTRIES, invokeContract, type WebhookEntry } from '../../../../common/ipc-contract';
 import type { SecretCipher } from '../../../../main/core/ports';
 import { ALLOW_PLAINTEXT_KEY, createSecretStore } from '../../../../main/core/secret-store';
 import { createWebhookHistory, HISTORY_KEY_SECRET, HISTORY_SETTINGS_KEY } from '../../../../main/core/webhook-history';
@@ -172,6 +172,15 @@ describe('webhook history', () => {
     const second = run(dir, first.store);
     await second.history.ready;
     expect(ids(second.history.inspector)).toEqual(['wh1/m2']);
+  });
+
+  it('the settings channel takes only the offered choices, and nothing else', () => {
+    const args = invokeContract['inspector.setHistory'].args;
+    expect(args.safeParse([{ boundBytes: 128 * MiB, maxAgeDays: 30 }]).success).toBe(true);
+    for (const bad of [[{ boundBytes: 100 * MiB, maxAgeDays: 30 }], [{ boundBytes: 128 * MiB, maxAgeDays: 2 }], [{ boundBytes: 128 * MiB }], [{ boundBytes: 128 * MiB, maxAgeDays: 30, extra: 1 }], [], ['128']]) {
+      expect(args.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+    expect(invokeContract['inspector.history'].args.safeParse([1]).success).toBe(false);
   });
 
   it('a saved setting that is not one of the choices is not used', () => {
