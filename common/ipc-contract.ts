@@ -255,6 +255,8 @@ export const WebhookViewSchema = z.object({
   id: z.string(),
   routing: WebhookRoutingSchema,
   label: z.string().optional(),
+  /** The webhook's name as the forwarder gave it when it last registered us (absent until then). */
+  webhookName: z.string().optional(),
   /** Whether a tap credential is set; the credential itself never reaches the renderer. */
   hasTapCredential: z.boolean(),
   /** Whether a signing secret is set (never the secret itself). */
@@ -620,6 +622,8 @@ export const eventContract = {
   'webhooks.entry': WebhookEntrySchema,
   'webhooks.entryPatch': WebhookEntryPatchSchema,
   'webhooks.status': WebhookStatusSchema,
+  /** A registration's view changed other than its connection (the forwarder named the webhook). */
+  'webhooks.view': WebhookViewSchema,
   'hubs.live': LiveStatusSchema,
   /** The open hub as a whole: after `hubs.open`, and again after its live channel reconnected (changes may have been missed). */
   'hubs.snapshot': HubSnapshotSchema,

@@ -15,7 +15,8 @@
  *      credential revoked in the portal closes its taps at once (CLOSE_CREDENTIAL_REVOKED).
  *    `listenerId` is chosen by the client and stays the same across reconnects; `resumeAfter` is the id of
  *    the last message it acknowledged, and the server re-sends what followed from a bounded buffer.
- * 3. The server answers `registered`, then sends `message` (listener) or `tap` (tap) frames.
+ * 3. The server answers `registered` (with the webhook's name as its owner gave it in the developer portal),
+ *    then sends `message` (listener) or `tap` (tap) frames.
  * 4. A listener acknowledges each message with `ack`; acknowledged messages leave the resume buffer.
  * Bodies: a listener receives the §2.7 message (parsed `body`) plus `rawBody`, or, when it registered
  * `rawBodyOnly`, `rawBody` alone (the body once; it decodes the body itself with `bodyEncoding`). A tap
@@ -49,6 +50,8 @@ export const RegistrationDataSchema = z.record(z.string().max(200), z.unknown())
 export type RegistrationData = z.infer<typeof RegistrationDataSchema>;
 
 const id = z.string().min(1).max(200);
+/** A webhook's name, as its owner gives it in the developer portal. */
+export const MAX_WEBHOOK_NAME_LENGTH = 100;
 /** A client holds one listener per registration; the forwarder allows 100 per webhook. */
 export const MAX_OWN_LISTENER_IDS = 100;
 
@@ -171,7 +174,13 @@ export type TapEvent = z.infer<typeof TapEventSchema>;
 
 export const ListenerServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('challenge'), nonce: z.string() }),
-  z.object({ type: z.literal('registered'), listenerId: id, resumed: z.number().int().nonnegative() }),
+  z.object({
+    type: z.literal('registered'),
+    listenerId: id,
+    resumed: z.number().int().nonnegative(),
+    /** Absent from forwarders that predate it. */
+    webhookName: z.string().min(1).max(MAX_WEBHOOK_NAME_LENGTH).optional(),
+  }),
   z.object({ type: z.literal('message'), message: DeliveredMessageSchema }),
   z.object({ type: z.literal('tap'), event: TapEventSchema }),
 ]);

@@ -73,7 +73,7 @@ export interface StackInfo {
    * The demo webhook (key path `body.device.id`), owned by the demo user: its secret (for listeners) and
    * one tap credential (`<id>.<secret>`, for the owner's tap: every intake with its routing decision).
    */
-  webhook: { id: string; secret: string; tap_credential: string };
+  webhook: { id: string; name: string; secret: string; tap_credential: string };
   /** The CA (PEM) that issued the certificate of every `localUrlSecure`; made at start, new on every start. */
   ca: string;
 }
@@ -183,7 +183,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       user: { email: DEMO_USER.email, password: DEMO_USER.password },
       webhook_url: webhookServices.forwarder.url,
       tools_url: webhookServices.portal.url,
-      webhook: { id: webhookServices.demoWebhook.id, secret: webhookServices.demoWebhook.secret, tap_credential: webhookServices.demoTapCredential },
+      webhook: { id: webhookServices.demoWebhook.id, name: webhookServices.demoWebhook.name, secret: webhookServices.demoWebhook.secret, tap_credential: webhookServices.demoTapCredential },
       ca: certificates.ca,
     };
   } catch (error) {

@@ -63,6 +63,8 @@ export interface WebhookChannelOptions {
   onAcknowledged?(id: string): void;
   onTap?(event: TapEvent): void;
   onConnection(connection: WebhookConnection): void;
+  /** The forwarder registered us and named the webhook (as its owner did in the developer portal). */
+  onWebhookName?(name: string): void;
   logger: Logger;
   clock: Clock;
   heartbeatMs?: number;
@@ -164,6 +166,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
       case 'registered':
         backoff.reset();
         options.onConnection({ state: 'connected' });
+        if (message.webhookName !== undefined) options.onWebhookName?.(message.webhookName);
         return;
       case 'message':
         options.onMessage?.(message.message);

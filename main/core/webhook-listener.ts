@@ -7,7 +7,8 @@
  * this app's own deliveries only. The listener asks for messages with the raw body only, and the tap
  * names the listener as this app's own, so an intake routed here crosses the network with its body
  * once. It serves the `webhooks.*` and `inspector.*` channels and emits `webhooks.entry` (once per
- * intake), `webhooks.entryPatch` (what the other copy changed) and `webhooks.status`. Registrations
+ * intake), `webhooks.entryPatch` (what the other copy changed), `webhooks.status` and `webhooks.view` (the
+ * forwarder named the webhook: its name is kept with the registration, to be shown offline too). Registrations
  * belong to the developer, not to the cloud sign-in, so signing out leaves them running.
  */
 import { AppError } from '../../common/app-error';
@@ -23,7 +24,8 @@ import {
   type WebhookRegistrationInput,
   type WebhookView,
 } from '../../common/ipc-contract';
-import { intakeUrl, parseTapCredential, type RegistrationData } from '../../common/webhook-protocol';
+import { oneLine } from '../../common/one-line';
+import { intakeUrl, MAX_WEBHOOK_NAME_LENGTH, parseTapCredential, type RegistrationData } from '../../common/webhook-protocol';
 import { createEventEmitter } from './event-emitter';
 import type { OpenWebSocket } from './live-socket';
 import { type Clock, type Logger, realSchedule, type Schedule } from './ports';
@@ -33,7 +35,7 @@ import { createReplayer } from './webhook-replay';
 import { verifySignature } from './webhook-signatures';
 import type { WebhookRegistration, WebhookRegistrations } from './webhook-registrations';
 
-type WebhookEvent = 'webhooks.entry' | 'webhooks.entryPatch' | 'webhooks.status';
+type WebhookEvent = 'webhooks.entry' | 'webhooks.entryPatch' | 'webhooks.status' | 'webhooks.view';
 
 export const NO_FORWARDER_REASON = 'No webhook forwarder is configured (set HUBDESK_WEBHOOK_URL).';
 export const NO_SECRET_REASON = 'The secret was kept only until Hubdesk quit; add this webhook again with its secret.';
@@ -118,6 +120,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     id: run.registration.id,
     routing: run.registration.routing,
     ...(run.registration.label !== undefined && { label: run.registration.label }),
+    ...(run.registration.webhookName !== undefined && { webhookName: run.registration.webhookName }),
     hasTapCredential: run.registration.tapCredential !== undefined,
     hasSigningSecret: run.registration.signingSecret !== undefined,
     intakeUrl: deps.webhookUrl === null ? null : intakeUrl(deps.webhookUrl, run.registration.id),
@@ -130,6 +133,15 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     run.connection[socket] = connection;
     const after = connectionOf(run);
     if (JSON.stringify(after) !== before) emit('webhooks.status', { webhookId: run.registration.id, connection: after });
+  };
+
+  /** The forwarder's name for the webhook, made one safe line (it is the owner's text, shown as is). */
+  const named = (run: Running, name: string) => {
+    const webhookName = oneLine(name, MAX_WEBHOOK_NAME_LENGTH);
+    if (running.get(run.registration.id) !== run || webhookName === '' || run.registration.webhookName === webhookName) return;
+    run.registration = { ...run.registration, webhookName };
+    registrations.setWebhookName(run.registration.id, webhookName);
+    emit('webhooks.view', view(run));
   };
 
   /** Checked against the whole raw body as received (never a cut copy), at the time it arrived. */
@@ -180,6 +192,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
         onMessage: (message) => emitChange(inspector.delivered(registration.id, message)),
         onAcknowledged: (id) => registrations.setLastAck(registration.id, id),
         onConnection: (connection) => update(run, 'listener', connection),
+        onWebhookName: (name) => named(run, name),
       }),
     );
     if (credential) {
@@ -194,6 +207,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
           ownListenerIds: [registration.listenerId],
           onTap: (event) => emitChange(inspector.tapped(registration.id, event)),
           onConnection: (connection) => update(run, 'tap', connection),
+          onWebhookName: (name) => named(run, name),
         }),
       );
     }

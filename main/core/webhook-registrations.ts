@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { type WebhookRegistrationInput, WebhookRoutingSchema, type WebhookRouting } from '../../common/ipc-contract';
+import { MAX_WEBHOOK_NAME_LENGTH } from '../../common/webhook-protocol';
 import { type KeyValueStore, type Logger, realSchedule, type Schedule } from './ports';
 import type { SecretStore } from './secret-store';
 
@@ -25,6 +26,8 @@ export interface WebhookRegistration {
   id: string;
   routing: WebhookRouting;
   label?: string;
+  /** The webhook's name as the forwarder last gave it (its owner's name in the developer portal). */
+  webhookName?: string;
   /** Chosen once, kept across reconnects and restarts: the forwarder resumes per listenerId. */
   listenerId: string;
   tapId: string;
@@ -41,6 +44,8 @@ const StoredSchema = z.object({
   id: z.string().min(1).max(200),
   routing: WebhookRoutingSchema,
   label: z.string().max(100).optional(),
+  /** Only shown: a bad one is dropped, never the registration with it. */
+  webhookName: z.string().min(1).max(MAX_WEBHOOK_NAME_LENGTH).optional().catch(undefined),
   listenerId: z.string().min(1).max(200),
   tapId: z.string().min(1).max(200),
   /** Whether the registration was given a tap credential (kept under tapCredentialKey, when allowed). */
@@ -57,7 +62,7 @@ const StoredV1Schema = StoredSchema.extend({
   secretRecord: SealedSchema.nullable(),
   /** Absent: no tap credential; null: kept in memory only. */
   tapCredentialRecord: SealedSchema.nullable().optional(),
-}).omit({ hasTapCredential: true, hasSigningSecret: true });
+}).omit({ hasTapCredential: true, hasSigningSecret: true, webhookName: true });
 
 export interface WebhookRegistrations {
   /** Reads and decrypts what settings hold; malformed entries are dropped (and logged). */
@@ -65,6 +70,8 @@ export interface WebhookRegistrations {
   /** Adds, or replaces the registration with the same id (keeping its listenerId, so resuming still works). */
   add(input: WebhookRegistrationInput): Promise<WebhookRegistration>;
   remove(id: string): void;
+  /** Keeps the forwarder's name for the webhook with its registration (nothing when it is not registered). */
+  setWebhookName(id: string, name: string): void;
   lastAck(id: string): string | undefined;
   /** Kept in memory at once, written to settings at most once per ACK_FLUSH_MS (see flush). */
   setLastAck(id: string, messageId: string): void;
@@ -139,6 +146,7 @@ export function createWebhookRegistrations({ secrets, store, logger, schedule = 
           id: record.id,
           routing: record.routing,
           ...(record.label !== undefined && { label: record.label }),
+          ...(record.webhookName !== undefined && { webhookName: record.webhookName }),
           listenerId: record.listenerId,
           tapId: record.tapId,
           secret: await secretOf(secretKey(record.id)),
@@ -161,6 +169,8 @@ export function createWebhookRegistrations({ secrets, store, logger, schedule = 
         id: input.id,
         routing: input.routing,
         ...(input.label !== undefined && { label: input.label }),
+        // The same webhook id is the same webhook: its name stays until the forwarder gives another.
+        ...(previous?.webhookName !== undefined && { webhookName: previous.webhookName }),
         listenerId: previous?.listenerId ?? `hubdesk-${randomUUID()}`,
         tapId: previous?.tapId ?? `hubdesk-tap-${randomUUID()}`,
         hasTapCredential: input.tapCredential !== undefined,
@@ -178,6 +188,12 @@ export function createWebhookRegistrations({ secrets, store, logger, schedule = 
       secrets.delete(signingSecretKey(id));
       pendingAcks.delete(id);
       store.delete(ackKey(id));
+    },
+    setWebhookName(id, name) {
+      const records = stored();
+      const record = records.find((candidate) => candidate.id === id);
+      if (!record || record.webhookName === name) return;
+      save(records.map((candidate) => (candidate === record ? { ...record, webhookName: name } : candidate)));
     },
     lastAck(id) {
       const value = pendingAcks.get(id) ?? store.get(ackKey(id));

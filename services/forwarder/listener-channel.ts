@@ -140,7 +140,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
     if (slot.socket && slot.socket !== socket) slot.socket.close(CLOSE_REPLACED, 'replaced by a newer connection');
     slot.socket = socket;
     slot.buffer.rewind(message.resumeAfter === undefined ? undefined : sequenceOf(message.resumeAfter));
-    send(socket, { type: 'registered', listenerId: message.listenerId, resumed: slot.buffer.size });
+    send(socket, { type: 'registered', listenerId: message.listenerId, resumed: slot.buffer.size, webhookName: webhook.name });
     flush(slot);
     return slot;
   };
@@ -174,7 +174,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       if (message.role === 'tap') {
         registry.addTap(webhook.id, socket, { credentialId: message.credentialId!, ownListenerIds: new Set(message.ownListenerIds) });
         registered = { kind: 'tap', webhookId: webhook.id };
-        send(socket, { type: 'registered', listenerId: message.listenerId, resumed: 0 });
+        send(socket, { type: 'registered', listenerId: message.listenerId, resumed: 0, webhookName: webhook.name });
       } else {
         const slot = registerListener(socket, webhook, message);
         if (!slot) return;

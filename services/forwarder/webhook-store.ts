@@ -15,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type KeyPath, parseKeyPath } from '../../common/key-path';
+import { MAX_WEBHOOK_NAME_LENGTH } from '../../common/webhook-protocol';
 
 export interface WebhookRecord {
   readonly id: string;
@@ -69,8 +70,6 @@ export interface WebhookStore {
   /** Returns the unsubscribe function. */
   onTapCredentialRevoked(listener: (webhookId: string, credentialId: string) => void): () => void;
 }
-
-export const MAX_WEBHOOK_NAME_LENGTH = 100;
 
 /** `wh_` and 16 random base64url characters: ids cannot be guessed, so knowing one proves it was shared. */
 export function newWebhookId(): string {

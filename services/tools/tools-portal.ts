@@ -7,10 +7,11 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KeyPathError } from '../../common/key-path';
+import { MAX_WEBHOOK_NAME_LENGTH } from '../../common/webhook-protocol';
 import type { Logger } from '../../common/logger';
 import type { UserDirectory } from '../cloud/users';
 import { sendErrorPage } from '../cloud/pages';
-import { MAX_WEBHOOK_NAME_LENGTH, TapCredentialLimitError, type WebhookRecord, type WebhookStore } from '../forwarder/webhook-store';
+import { TapCredentialLimitError, type WebhookRecord, type WebhookStore } from '../forwarder/webhook-store';
 import { readCookie } from '../shared/cookies';
 import { type ConnectionLimits, createServiceApp, listen } from '../shared/http-app';
 import { LoginThrottle, throttledMessage } from '../shared/login-throttle';

@@ -66,6 +66,8 @@ export class TestListener {
   /** Resolves when the socket closes (code, reason). */
   readonly closed: Promise<ChannelClosed>;
   resumed = 0;
+  /** The webhook's name, as the `registered` frame gave it. */
+  webhookName: string | undefined;
 
   private constructor(readonly socket: WebSocket) {
     this.closed = new Promise((resolve) => socket.once('close', (code, reason) => resolve(new ChannelClosed(code, reason.toString()))));
@@ -100,6 +102,7 @@ export class TestListener {
             break;
           case 'registered':
             listener.resumed = message.resumed;
+            listener.webhookName = message.webhookName;
             resolve(listener);
             break;
           case 'message':

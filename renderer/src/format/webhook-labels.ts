@@ -1,5 +1,5 @@
 /** Words and numbers the webhooks view shows: pure functions, so they are tested without a DOM. */
-import type { SignatureScheme, SignatureVerdict, WebhookConnection, WebhookEntry, WebhookRouting } from '../../../common/ipc-contract';
+import type { SignatureScheme, SignatureVerdict, WebhookConnection, WebhookEntry, WebhookRouting, WebhookView } from '../../../common/ipc-contract';
 import { base64Bytes, strictUtf8 } from '../../../common/base64';
 import { type OutcomeKind, outcomeKind } from '../../../common/message-filter';
 import { secondsUntil } from './countdown';
@@ -18,6 +18,21 @@ export function parseKeyValues(text: string): (string | number)[] {
     if (!values.includes(value)) values.push(value);
   }
   return values;
+}
+
+type Named = Pick<WebhookView, 'id' | 'label' | 'webhookName'>;
+
+/** What a registration is called: the user's label, else the forwarder's name for the webhook, else its id. */
+export function webhookTitle(view: Named): string {
+  return view.label ?? view.webhookName ?? view.id;
+}
+
+/** What the title leaves out: the forwarder's name when a label hides it, and the id when there is a title. */
+export function webhookSubtitle(view: Named): string | null {
+  const title = webhookTitle(view);
+  if (title === view.id) return null;
+  const hiddenName = view.webhookName !== undefined && view.webhookName !== title ? `${view.webhookName} · ` : '';
+  return `${hiddenName}${view.id}`;
 }
 
 export function routingLabel(routing: WebhookRouting, hubName?: string): string {

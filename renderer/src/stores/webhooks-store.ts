@@ -41,6 +41,7 @@ import {
 import type { MessageFilter } from '../../../common/message-filter';
 import { nextFrame, type ScheduleFlush } from './frame-scheduler';
 import { type ArchiveFormat, exportMessages, importMessages } from './webhook-archive-io';
+import { webhookTitle } from '../format/webhook-labels';
 import { settle, type UiError } from './settle';
 
 export const RENDERER_INSPECTOR_CAPACITY = 10_000;
@@ -265,7 +266,7 @@ export function createWebhooksStore(
           if (get().removed?.id === id) set({ removed: null });
           dropEntriesOf(id);
         }, WEBHOOK_UNDO_MS);
-        set({ removed: { id, label: view?.label ?? id } });
+        set({ removed: { id, label: view ? webhookTitle(view) : id } });
         await reloadList();
       },
 
@@ -460,6 +461,12 @@ export function createWebhooksStore(
   const stopStatus = bridge.on('webhooks.status', (status) => {
     store.setState({ connections: { ...store.getState().connections, [status.webhookId]: status.connection } });
   });
+  const stopView = bridge.on('webhooks.view', (changed) => {
+    const { registrations, connections } = store.getState();
+    if (registrations.status !== 'loaded' || !registrations.views.some((view) => view.id === changed.id)) return;
+    const views = registrations.views.map((view) => (view.id === changed.id ? changed : view));
+    store.setState({ registrations: { status: 'loaded', views }, connections: { ...connections, [changed.id]: changed.connection } });
+  });
   void store.getState().load();
 
   return {
@@ -468,6 +475,7 @@ export function createWebhooksStore(
       stopEntries();
       stopPatches();
       stopStatus();
+      stopView();
     },
   };
 }

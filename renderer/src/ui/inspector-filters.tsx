@@ -10,6 +10,7 @@ import { type MessageFilter, OUTCOME_KINDS, type OutcomeKind, parseKeyPathCondit
 import { OUTCOME_LABELS } from '../format/webhook-labels';
 import { isFiltering, registrationViews } from '../stores/webhooks-store';
 import { useStores } from './stores-context';
+import { useWebhookTitles } from './use-webhook-titles';
 
 const TYPING_PAUSE_MS = 250;
 const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET'] as const;
@@ -21,6 +22,7 @@ export function InspectorFilters() {
   const searching = useStore(webhooks, (s) => s.searching);
   const count = useStore(webhooks, (s) => s.entries.length);
   const views = useStore(webhooks, registrationViews);
+  const titleOf = useWebhookTitles();
   const [text, setText] = useState(filter.text ?? '');
   const [keyPath, setKeyPath] = useState(filter.keyPath ?? '');
   const keyPathId = useId();
@@ -67,7 +69,7 @@ export function InspectorFilters() {
       </span>
       <ToggleGroup label="Outcome" values={OUTCOME_KINDS} chosen={filter.outcomes} name={(kind: OutcomeKind) => OUTCOME_LABELS[kind]} onToggle={(kind) => apply({ outcomes: toggle(filter.outcomes, kind) })} />
       {views.length > 1 && (
-        <ToggleGroup label="Webhook" values={views.map((view) => view.id)} chosen={filter.webhookIds} name={(id) => views.find((view) => view.id === id)?.label ?? id} onToggle={(id) => apply({ webhookIds: toggle(filter.webhookIds, id) })} />
+        <ToggleGroup label="Webhook" values={views.map((view) => view.id)} chosen={filter.webhookIds} name={titleOf} onToggle={(id) => apply({ webhookIds: toggle(filter.webhookIds, id) })} />
       )}
       <ToggleGroup label="Method" values={METHODS} chosen={filter.methods} name={(method) => method} onToggle={(method) => apply({ methods: toggle(filter.methods, method) })} />
       <label>

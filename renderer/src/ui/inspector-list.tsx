@@ -9,6 +9,7 @@ import { type KeyboardEvent, useRef } from 'react';
 import type { WebhookEntry } from '../../../common/ipc-contract';
 import { formatSize, formatTime, outcomeOf, routingSummary } from '../format/webhook-labels';
 import { entryKey } from '../stores/webhooks-store';
+import { useWebhookTitles } from './use-webhook-titles';
 
 const ROW_HEIGHT = 40;
 /** Rows Page Up / Page Down move by. */
@@ -16,6 +17,7 @@ const PAGE_ROWS = 10;
 
 export function InspectorList({ entries, selectedKey, onSelect }: { entries: readonly WebhookEntry[]; selectedKey: string | null; onSelect(key: string): void }) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const titleOf = useWebhookTitles();
   // The virtualizer is mutable by design (it re-renders us on scroll); nothing here memoises its results.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({ count: entries.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
@@ -70,6 +72,7 @@ export function InspectorList({ entries, selectedKey, onSelect }: { entries: rea
                 <span className="cell-time">{formatTime(entry.receivedAt)}</span>
                 <span className="cell-method">{entry.method ?? '—'}</span>
                 <span className="cell-size">{formatSize(entry.size)}</span>
+                <span className="cell-webhook">{titleOf(entry.webhookId)}</span>
                 <OutcomeChip entry={entry} />
                 <span className="cell-routing">{entry.imported ? 'imported · ' : ''}{routingSummary(entry)}</span>
               </button>

@@ -2,7 +2,7 @@
 import { useStore } from 'zustand';
 import { useState } from 'react';
 import { WEBHOOK_UNDO_MS, type WebhookConnection, type WebhookView } from '../../../common/ipc-contract';
-import { connectionLabel, routingLabel } from '../format/webhook-labels';
+import { connectionLabel, routingLabel, webhookSubtitle, webhookTitle } from '../format/webhook-labels';
 import { connectionOf } from '../stores/webhooks-store';
 import { CopyButton } from './copy-button';
 import { FormDialog } from './form-dialog';
@@ -31,16 +31,19 @@ export function WebhookRegistrations() {
         <ul aria-label="Webhooks">
           {registrations.views.map((view) => {
             const connection = connectionOf({ connections }, view);
+            const title = webhookTitle(view);
+            const subtitle = webhookSubtitle(view);
             return (
               <li key={view.id} className="webhook-registration">
                 <div>
-                  <p className="webhook-id">{view.label ?? view.id}</p>
+                  <p className="webhook-title">{title}</p>
+                  {subtitle !== null && <p className="muted webhook-id">{subtitle}</p>}
                   <p className="muted">{routingLabel(view.routing, view.routing.kind === 'hub' ? hubName(view.routing.hubId) : undefined)}</p>
                   <p className="muted">{view.hasTapCredential ? 'Tap credential set: routing decisions shown' : 'No tap credential: this app’s deliveries only'}</p>
                   <p className="muted">{view.hasSigningSecret ? 'Signing secret set: signatures checked' : 'No signing secret: signatures not checked'}</p>
                   {view.intakeUrl !== null && (
                     <p className="intake-url">
-                      <code aria-label={`Intake URL of ${view.label ?? view.id}`}>{view.intakeUrl}</code>{' '}
+                      <code aria-label={`Intake URL of ${title}`}>{view.intakeUrl}</code>{' '}
                       <CopyButton text={view.intakeUrl} label="Copy URL" copied="Intake URL copied." failed="Could not copy; select the URL and copy it." />
                     </p>
                   )}
@@ -70,7 +73,7 @@ export function WebhookRegistrations() {
 
 function ConfirmRemove({ view, onClose, onConfirm }: { view: WebhookView; onClose(): void; onConfirm(): void }) {
   return (
-    <FormDialog title={`Remove ${view.label ?? view.id}?`} submitLabel="Remove" onClose={onClose} onSubmit={onConfirm}>
+    <FormDialog title={`Remove ${webhookTitle(view)}?`} submitLabel="Remove" onClose={onClose} onSubmit={onConfirm}>
       <p>Hubdesk stops listening to it and forgets its secrets and its messages in the inspector. You can undo this for {WEBHOOK_UNDO_MS / 1000} seconds.</p>
     </FormDialog>
   );

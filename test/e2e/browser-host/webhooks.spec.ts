@@ -40,11 +40,16 @@ test('a webhook added in the app shows a POSTed message with its body and routin
   try {
     await page.goto(await host.line(RUNNING));
     await addDemoWebhook(page, 'lamp-1');
+    // The forwarder names the webhook as its owner did in the portal; the id stays beside it.
+    const registration = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem');
+    await expect(registration.getByText(info.webhook.name, { exact: true })).toBeVisible();
+    await expect(registration.getByText(info.webhook.id, { exact: true })).toBeVisible();
     expect((await postDemo({ device: { id: 'lamp-1' }, on: true })).status).toBe(202);
 
     const messages = page.getByRole('list', { name: 'Webhook messages' });
     const row = messages.getByRole('button', { name: /key path body\.device\.id = lamp-1 → delivered/ });
     await expect(row).toBeVisible();
+    await expect(row.getByText(info.webhook.name, { exact: true })).toBeVisible();
     await row.click();
     // The row carries a summary only; the details pane fetches the full message from main.
     const details = page.getByRole('region', { name: 'Message details' });

@@ -110,6 +110,12 @@ describe('intake', () => {
     expect(Date.parse(message.receivedAt)).not.toBeNaN();
   });
 
+  it("registering names the webhook as its owner did, to a listener and to a tap", async () => {
+    webhook = store.create({ name: '  Lamp events  ', ownerId: 'owner-1' });
+    expect((await listen({ listenerId: 'named', hubId: 'h' })).webhookName).toBe('Lamp events');
+    expect((await listen({ ...newTapCredential(store, webhook.id), listenerId: 'named-tap' })).webhookName).toBe('Lamp events');
+  });
+
   it('parses form bodies and keeps other content as text', async () => {
     newWebhook();
     const listener = await listen({ listenerId: 'l1', hubId: 'h' });

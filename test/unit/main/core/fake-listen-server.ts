@@ -51,6 +51,8 @@ export interface FakeListenServerOptions {
   port?: number;
   /** Tap credentials the server accepts, id → secret (for any of its webhooks). */
   tapCredentials?: Record<string, string>;
+  /** The name the `registered` frame gives each webhook, as the portal's owner named it (none by default, as older forwarders). */
+  names?: Record<string, string>;
 }
 
 export async function startFakeListenServer(webhooks: Record<string, string>, options: FakeListenServerOptions = {}): Promise<FakeListenServer> {
@@ -85,7 +87,8 @@ export async function startFakeListenServer(webhooks: Record<string, string>, op
       peers.push(peer);
       socket.on('close', () => peers.splice(peers.indexOf(peer), 1));
       registrations.push(message);
-      socket.send(JSON.stringify({ type: 'registered', listenerId: message.listenerId, resumed: 0 } satisfies ListenerServerMessage));
+      const webhookName = options.names?.[message.webhookId];
+      socket.send(JSON.stringify({ type: 'registered', listenerId: message.listenerId, resumed: 0, ...(webhookName !== undefined && { webhookName }) } satisfies ListenerServerMessage));
       notify();
     });
   });

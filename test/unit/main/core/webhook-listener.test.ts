@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WEBHOOK_UNDO_MS, type WebhookEntry, type WebhookEntryPatch, type WebhookStatus } from '../../../../common/ipc-contract';
+import { WEBHOOK_UNDO_MS, type WebhookEntry, type WebhookEntryPatch, type WebhookStatus, type WebhookView } from '../../../../common/ipc-contract';
 import { createSecretStore } from '../../../../main/core/secret-store';
 import { createWebhookInspector } from '../../../../main/core/webhook-inspector';
 import { createWebhookListener, NO_FORWARDER_REASON, NO_SECRET_REASON, UNDO_TOO_LATE, type WebhookListener } from '../../../../main/core/webhook-listener';
@@ -229,6 +229,36 @@ describe('webhook listener', () => {
     const [before, resumed] = server.registrations as [Register, Register];
     expect(resumed).toMatchObject({ resumeAfter: 'm41', listenerId: before.listenerId });
     expect(second.listener.list().map((view) => view.id)).toEqual(['wh1']);
+  });
+
+  it('shows the name the forwarder gives the webhook, as one safe line, kept with the registration for when it is offline', async () => {
+    const names: Record<string, string> = { wh1: 'Lamp\u202e events\n(staging)' };
+    await server.close();
+    server = await startFakeListenServer({ wh1: SECRET }, { names });
+    const first = setup();
+    const views: WebhookView[] = [];
+    first.listener.on('webhooks.view', (view) => views.push(view));
+    expect((await first.listener.add(input)).webhookName).toBeUndefined();
+    await until(() => views.length === 1);
+    expect(views[0]).toMatchObject({ id: 'wh1', webhookName: 'Lamp events (staging)', connection: { state: 'connected' } });
+    expect(first.listener.list()[0]!.webhookName).toBe('Lamp events (staging)');
+
+    // Renamed in the portal: the next registration brings the new name; the same name again is no change.
+    names.wh1 = 'Lamp events';
+    first.listener.reconnect();
+    await until(() => views.length === 2);
+    expect(views[1]!.webhookName).toBe('Lamp events');
+    first.listener.reconnect();
+    await server.registered(3);
+    await until(() => first.listener.list()[0]!.connection.state === 'connected');
+    expect(views).toHaveLength(2);
+    first.listener.dispose();
+
+    const offline = setup({ store: first.store, webhookUrl: null });
+    await offline.listener.start();
+    expect(offline.listener.list()[0]).toMatchObject({ webhookName: 'Lamp events', connection: { state: 'unavailable' } });
+    // Added again with a new secret: the same webhook keeps its name.
+    expect((await offline.listener.add({ ...input, secret: 'another-secret-value' })).webhookName).toBe('Lamp events');
   });
 
   it('a wrong secret shows refused', async () => {

@@ -101,6 +101,19 @@ describe('webhook registrations', () => {
     expect(await registrations.load()).toHaveLength(1);
   });
 
+  it("keeps the forwarder's name for a registered webhook only; a bad saved name is dropped, not the registration", async () => {
+    const { registrations, store } = setup();
+    await registrations.add(input);
+    registrations.setWebhookName('wh-1', 'Lamp events');
+    registrations.setWebhookName('wh-unknown', 'Nobody');
+    expect((await registrations.load()).map((r) => [r.id, r.webhookName])).toEqual([['wh-1', 'Lamp events']]);
+    const [saved] = store.get(REGISTRATIONS_KEY) as Record<string, unknown>[];
+    store.set(REGISTRATIONS_KEY, [{ ...saved, webhookName: 'x'.repeat(101) }]);
+    const [loaded] = await registrations.load();
+    expect(loaded).toMatchObject({ id: 'wh-1', secret: SECRET });
+    expect(loaded).not.toHaveProperty('webhookName');
+  });
+
   it('gives different registrations different listener ids', async () => {
     const { registrations } = setup();
     const a = await registrations.add(input);

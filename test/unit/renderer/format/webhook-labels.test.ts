@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionLabel, decisionSentence, formatSize, HEX_DUMP_MAX_BYTES, hexDump, outcomeOf, parseKeyValues, prettyJson, rawBodyText, routingLabel, routingSummary } from '../../../../renderer/src/format/webhook-labels';
+import { connectionLabel, decisionSentence, formatSize, HEX_DUMP_MAX_BYTES, hexDump, outcomeOf, parseKeyValues, prettyJson, rawBodyText, routingLabel, routingSummary, webhookSubtitle, webhookTitle } from '../../../../renderer/src/format/webhook-labels';
 
 describe('webhook labels', () => {
   it('parses comma-separated key values, keeping plain numbers as numbers', () => {
@@ -24,6 +24,13 @@ describe('webhook labels', () => {
     expect(routingLabel({ kind: 'hub', hubId: 'h1' }, 'Home')).toBe('Hub Home');
     expect(connectionLabel({ state: 'reconnecting', attempt: 3, nextRetryAt: 4_500 }, 1_000)).toBe('Reconnecting (attempt 3, next try in 4 s)');
     expect(connectionLabel({ state: 'refused', reason: 'Wrong.' }, 0)).toBe('Refused: Wrong.');
+  });
+
+  it("names a registration by the user's label, else the forwarder's name, else its id, and says what the title leaves out", () => {
+    expect([webhookTitle({ id: 'wh1' }), webhookSubtitle({ id: 'wh1' })]).toEqual(['wh1', null]);
+    expect([webhookTitle({ id: 'wh1', webhookName: 'Lamps' }), webhookSubtitle({ id: 'wh1', webhookName: 'Lamps' })]).toEqual(['Lamps', 'wh1']);
+    expect([webhookTitle({ id: 'wh1', label: 'Mine', webhookName: 'Lamps' }), webhookSubtitle({ id: 'wh1', label: 'Mine', webhookName: 'Lamps' })]).toEqual(['Mine', 'Lamps · wh1']);
+    expect(webhookSubtitle({ id: 'wh1', label: 'Lamps', webhookName: 'Lamps' })).toBe('wh1');
   });
 
   it('formats sizes', () => {

@@ -176,6 +176,15 @@ describe('webhooks store', () => {
     warn.mockRestore();
   });
 
+  it('a view event replaces that registration (the forwarder named it) and its connection; one of an unknown registration is ignored', async () => {
+    const { fake, store } = await loaded();
+    fake.emit('webhooks.view', webhookView('wh1', { webhookName: 'Lamp events', connection: { state: 'connected' } }));
+    expect(store.getState().registrations).toEqual({ status: 'loaded', views: [webhookView('wh1', { webhookName: 'Lamp events', connection: { state: 'connected' } })] });
+    expect(store.getState().connections.wh1).toEqual({ state: 'connected' });
+    fake.emit('webhooks.view', webhookView('wh9', { webhookName: 'Other' }));
+    expect(store.getState().registrations).toMatchObject({ views: [{ id: 'wh1' }] });
+  });
+
   it('add reloads the list on success and keeps the error on failure', async () => {
     const { fake, store } = await loaded();
     const input = { id: 'wh2', secret: 'a-secret-value', routing: { kind: 'keys' as const, values: ['x'] } };
@@ -385,7 +394,7 @@ describe('webhooks store', () => {
 
   it('dispose unsubscribes from its events', () => {
     const { fake, store } = setup();
-    expect(fake.listenerCount()).toBe(3);
+    expect(fake.listenerCount()).toBe(4);
     store.dispose();
     expect(fake.listenerCount()).toBe(0);
   });
