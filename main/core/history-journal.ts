@@ -11,6 +11,8 @@
  *   waiting; a crash loses at most that. Writes run one at a time, in order. What waits to be written
  *   is bounded (`maxPendingBytes`): beyond it, records are not saved (logged once per episode, and
  *   `status().error` says so), the disk being far slower than the network for that long.
+ * - Reading yields to the event loop after each frame (at most MAX_FRAME_BYTES), so a large history
+ *   read at start never holds the process for long.
  * - Every start writes to a new segment, and a segment is closed at `segmentBytes`: a frame torn by a
  *   crash is only ever at the end of a segment nothing is appended to again. Reading stops at a
  *   damaged frame; the frames before it are kept.
@@ -21,6 +23,7 @@
 import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { openBytes, SEAL_OVERHEAD_BYTES, sealBytes } from './aes-gcm';
 import { type Logger, realSchedule, type Schedule } from './ports';
 
@@ -183,6 +186,8 @@ export function openJournal(options: JournalOptions): Journal {
             records++;
             onRecord(record, at);
           }
+          // A large history takes seconds to read: the process answers everything else between frames.
+          await yieldToEventLoop();
         }
       }
       await enforceBound();

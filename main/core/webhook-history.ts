@@ -38,10 +38,12 @@ const HISTORY_MAX_MESSAGES = 250_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
+/** A body's facts (`BodyFacts`), saved with its message since they were; absent in older records (then read again). */
+const facts = { u: z.boolean().optional() };
 const HistoryRecordSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('tap'), w: WebhookIdSchema, e: TapEventSchema }),
-  z.object({ t: z.literal('delivery'), w: WebhookIdSchema, m: RawWebhookMessageSchema }),
-  z.object({ t: z.literal('import'), m: ArchivedMessageSchema }),
+  z.object({ t: z.literal('tap'), w: WebhookIdSchema, e: TapEventSchema, ...facts }),
+  z.object({ t: z.literal('delivery'), w: WebhookIdSchema, m: RawWebhookMessageSchema, ...facts }),
+  z.object({ t: z.literal('import'), m: ArchivedMessageSchema, ...facts }),
   z.object({ t: z.literal('forget'), w: WebhookIdSchema }),
 ]);
 type HistoryRecord = z.infer<typeof HistoryRecordSchema>;
@@ -81,21 +83,26 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
   const cutoff = () => clock.now() - settings.maxAgeDays * DAY_MS;
 
   const record = (entry: HistoryRecord) => journal?.append(entry, clock.now());
+  /** The facts of the body just kept, to save beside it. */
+  const factsOf = (webhookId: string, id: string) => {
+    const known = inner.bodyFacts(webhookId, id);
+    return known && { u: known.unplainNumber };
+  };
   const inspector: WebhookInspector = {
     ...inner,
     tapped(webhookId, event, at = clock.now()) {
       const change = inner.tapped(webhookId, event, at);
-      if (change) record({ t: 'tap', w: webhookId, e: event });
+      if (change) record({ t: 'tap', w: webhookId, e: event, ...(event.request && factsOf(webhookId, event.id)) });
       return change;
     },
     delivered(webhookId, message, at = clock.now()) {
       const change = inner.delivered(webhookId, message, at);
-      if (change) record({ t: 'delivery', w: webhookId, m: message });
+      if (change) record({ t: 'delivery', w: webhookId, m: message, ...factsOf(webhookId, message.id) });
       return change;
     },
     imported(message, at = clock.now()) {
       const change = inner.imported(message, at);
-      if (change) record({ t: 'import', m: message });
+      if (change) record({ t: 'import', m: message, ...factsOf(message.webhookId, message.id) });
       return change;
     },
     forget(webhookId) {
@@ -113,9 +120,12 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
     const entry = parsed.data;
     if (entry.t === 'forget') inner.forget(entry.w);
     else if (at < cutoff()) return true;
-    else if (entry.t === 'tap') inner.tapped(entry.w, entry.e, at);
-    else if (entry.t === 'delivery') inner.delivered(entry.w, entry.m, at);
-    else inner.imported(entry.m, at);
+    else {
+      const known = entry.u === undefined ? undefined : { unplainNumber: entry.u };
+      if (entry.t === 'tap') inner.tapped(entry.w, entry.e, at, known);
+      else if (entry.t === 'delivery') inner.delivered(entry.w, entry.m, at, known);
+      else inner.imported(entry.m, at, known);
+    }
     return true;
   };
 

@@ -55,12 +55,23 @@ export const GONE_AWAITING = 'This message was routed to this app, and its deliv
 /** What an intake's copy changed: a new entry, a patch of one already sent, or nothing. */
 export type InspectorChange = { kind: 'entry'; entry: WebhookEntry } | { kind: 'patch'; patch: WebhookEntryPatch } | null;
 
+/**
+ * What the inspector learns of a body by reading all of it, once, when it keeps it: saved with the
+ * message (webhook-history.ts) so a history read back at start need not read every body again.
+ */
+export interface BodyFacts {
+  /** The body has a number in exponent form or with more than 15 digits (`hasUnplainNumber`). */
+  unplainNumber: boolean;
+}
+
 export interface WebhookInspector {
-  /** `at`: when it arrived here (ms; now by default), what `prune` goes by. */
-  tapped(webhookId: string, event: TapEvent, at?: number): InspectorChange;
-  delivered(webhookId: string, message: RawWebhookMessage, at?: number): InspectorChange;
+  /** `at`: when it arrived here (ms; now by default), what `prune` goes by; `facts`: the body's, as `bodyFacts` gave them before. */
+  tapped(webhookId: string, event: TapEvent, at?: number, facts?: BodyFacts): InspectorChange;
+  delivered(webhookId: string, message: RawWebhookMessage, at?: number, facts?: BodyFacts): InspectorChange;
   /** A message read from a file: a new entry, or null when one with its webhook id and id is already kept. */
-  imported(message: ArchivedMessage, at?: number): InspectorChange;
+  imported(message: ArchivedMessage, at?: number, facts?: BodyFacts): InspectorChange;
+  /** The facts of a message's kept body; undefined while no body is kept. */
+  bodyFacts(webhookId: string, id: string): BodyFacts | undefined;
   /** One page of summaries, newest first. */
   snapshot(request: InspectorPageRequest): InspectorPage;
   /** The full message while its body is kept (`signature` is the caller's: main checks it with the registration's secret). */
@@ -165,11 +176,13 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
   };
 
   /** Keeps the body unless one was evicted before or it cannot fit at all; then re-accounts and enforces the bounds. */
-  const keep = (key: string, stored: Stored, rawBody: string | undefined) => {
+  const keep = (key: string, stored: Stored, rawBody: string | undefined, facts: BodyFacts | undefined) => {
     if (rawBody !== undefined && !stored.body && !stored.evicted) {
       const body = keptBody(rawBody);
       const cost = bodyCost(body);
       if (cost + stored.entryBytes <= budget) {
+        // Read now, while the message arrives one at a time, rather than all at once on a first search.
+        if ('text' in body) body.unplainNumber = facts?.unplainNumber ?? hasUnplainNumber(body.text);
         stored.body = body;
         stored.bodyBytes = cost;
         stored.fixed = null;
@@ -183,10 +196,10 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     enforce();
   };
 
-  const create = (key: string, meta: Meta, extra: Pick<Stored, 'pairs' | 'fixed' | 'fullRouting' | 'arrivedAt'>, rawBody: string | undefined): InspectorChange => {
+  const create = (key: string, meta: Meta, extra: Pick<Stored, 'pairs' | 'fixed' | 'fullRouting' | 'arrivedAt'>, rawBody: string | undefined, facts: BodyFacts | undefined): InspectorChange => {
     const stored: Stored = { seq: nextSeq++, meta, pairsText: pairsText(extra.pairs.headers, extra.pairs.query), body: null, evicted: false, entryBytes: 0, bodyBytes: 0, ...extra };
     entries.set(key, stored);
-    keep(key, stored, rawBody);
+    keep(key, stored, rawBody, facts);
     // The summary is made when it is read: a history read back at start never reads it.
     return {
       kind: 'entry',
@@ -206,7 +219,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
   };
 
   return {
-    tapped(webhookId, event, arrivedAt = Date.now()) {
+    tapped(webhookId, event, arrivedAt = Date.now(), facts) {
       const key = keyOf(webhookId, event.id);
       const routing = cutRouting(event.routing);
       const fullRouting = routing.cut ? event.routing : null;
@@ -224,7 +237,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
           ...(event.rejected && { rejected: event.rejected }),
         };
         const pairs = event.request ? { headers: event.request.headers, query: event.request.query } : { headers: {}, query: {} };
-        return create(key, meta, { pairs, fixed: event.request ? null : awaitedContent(event.size), fullRouting, arrivedAt }, event.request?.rawBody);
+        return create(key, meta, { pairs, fixed: event.request ? null : awaitedContent(event.size), fullRouting, arrivedAt }, event.request?.rawBody, facts);
       }
       // The delivery came first: the tap adds what only it knows. A tap event is never sent twice.
       const changes: Omit<WebhookEntryPatch, 'webhookId' | 'id'> = {};
@@ -235,7 +248,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       }
       return patch(key, known, changes);
     },
-    delivered(webhookId, message, arrivedAt = Date.now()) {
+    delivered(webhookId, message, arrivedAt = Date.now(), facts) {
       const key = keyOf(webhookId, message.id);
       const known = entries.get(key);
       const pairs = { headers: message.headers, query: message.query };
@@ -250,7 +263,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
           delivered: true,
           awaitingDelivery: false,
         };
-        return create(key, meta, { pairs, fixed: null, fullRouting: null, arrivedAt }, message.rawBody);
+        return create(key, meta, { pairs, fixed: null, fullRouting: null, arrivedAt }, message.rawBody, facts);
       }
       const changes: Omit<WebhookEntryPatch, 'webhookId' | 'id'> = {};
       if (!known.meta.delivered) changes.delivered = true;
@@ -259,10 +272,10 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       known.pairs = pairs;
       known.pairsText = pairsText(pairs.headers, pairs.query);
       known.fixed = null;
-      keep(key, known, message.rawBody);
+      keep(key, known, message.rawBody, facts);
       return patch(key, known, { ...changes, ...contentOf(known), awaitingDelivery: false });
     },
-    imported(message, arrivedAt = Date.now()) {
+    imported(message, arrivedAt = Date.now(), facts) {
       const key = keyOf(message.webhookId, message.id);
       if (entries.has(key)) return null;
       const routing = cutRouting(message.routing);
@@ -278,7 +291,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
         imported: true,
       };
       const pairs = { headers: message.headers, query: message.query };
-      return create(key, meta, { pairs, fixed: null, fullRouting: routing.cut ? message.routing : null, arrivedAt }, message.rawBody);
+      return create(key, meta, { pairs, fixed: null, fullRouting: routing.cut ? message.routing : null, arrivedAt }, message.rawBody, facts);
     },
     snapshot({ before, limit, filter }) {
       const compiled = filter === undefined ? undefined : compileFilter(filter);
@@ -314,6 +327,11 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       if (!stored) return { status: 'gone', reason: GONE_UNKNOWN };
       if (!stored.body) return { status: 'gone', reason: stored.meta.awaitingDelivery ? GONE_AWAITING : GONE_EVICTED };
       return { status: 'kept', message: fullMessage(stored, stored.body) };
+    },
+    bodyFacts(webhookId, id) {
+      const body = entries.get(keyOf(webhookId, id))?.body;
+      if (!body) return undefined;
+      return { unplainNumber: 'text' in body ? (body.unplainNumber ??= hasUnplainNumber(body.text)) : true };
     },
     source(webhookId, id) {
       const stored = entries.get(keyOf(webhookId, id));

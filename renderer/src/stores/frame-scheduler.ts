@@ -10,3 +10,29 @@ export const nextFrame: ScheduleFlush = (flush) => {
   if (frame) frame(flush);
   else setTimeout(flush, 16);
 };
+
+export interface ThrottleClock {
+  now(): number;
+  setTimeout(run: () => void, ms: number): void;
+}
+
+const realClock: ThrottleClock = { now: () => performance.now(), setTimeout: (run, ms) => void setTimeout(run, ms) };
+
+/**
+ * Flushes on the next frame, but at most once per `intervalMs`: a lone event shows at once, and a
+ * stream of them (hundreds a second) redraws a few times a second instead of every frame. Each redraw of
+ * a long list is a React commit, a layout and a paint; at 500 messages a second, every frame's redraw
+ * left the page little time for anything else (issue 14 §7).
+ */
+export function atMostEvery(intervalMs: number, onFrame: ScheduleFlush = nextFrame, clock: ThrottleClock = realClock): ScheduleFlush {
+  let last = Number.NEGATIVE_INFINITY;
+  return (flush) => {
+    const run = () => {
+      last = clock.now();
+      flush();
+    };
+    const wait = last + intervalMs - clock.now();
+    if (wait <= 0) onFrame(run);
+    else clock.setTimeout(() => onFrame(run), wait);
+  };
+}

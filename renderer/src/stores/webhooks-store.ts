@@ -39,7 +39,7 @@ import {
   type WebhookView,
 } from '../../../common/ipc-contract';
 import type { MessageFilter } from '../../../common/message-filter';
-import { nextFrame, type ScheduleFlush } from './frame-scheduler';
+import { atMostEvery, type ScheduleFlush } from './frame-scheduler';
 import { type ArchiveFormat, exportMessages, importMessages } from './webhook-archive-io';
 import { webhookTitle } from '../format/webhook-labels';
 import { settle, type UiError } from './settle';
@@ -49,6 +49,8 @@ export const RENDERER_INSPECTOR_BUDGET_BYTES = 16 * 1024 * 1024;
 /** Main sends previews of at most 1 KiB; anything longer (a misbehaving host) is cut to this. */
 export const RENDERER_PREVIEW_MAX_CHARS = 2048;
 export const SNAPSHOT_PAGE_ENTRIES = 200;
+/** New messages are drawn at most this often (a lone one at once): frame-scheduler.ts `atMostEvery`. */
+const LIST_REDRAW_MS = 100;
 /** How often, at most, a filtered list asks main again while messages arrive. */
 export const REQUERY_MS = 500;
 /** Accounted per entry besides its JSON length: the objects, the row's key and indexes. */
@@ -82,6 +84,8 @@ export interface WebhooksState {
   connections: Readonly<Record<string, WebhookConnection>>;
   /** Shown entries, newest first. */
   entries: readonly WebhookEntry[];
+  /** Main answered the first page of what it keeps (it reads the saved history first, which takes seconds for a large one). */
+  listed: boolean;
   paused: boolean;
   /** Entries that arrived while paused, newest first; shown on resume. */
   held: readonly WebhookEntry[];
@@ -180,7 +184,7 @@ export function createWebhooksStore(
   const options = { ...settings, schedule: settings.schedule ?? timeout };
   const capacity = options.capacity ?? RENDERER_INSPECTOR_CAPACITY;
   const budget = options.budgetBytes ?? RENDERER_INSPECTOR_BUDGET_BYTES;
-  const scheduleFlush = options.scheduleFlush ?? nextFrame;
+  const scheduleFlush = options.scheduleFlush ?? atMostEvery(LIST_REDRAW_MS);
   let queued: Queued[] = [];
   let listRequest = 0;
   /** Bumped by clear: snapshot pages still on their way are then dropped. */
@@ -214,6 +218,7 @@ export function createWebhooksStore(
       removed: null,
       connections: {},
       entries: [],
+      listed: false,
       paused: false,
       held: [],
       selectedKey: null,
@@ -234,13 +239,13 @@ export function createWebhooksStore(
           for (;;) {
             const page = await settle(() => bridge.inspector.snapshot(before === undefined ? { limit: SNAPSHOT_PAGE_ENTRIES } : { before, limit: SNAPSHOT_PAGE_ENTRIES }));
             if (generation !== started) return; // cleared meanwhile
-            if (!page.ok) return set({ actionError: page.error });
+            if (!page.ok) return set({ actionError: page.error, listed: true });
             // Events that arrived while the snapshot was on its way are newer: they win.
             const state = get();
             const known = new Set([...state.entries, ...state.held].map(entryKey));
             const older = page.value.entries.filter((entry) => !known.has(entryKey(entry))).map(clampPreview);
             const next = withBounds([...state.held], [...state.entries, ...older]);
-            set(next);
+            set({ ...next, listed: true });
             const full = next.entries.length < state.entries.length + older.length;
             if (page.value.nextCursor === null || full) return;
             before = page.value.nextCursor;

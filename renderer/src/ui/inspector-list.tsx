@@ -15,7 +15,7 @@ const ROW_HEIGHT = 40;
 /** Rows Page Up / Page Down move by. */
 const PAGE_ROWS = 10;
 
-export function InspectorList({ entries, selectedKey, onSelect }: { entries: readonly WebhookEntry[]; selectedKey: string | null; onSelect(key: string): void }) {
+export function InspectorList({ entries, listed, selectedKey, onSelect }: { entries: readonly WebhookEntry[]; listed: boolean; selectedKey: string | null; onSelect(key: string): void }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const titleOf = useWebhookTitles();
   // The virtualizer is mutable by design (it re-renders us on scroll); nothing here memoises its results.
@@ -53,7 +53,11 @@ export function InspectorList({ entries, selectedKey, onSelect }: { entries: rea
 
   return (
     <div ref={scrollRef} className="inspector-scroll">
-      {entries.length === 0 && <p className="muted inspector-empty">No messages yet. POST to a webhook to see it here.</p>}
+      {entries.length === 0 && (
+        <p className="muted inspector-empty">
+          {listed ? 'No messages yet. POST to a webhook to see it here.' : 'Reading the saved history…'}
+        </p>
+      )}
       <div role="list" aria-label="Webhook messages" className="inspector-list" style={{ height: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
         {rendered.map((item) => {
           const entry = entries[item.index]!;

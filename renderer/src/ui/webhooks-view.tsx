@@ -38,6 +38,7 @@ function Inspector() {
   const held = useStore(webhooks, (s) => s.held.length);
   const paused = useStore(webhooks, (s) => s.paused);
   const selectedKey = useStore(webhooks, (s) => s.selectedKey);
+  const listed = useStore(webhooks, (s) => s.listed);
   const details = useStore(webhooks, (s) => s.details);
   const total = useStore(webhooks, (s) => (s.registrations.status === 'loaded' ? s.registrations.views.length : 0));
   const connected = useStore(webhooks, (s) =>
@@ -56,7 +57,7 @@ function Inspector() {
           {total === 0 ? 'No webhooks' : `${connected} of ${total} connected`}
         </p>
         <p className="muted" aria-live="polite">
-          {entries.length} {entries.length === 1 ? 'message' : 'messages'}
+          {listed ? `${entries.length} ${entries.length === 1 ? 'message' : 'messages'}` : 'Reading the saved history…'}
           {paused && ` · paused, ${held} new`}
         </p>
         {paused ? (
@@ -74,7 +75,7 @@ function Inspector() {
       </div>
       <InspectorFilters />
       <div className="inspector-body" style={{ '--split': `${split * 100}%` } as CSSProperties}>
-        <InspectorList entries={entries} selectedKey={selectedKey} onSelect={(key) => state.select(key)} />
+        <InspectorList entries={entries} listed={listed} selectedKey={selectedKey} onSelect={(key) => state.select(key)} />
         <SplitSeparator fraction={split} onChange={(fraction) => preferences.getState().setInspectorSplit(fraction)} label="Resize the message list" />
         <MessageDetails entry={selected} details={details.status !== 'idle' && details.key === selectedKey ? details : { status: 'idle' }} intakeUrl={intakeUrl} />
       </div>

@@ -43,6 +43,24 @@ describe('history journal', () => {
     expect((await readAll(dir)).records.map(({ record }) => record)).toEqual([{ n: 1 }, { n: 2, text: 'é✓' }, { n: 3 }]);
   });
 
+  it('lets other work run between frames while it reads (a large history takes seconds)', async () => {
+    const dir = tempDir('journal-yields');
+    const { journal } = journalIn(dir);
+    await journal.load(() => {});
+    for (const n of [1, 2, 3]) {
+      journal.append({ n }, n);
+      await journal.flush(); // a frame each
+    }
+    await journal.close();
+    const seen: string[] = [];
+    await journalIn(dir).journal.load((record) => {
+      const { n } = record as { n: number };
+      seen.push(`frame ${n}`);
+      if (n === 1) setImmediate(() => seen.push('other work'));
+    });
+    expect(seen).toEqual(['frame 1', 'other work', 'frame 2', 'frame 3']);
+  });
+
   it('is unreadable on disk: no plaintext, and nothing from it without the key (those segments are deleted, not misread)', async () => {
     const dir = tempDir('journal-secret');
     const { journal } = journalIn(dir);

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HISTORY_SETTINGS, INSPECTOR_PAGE_MAX_ENTRIES, invokeContract, type WebhookEntry } from '../../../../common/ipc-contract';
+import { openJournal } from '../../../../main/core/history-journal';
 import type { SecretCipher } from '../../../../main/core/ports';
 import { ALLOW_PLAINTEXT_KEY, createSecretStore } from '../../../../main/core/secret-store';
 import { createWebhookHistory, HISTORY_KEY_SECRET, HISTORY_SETTINGS_KEY } from '../../../../main/core/webhook-history';
@@ -53,6 +54,12 @@ const listed = (inspector: WebhookInspector): WebhookEntry[] => {
   }
 };
 const ids = (inspector: WebhookInspector) => listed(inspector).map((entry) => `${entry.webhookId}/${entry.id}`);
+/** The journal of a history that has been closed, opened with its key, as the history opens it. */
+async function openSavedJournal(dir: string, { secrets, logger }: ReturnType<typeof run>) {
+  const key = await secrets.get(HISTORY_KEY_SECRET);
+  if (key.status !== 'found') throw new Error('no history key');
+  return openJournal({ dir, key: Buffer.from(key.value, 'base64'), boundBytes: DEFAULT_HISTORY_SETTINGS.boundBytes, logger });
+}
 const fileBytes = (dir: string) => Buffer.concat(readdirSync(dir).map((name) => readFileSync(join(dir, name))));
 
 describe('webhook history', () => {
@@ -78,6 +85,30 @@ describe('webhook history', () => {
     expect(second.history.inspector.message('wh1', 'm1')).toEqual(body);
     expect(body).toMatchObject({ status: 'kept', message: { body: { device: { id: 'lamp-1' }, on: true } } });
     expect(second.history.view()).toMatchObject({ storage: 'encrypted', messages: 4, error: null });
+  });
+
+  it('saves what it read of each body, so a restart reads no body again; records saved without it are read as before', async () => {
+    const dir = tempDir('history-facts');
+    const first = run(dir);
+    await first.history.ready;
+    const exponent = { ...webhookMessage('exponent'), rawBody: Buffer.from('{"n":1e3}').toString('base64') };
+    first.history.inspector.delivered('wh1', exponent);
+    first.history.inspector.delivered('wh1', webhookMessage('plain', { n: 5 }));
+    await first.history.close();
+    const journal = await openSavedJournal(dir, first);
+    const saved: unknown[] = [];
+    await journal.load((record) => saved.push(record));
+    expect(saved).toEqual([expect.objectContaining({ m: expect.objectContaining({ id: 'exponent' }), u: true }), expect.objectContaining({ m: expect.objectContaining({ id: 'plain' }), u: false })]);
+
+    // Trusted as saved (the frames are authenticated): a fact saved false is not read again, so this
+    // record's 1e3 cannot be found as 1000; one saved without facts is read, and is.
+    journal.append({ t: 'delivery', w: 'wh1', m: { ...exponent, id: 'trusted' }, u: false }, first.time.clock.now());
+    journal.append({ t: 'delivery', w: 'wh1', m: { ...exponent, id: 'older' } }, first.time.clock.now());
+    await journal.close();
+    const second = run(dir, first.store, { time: first.time });
+    await second.history.ready;
+    const found = second.history.inspector.snapshot({ limit: 10, filter: { keyPath: 'body.n == 1000' } }).entries.map((entry) => entry.id);
+    expect(found).toEqual(['older', 'exponent']);
   });
 
   it('keeps nothing readable on disk, and its key only encrypted in the settings', async () => {

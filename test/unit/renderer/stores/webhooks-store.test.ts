@@ -47,8 +47,11 @@ describe('webhooks store', () => {
   it('loads the registrations and the snapshot kept in main', async () => {
     const { fake, store } = setup();
     fake.waiting('webhooks.list')[0]!.resolve(ok([webhookView('wh1', { connection: { state: 'connected' } })]));
+    await flush();
+    expect(store.getState().listed).toBe(false); // main is still reading its saved history: not "no messages"
     fake.waiting('inspector.snapshot')[0]!.resolve(page([entry('m2'), entry('m1')]));
     await flush();
+    expect(store.getState().listed).toBe(true);
     expect(store.getState().registrations).toMatchObject({ status: 'loaded', views: [{ id: 'wh1' }] });
     expect(store.getState().connections).toEqual({ wh1: { state: 'connected' } });
     expect(ids(store.getState().entries)).toEqual(['m2', 'm1']);
