@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { get } from 'node:https';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { deviceUri, MANAGER_DEVICES_URI, SessionInfoSchema } from '../../../common/hub-control';
 import { DeviceMapSchema, UserRecordSchema } from '../../../common/wire';
 import { DEMO_USER, type StackInfo, startStack } from '../../../services/stack';
@@ -31,6 +31,8 @@ function getTrusting(url: string, ca: string, headers: Record<string, string> = 
 describe('stack-cli', () => {
   it('prints one line of StackInfo JSON once the services answer, and exits 0 on SIGTERM', async () => {
     const child = spawn('node_modules/.bin/tsx', ['services/stack-cli.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // A failed expectation must not leave the stack running (announcing "Home" to the other tests).
+    onTestFinished(() => void (child.exitCode === null && child.kill('SIGTERM'))); // tsx passes it on to the program (a SIGKILL would orphan it)
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -60,7 +62,7 @@ describe('stack-cli', () => {
     expect(await ping(home!.remoteUrl!, home!.id)).toBe(home!.id);
     expect(JSON.parse((await getTrusting(`${home!.localUrlSecure!}/api/manager/system/ping?id=${home!.id}`, info.ca)).body)).toBe(home!.id);
     expect(await ping(cabin!.remoteUrl!, cabin!.id)).toBe(cabin!.id);
-    expect(info.webhook).toEqual({ id: expect.stringMatching(/^wh_/), secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), tap_credential: expect.stringMatching(/^tc_[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{43}$/) });
+    expect(info.webhook).toEqual({ id: expect.stringMatching(/^wh_/), name: 'Demo webhook', secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), tap_credential: expect.stringMatching(/^tc_[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{43}$/) });
     expect((await fetch(`${info.tools_url}/webhooks`)).status).toBe(200);
     const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(intake.status).toBe(202);
