@@ -206,7 +206,8 @@ test('Remove asks first, and can be undone: the webhook comes back connected and
     const registrations = page.getByRole('list', { name: 'Webhooks' });
 
     await registrations.getByRole('button', { name: `Remove ${info.webhook.id}` }).click();
-    const dialog = page.getByRole('dialog', { name: `Remove ${info.webhook.id}?` });
+    // The dialog and the notice call it by the name the forwarder gave; the button names the id (unique).
+    const dialog = page.getByRole('dialog', { name: `Remove ${info.webhook.name}?` });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
     await expect(registrations.getByRole('listitem')).toHaveCount(1);
@@ -214,7 +215,7 @@ test('Remove asks first, and can be undone: the webhook comes back connected and
     await registrations.getByRole('button', { name: `Remove ${info.webhook.id}` }).click();
     await dialog.getByRole('button', { name: 'Remove' }).click();
     await expect(page.getByRole('list', { name: 'Webhooks' })).toHaveCount(0);
-    await expect(page.getByText(`Removed ${info.webhook.id}. Its messages leave the inspector in 10 seconds.`)).toBeVisible();
+    await expect(page.getByText(`Removed ${info.webhook.name}. Its messages leave the inspector in 10 seconds.`)).toBeVisible();
     await expect(messages.getByRole('listitem')).toHaveCount(1);
 
     await page.getByRole('button', { name: 'Undo' }).click();
