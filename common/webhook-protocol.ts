@@ -38,6 +38,12 @@ export const CLOSE_PROTOCOL_ERROR = 4400;
 export const CLOSE_CREDENTIAL_KIND = 4403;
 /** The tap credential this tap was opened with has been revoked in the developer portal. */
 export const CLOSE_CREDENTIAL_REVOKED = 4410;
+/**
+ * The forwarder is shutting down (it drains before a restart or a scale-down): the standard WebSocket
+ * "going away". Reconnect (a load balancer sends the new connection to another instance) and resume after
+ * the last acknowledged id, as after any drop.
+ */
+export const CLOSE_GOING_AWAY = 1001;
 /** Another connection registered with the same listenerId: the newer one wins. */
 export const CLOSE_REPLACED = 4409;
 /** The webhook or its owner has as many listeners as the forwarder allows; the reason says which and the limit. */

@@ -6,6 +6,7 @@
  * The homes are simulated (they change on their own), as the app's embedded default is.
  */
 import { createConsoleLogger } from '../common/logger';
+import { exitOnSignals } from './shared/exit-on-signals';
 import { type RunningStack, type StackInfo, startStack } from './stack';
 
 const logger = createConsoleLogger('stack');
@@ -35,21 +36,7 @@ async function main(): Promise<void> {
   process.stdout.write(JSON.stringify(stack.info) + '\n');
   logger.info('stack: ready', { auth_url: stack.info.auth_url });
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('stack: stopping', { signal });
-    stack.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error('stack: error while stopping', { error: error instanceof Error ? error.message : String(error) });
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  exitOnSignals(logger, 'stack', () => stack.close());
 }
 
 void main();

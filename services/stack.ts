@@ -10,14 +10,12 @@
  * With `simulate` the homes live (thermostats drift, sensors trip); `largeHome` and `eventsPerSecond`
  * make "Home" the bench's large, busy home.
  */
-import { generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { Logger } from '../common/logger';
 import { type ClientRegistration, type HubAddresses, type RunningCloud, startCloud } from './cloud/cloud';
-import { UserDirectory } from './cloud/users';
-import { type RunningForwarder, startForwarder } from './forwarder/forwarder';
-import { loadLegacyFixtures } from './forwarder/legacy/legacy-fixtures';
-import { createLegacyRunner } from './forwarder/legacy/legacy-runner';
-import { createWebhookStore, newWebhookId, type WebhookRecord, type WebhookStore } from './forwarder/webhook-store';
+import { DEMO_USER } from './demo-account';
+import type { RunningForwarder } from './forwarder/forwarder';
+import type { WebhookStore } from './forwarder/webhook-store';
 import { createDemoHome, type DemoHome } from './hub/demo-home';
 import { advertiseHub, type HubAdvertisement } from './hub/hub-advertiser';
 import { ReplayGuard } from './hub/delegation-verifier';
@@ -27,10 +25,9 @@ import type { Runner } from './hub/ticker';
 import { DEFAULT_RELAY_LATENCY_MS, type RunningRelay, startRelay } from './relay/relay';
 import { silentLogger } from './shared/logger';
 import { createStackCertificates, type StackCertificates } from './shared/stack-ca';
-import { type RunningToolsPortal, startToolsPortal } from './tools/tools-portal';
+import { startWebhookServices, type WebhookServices } from './webhook-services';
 import { LOOPBACK_REDIRECT_URI, OAUTH_REDIRECT_URI } from '../common/oauth-redirect';
 import type { HubIdentityKey, HubPlatform } from '../common/wire';
-import { formatTapCredential } from '../common/webhook-protocol';
 
 export interface StackOptions {
   host?: string;
@@ -112,7 +109,7 @@ export const READONLY_CLIENT: ClientRegistration = {
   scopes: ['devices.readonly'],
 };
 
-export const DEMO_USER = { _id: 'user-5e1f0c2a9b7d4e3f', email: 'demo@hubdesk.test', password: 'hubdesk-demo', firstname: 'Demo', lastname: 'User' };
+export { DEMO_USER };
 
 interface HubSpec {
   id: string;
@@ -129,7 +126,6 @@ function newHubIdentity(): HubSpec['identity'] {
   return { privateKey, publicJwk: { kty: kty as 'OKP', crv: crv as 'Ed25519', x: x! } };
 }
 
-const DEMO_WEBHOOK_KEY_PATH = 'body.device.id';
 
 const NO_ADDRESSES: HubAddresses = { localUrl: null, localUrlSecure: null, remoteUrl: null };
 
@@ -174,7 +170,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   try {
     const lanHubIds = specs.filter((spec) => spec.platform === 'local').map((spec) => spec.id);
     certificates = await createStackCertificates([host, '127.0.0.1', 'localhost'], lanHubIds);
-    webhookServices = await startWebhookServices(host, options, logger);
+    webhookServices = await startWebhookServices({ host, now: options.now, logger });
     info = {
       auth_url: cloud.url,
       hubs: [],
@@ -247,50 +243,3 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   };
 }
 
-interface WebhookServices {
-  webhooks: WebhookStore;
-  demoWebhook: WebhookRecord;
-  /** The demo webhook's tap credential, as the portal shows one. */
-  demoTapCredential: string;
-  forwarder: RunningForwarder;
-  portal: RunningToolsPortal;
-  close(): Promise<void>;
-}
-
-/** The webhook store (demo webhook with a tap credential + one per legacy fixture), the legacy sandbox, the forwarder and the portal. */
-async function startWebhookServices(host: string, options: StackOptions, logger: Logger): Promise<WebhookServices> {
-  const now = options.now ?? Date.now;
-  const webhooks = createWebhookStore(now);
-  const demoWebhook = webhooks.setKeyPath(webhooks.create({ name: 'Demo webhook', ownerId: DEMO_USER._id }).id, DEMO_WEBHOOK_KEY_PATH);
-  const demoTapCredential = formatTapCredential(webhooks.createTapCredential(demoWebhook.id));
-  for (const fixture of await loadLegacyFixtures()) {
-    webhooks.seed({
-      // Random like every webhook id: a guessable id would let anyone flood the legacy sandbox with it.
-      id: newWebhookId(),
-      name: `Legacy: ${fixture.name}`,
-      ownerId: DEMO_USER._id,
-      secret: randomBytes(32).toString('base64url'),
-      keyPath: null,
-      legacyFunction: fixture.source,
-      createdAt: now(),
-    });
-  }
-  const legacyRunner = createLegacyRunner();
-  let forwarder: RunningForwarder | undefined;
-  let portal: RunningToolsPortal | undefined;
-  // The servers first: the sandbox must outlive any request still being routed.
-  const close = async () => {
-    await Promise.allSettled([forwarder?.close(), portal?.close()]);
-    await legacyRunner.close();
-  };
-  try {
-    forwarder = await startForwarder({ host, store: webhooks, legacyRunner, now, logger });
-    // The portal signs in the same demo account as the cloud, from its own copy of the user record.
-    const users = await UserDirectory.create([{ ...DEMO_USER, hubs: [] }]);
-    portal = await startToolsPortal({ host, store: webhooks, users, demoHint: { email: DEMO_USER.email, password: DEMO_USER.password }, now, logger });
-    return { webhooks, demoWebhook, demoTapCredential, forwarder, portal, close };
-  } catch (error) {
-    await close();
-    throw error;
-  }
-}

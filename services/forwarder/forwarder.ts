@@ -1,20 +1,23 @@
 /**
  * The reference webhook forwarder (docs/interface.md §4.7, §6.1 and A.4, the listener channel): the intake
  * `POST /webhook/:id` and the listener channel at LISTEN_PATH on the same plain node:http server (no
- * framework: the intake is the service's hot path, see intake-handler.ts). See docs/services.md.
+ * framework: the intake is the service's hot path, see intake-handler.ts), with `GET /healthz`,
+ * `/readyz` and `/metrics` (forwarder-metrics.ts) for whoever runs it. `drain` stops it gracefully.
+ * See docs/services.md.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../common/logger';
-import { answerClientError, checkingInterval, listenServer } from '../shared/http-app';
+import { answerClientError, checkingInterval, listenServer, pathOf, writeJson } from '../shared/http-app';
 import { silentLogger } from '../shared/logger';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import { limitConnections, DEFAULT_MAX_CONNECTIONS } from './connection-limit';
 import { createListenerChannel, logBudgetEvictions } from './listener-channel';
 import { ListenerRegistry } from './listener-registry';
 import { DEFAULT_RESUME_BUDGET_BYTES, ResumeBudget } from './resume-budget';
+import { countLegacyOutcomes, createForwarderMetrics } from './forwarder-metrics';
 import { createIntakeHandler, type IntakeLimits } from './intake-handler';
-import { createMessageIds } from './message-ids';
+import { createMessageIds, timeOf } from './message-ids';
 import type { WebhookStore } from './webhook-store';
 
 export type { IntakeLimits } from './intake-handler';
@@ -45,6 +48,8 @@ export interface ForwarderOptions {
   forgetAfterMs?: number;
   /** How long a new connection has to register. */
   registerTimeoutMs?: number;
+  /** How long `drain` waits for the requests under way and for listeners to close, each (default 10 s). */
+  drainTimeoutMs?: number;
   /** Who is registered; given only by benchmarks that pre-load more registrations than sockets allow (the resume and slot options above then do not apply). */
   registry?: ListenerRegistry;
 }
@@ -52,6 +57,8 @@ export interface ForwarderOptions {
 /** What the forwarder holds now: for monitoring, and for the flood tests to check the budgets. */
 export interface ForwarderStats {
   connections: number;
+  /** Intake requests received and not yet answered (what a drain waits for). */
+  intakeUnderWay: number;
   /** Listener slots, connected or away. */
   listeners: number;
   /** Bytes of the distinct frames in all resume buffers (memory-size.ts). */
@@ -63,6 +70,15 @@ export interface ForwarderStats {
 export interface RunningForwarder {
   url: string;
   stats(): ForwarderStats;
+  /**
+   * Stops gracefully, for a restart or a scale-down: no new connection is accepted (a load balancer
+   * sends them to another instance) and idle ones are closed; the requests under way are answered, and
+   * anything that follows them on their connections gets 503 with Retry-After and `Connection: close`
+   * (`/readyz` too); then listeners and taps are closed with CLOSE_GOING_AWAY, so they reconnect to
+   * another instance. Each wait is bounded by `drainTimeoutMs`; then it closes.
+   */
+  drain(): Promise<void>;
+  /** Stops at once: connections are cut. */
   close(): Promise<void>;
 }
 
@@ -76,6 +92,17 @@ export const DEFAULT_INTAKE_LIMITS: IntakeLimits = {
 
 /** Longer than the idle timeout of common load balancers (60 s), so one never reuses a connection the forwarder is closing (fastify's default too). */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+const DRAINING_BODY = JSON.stringify({ error: 'draining', error_description: 'This forwarder is shutting down; send the request again (Retry-After).' });
+
+/** Resolves when `promise` does or after `ms`, whichever is first. */
+async function within(ms: number, promise: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
 
 export async function startForwarder(options: ForwarderOptions): Promise<RunningForwarder> {
   const now = options.now ?? Date.now;
@@ -92,6 +119,11 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
       maxListenersPerWebhook: options.maxListenersPerWebhook,
       maxListenersPerOwner: options.maxListenersPerOwner,
     });
+  const metrics = createForwarderMetrics({
+    pending: () => ({ messages: registry.allSlots().reduce((sum, slot) => sum + slot.buffer.size, 0), bytes: budget.bytes }),
+    listenersConnected: () => registry.allSlots().filter((slot) => slot.socket !== undefined).length,
+    legacyWaiting: () => Object.values(options.legacyRunner?.waiting() ?? {}).reduce((sum, waiting) => sum + waiting, 0),
+  });
   const channel = createListenerChannel({
     store: options.store,
     registry,
@@ -99,9 +131,18 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
     heartbeatMs: options.heartbeatMs ?? 15_000,
     registerTimeoutMs: options.registerTimeoutMs ?? 10_000,
     forgetAfterMs: options.forgetAfterMs ?? 10 * 60_000,
+    onAcknowledged: (id) => {
+      const at = timeOf(id);
+      if (at !== undefined) metrics.acknowledged(now() - at);
+    },
   });
 
-  const handleIntake = createIntakeHandler({ store: options.store, registry, channel, legacyRunner: options.legacyRunner, limits, ids: createMessageIds(now), now, logger });
+  const legacyRunner = options.legacyRunner && countLegacyOutcomes(options.legacyRunner, metrics);
+  const handleIntake = createIntakeHandler({ store: options.store, registry, channel, legacyRunner, limits, ids: createMessageIds(now), now, logger, metrics });
+  let draining = false;
+  /** Intake requests not yet answered and closed; `drain` waits for none. */
+  let underWay = 0;
+  let settled: (() => void) | undefined;
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -109,9 +150,26 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
       connectionsCheckingInterval: checkingInterval(limits),
     },
     (request, response) => {
-      if (connections.admits(request.socket)) handleIntake(request, response);
+      if (!connections.admits(request.socket)) return;
+      if (request.method === 'GET' && OPS_PATHS.has(pathOf(request.url))) return void answerOps(pathOf(request.url), response);
+      // A connection busy when the drain began stays open until its request is answered; what follows on it goes elsewhere.
+      if (draining) {
+        metrics.intake(503);
+        return writeJson(response, 503, DRAINING_BODY, { 'retry-after': '1', connection: 'close' });
+      }
+      underWay++;
+      response.once('close', () => {
+        if (--underWay === 0) settled?.();
+      });
+      handleIntake(request, response);
     },
   );
+  const answerOps = async (path: string, response: ServerResponse) => {
+    if (path === '/healthz') return writeJson(response, 200, '{"status":"alive"}');
+    if (path === '/readyz') return draining ? writeJson(response, 503, '{"status":"draining"}', { 'retry-after': '1', connection: 'close' }) : writeJson(response, 200, '{"status":"ready"}');
+    const text = await metrics.registry.metrics();
+    response.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(text);
+  };
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   let refusedConnections = 0;
   // Logged the first time, then once per thousand: a flood of connections must not flood the log too.
@@ -134,14 +192,26 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
     throw error;
   }
   logger.info('forwarder: listening', { url });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      channel.close();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
   return {
     url,
-    stats: () => ({ connections: connections.open, listeners: registry.size, resumeBufferBytes: budget.bytes, legacyWaiting: options.legacyRunner?.waiting() ?? {} }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        channel.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    stats: () => ({ connections: connections.open, intakeUnderWay: underWay, listeners: registry.size, resumeBufferBytes: budget.bytes, legacyWaiting: options.legacyRunner?.waiting() ?? {} }),
+    async drain() {
+      if (draining) return close();
+      draining = true;
+      logger.info('forwarder: draining', { underWay });
+      // No new connection; idle kept-alive ones close now (Node closes idle connections on close()).
+      server.close();
+      if (underWay > 0) await within(drainTimeoutMs, new Promise<void>((resolve) => (settled = resolve)));
+      await channel.goAway(drainTimeoutMs);
+      await close();
+    },
+    close,
   };
 }

@@ -25,8 +25,10 @@ import getRawBody from 'raw-body';
 import type { Logger } from '../../common/logger';
 import { pathOf, writeError } from '../shared/http-app';
 import { HttpError } from '../shared/http-error';
+import { lingerOnClose } from '../shared/lingering-close';
 import { AnswerBatch } from './answer-batch';
 import { firstValues, INTAKE_PATH } from '../../common/webhook-protocol';
+import type { ForwarderMetrics } from './forwarder-metrics';
 import { decodeBody } from './intake-body';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import type { ListenerChannel } from './listener-channel';
@@ -54,6 +56,7 @@ export interface IntakeDeps {
   ids: MessageIds;
   now: () => number;
   logger: Logger;
+  metrics: Pick<ForwarderMetrics, 'intake' | 'routed'>;
 }
 
 const INTAKE_PREFIX = INTAKE_PATH;
@@ -79,6 +82,8 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
       deps.channel.deliver(message, sequence, targets);
       deps.channel.tap(webhook.id, message, { method: 'POST', size: raw.length, routing: decision });
       answers.write(response, 202, JSON.stringify({ id }));
+      deps.metrics.intake(202);
+      deps.metrics.routed(decision.option, decision.matched.length > 0);
     };
     const routed = route(
       { webhook, keyPath: store.compiledKeyPath(webhook.id), listeners: deps.registry.of(webhook.id), legacyRunner: deps.legacyRunner },
@@ -93,7 +98,10 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
   const refuse = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord | undefined, error: unknown): void => {
     const refusal = error instanceof HttpError ? error : new HttpError(500, 'server_error', 'The server could not handle this request.');
     if (!(error instanceof HttpError)) deps.logger.error('forwarder: unexpected error while handling an intake', { error: error instanceof Error ? error.message : String(error) });
+    // A body still on its way is read and dropped for a while after the answer, so the client reads the answer rather than a reset.
+    if (!request.complete) lingerOnClose(request);
     writeError(response, refusal);
+    deps.metrics.intake(refusal.status);
     if (!webhook || !deps.channel.tapped(webhook.id)) return;
     const { id } = deps.ids.next();
     const message = { id, receivedAt: new Date(deps.now()).toISOString(), headers: forwardedHeaders(request.headers), query: queryOf(request.url ?? ''), rawBody: '' };

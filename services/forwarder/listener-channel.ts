@@ -42,6 +42,7 @@ import {
   CLOSE_BAD_SECRET,
   CLOSE_CREDENTIAL_KIND,
   CLOSE_CREDENTIAL_REVOKED,
+  CLOSE_GOING_AWAY,
   CLOSE_PROTOCOL_ERROR,
   CLOSE_REPLACED,
   CLOSE_TOO_MANY_LISTENERS,
@@ -63,6 +64,7 @@ export const HIGH_WATER_BYTES = 1024 * 1024;
 const MAX_FRAME_BYTES = 64 * 1024;
 const MAX_FRAME_DEPTH = 32;
 const MAX_KEYS = 1000;
+const GOING_AWAY_ANSWER = 'HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
 
 export interface ChannelOptions {
   store: WebhookStore;
@@ -71,6 +73,8 @@ export interface ChannelOptions {
   heartbeatMs: number;
   registerTimeoutMs: number;
   forgetAfterMs: number;
+  /** A listener acknowledged a message (its id): for the delivery-lag metric. */
+  onAcknowledged?(id: string): void;
 }
 
 export interface ListenerChannel {
@@ -82,6 +86,8 @@ export interface ListenerChannel {
   tap(webhookId: string, message: RawWebhookMessage, intake: Pick<TapEvent, 'method' | 'size' | 'routing' | 'rejected'>): void;
   /** Whether any tap of the webhook is open (refusals are tapped only then: a flood of them costs nothing otherwise). */
   tapped(webhookId: string): boolean;
+  /** Refuses new connections, and closes the open ones with CLOSE_GOING_AWAY; resolves once they are closed (or `withinMs` have passed). */
+  goAway(withinMs: number): Promise<void>;
   close(): void;
 }
 
@@ -157,6 +163,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       if (message.type === 'ack') {
         if (registered?.kind !== 'listener') return socket.close(CLOSE_PROTOCOL_ERROR, 'ack before registering as a listener');
         registered.slot.buffer.acknowledge(message.id);
+        options.onAcknowledged?.(message.id);
         return flush(registered.slot);
       }
       if (registered) return socket.close(CLOSE_PROTOCOL_ERROR, 'already registered');
@@ -198,8 +205,11 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
   };
   wss.on('connection', onConnection);
 
+  let goingAway = false;
+  const upgrade = upgradeOnPath(wss, LISTEN_PATH);
   return {
-    handleUpgrade: upgradeOnPath(wss, LISTEN_PATH),
+    // While going away, a new connection is refused before the handshake: it would only be closed again.
+    handleUpgrade: (request, socket, head) => (goingAway ? void socket.end(GOING_AWAY_ANSWER) : upgrade(request, socket, head)),
     deliver(message, sequence, targets) {
       if (targets.length === 0) return;
       const queue = (form: WebhookMessage | RawWebhookMessage): QueuedMessage => ({ id: message.id, sequence, frame: JSON.stringify({ type: 'message', message: form } satisfies ListenerServerMessage) });
@@ -235,6 +245,15 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       }
     },
     tapped: (webhookId) => (registry.of(webhookId)?.taps?.size ?? 0) > 0,
+    async goAway(withinMs) {
+      goingAway = true;
+      const open = [...wss.clients];
+      const closed = open.map((socket) => new Promise<void>((resolve) => (socket.readyState === WebSocket.CLOSED ? resolve() : socket.once('close', () => resolve()))));
+      for (const socket of open) socket.close(CLOSE_GOING_AWAY, 'the forwarder is shutting down; reconnect');
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(closed), new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))]);
+      clearTimeout(timer);
+    },
     close() {
       closeRevokedTaps();
       stopHeartbeat();

@@ -21,6 +21,12 @@ export function createMessageIds(now: () => number): MessageIds {
   };
 }
 
+/** When an id made here was made (ms since the epoch), or undefined for anything else. */
+export function timeOf(id: string): number | undefined {
+  const match = /^evt_([0-9a-z]{9})_[0-9a-z]{10}$/.exec(id);
+  return match ? parseInt(match[1]!, 36) : undefined;
+}
+
 /** The sequence number of an id made here, or undefined for anything else. */
 export function sequenceOf(id: string): number | undefined {
   const match = /^evt_[0-9a-z]{9}_([0-9a-z]{10})$/.exec(id);

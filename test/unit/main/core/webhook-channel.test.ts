@@ -4,7 +4,7 @@ import type { RawWebhookMessage, TapEvent } from '../../../../common/webhook-pro
 import { createBackoff } from '../../../../main/core/backoff';
 import { proofFor } from '../../../../common/webhook-proof';
 import { listenUrl, openWebhookChannel, refusalReason, type WebhookChannel, type WebhookChannelOptions } from '../../../../main/core/webhook-channel';
-import { CLOSE_BAD_SECRET, CLOSE_CREDENTIAL_REVOKED, CLOSE_TOO_MANY_LISTENERS } from '../../../../common/webhook-protocol';
+import { CLOSE_BAD_SECRET, CLOSE_CREDENTIAL_REVOKED, CLOSE_GOING_AWAY, CLOSE_TOO_MANY_LISTENERS } from '../../../../common/webhook-protocol';
 import { FAKE_TAP_REFUSAL } from './fake-listen-server';
 import { recordingLogger } from '../../../support/core-fakes';
 import { type FakeListenServer, manualSchedule, startFakeListenServer, tapEvent, webhookMessage } from './fake-listen-server';
@@ -130,6 +130,20 @@ describe('webhook channel', () => {
     await server.registered(2);
     expect(server.registrations[1]).toMatchObject({ listenerId: 'listener-1', resumeAfter: 'm7' });
     await until(() => statuses.at(-1)?.state === 'connected');
+  });
+
+  it('a forwarder going away (1001, it drains) is not a refusal: the channel reconnects after the first delay and resumes', async () => {
+    open();
+    await server.registered(1);
+    server.send('listener', { type: 'message', message: webhookMessage('m8') });
+    await server.acked(1);
+    server.peers('listener')[0]!.socket.close(CLOSE_GOING_AWAY, 'the forwarder is shutting down; reconnect');
+    await until(() => retries().length === 1);
+    expect(retries()[0]!.ms).toBe(250);
+    expect(statuses.at(-1)).toMatchObject({ state: 'reconnecting' });
+    schedule.fire(retries()[0]!);
+    await server.registered(2);
+    expect(server.registrations[1]).toMatchObject({ resumeAfter: 'm8' });
   });
 
   it('grows the delay while the forwarder stays away, and starts again from 250 ms after a success', async () => {

@@ -1,0 +1,85 @@
+/**
+ * `npm run forwarder -- [--host H] [--port N] [--portal-port M]`: the webhook forwarder and its developer
+ * portal on their own, without the cloud and the hubs (docs/services.md, "Running the forwarder alone").
+ * State is kept in memory, as in the stack: the demo account signs in to the portal, with the demo
+ * webhook and the legacy fixtures.
+ *
+ * Prints exactly one line on stdout once both answer: `{"webhook_url", "tools_url", "health": {…},
+ * "user", "webhook"}`; all logging goes to stderr. On SIGINT or SIGTERM it drains (forwarder.ts
+ * `drain`: no new intake, the requests under way answered, listeners told to reconnect elsewhere with
+ * CLOSE_GOING_AWAY) and exits 0. A bad option is answered with the usage on stderr and exit code 2.
+ */
+import { parseArgs } from 'node:util';
+import { createConsoleLogger } from '../common/logger';
+import { DEMO_USER } from './demo-account';
+import { exitOnSignals } from './shared/exit-on-signals';
+import { startWebhookServices, type WebhookServices } from './webhook-services';
+
+const USAGE = `Usage: npm run forwarder -- [--host H] [--port N] [--portal-port M]
+  --host H          address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+  --port N          the forwarder's port: intake, listener channel, /healthz, /readyz, /metrics (default 0: any free port)
+  --portal-port M   the developer portal's port (default 0: any free port)`;
+
+const logger = createConsoleLogger('forwarder');
+
+interface CliOptions {
+  host: string;
+  port: number;
+  portalPort: number;
+}
+
+/** The options, or the reason they are not valid. */
+export function parseForwarderArgs(args: readonly string[]): { ok: true; options: CliOptions } | { ok: false; error: string } {
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({ args: [...args], options: { host: { type: 'string' }, port: { type: 'string' }, 'portal-port': { type: 'string' } }, strict: true, allowPositionals: false }));
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  const port = portOf('--port', values.port);
+  if (typeof port === 'string') return { ok: false, error: port };
+  const portalPort = portOf('--portal-port', values['portal-port']);
+  if (typeof portalPort === 'string') return { ok: false, error: portalPort };
+  const host = values.host ?? '127.0.0.1';
+  if (host.trim() === '') return { ok: false, error: '--host must not be empty' };
+  return { ok: true, options: { host, port, portalPort } };
+}
+
+function portOf(name: string, value: string | undefined): number | string {
+  if (value === undefined) return 0;
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  return port >= 0 && port <= 65_535 ? port : `${name} must be a port number from 0 to 65535, not "${value}"`;
+}
+
+async function main(): Promise<void> {
+  const parsed = parseForwarderArgs(process.argv.slice(2));
+  if (!parsed.ok) {
+    process.stderr.write(`${parsed.error}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const { host, port, portalPort } = parsed.options;
+  let services: WebhookServices;
+  try {
+    services = await startWebhookServices({ host, port, portalPort, logger });
+  } catch (error) {
+    logger.error('forwarder: failed to start', { error: error instanceof Error ? error.message : String(error) });
+    process.exit(1);
+  }
+  const { forwarder, portal, demoWebhook, demoTapCredential } = services;
+  const info = {
+    webhook_url: forwarder.url,
+    tools_url: portal.url,
+    health: { alive: `${forwarder.url}/healthz`, ready: `${forwarder.url}/readyz`, metrics: `${forwarder.url}/metrics` },
+    user: { email: DEMO_USER.email, password: DEMO_USER.password },
+    webhook: { id: demoWebhook.id, name: demoWebhook.name, secret: demoWebhook.secret, tap_credential: demoTapCredential },
+  };
+  process.stdout.write(JSON.stringify(info) + '\n');
+  logger.info('forwarder: ready', { webhook_url: forwarder.url, tools_url: portal.url });
+
+  exitOnSignals(logger, 'forwarder', async () => {
+    logger.info('forwarder: draining');
+    await services.drain();
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) void main();

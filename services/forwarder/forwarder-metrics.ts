@@ -1,0 +1,73 @@
+/**
+ * The forwarder's Prometheus metrics (`GET /metrics`, prom-client), in a registry of its own: one process
+ * may run several forwarders (the tests do). No label holds a webhook id, a listener id or anything a
+ * request chose, so the number of series stays the same whatever the traffic (docs/services.md lists them).
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { LegacyRunner } from './legacy/legacy-runner';
+
+/** What the gauges read when scraped: the forwarder's state at that moment. */
+export interface ForwarderGauges {
+  /** Unacknowledged messages held for listeners, and their bytes (memory-size.ts). */
+  pending(): { messages: number; bytes: number };
+  listenersConnected(): number;
+  /** Requests waiting for the legacy sandbox, all webhooks together. */
+  legacyWaiting(): number;
+}
+
+export interface ForwarderMetrics {
+  readonly registry: Registry;
+  /** An intake answered with this status (202 accepted, or the refusal's). */
+  intake(status: number): void;
+  /** An accepted intake's routing decision: its option, and whether any listener matched. */
+  routed(option: string, matched: boolean): void;
+  /** A listener acknowledged a message this long after the intake accepted it. */
+  acknowledged(lagMs: number): void;
+  /** What the legacy sandbox answered for one request (`ok`, `timeout`, `memory`…). */
+  legacyOutcome(outcome: string): void;
+}
+
+export function createForwarderMetrics(gauges: ForwarderGauges): ForwarderMetrics {
+  const registry = new Registry();
+  const intake = new Counter({ name: 'forwarder_intake_requests_total', help: 'Intake requests answered, by HTTP status.', labelNames: ['status'], registers: [registry] });
+  const routing = new Counter({ name: 'forwarder_routing_total', help: 'Accepted intakes by routing option (query, key-path, legacy, none) and outcome (matched, unmatched).', labelNames: ['option', 'outcome'], registers: [registry] });
+  const lag = new Histogram({
+    name: 'forwarder_delivery_lag_seconds',
+    help: 'From the intake accepting a message to its listener acknowledging it.',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
+    registers: [registry],
+  });
+  const legacy = new Counter({ name: 'forwarder_legacy_outcomes_total', help: 'Answers of the legacy-function sandbox, by outcome (ok, timeout, memory, crashed, queue-full, busy…).', labelNames: ['outcome'], registers: [registry] });
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect(this: Gauge) {
+        this.set(read());
+      },
+    });
+  gauge('forwarder_pending_messages', 'Messages held for listeners until they acknowledge them.', () => gauges.pending().messages);
+  gauge('forwarder_pending_bytes', 'Bytes of the messages held for listeners.', () => gauges.pending().bytes);
+  gauge('forwarder_listeners_connected', 'Listener connections registered now.', gauges.listenersConnected);
+  gauge('forwarder_legacy_queue_requests', 'Requests waiting for the legacy-function sandbox.', gauges.legacyWaiting);
+  return {
+    registry,
+    intake: (status) => intake.inc({ status: String(status) }),
+    routed: (option, matched) => routing.inc({ option, outcome: matched ? 'matched' : 'unmatched' }),
+    acknowledged: (lagMs) => lag.observe(Math.max(0, lagMs) / 1000),
+    legacyOutcome: (outcome) => legacy.inc({ outcome }),
+  };
+}
+
+/** The runner, counting what it answers (`ok` or the failure) in `forwarder_legacy_outcomes_total`. */
+export function countLegacyOutcomes(runner: LegacyRunner, metrics: Pick<ForwarderMetrics, 'legacyOutcome'>): LegacyRunner {
+  return {
+    ...runner,
+    async run(source, webhook, registrations, queue) {
+      const outcome = await runner.run(source, webhook, registrations, queue);
+      metrics.legacyOutcome(outcome.ok ? 'ok' : outcome.error);
+      return outcome;
+    },
+  };
+}

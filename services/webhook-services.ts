@@ -1,0 +1,81 @@
+/**
+ * The webhook half of the reference services: the webhook store (the demo webhook with a tap credential,
+ * and one webhook per legacy fixture), the legacy sandbox, the forwarder and the developer portal. The
+ * stack runs them beside the cloud and the hubs; `npm run forwarder` runs them alone.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '../common/logger';
+import { formatTapCredential } from '../common/webhook-protocol';
+import { UserDirectory } from './cloud/users';
+import { DEMO_USER } from './demo-account';
+import { type ForwarderOptions, type RunningForwarder, startForwarder } from './forwarder/forwarder';
+import { loadLegacyFixtures } from './forwarder/legacy/legacy-fixtures';
+import { createLegacyRunner } from './forwarder/legacy/legacy-runner';
+import { createWebhookStore, newWebhookId, type WebhookRecord, type WebhookStore } from './forwarder/webhook-store';
+import { type RunningToolsPortal, startToolsPortal } from './tools/tools-portal';
+
+const DEMO_WEBHOOK_KEY_PATH = 'body.device.id';
+
+export interface WebhookServicesOptions {
+  host: string;
+  /** The forwarder's port (0: any free one). */
+  port?: number;
+  /** The portal's port (0: any free one). */
+  portalPort?: number;
+  now?: () => number;
+  logger: Logger;
+  /** Passed on to the forwarder (tests shorten its drain). */
+  forwarder?: Pick<ForwarderOptions, 'drainTimeoutMs'>;
+}
+
+export interface WebhookServices {
+  webhooks: WebhookStore;
+  demoWebhook: WebhookRecord;
+  /** The demo webhook's tap credential, as the portal shows one. */
+  demoTapCredential: string;
+  forwarder: RunningForwarder;
+  portal: RunningToolsPortal;
+  /** Closes the forwarder (cutting its connections) and the portal, then the sandbox. */
+  close(): Promise<void>;
+  /** As `close`, but the forwarder drains first (forwarder.ts `drain`). */
+  drain(): Promise<void>;
+}
+
+export async function startWebhookServices(options: WebhookServicesOptions): Promise<WebhookServices> {
+  const { host, logger } = options;
+  const now = options.now ?? Date.now;
+  const webhooks = createWebhookStore(now);
+  const demoWebhook = webhooks.setKeyPath(webhooks.create({ name: 'Demo webhook', ownerId: DEMO_USER._id }).id, DEMO_WEBHOOK_KEY_PATH);
+  const demoTapCredential = formatTapCredential(webhooks.createTapCredential(demoWebhook.id));
+  for (const fixture of await loadLegacyFixtures()) {
+    webhooks.seed({
+      // Random like every webhook id: a guessable id would let anyone flood the legacy sandbox with it.
+      id: newWebhookId(),
+      name: `Legacy: ${fixture.name}`,
+      ownerId: DEMO_USER._id,
+      secret: randomBytes(32).toString('base64url'),
+      keyPath: null,
+      legacyFunction: fixture.source,
+      createdAt: now(),
+    });
+  }
+  const legacyRunner = createLegacyRunner();
+  let forwarder: RunningForwarder | undefined;
+  let portal: RunningToolsPortal | undefined;
+  // The servers first: the sandbox must outlive any request still being routed.
+  const stop = async (stopForwarder: (running: RunningForwarder) => Promise<void>) => {
+    await Promise.allSettled([forwarder && stopForwarder(forwarder), portal?.close()]);
+    await legacyRunner.close();
+  };
+  const close = () => stop((running) => running.close());
+  try {
+    forwarder = await startForwarder({ host, port: options.port, store: webhooks, legacyRunner, now, logger, ...options.forwarder });
+    // The portal signs in the same demo account as the cloud, from its own copy of the user record.
+    const users = await UserDirectory.create([{ ...DEMO_USER, hubs: [] }]);
+    portal = await startToolsPortal({ host, port: options.portalPort, store: webhooks, users, demoHint: { email: DEMO_USER.email, password: DEMO_USER.password }, now, logger });
+    return { webhooks, demoWebhook, demoTapCredential, forwarder, portal, close, drain: () => stop((running) => running.drain()) };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
