@@ -259,14 +259,7 @@ export function pairsText(headers: Record<string, string>, query: Record<string,
   return lines.join('\n');
 }
 
-/** Whether a content type is JSON's, remembered per content type (messages share a few). */
-const jsonTypes = new Map<string | undefined, boolean>();
+/** Whether a content type is JSON's (bodyEncoding remembers it per content type). */
 function isJson(contentType: string | undefined): boolean {
-  let json = jsonTypes.get(contentType);
-  if (json === undefined) {
-    if (jsonTypes.size >= 64) jsonTypes.clear();
-    json = bodyEncoding(contentType) === 'json';
-    jsonTypes.set(contentType, json);
-  }
-  return json;
+  return bodyEncoding(contentType) === 'json';
 }

@@ -131,11 +131,19 @@ export type DeliveredMessage = z.infer<typeof DeliveredMessageSchema>;
  * name → first value (firstValues), anything else as UTF-8 text; an empty body is `null`. The forwarder
  * decodes with it, and so does a `rawBodyOnly` listener.
  */
-export function bodyEncoding(contentType: string | undefined): 'json' | 'form' | 'text' {
-  const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (mediaType === 'application/json' || mediaType.endsWith('+json')) return 'json';
-  return mediaType === 'application/x-www-form-urlencoded' ? 'form' : 'text';
+export function bodyEncoding(contentType: string | undefined): BodyEncoding {
+  let encoding = encodings.get(contentType);
+  if (encoding === undefined) {
+    // Remembered per Content-Type as sent (a sender uses one or two): looked up once per message.
+    if (encodings.size >= 64) encodings.clear();
+    const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    encoding = mediaType === 'application/json' || mediaType.endsWith('+json') ? 'json' : mediaType === 'application/x-www-form-urlencoded' ? 'form' : 'text';
+    encodings.set(contentType, encoding);
+  }
+  return encoding;
 }
+type BodyEncoding = 'json' | 'form' | 'text';
+const encodings = new Map<string | undefined, BodyEncoding>();
 
 /** Name → first value. Object.fromEntries defines own properties, so a `__proto__` name stays plain data. */
 export function firstValues(params: URLSearchParams): Record<string, string> {

@@ -29,8 +29,26 @@ export interface ForwarderMetrics {
 
 export function createForwarderMetrics(gauges: ForwarderGauges): ForwarderMetrics {
   const registry = new Registry();
-  const intake = new Counter({ name: 'forwarder_intake_requests_total', help: 'Intake requests answered, by HTTP status.', labelNames: ['status'], registers: [registry] });
-  const routing = new Counter({ name: 'forwarder_routing_total', help: 'Accepted intakes by routing option (query, key-path, legacy, none) and outcome (matched, unmatched).', labelNames: ['option', 'outcome'], registers: [registry] });
+  // The counters an intake touches are counted here, in plain numbers, and handed to prom-client when
+  // scraped: its `inc` hashes the label set on every call (also through `labels()`), per request.
+  const intakeCounts = new Map<number, number>();
+  const routingCounts = new Map<string, { option: string; outcome: string; count: number }>();
+  /** A counter whose series are set, when scraped, from the plain counts `read` gives (each is at least 1). */
+  const countedCounter = (name: string, help: string, labelNames: string[], read: () => Iterable<[Record<string, string>, number]>) =>
+    new Counter({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect(this: Counter) {
+        this.reset();
+        for (const [labels, count] of read()) this.inc(labels, count);
+      },
+    });
+  countedCounter('forwarder_intake_requests_total', 'Intake requests answered, by HTTP status.', ['status'], () => [...intakeCounts].map(([status, count]) => [{ status: String(status) }, count]));
+  countedCounter('forwarder_routing_total', 'Accepted intakes by routing option (query, key-path, legacy, none) and outcome (matched, unmatched).', ['option', 'outcome'], () =>
+    [...routingCounts.values()].map(({ option, outcome, count }) => [{ option, outcome }, count]),
+  );
   const lag = new Histogram({
     name: 'forwarder_delivery_lag_seconds',
     help: 'From the intake accepting a message to its listener acknowledging it.',
@@ -53,8 +71,13 @@ export function createForwarderMetrics(gauges: ForwarderGauges): ForwarderMetric
   gauge('forwarder_legacy_queue_requests', 'Requests waiting for the legacy-function sandbox.', gauges.legacyWaiting);
   return {
     registry,
-    intake: (status) => intake.inc({ status: String(status) }),
-    routed: (option, matched) => routing.inc({ option, outcome: matched ? 'matched' : 'unmatched' }),
+    intake: (status) => void intakeCounts.set(status, (intakeCounts.get(status) ?? 0) + 1),
+    routed(option, matched) {
+      const key = `${option} ${matched}`;
+      const counted = routingCounts.get(key);
+      if (counted) counted.count++;
+      else routingCounts.set(key, { option, outcome: matched ? 'matched' : 'unmatched', count: 1 });
+    },
     acknowledged: (lagMs) => lag.observe(Math.max(0, lagMs) / 1000),
     legacyOutcome: (outcome) => legacy.inc({ outcome }),
   };

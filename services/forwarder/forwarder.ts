@@ -143,6 +143,10 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   /** Intake requests not yet answered and closed; `drain` waits for none. */
   let underWay = 0;
   let settled: (() => void) | undefined;
+  // One function for every response (no closure made per request): a response closes once.
+  const answered = () => {
+    if (--underWay === 0) settled?.();
+  };
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -158,9 +162,7 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
         return writeJson(response, 503, DRAINING_BODY, { 'retry-after': '1', connection: 'close' });
       }
       underWay++;
-      response.once('close', () => {
-        if (--underWay === 0) settled?.();
-      });
+      response.on('close', answered);
       handleIntake(request, response);
     },
   );

@@ -113,8 +113,10 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
     let webhook: WebhookRecord | undefined;
     const refused = (error: unknown) => refuse(request, response, webhook, error);
     try {
-      webhook = webhookOf(request, store);
-      admit(request, webhook, limits);
+      const path = pathOf(request.url);
+      const webhookId = webhookIdOf(path);
+      webhook = webhookId === undefined ? undefined : store.get(webhookId);
+      admit(request, path, webhookId, webhook, limits);
       const known = webhook;
       refuseFlood(request, known, deps);
       getRawBody(request, { length: request.headers['content-length'], limit: limits.bodyBytes }, (error, raw) => {
@@ -135,19 +137,12 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
   };
 }
 
-/** The webhook a request is for, when its path names a known one. */
-function webhookOf(request: IncomingMessage, store: WebhookStore): WebhookRecord | undefined {
-  const webhookId = webhookIdOf(pathOf(request.url));
-  return webhookId === undefined ? undefined : store.get(webhookId);
-}
-
-/** The checks made before any of the body is read. */
-function admit(request: IncomingMessage, webhook: WebhookRecord | undefined, limits: IntakeLimits): asserts webhook is WebhookRecord {
+/** The checks made before any of the body is read (`webhookId`: what the path names; `webhook`: that one, when known). */
+function admit(request: IncomingMessage, path: string, webhookId: string | undefined, webhook: WebhookRecord | undefined, limits: IntakeLimits): asserts webhook is WebhookRecord {
   if (request.rawHeaders.length / 2 > limits.headers) {
     throw new HttpError(431, 'request_header_fields_too_large', `A request may have at most ${limits.headers} header fields.`, CLOSE);
   }
-  const path = pathOf(request.url);
-  if (webhookIdOf(path) === undefined) throw new HttpError(404, 'not_found', `No such endpoint: ${request.method} ${path}`, CLOSE);
+  if (webhookId === undefined) throw new HttpError(404, 'not_found', `No such endpoint: ${request.method} ${path}`, CLOSE);
   if (request.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'A webhook accepts POST requests only.', { ...CLOSE, allow: 'POST' });
   if (!webhook) throw new HttpError(404, 'not_found', 'No such webhook.', CLOSE);
 }
@@ -188,12 +183,14 @@ const NONE_NAMED: ReadonlySet<string> = new Set();
 function forwardedHeaders(incoming: IncomingHttpHeaders): Record<string, string> {
   const connection = incoming.connection;
   const named = connection === undefined ? NONE_NAMED : new Set(connection.toLowerCase().split(',').map((name) => name.trim()));
-  const kept: [string, string][] = [];
-  for (const [name, value] of Object.entries(incoming)) {
+  const kept: Record<string, string> = {};
+  for (const name in incoming) {
+    const value = incoming[name];
     if (value === undefined || NOT_FORWARDED.has(name) || named.has(name)) continue;
-    kept.push([name, Array.isArray(value) ? value.join(', ') : value]);
+    // Defined, not assigned: a `__proto__` header stays plain data.
+    Object.defineProperty(kept, name, { value: Array.isArray(value) ? value.join(', ') : value, enumerable: true, writable: true, configurable: true });
   }
-  return Object.fromEntries(kept);
+  return kept;
 }
 
 function queryOf(url: string): Record<string, string> {

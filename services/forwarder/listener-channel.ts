@@ -28,6 +28,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import {
@@ -111,14 +112,51 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const stopHeartbeat = startHeartbeat(wss, options.heartbeatMs, () => logger.info('forwarder: peer missed a heartbeat, dropped'));
 
+  /** The TCP connection under each listener's WebSocket (from its upgrade request), to cork it while frames are written. */
+  const connectionOf = new WeakMap<WebSocket, Socket>();
   const flush = (slot: ListenerSlot) => {
     const socket = slot.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    const connection = connectionOf.get(socket);
+    // Corked, the frames written here leave in one write (a writev), not one system call each.
+    connection?.cork();
     slot.buffer.flush((message) => {
       if (socket.bufferedAmount > HIGH_WATER_BYTES) return false;
       socket.send(message.frame);
       return true;
     });
+    connection?.uncork();
+  };
+  /**
+   * Deliveries are flushed together once per turn of the event loop, as the intake's answers are
+   * (answer-batch.ts): each write to a listener's socket that finds the listener asleep wakes it, and
+   * on a virtual machine that wake-up costs several times the write. Measured in docs/benchmarks.md.
+   * Tap events wait for the same turn and go after the deliveries, so an app holding both sockets gets
+   * an intake's delivery (with its body) before the tap event that leaves the body out for it.
+   */
+  const toFlush = new Set<ListenerSlot>();
+  let tapFrames: Array<{ socket: WebSocket; frame: string }> = [];
+  let flushing = false;
+  const flushAll = () => {
+    flushing = false;
+    for (const slot of toFlush) flush(slot);
+    toFlush.clear();
+    const frames = tapFrames;
+    tapFrames = [];
+    for (const { socket, frame } of frames) if (socket.readyState === WebSocket.OPEN) socket.send(frame);
+  };
+  const scheduleFlush = () => {
+    if (flushing) return;
+    flushing = true;
+    setImmediate(flushAll);
+  };
+  const flushSoon = (slot: ListenerSlot) => {
+    toFlush.add(slot);
+    scheduleFlush();
+  };
+  const sendTapSoon = (socket: WebSocket, frame: string) => {
+    tapFrames.push({ socket, frame });
+    scheduleFlush();
   };
 
   const closeRevokedTaps = store.onTapCredentialRevoked((webhookId, credentialId) => {
@@ -151,7 +189,8 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
     return slot;
   };
 
-  const onConnection = (socket: WebSocket) => {
+  const onConnection = (socket: WebSocket, request: IncomingMessage) => {
+    connectionOf.set(socket, request.socket);
     const nonce = randomBytes(32).toString('base64url');
     let registered: Registered | undefined;
     const deadline = setTimeout(() => socket.close(CLOSE_PROTOCOL_ERROR, 'no registration in time'), options.registerTimeoutMs);
@@ -164,7 +203,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
         if (registered?.kind !== 'listener') return socket.close(CLOSE_PROTOCOL_ERROR, 'ack before registering as a listener');
         registered.slot.buffer.acknowledge(message.id);
         options.onAcknowledged?.(message.id);
-        return flush(registered.slot);
+        return flushSoon(registered.slot);
       }
       if (registered) return socket.close(CLOSE_PROTOCOL_ERROR, 'already registered');
       // A registration refused by the caps leaves `registered` unset while its socket closes: no second try on it.
@@ -224,7 +263,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       }
       // Before anything is sent: what the budget evicts now is never written to a socket.
       registry.enforceBudget();
-      for (const slot of targets) flush(slot);
+      for (const slot of targets) flushSoon(slot);
     },
     tap(webhookId, message, intake) {
       const taps = registry.of(webhookId)?.taps;
@@ -240,8 +279,8 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       for (const [socket, tap] of taps) {
         if (socket.readyState !== WebSocket.OPEN) continue;
         if (socket.bufferedAmount > HIGH_WATER_BYTES) logger.warn('forwarder: tap too slow, event skipped', { webhookId });
-        else if (intake.routing.matched.some((match) => tap.ownListenerIds.has(match.listenerId))) socket.send((routingOnly ??= frame(false)));
-        else socket.send((full ??= frame(true)));
+        else if (intake.routing.matched.some((match) => tap.ownListenerIds.has(match.listenerId))) sendTapSoon(socket, (routingOnly ??= frame(false)));
+        else sendTapSoon(socket, (full ??= frame(true)));
       }
     },
     tapped: (webhookId) => (registry.of(webhookId)?.taps?.size ?? 0) > 0,
@@ -291,8 +330,18 @@ function send(socket: WebSocket, message: ListenerServerMessage): void {
   socket.send(JSON.stringify(message));
 }
 
+/**
+ * An ack exactly as `JSON.stringify` writes it (the app's, and most clients'): one per message, so it is
+ * read without a JSON parse and a schema check; the id (no quote, backslash or control character, as
+ * the schema's length) is then the text as it is. Any other form of ack takes the general path.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what the class excludes
+const PLAIN_ACK = /^\{"type":"ack","id":"([^"\\\u0000-\u001f]{1,200})"\}$/;
+
 function parseClientMessage(data: RawData): ListenerClientMessage | undefined {
   const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
+  const ack = PLAIN_ACK.exec(text);
+  if (ack) return { type: 'ack', id: ack[1]! };
   const parsed = parseJsonSafely(text, MAX_FRAME_DEPTH);
   if (!parsed.ok) return undefined;
   const message = ListenerClientMessageSchema.safeParse(parsed.value);

@@ -13,7 +13,7 @@ import { projectRoot } from '../e2e/support/processes';
 const OUT_DIR = join(projectRoot, 'node_modules', '.cache', 'hubdesk-bench');
 
 /** Bundles `test/bench/<name>.ts` and returns the path of the JavaScript to run. */
-export async function compiledServer(name: 'bare-server' | 'forwarder-server'): Promise<string> {
+export async function compiledServer(name: 'bare-server' | 'forwarder-server' | 'acking-listener'): Promise<string> {
   mkdirSync(OUT_DIR, { recursive: true });
   const outfile = join(OUT_DIR, `${name}.mjs`);
   await build({

@@ -67,6 +67,24 @@ describe('health, readiness and metrics', () => {
   });
 });
 
+describe('acknowledgements', () => {
+  it('an ack in any JSON form is taken, as the usual one is (that one is read without a JSON parse); a malformed one closes the channel', async () => {
+    const { forwarder, webhook, post } = await setup();
+    const listener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, listenerId: 'manual', data: { $key: 'lamp-1' }, autoAck: false });
+    const pending = async () => metric(await (await fetch(`${forwarder.url}/metrics`)).text(), 'forwarder_pending_messages');
+    for (let n = 0; n < 3; n++) await post({ device: { id: 'lamp-1' }, n });
+    const [first, second, third] = [await listener.nextMessage(), await listener.nextMessage(), await listener.nextMessage()];
+    expect(await pending()).toBe(3);
+    listener.socket.send(JSON.stringify({ type: 'ack', id: first!.id }));
+    listener.socket.send(`{ "id": ${JSON.stringify(second!.id)}, "type": "ack" }`);
+    await expect.poll(pending).toBe(1);
+    listener.socket.send(`{"type":"ack","id":"${third!.id}","extra":1}`); // not the plain form: the general path, whose schema takes it
+    await expect.poll(pending).toBe(0);
+    listener.socket.send('{"type":"ack","id":""}');
+    expect(((await listener.closed) as ChannelClosed).code).toBe(4400);
+  });
+});
+
 describe('drain', () => {
   it('takes no new connection, answers the request under way (then 503 to what follows on its connection), tells listeners and taps to go elsewhere (1001), and stops', async () => {
     const { store, forwarder, webhook } = await setup();
