@@ -6,9 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import type { StackInfo } from '../../../services/stack';
-import { addWebhookInApp, openApp, signInThroughBrowser, startBrowserHost, startStackProgram } from '../support/browser-host';
-import type { RunningProgram } from '../support/processes';
+import { addWebhookInApp, openApp, signInThroughBrowser, startBrowserHost, stackForSpec } from '../support/browser-host';
 import { tempDir } from '../../support/temp-dir';
 
 /** What the page function returns: each violated rule with the elements it found. */
@@ -26,15 +24,7 @@ const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 test.describe.configure({ mode: 'serial' });
 
-let stack: RunningProgram;
-let info: StackInfo;
-
-test.beforeAll(async () => {
-  ({ stack, info } = await startStackProgram());
-});
-test.afterAll(async () => {
-  expect(await stack?.stop()).toBe(0);
-});
+const stack = stackForSpec();
 
 /** The WCAG A/AA violations axe finds on the page as it is now, each as "rule: help (elements)". */
 async function violations(page: Page): Promise<string[]> {
@@ -47,7 +37,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
   test(`no axe violation on the main screens, ${colorScheme}`, async ({ browser }) => {
     // The app's CSP refuses inline scripts, axe's included: only this test's context lets it in.
     const context: BrowserContext = await browser.newContext({ colorScheme, bypassCSP: true });
-    const host = startBrowserHost(info, tempDir(`e2e-accessibility-${colorScheme}`));
+    const host = startBrowserHost(stack.info, tempDir(`e2e-accessibility-${colorScheme}`));
     try {
       const page = await openApp(context, host);
       await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
@@ -57,7 +47,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.evaluate(() => document.getElementById('nameless')?.remove());
       expect(await violations(page), 'signed out').toEqual([]);
 
-      await signInThroughBrowser(context, page, host, info.user);
+      await signInThroughBrowser(context, page, host, stack.info.user);
       const home = page.getByRole('region', { name: 'Devices on Home' });
       await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
       await expect(home.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
@@ -82,9 +72,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('dialog', { name: 'Add a webhook' }).getByText('Enter the webhook ID the developer portal shows.')).toBeVisible();
       expect(await violations(page), 'add a webhook').toEqual([]);
       await page.keyboard.press('Escape');
-      await addWebhookInApp(page, { id: info.webhook.id, secret: info.webhook.secret, tapCredential: info.webhook.tap_credential, signingSecret: 'a-signing-secret', values: 'lamp-1' });
+      await addWebhookInApp(page, { id: stack.info.webhook.id, secret: stack.info.webhook.secret, tapCredential: stack.info.webhook.tap_credential, signingSecret: 'a-signing-secret', values: 'lamp-1' });
       await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('status').first()).toHaveText('Connected');
-      const posted = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' }, body: '{"device":{"id":"lamp-1"},"list":[1,2]}' });
+      const posted = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' }, body: '{"device":{"id":"lamp-1"},"list":[1,2]}' });
       expect(posted.status).toBe(202);
       await page.getByRole('list', { name: 'Webhook messages' }).getByRole('button').first().click();
       await expect(page.getByRole('region', { name: 'Message details' }).getByText(/^Invalid signature \(GitHub\)$/)).toBeVisible();

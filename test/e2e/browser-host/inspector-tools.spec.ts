@@ -12,8 +12,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
-import type { StackInfo } from '../../../services/stack';
-import { addWebhookInApp, clearHistoryInApp, startBrowserHost, startStackProgram } from '../support/browser-host';
+import { addWebhookInApp, clearHistoryInApp, startBrowserHost, stackForSpec } from '../support/browser-host';
 import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
@@ -21,24 +20,17 @@ const RUNNING = 'Hubdesk is running at ';
 /** One secret for all four schemes: Standard Webhooks reads the base64 after whsec_, the others use the text. */
 const SIGNING_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
-let stack: RunningProgram;
-let info: StackInfo;
+const stack = stackForSpec();
 let host: RunningProgram;
 
-test.beforeAll(async () => {
-  ({ stack, info } = await startStackProgram());
-});
-test.afterAll(async () => {
-  expect(await stack?.stop()).toBe(0);
-});
 test.beforeEach(async ({ page }) => {
-  host = startBrowserHost(info, tempDir('e2e-inspector-tools'));
+  host = startBrowserHost(stack.info, tempDir('e2e-inspector-tools'));
   await page.goto(await host.line(RUNNING));
-  await addWebhookInApp(page, { id: info.webhook.id, secret: info.webhook.secret, tapCredential: info.webhook.tap_credential, signingSecret: SIGNING_SECRET, values: 'lamp-1' });
+  await addWebhookInApp(page, { id: stack.info.webhook.id, secret: stack.info.webhook.secret, tapCredential: stack.info.webhook.tap_credential, signingSecret: SIGNING_SECRET, values: 'lamp-1' });
   const registration = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem');
   await expect(registration.getByRole('status').first()).toHaveText('Connected');
   await expect(registration.getByText('Signing secret set: signatures checked')).toBeVisible();
-  await expect(registration.getByLabel(/^Intake URL of/)).toHaveText(`${info.webhook_url}/webhook/${info.webhook.id}`);
+  await expect(registration.getByLabel(/^Intake URL of/)).toHaveText(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`);
 });
 test.afterEach(async () => {
   await host?.stop();
@@ -67,7 +59,7 @@ const SCHEMES: Record<string, (body: string) => Record<string, string>> = {
 };
 
 async function post(body: string, headers: Record<string, string> = {}): Promise<void> {
-  const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   expect(response.status).toBe(202);
 }
 
@@ -187,7 +179,7 @@ test('export as HAR and as NDJSON, clear, import each again: the same messages, 
   const ndjson = await exportAs('NDJSON (one message a line)');
   const parsedHar = JSON.parse(har.text) as { log: { version: string; entries: { request: { url: string; headers: { name: string; value: string }[] } }[] } };
   expect(parsedHar.log.version).toBe('1.2');
-  expect(parsedHar.log.entries.map((entry) => entry.request.url)).toEqual([0, 1].map(() => `${info.webhook_url}/webhook/${info.webhook.id}`));
+  expect(parsedHar.log.entries.map((entry) => entry.request.url)).toEqual([0, 1].map(() => `${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`));
   expect(ndjson.text.trim().split('\n')).toHaveLength(2);
 
   for (const file of [har, ndjson]) {
@@ -220,7 +212,7 @@ test('an intake the forwarder refuses (413) is listed through the tap with its s
   await expect(messageRows(page).first().getByText('This app', { exact: true })).toBeVisible();
 
   // 300 KiB: over the forwarder's 256 KiB. It answers 413 and may close before the upload ends.
-  const status = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sender': 'too big' }, body: 'x'.repeat(300 * 1024) }).then(
+  const status = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sender': 'too big' }, body: 'x'.repeat(300 * 1024) }).then(
     (response) => response.status,
     () => 'closed',
   );
@@ -286,7 +278,7 @@ test('the detail pane: a resizable split, array indices, long arrays folded, cop
   const pane = details(page);
   await pane.evaluate((element) => ((element as unknown as { scrollTop: number }).scrollTop = 10_000));
   expect(await pane.evaluate((element) => (element as unknown as { scrollTop: number }).scrollTop)).toBeGreaterThan(0);
-  const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}?hub=${encodeURIComponent('lamp-1')}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([0, 1, 2, 0xff, 0x41]) });
+  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}?hub=${encodeURIComponent('lamp-1')}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([0, 1, 2, 0xff, 0x41]) });
   expect(response.status).toBe(202);
   await openNewest(page, 2);
   await expect.poll(() => pane.evaluate((element) => (element as unknown as { scrollTop: number }).scrollTop)).toBe(0);
@@ -341,7 +333,7 @@ test('the key-path playground shows what a path extracts from the selected messa
   // It starts from the webhook's own key path, as the forwarder ran it.
   await expect(input).toHaveValue('body.device.id');
   await expect(playground.getByText('Extracts "lamp-1"')).toBeVisible();
-  await expect(playground.getByText(`Would match this app's ${info.webhook.id}.`)).toBeVisible();
+  await expect(playground.getByText(`Would match this app's ${stack.info.webhook.id}.`)).toBeVisible();
 
   await input.fill("body.device['room'].name");
   await expect(playground.getByText('Extracts "Hall"')).toBeVisible();

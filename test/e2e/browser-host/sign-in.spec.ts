@@ -7,36 +7,28 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { createAesGcmCipher, loadOrCreateKey } from '../../../main/browser-host/aes-gcm-cipher';
-import { DEMO_USER, type StackInfo } from '../../../services/stack';
-import { signInThroughBrowser, startStackProgram } from '../support/browser-host';
+import { DEMO_USER } from '../../../services/stack';
+import { signInThroughBrowser, stackForSpec } from '../support/browser-host';
 import { type RunningProgram, startProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
 const RUNNING = 'Hubdesk is running at ';
 
-let stack: RunningProgram;
-let info: StackInfo;
+const stack = stackForSpec();
 const profile = tempDir('e2e-profile');
-
-test.beforeAll(async () => {
-  ({ stack, info } = await startStackProgram());
-});
-test.afterAll(async () => {
-  expect(await stack?.stop()).toBe(0);
-});
 
 function startHost(): RunningProgram {
   return startProgram('main/browser-host/bin.ts', ['--profile', profile, '--skip-build'], {
-    HUBDESK_AUTH_URL: info.auth_url,
-    HUBDESK_CLIENT_ID: info.client.id,
-    HUBDESK_CLIENT_SECRET: info.client.secret,
+    HUBDESK_AUTH_URL: stack.info.auth_url,
+    HUBDESK_CLIENT_ID: stack.info.client.id,
+    HUBDESK_CLIENT_SECRET: stack.info.client.secret,
     HUBDESK_OPEN_EXTERNAL: 'none',
   });
 }
 
 async function expectDevicesOfBothHubs(page: Page) {
   const hubs = page.getByRole('navigation', { name: 'Hubs' });
-  for (const hub of info.hubs) {
+  for (const hub of stack.info.hubs) {
     await hubs.getByRole('button', { name: hub.name, exact: true }).click();
     const devices = page.getByRole('region', { name: `Devices on ${hub.name}` });
     await expect(devices.getByRole('article').first()).toBeVisible();
@@ -53,7 +45,7 @@ test('a fresh profile signs in through the consent page, sees both hubs, and sta
     const app = await context.newPage();
     await app.goto(await host.line(RUNNING));
     await expect(app).not.toHaveURL(/token=/); // the secret leaves the address bar at once
-    await signInThroughBrowser(context, app, host, info.user);
+    await signInThroughBrowser(context, app, host, stack.info.user);
     await expectDevicesOfBothHubs(app);
 
     // The token record on disk is encrypted: it decrypts with the profile's key, and neither token is in the file.

@@ -6,25 +6,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import type { StackInfo } from '../../../services/stack';
-import { addWebhookInApp, clearHistoryInApp, startBrowserHost, startStackProgram } from '../support/browser-host';
-import type { RunningProgram } from '../support/processes';
+import { addWebhookInApp, clearHistoryInApp, startBrowserHost, stackForSpec } from '../support/browser-host';
 import { tempDir } from '../../support/temp-dir';
 
 const RUNNING = 'Hubdesk is running at ';
 
-let stack: RunningProgram;
-let info: StackInfo;
-
-test.beforeAll(async () => {
-  ({ stack, info } = await startStackProgram());
-});
-test.afterAll(async () => {
-  expect(await stack?.stop()).toBe(0);
-});
+const stack = stackForSpec();
 
 async function post(body: unknown): Promise<void> {
-  const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   expect(response.status).toBe(202);
 }
 
@@ -34,10 +24,10 @@ const historyFiles = (profile: string) => readdirSync(join(profile, 'webhook-his
 test('messages are there after a restart, searchable; on disk only encrypted; clearing asks and lasts', async ({ page }) => {
   const profile = tempDir('e2e-history');
   const markers = ['attic-lamp-7f3a', 'cellar-pump-91bc', 'porch-light-c0de'];
-  let host = startBrowserHost(info, profile);
+  let host = startBrowserHost(stack.info, profile);
   try {
     await page.goto(await host.line(RUNNING));
-    await addWebhookInApp(page, { id: info.webhook.id, secret: info.webhook.secret, tapCredential: info.webhook.tap_credential, values: 'lamp-1' });
+    await addWebhookInApp(page, { id: stack.info.webhook.id, secret: stack.info.webhook.secret, tapCredential: stack.info.webhook.tap_credential, values: 'lamp-1' });
     await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem').getByRole('status').first()).toHaveText('Connected');
     await post({ device: { id: 'lamp-1' }, note: markers[0] }); // delivered to this app
     await post({ device: { id: 'other' }, note: markers[1] }); // matched nothing: seen through the tap
@@ -55,7 +45,7 @@ test('messages are there after a restart, searchable; on disk only encrypted; cl
   for (const marker of markers) expect(onDisk.includes(marker)).toBe(false);
   expect(onDisk.includes(Buffer.from(JSON.stringify({ device: { id: 'lamp-1' }, note: markers[0] })).toString('base64'))).toBe(false);
 
-  host = startBrowserHost(info, profile);
+  host = startBrowserHost(stack.info, profile);
   try {
     await page.goto(await host.line(RUNNING));
     await page.getByRole('tab', { name: 'Webhooks' }).click();
@@ -95,7 +85,7 @@ test('messages are there after a restart, searchable; on disk only encrypted; cl
     expect(await host.stop()).toBe(0);
   }
 
-  host = startBrowserHost(info, profile);
+  host = startBrowserHost(stack.info, profile);
   try {
     await page.goto(await host.line(RUNNING));
     await page.getByRole('tab', { name: 'Webhooks' }).click();

@@ -6,33 +6,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import type { StackInfo } from '../../../services/stack';
-import { addWebhookInApp, clearHistoryInApp, startBrowserHost, startStackProgram } from '../support/browser-host';
+import { addWebhookInApp, clearHistoryInApp, startBrowserHost, stackForSpec } from '../support/browser-host';
 import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
 const RUNNING = 'Hubdesk is running at ';
 
-let stack: RunningProgram;
-let info: StackInfo;
+const stack = stackForSpec();
 
-test.beforeAll(async () => {
-  ({ stack, info } = await startStackProgram());
-});
-test.afterAll(async () => {
-  expect(await stack?.stop()).toBe(0);
-});
-
-const startHost = (profile: string): RunningProgram => startBrowserHost(info, profile);
+const startHost = (profile: string): RunningProgram => startBrowserHost(stack.info, profile);
 
 /** Adds the demo webhook; with the demo tap credential unless `tap` is false (then no routing decisions). */
 async function addDemoWebhook(page: Page, values: string, tap = true) {
-  await addWebhookInApp(page, { id: info.webhook.id, secret: info.webhook.secret, ...(tap && { tapCredential: info.webhook.tap_credential }), values });
+  await addWebhookInApp(page, { id: stack.info.webhook.id, secret: stack.info.webhook.secret, ...(tap && { tapCredential: stack.info.webhook.tap_credential }), values });
   await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem').getByRole('status')).toHaveText('Connected');
 }
 
 const postDemo = (body: unknown) =>
-  fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 test('a webhook added in the app shows a POSTed message with its body and routing', async ({ page }) => {
   const profile = tempDir('e2e-webhooks');
@@ -42,14 +33,14 @@ test('a webhook added in the app shows a POSTed message with its body and routin
     await addDemoWebhook(page, 'lamp-1');
     // The forwarder names the webhook as its owner did in the portal; the id stays beside it.
     const registration = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem');
-    await expect(registration.getByText(info.webhook.name, { exact: true })).toBeVisible();
-    await expect(registration.getByText(info.webhook.id, { exact: true })).toBeVisible();
+    await expect(registration.getByText(stack.info.webhook.name, { exact: true })).toBeVisible();
+    await expect(registration.getByText(stack.info.webhook.id, { exact: true })).toBeVisible();
     expect((await postDemo({ device: { id: 'lamp-1' }, on: true })).status).toBe(202);
 
     const messages = page.getByRole('list', { name: 'Webhook messages' });
     const row = messages.getByRole('button', { name: /key path body\.device\.id = lamp-1 → delivered/ });
     await expect(row).toBeVisible();
-    await expect(row.getByText(info.webhook.name, { exact: true })).toBeVisible();
+    await expect(row.getByText(stack.info.webhook.name, { exact: true })).toBeVisible();
     await row.click();
     // The row carries a summary only; the details pane fetches the full message from main.
     const details = page.getByRole('region', { name: 'Message details' });
@@ -79,8 +70,8 @@ test('a webhook added in the app shows a POSTed message with its body and routin
 
     // The secret and the tap credential are on disk only encrypted.
     const settings = readFileSync(join(profile, 'settings.json'), 'utf8');
-    expect(settings).not.toContain(info.webhook.secret);
-    expect(settings).not.toContain(info.webhook.tap_credential.split('.')[1]);
+    expect(settings).not.toContain(stack.info.webhook.secret);
+    expect(settings).not.toContain(stack.info.webhook.tap_credential.split('.')[1]);
     await expect(page.getByRole('note', { name: 'About tap credentials' })).toHaveCount(0);
   } finally {
     await host.stop();
@@ -183,7 +174,7 @@ test('with no webhook yet, the view says what to do and opens the developer port
     await page.getByRole('tab', { name: 'Webhooks' }).click();
     const note = page.getByRole('note', { name: 'Getting started with webhooks' });
     await expect(note).toContainText('Create a webhook in the developer portal');
-    const portal = `${info.tools_url}/webhooks`;
+    const portal = `${stack.info.tools_url}/webhooks`;
     await expect(note.getByText(portal, { exact: true })).toBeVisible();
     await note.getByRole('button', { name: 'Open the portal' }).click();
     expect(await host.line('open-external: ')).toBe(portal);
@@ -205,17 +196,17 @@ test('Remove asks first, and can be undone: the webhook comes back connected and
     await expect(messages.getByRole('listitem')).toHaveCount(1);
     const registrations = page.getByRole('list', { name: 'Webhooks' });
 
-    await registrations.getByRole('button', { name: `Remove ${info.webhook.id}` }).click();
+    await registrations.getByRole('button', { name: `Remove ${stack.info.webhook.id}` }).click();
     // The dialog and the notice call it by the name the forwarder gave; the button names the id (unique).
-    const dialog = page.getByRole('dialog', { name: `Remove ${info.webhook.name}?` });
+    const dialog = page.getByRole('dialog', { name: `Remove ${stack.info.webhook.name}?` });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
     await expect(registrations.getByRole('listitem')).toHaveCount(1);
 
-    await registrations.getByRole('button', { name: `Remove ${info.webhook.id}` }).click();
+    await registrations.getByRole('button', { name: `Remove ${stack.info.webhook.id}` }).click();
     await dialog.getByRole('button', { name: 'Remove' }).click();
     await expect(page.getByRole('list', { name: 'Webhooks' })).toHaveCount(0);
-    await expect(page.getByText(`Removed ${info.webhook.name}. Its messages leave the inspector in 10 seconds.`)).toBeVisible();
+    await expect(page.getByText(`Removed ${stack.info.webhook.name}. Its messages leave the inspector in 10 seconds.`)).toBeVisible();
     await expect(messages.getByRole('listitem')).toHaveCount(1);
 
     await page.getByRole('button', { name: 'Undo' }).click();
@@ -250,13 +241,13 @@ test('the add dialog checks every field in the order shown, says each problem un
     await expect(dialog.getByRole('textbox', { name: 'Values' })).toHaveAccessibleDescription(/^Enter at least one key value\./);
 
     // Fixed as they are edited; the next problem in order is the one focused at the next try.
-    await id.fill(info.webhook.id);
+    await id.fill(stack.info.webhook.id);
     await expect(id).toHaveAttribute('aria-invalid', 'false');
     await dialog.getByRole('button', { name: 'Add webhook' }).click();
     await expect(dialog.getByLabel('Webhook secret')).toBeFocused();
 
-    await dialog.getByLabel('Webhook secret').fill(info.webhook.secret);
-    await dialog.getByLabel('Tap credential (optional)').fill(info.webhook.tap_credential);
+    await dialog.getByLabel('Webhook secret').fill(stack.info.webhook.secret);
+    await dialog.getByLabel('Tap credential (optional)').fill(stack.info.webhook.tap_credential);
     await dialog.getByRole('textbox', { name: 'Values' }).fill('lamp-1');
     await dialog.getByRole('button', { name: 'Add webhook' }).click();
     await expect(dialog).toBeHidden();

@@ -3,7 +3,7 @@
  * core and renderer) on its own profile against a running stack, opened in a Chromium page, and the
  * sign-in through the consent pages in "the system browser" (a second page of the same context).
  */
-import { type Browser, type BrowserContext, expect, type Locator, type Page } from '@playwright/test';
+import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
 import { type RunningProgram, startProgram } from './processes';
 import { tempDir } from '../../support/temp-dir';
@@ -19,6 +19,23 @@ export async function startStackProgram(): Promise<{ stack: RunningProgram; info
   const stack = startProgram('services/stack-cli.ts');
   const info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
   return { stack, info };
+}
+
+/** The reference stack of a spec file: started before its tests, stopped after them (exit code 0 expected). `info` is there once it has started. */
+export function stackForSpec(): { readonly info: StackInfo } {
+  let running: { stack: RunningProgram; info: StackInfo } | undefined;
+  test.beforeAll(async () => {
+    running = await startStackProgram();
+  });
+  test.afterAll(async () => {
+    expect(await running?.stack.stop()).toBe(0);
+  });
+  return {
+    get info() {
+      if (!running) throw new Error('the stack has not started yet (stackForSpec gives it to the tests and hooks that follow)');
+      return running.info;
+    },
+  };
 }
 
 export function startBrowserHost(info: StackInfo, profile: string, client: DemoClient = 'full'): RunningProgram {
