@@ -126,7 +126,6 @@ function newHubIdentity(): HubSpec['identity'] {
   return { privateKey, publicJwk: { kty: kty as 'OKP', crv: crv as 'Ed25519', x: x! } };
 }
 
-
 const NO_ADDRESSES: HubAddresses = { localUrl: null, localUrlSecure: null, remoteUrl: null };
 
 /** A LAN hub is reached on the LAN (plain and secure) and remotely; a cloud hub only remotely. */

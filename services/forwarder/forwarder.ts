@@ -8,7 +8,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../common/logger';
-import { answerClientError, checkingInterval, listenServer, pathOf, writeJson } from '../shared/http-app';
+import { answerClientError, checkingInterval, listenServer, pathOf, writeError, writeJson } from '../shared/http-app';
+import { HttpError } from '../shared/http-error';
 import { silentLogger } from '../shared/logger';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import { limitConnections, DEFAULT_MAX_CONNECTIONS } from './connection-limit';
@@ -155,7 +156,12 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
     },
     (request, response) => {
       if (!connections.admits(request.socket)) return;
-      if (request.method === 'GET' && OPS_PATHS.has(pathOf(request.url))) return void answerOps(pathOf(request.url), response);
+      if (request.method === 'GET' && OPS_PATHS.has(pathOf(request.url))) {
+        return void answerOps(pathOf(request.url), response).catch((error: unknown) => {
+          logger.error('forwarder: /metrics could not be made', { error: error instanceof Error ? error.message : String(error) });
+          writeError(response, new HttpError(500, 'server_error', 'The metrics could not be made.'));
+        });
+      }
       // A connection busy when the drain began stays open until its request is answered; what follows on it goes elsewhere.
       if (draining) {
         metrics.intake(503);
@@ -211,7 +217,7 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
       // No new connection; idle kept-alive ones close now (Node closes idle connections on close()).
       server.close();
       if (underWay > 0) await within(drainTimeoutMs, new Promise<void>((resolve) => (settled = resolve)));
-      await channel.goAway(drainTimeoutMs);
+      await within(drainTimeoutMs, channel.goAway());
       await close();
     },
     close,

@@ -87,8 +87,8 @@ export interface ListenerChannel {
   tap(webhookId: string, message: RawWebhookMessage, intake: Pick<TapEvent, 'method' | 'size' | 'routing' | 'rejected'>): void;
   /** Whether any tap of the webhook is open (refusals are tapped only then: a flood of them costs nothing otherwise). */
   tapped(webhookId: string): boolean;
-  /** Refuses new connections, and closes the open ones with CLOSE_GOING_AWAY; resolves once they are closed (or `withinMs` have passed). */
-  goAway(withinMs: number): Promise<void>;
+  /** Refuses new connections, and closes the open ones with CLOSE_GOING_AWAY; resolves once they are closed. */
+  goAway(): Promise<void>;
   close(): void;
 }
 
@@ -284,14 +284,12 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       }
     },
     tapped: (webhookId) => (registry.of(webhookId)?.taps?.size ?? 0) > 0,
-    async goAway(withinMs) {
+    async goAway() {
       goingAway = true;
       const open = [...wss.clients];
       const closed = open.map((socket) => new Promise<void>((resolve) => (socket.readyState === WebSocket.CLOSED ? resolve() : socket.once('close', () => resolve()))));
       for (const socket of open) socket.close(CLOSE_GOING_AWAY, 'the forwarder is shutting down; reconnect');
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(closed), new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))]);
-      clearTimeout(timer);
+      await Promise.all(closed);
     },
     close() {
       closeRevokedTaps();
@@ -332,8 +330,9 @@ function send(socket: WebSocket, message: ListenerServerMessage): void {
 
 /**
  * An ack exactly as `JSON.stringify` writes it (the app's, and most clients'): one per message, so it is
- * read without a JSON parse and a schema check; the id (no quote, backslash or control character, as
- * the schema's length) is then the text as it is. Any other form of ack takes the general path.
+ * read without a JSON parse and a schema check. An id of 1 to 200 characters with no quote, backslash or
+ * control character is the same as text and as JSON, and is what the schema accepts. Any other form of
+ * ack takes the general path.
  */
 // eslint-disable-next-line no-control-regex -- control characters are what the class excludes
 const PLAIN_ACK = /^\{"type":"ack","id":"([^"\\\u0000-\u001f]{1,200})"\}$/;

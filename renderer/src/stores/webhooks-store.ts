@@ -39,9 +39,9 @@ import {
   type WebhookView,
 } from '../../../common/ipc-contract';
 import type { MessageFilter } from '../../../common/message-filter';
+import { webhookTitle } from '../format/webhook-labels';
 import { atMostEvery, type ScheduleFlush } from './frame-scheduler';
 import { type ArchiveFormat, exportMessages, importMessages } from './webhook-archive-io';
-import { webhookTitle } from '../format/webhook-labels';
 import { settle, type UiError } from './settle';
 
 export const RENDERER_INSPECTOR_CAPACITY = 10_000;
