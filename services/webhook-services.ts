@@ -45,10 +45,10 @@ export async function startWebhookServices(options: WebhookServicesOptions): Pro
   const { host, logger } = options;
   const now = options.now ?? Date.now;
   const webhooks = createWebhookStore(now);
-  const demoWebhook = webhooks.setKeyPath(webhooks.create({ name: 'Demo webhook', ownerId: DEMO_USER._id }).id, DEMO_WEBHOOK_KEY_PATH);
-  const demoTapCredential = formatTapCredential(webhooks.createTapCredential(demoWebhook.id));
+  const demoWebhook = await webhooks.setKeyPath((await webhooks.create({ name: 'Demo webhook', ownerId: DEMO_USER._id })).id, DEMO_WEBHOOK_KEY_PATH);
+  const demoTapCredential = formatTapCredential(await webhooks.createTapCredential(demoWebhook.id));
   for (const fixture of await loadLegacyFixtures()) {
-    webhooks.seed({
+    await webhooks.seed({
       // Random like every webhook id: a guessable id would let anyone flood the legacy sandbox with it.
       id: newWebhookId(),
       name: `Legacy: ${fixture.name}`,

@@ -8,8 +8,8 @@ import type { LegacyRunner } from './legacy/legacy-runner';
 
 /** What the gauges read when scraped: the forwarder's state at that moment. */
 export interface ForwarderGauges {
-  /** Unacknowledged messages held for listeners, and their bytes (memory-size.ts). */
-  pending(): { messages: number; bytes: number };
+  /** Unacknowledged messages held for listeners, and their bytes (memory-size.ts in memory, UTF-8 in Redis). */
+  pending(): { messages: number; bytes: number } | Promise<{ messages: number; bytes: number }>;
   listenersConnected(): number;
   /** Requests waiting for the legacy sandbox, all webhooks together. */
   legacyWaiting(): number;
@@ -56,17 +56,17 @@ export function createForwarderMetrics(gauges: ForwarderGauges): ForwarderMetric
     registers: [registry],
   });
   const legacy = new Counter({ name: 'forwarder_legacy_outcomes_total', help: 'Answers of the legacy-function sandbox, by outcome (ok, timeout, memory, crashed, queue-full, busy…).', labelNames: ['outcome'], registers: [registry] });
-  const gauge = (name: string, help: string, read: () => number) =>
+  const gauge = (name: string, help: string, read: () => number | Promise<number>) =>
     new Gauge({
       name,
       help,
       registers: [registry],
-      collect(this: Gauge) {
-        this.set(read());
+      async collect(this: Gauge) {
+        this.set(await read());
       },
     });
-  gauge('forwarder_pending_messages', 'Messages held for listeners until they acknowledge them.', () => gauges.pending().messages);
-  gauge('forwarder_pending_bytes', 'Bytes of the messages held for listeners.', () => gauges.pending().bytes);
+  gauge('forwarder_pending_messages', 'Messages held for listeners until they acknowledge them (with Redis: all instances).', async () => (await gauges.pending()).messages);
+  gauge('forwarder_pending_bytes', 'Bytes of the messages held for listeners (with Redis: all instances).', async () => (await gauges.pending()).bytes);
   gauge('forwarder_listeners_connected', 'Listener connections registered now.', gauges.listenersConnected);
   gauge('forwarder_legacy_queue_requests', 'Requests waiting for the legacy-function sandbox.', gauges.legacyWaiting);
   return {

@@ -13,12 +13,17 @@ import { HttpError } from '../shared/http-error';
 import { silentLogger } from '../shared/logger';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import { limitConnections, DEFAULT_MAX_CONNECTIONS } from './connection-limit';
-import { createListenerChannel, logBudgetEvictions } from './listener-channel';
-import { ListenerRegistry } from './listener-registry';
+import type { ForwarderBackend, TapLocally } from './forwarder-backend';
+import { createListenerChannel } from './listener-channel';
+import { DEFAULT_MAX_LISTENERS_PER_OWNER, DEFAULT_MAX_LISTENERS_PER_WEBHOOK, DEFAULT_RESUME_BUFFER_BYTES, DEFAULT_RESUME_BUFFER_SIZE, ListenerRegistry } from './listener-registry';
+import { createMemoryBackend, logBudgetEvictions, type MemoryBackendOptions } from './memory-backend';
 import { DEFAULT_RESUME_BUDGET_BYTES, ResumeBudget } from './resume-budget';
 import { countLegacyOutcomes, createForwarderMetrics } from './forwarder-metrics';
 import { createIntakeHandler, type IntakeLimits } from './intake-handler';
 import { createMessageIds, timeOf } from './message-ids';
+import { createRedisBackend } from './redis/redis-backend';
+import type { RedisState } from './redis/redis-state';
+import { TurnWriter } from './socket-writer';
 import type { WebhookStore } from './webhook-store';
 
 export type { IntakeLimits } from './intake-handler';
@@ -29,7 +34,10 @@ export interface ForwarderOptions {
   /** Milliseconds since the epoch (message times and ids). */
   now?: () => number;
   logger?: Logger;
-  store: WebhookStore;
+  /** The webhooks, with state in memory; or `redis`. */
+  store?: WebhookStore;
+  /** State in Redis (redis/redis-state.ts), shared with other instances: its store is the webhooks. */
+  redis?: RedisState;
   /** Without one, webhooks with a legacy function route nothing (the decision says so). */
   legacyRunner?: LegacyRunner;
   limits?: Partial<IntakeLimits>;
@@ -51,8 +59,10 @@ export interface ForwarderOptions {
   registerTimeoutMs?: number;
   /** How long `drain` waits for the requests under way and for listeners to close, each (default 10 s). */
   drainTimeoutMs?: number;
-  /** Who is registered; given only by benchmarks that pre-load more registrations than sockets allow (the resume and slot options above then do not apply). */
+  /** Who is registered; given only by benchmarks that pre-load more registrations than sockets allow (the resume and slot options above then do not apply). Memory only. */
   registry?: ListenerRegistry;
+  /** With Redis: how often this instance looks for listeners gone with their instance, and forgets those away too long (default 5 s). */
+  sweepMs?: number;
 }
 
 /** What the forwarder holds now: for monitoring, and for the flood tests to check the budgets. */
@@ -62,7 +72,7 @@ export interface ForwarderStats {
   intakeUnderWay: number;
   /** Listener slots, connected or away. */
   listeners: number;
-  /** Bytes of the distinct frames in all resume buffers (memory-size.ts). */
+  /** Bytes of the distinct frames in all resume buffers (memory-size.ts); 0 with Redis (they are there). */
   resumeBufferBytes: number;
   /** Legacy-function requests waiting for the sandbox, by webhook id (only webhooks with some waiting). */
   legacyWaiting: Record<string, number>;
@@ -109,29 +119,21 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
   const limits: IntakeLimits = { ...DEFAULT_INTAKE_LIMITS, ...options.limits };
-  const budgetBytes = options.resumeBudgetBytes ?? DEFAULT_RESUME_BUDGET_BYTES;
-  const budget = new ResumeBudget(budgetBytes, logBudgetEvictions(logger, budgetBytes));
-  const registry =
-    options.registry ??
-    new ListenerRegistry({
-      bufferCapacity: options.resumeBufferSize,
-      bufferBytes: options.resumeBufferBytes,
-      budget,
-      maxListenersPerWebhook: options.maxListenersPerWebhook,
-      maxListenersPerOwner: options.maxListenersPerOwner,
-    });
+  const writer = new TurnWriter();
+  // The backends show intakes to this instance's taps through the channel, made below (only called once it is).
+  const tapLocally: TapLocally = (webhookId, message, summary) => channel.tap(webhookId, message, summary);
+  const backend = options.redis ? createRedisBackend(options.redis, { ...redisCaps(options), tapLocally, logger, now, forgetAfterMs: forgetAfterMs(options), sweepMs: options.sweepMs ?? 5_000 }) : memoryBackend(options, { writer, tapLocally, logger, now });
   const metrics = createForwarderMetrics({
-    pending: () => ({ messages: registry.allSlots().reduce((sum, slot) => sum + slot.buffer.size, 0), bytes: budget.bytes }),
-    listenersConnected: () => registry.allSlots().filter((slot) => slot.socket !== undefined).length,
+    pending: () => backend.pending(),
+    listenersConnected: () => backend.registry.allSlots().filter((slot) => slot.socket !== undefined).length,
     legacyWaiting: () => Object.values(options.legacyRunner?.waiting() ?? {}).reduce((sum, waiting) => sum + waiting, 0),
   });
   const channel = createListenerChannel({
-    store: options.store,
-    registry,
+    backend,
+    writer,
     logger,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     registerTimeoutMs: options.registerTimeoutMs ?? 10_000,
-    forgetAfterMs: options.forgetAfterMs ?? 10 * 60_000,
     onAcknowledged: (id) => {
       const at = timeOf(id);
       if (at !== undefined) metrics.acknowledged(now() - at);
@@ -139,7 +141,7 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   });
 
   const legacyRunner = options.legacyRunner && countLegacyOutcomes(options.legacyRunner, metrics);
-  const handleIntake = createIntakeHandler({ store: options.store, registry, channel, legacyRunner, limits, ids: createMessageIds(now), now, logger, metrics });
+  const handleIntake = createIntakeHandler({ backend, legacyRunner, limits, now, logger, metrics });
   let draining = false;
   /** Intake requests not yet answered and closed; `drain` waits for none. */
   let underWay = 0;
@@ -174,7 +176,10 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   );
   const answerOps = async (path: string, response: ServerResponse) => {
     if (path === '/healthz') return writeJson(response, 200, '{"status":"alive"}');
-    if (path === '/readyz') return draining ? writeJson(response, 503, '{"status":"draining"}', { 'retry-after': '1', connection: 'close' }) : writeJson(response, 200, '{"status":"ready"}');
+    if (path === '/readyz') {
+      if (draining) return writeJson(response, 503, '{"status":"draining"}', { 'retry-after': '1', connection: 'close' });
+      return backend.ready() ? writeJson(response, 200, '{"status":"ready"}') : writeJson(response, 503, '{"status":"store unavailable"}', { 'retry-after': '1' });
+    }
     const text = await metrics.registry.metrics();
     response.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(text);
   };
@@ -197,19 +202,22 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
     url = await listenServer(server, 'http', options.host ?? '127.0.0.1', options.port ?? 0);
   } catch (error) {
     channel.close();
+    await backend.close();
     throw error;
   }
   logger.info('forwarder: listening', { url });
-  const close = () =>
-    new Promise<void>((resolve) => {
-      channel.close();
+  const close = async () => {
+    channel.close();
+    await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
     });
+    await backend.close();
+  };
   const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
   return {
     url,
-    stats: () => ({ connections: connections.open, intakeUnderWay: underWay, listeners: registry.size, resumeBufferBytes: budget.bytes, legacyWaiting: options.legacyRunner?.waiting() ?? {} }),
+    stats: () => ({ connections: connections.open, intakeUnderWay: underWay, listeners: backend.registry.size, resumeBufferBytes: backend.bytesInMemory(), legacyWaiting: options.legacyRunner?.waiting() ?? {} }),
     async drain() {
       if (draining) return close();
       draining = true;
@@ -222,4 +230,33 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
     },
     close,
   };
+}
+
+const forgetAfterMs = (options: ForwarderOptions) => options.forgetAfterMs ?? 10 * 60_000;
+
+/** The caps and bounds, with their defaults: the same in memory and in Redis. */
+function redisCaps(options: ForwarderOptions) {
+  return {
+    countCap: options.resumeBufferSize ?? DEFAULT_RESUME_BUFFER_SIZE,
+    byteCap: options.resumeBufferBytes ?? DEFAULT_RESUME_BUFFER_BYTES,
+    budget: options.resumeBudgetBytes ?? DEFAULT_RESUME_BUDGET_BYTES,
+    maxListenersPerWebhook: options.maxListenersPerWebhook ?? DEFAULT_MAX_LISTENERS_PER_WEBHOOK,
+    maxListenersPerOwner: options.maxListenersPerOwner ?? DEFAULT_MAX_LISTENERS_PER_OWNER,
+  };
+}
+
+function memoryBackend(options: ForwarderOptions, context: Pick<MemoryBackendOptions, 'writer' | 'tapLocally' | 'logger'> & { now: () => number }): ForwarderBackend {
+  if (!options.store) throw new Error('startForwarder needs a store or redis');
+  const budgetBytes = options.resumeBudgetBytes ?? DEFAULT_RESUME_BUDGET_BYTES;
+  const budget = new ResumeBudget(budgetBytes, logBudgetEvictions(context.logger, budgetBytes));
+  const registry =
+    options.registry ??
+    new ListenerRegistry({
+      bufferCapacity: options.resumeBufferSize,
+      bufferBytes: options.resumeBufferBytes,
+      budget,
+      maxListenersPerWebhook: options.maxListenersPerWebhook,
+      maxListenersPerOwner: options.maxListenersPerOwner,
+    });
+  return createMemoryBackend({ ...context, store: options.store, registry, budget, ids: createMessageIds(context.now), forgetAfterMs: forgetAfterMs(options) });
 }

@@ -31,11 +31,9 @@ import { firstValues, INTAKE_PATH } from '../../common/webhook-protocol';
 import type { ForwarderMetrics } from './forwarder-metrics';
 import { decodeBody } from './intake-body';
 import type { LegacyRunner } from './legacy/legacy-runner';
-import type { ListenerChannel } from './listener-channel';
-import type { ListenerRegistry } from './listener-registry';
-import type { MessageIds } from './message-ids';
+import type { ForwarderBackend } from './forwarder-backend';
 import { legacyQueueFull, type Routed, route, routingOption } from './router';
-import type { WebhookRecord, WebhookStore } from './webhook-store';
+import type { WebhookRecord } from './webhook-store';
 
 export interface IntakeLimits {
   bodyBytes: number;
@@ -48,12 +46,9 @@ export interface IntakeLimits {
 }
 
 export interface IntakeDeps {
-  store: WebhookStore;
-  registry: ListenerRegistry;
-  channel: ListenerChannel;
+  backend: ForwarderBackend;
   legacyRunner: LegacyRunner | undefined;
   limits: IntakeLimits;
-  ids: MessageIds;
   now: () => number;
   logger: Logger;
   metrics: Pick<ForwarderMetrics, 'intake' | 'routed'>;
@@ -67,7 +62,8 @@ const CLOSE = { connection: 'close' };
 export type IntakeHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
 export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
-  const { store, limits } = deps;
+  const { backend, limits } = deps;
+  const { store } = backend;
   const answers = new AnswerBatch((error) => deps.logger.error('forwarder: an intake answer could not be written', { error: String(error) }));
 
   const accept = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord, raw: Buffer, refuse: (error: unknown) => void): void => {
@@ -76,17 +72,19 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
     const headers = forwardedHeaders(request.headers);
     const query = queryOf(request.url ?? '');
     const answer = ({ decision, targets }: Routed): void => {
+      const accepted = (id: string) => {
+        answers.write(response, 202, JSON.stringify({ id }));
+        deps.metrics.intake(202);
+        deps.metrics.routed(decision.option, decision.matched.length > 0);
+      };
       // The id is taken after routing (which may wait for the sandbox), so ids reach listeners in order.
-      const { id, sequence } = deps.ids.next();
-      const message = { id, receivedAt, headers, query, body, rawBody: raw.toString('base64') };
-      deps.channel.deliver(message, sequence, targets);
-      deps.channel.tap(webhook.id, message, { method: 'POST', size: raw.length, routing: decision });
-      answers.write(response, 202, JSON.stringify({ id }));
-      deps.metrics.intake(202);
-      deps.metrics.routed(decision.option, decision.matched.length > 0);
+      const stored = backend.accept(webhook.id, { receivedAt, headers, query, body, rawBody: raw.toString('base64') }, targets, { method: 'POST', size: raw.length, routing: decision });
+      // In memory it is stored at once; in Redis the 202 waits for it, and a failure is a 503 (never a 202 it cannot keep).
+      if (typeof stored === 'string') accepted(stored);
+      else stored.then(accepted, (error: unknown) => refuse(storeUnavailable(deps.logger, error)));
     };
     const routed = route(
-      { webhook, keyPath: store.compiledKeyPath(webhook.id), listeners: deps.registry.of(webhook.id), legacyRunner: deps.legacyRunner },
+      { webhook, keyPath: store.compiledKeyPath(webhook.id), listeners: backend.registry.of(webhook.id), legacyRunner: deps.legacyRunner },
       { headers, query, body },
     );
     // Only legacy functions wait (for the sandbox); every other request is answered synchronously.
@@ -102,17 +100,18 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
     if (!request.complete) lingerOnClose(request);
     writeError(response, refusal);
     deps.metrics.intake(refusal.status);
-    if (!webhook || !deps.channel.tapped(webhook.id)) return;
-    const { id } = deps.ids.next();
-    const message = { id, receivedAt: new Date(deps.now()).toISOString(), headers: forwardedHeaders(request.headers), query: queryOf(request.url ?? ''), rawBody: '' };
+    if (!webhook || !backend.tapped(webhook.id)) return;
+    const message = { receivedAt: new Date(deps.now()).toISOString(), headers: forwardedHeaders(request.headers), query: queryOf(request.url ?? ''), rawBody: '' };
     const rejected = { status: refusal.status, error: refusal.error, reason: refusal.description };
-    deps.channel.tap(webhook.id, message, { method: request.method ?? '', size: Number(request.headers['content-length']) || 0, routing: { option: 'none', matched: [], reason: refusal.description }, rejected });
+    backend.refused(webhook.id, message, { method: request.method ?? '', size: Number(request.headers['content-length']) || 0, routing: { option: 'none', matched: [], reason: refusal.description }, rejected });
   };
 
   return (request, response) => {
     let webhook: WebhookRecord | undefined;
     const refused = (error: unknown) => refuse(request, response, webhook, error);
     try {
+      // Without its store (Redis unreachable) the forwarder can neither know the webhook nor keep the request.
+      if (!backend.ready()) throw unavailable(CLOSE);
       const path = pathOf(request.url);
       const webhookId = webhookIdOf(path);
       webhook = webhookId === undefined ? undefined : store.get(webhookId);
@@ -155,9 +154,18 @@ function admit(request: IncomingMessage, path: string, webhookId: string | undef
 function refuseFlood(request: IncomingMessage, webhook: WebhookRecord, deps: IntakeDeps): void {
   // The hot path (webhooks without a legacy function) pays one comparison.
   if (!deps.legacyRunner || webhook.legacyFunction === null) return;
-  if (routingOption(webhook, deps.store.compiledKeyPath(webhook.id), queryOf(request.url ?? '')) !== 'legacy') return;
+  if (routingOption(webhook, deps.backend.store.compiledKeyPath(webhook.id), queryOf(request.url ?? '')) !== 'legacy') return;
   const full = deps.legacyRunner.queueFull(webhook.id, Number(request.headers['content-length'] ?? 0) || 0);
   if (full !== undefined) throw legacyQueueFull(full, CLOSE);
+}
+
+function unavailable(headers: Record<string, string> = {}): HttpError {
+  return new HttpError(503, 'temporarily_unavailable', 'The forwarder cannot store requests just now; send it again (Retry-After).', { 'retry-after': '1', ...headers });
+}
+
+function storeUnavailable(logger: Logger, error: unknown): HttpError {
+  logger.warn('forwarder: an intake could not be stored; answered 503', { error: error instanceof Error ? error.message : String(error) });
+  return unavailable();
 }
 
 /** `/webhook/<id>` → the id (percent-decoded), or undefined for any other path. */

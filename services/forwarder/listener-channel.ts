@@ -9,26 +9,24 @@
  *   `registerTimeoutMs` → CLOSE_PROTOCOL_ERROR. Frames are limited to 64 KiB.
  * - Revoking a tap credential closes the taps opened with it at once (CLOSE_CREDENTIAL_REVOKED): they
  *   leave the registry before the revocation returns, so not one more intake reaches them.
- * - Listeners get their resume buffer (ResumeBuffer) re-sent after `resumeAfter`, then live messages:
- *   the §2.7 message with `body`, or without it for a listener that registered `rawBodyOnly`. Each form
- *   is serialised once per intake (only when some target wants it) and shared by those targets' buffers;
- *   a buffered message keeps the form it was routed in, even if its listener re-registers otherwise.
- *   A listener that stays away `forgetAfterMs` (10 minutes) is forgotten with its buffer. A second
- *   connection with the same listenerId replaces the first (CLOSE_REPLACED). A new listener over the
- *   registry's caps (per webhook, per owner) is closed with CLOSE_TOO_MANY_LISTENERS and a reason the app
- *   can show ("this webhook already has 100 listeners; the limit is 100").
+ * - Listeners get what waits for them re-sent after `resumeAfter`, then live messages: the §2.7 message
+ *   with `body`, or without it for a listener that registered `rawBodyOnly`. Where messages wait, and for
+ *   how long a listener that stays away keeps them, is the backend's (forwarder-backend.ts); a waiting
+ *   message keeps the form it was routed in, even if its listener re-registers otherwise. A second
+ *   connection with the same listenerId replaces the first (CLOSE_REPLACED), on this instance or another.
+ *   A new listener over the caps (per webhook, per owner) is closed with CLOSE_TOO_MANY_LISTENERS and a
+ *   reason the app can show ("this webhook already has 100 listeners; the limit is 100"). When the
+ *   backend cannot register it (Redis unreachable), it is closed with CLOSE_GOING_AWAY: it retries.
  * - Taps get every intake with its routing decision; the request (headers, query, raw body; never a
  *   parsed body) is left out for intakes routed to one of the tap's `ownListenerIds`, whose client
  *   receives it as a delivery.
- * - Resume buffers answer to the forwarder-wide ResumeBudget: after each delivery it evicts what is over
- *   it (logged here, with the listener but never the payload).
- * - Back-pressure: nothing more is written to a socket holding over HIGH_WATER_BYTES unsent; the messages
- *   wait in the resume buffer and go out as acknowledgements arrive. Tap events are skipped instead.
+ * - Back-pressure (socket-writer.ts): nothing more is written to a socket holding over HIGH_WATER_BYTES
+ *   unsent; the messages wait and go out as acknowledgements arrive. Tap events are skipped instead.
  * - Heartbeat: a ping every `heartbeatMs`; a peer that has not answered the previous ping is terminated.
  */
+
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import {
@@ -38,8 +36,6 @@ import {
   type ListenerServerMessage,
   type RawWebhookMessage,
   type RegistrationData,
-  type TapEvent,
-  type WebhookMessage,
   CLOSE_BAD_SECRET,
   CLOSE_CREDENTIAL_KIND,
   CLOSE_CREDENTIAL_REVOKED,
@@ -54,26 +50,25 @@ import { proofMatches } from '../../common/webhook-proof';
 import { canonicalKeyValue } from '../../common/key-path';
 import type { Logger } from '../../common/logger';
 import { startHeartbeat, upgradeOnPath } from '../shared/websocket-endpoint';
-import type { ListenerRegistry, ListenerSlot } from './listener-registry';
-import type { QueuedMessage, ResumeBuffer } from './resume-buffer';
-import type { EvictionReport } from './resume-budget';
-import { sequenceOf } from './message-ids';
+import type { ForwarderBackend, IntakeSummary, Opened } from './forwarder-backend';
+import type { ListenerSlot, Refused } from './listener-registry';
 import { parseJsonSafely } from './safe-json';
+import { HIGH_WATER_BYTES, rememberConnection, type TurnWriter } from './socket-writer';
 import type { WebhookRecord, WebhookStore } from './webhook-store';
 
-export const HIGH_WATER_BYTES = 1024 * 1024;
+export { HIGH_WATER_BYTES } from './socket-writer';
 const MAX_FRAME_BYTES = 64 * 1024;
 const MAX_FRAME_DEPTH = 32;
 const MAX_KEYS = 1000;
 const GOING_AWAY_ANSWER = 'HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
 
 export interface ChannelOptions {
-  store: WebhookStore;
-  registry: ListenerRegistry;
+  backend: ForwarderBackend;
+  /** Where tap frames are queued for the end of the turn (socket-writer.ts). */
+  writer: TurnWriter;
   logger: Logger;
   heartbeatMs: number;
   registerTimeoutMs: number;
-  forgetAfterMs: number;
   /** A listener acknowledged a message (its id): for the delivery-lag metric. */
   onAcknowledged?(id: string): void;
 }
@@ -81,12 +76,8 @@ export interface ChannelOptions {
 export interface ListenerChannel {
   /** For the HTTP server's 'upgrade' event. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
-  /** Queues a routed message for each target and sends what the sockets can take. */
-  deliver(message: WebhookMessage, sequence: number, targets: readonly ListenerSlot[]): void;
-  /** Shows an intake to the webhook's taps. */
-  tap(webhookId: string, message: RawWebhookMessage, intake: Pick<TapEvent, 'method' | 'size' | 'routing' | 'rejected'>): void;
-  /** Whether any tap of the webhook is open (refusals are tapped only then: a flood of them costs nothing otherwise). */
-  tapped(webhookId: string): boolean;
+  /** Shows an intake to the webhook's taps open on this instance. */
+  tap(webhookId: string, message: RawWebhookMessage, summary: IntakeSummary): void;
   /** Refuses new connections, and closes the open ones with CLOSE_GOING_AWAY; resolves once they are closed. */
   goAway(): Promise<void>;
   close(): void;
@@ -98,6 +89,7 @@ type Register = Extract<ListenerClientMessage, { type: 'register' }>;
 /** Close reasons (at most 123 bytes): they are what a developer sees, so they say what to do. */
 export const TAP_NEEDS_CREDENTIAL = "a tap needs the owner's tap credential; create one for this webhook in the developer portal";
 export const LISTENER_NEEDS_SECRET = 'a tap credential does not open a listener; a listener proves the webhook secret';
+const STORE_UNAVAILABLE = 'the forwarder cannot reach its store just now; reconnect';
 
 /** The secret the registration must prove for its role, or why it is refused before any proof is checked. */
 function secretFor(store: WebhookStore, webhook: WebhookRecord, message: Register): { secret: string } | { code: number; reason: string } {
@@ -108,91 +100,104 @@ function secretFor(store: WebhookStore, webhook: WebhookRecord, message: Registe
 }
 
 export function createListenerChannel(options: ChannelOptions): ListenerChannel {
-  const { store, registry, logger } = options;
+  const { backend, logger, writer } = options;
+  const { store, registry } = backend;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const stopHeartbeat = startHeartbeat(wss, options.heartbeatMs, () => logger.info('forwarder: peer missed a heartbeat, dropped'));
-
-  /** The TCP connection under each listener's WebSocket (from its upgrade request), to cork it while frames are written. */
-  const connectionOf = new WeakMap<WebSocket, Socket>();
-  const flush = (slot: ListenerSlot) => {
-    const socket = slot.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) return;
-    const connection = connectionOf.get(socket);
-    // Corked, the frames written here leave in one write (a writev), not one system call each.
-    connection?.cork();
-    slot.buffer.flush((message) => {
-      if (socket.bufferedAmount > HIGH_WATER_BYTES) return false;
-      socket.send(message.frame);
-      return true;
-    });
-    connection?.uncork();
-  };
-  /**
-   * Deliveries are flushed together once per turn of the event loop, as the intake's answers are
-   * (answer-batch.ts): each write to a listener's socket that finds the listener asleep wakes it, and
-   * on a virtual machine that wake-up costs several times the write. Measured in docs/benchmarks.md.
-   * Tap events wait for the same turn and go after the deliveries, so an app holding both sockets gets
-   * an intake's delivery (with its body) before the tap event that leaves the body out for it.
-   */
-  const toFlush = new Set<ListenerSlot>();
-  let tapFrames: Array<{ socket: WebSocket; frame: string }> = [];
-  let flushing = false;
-  const flushAll = () => {
-    flushing = false;
-    for (const slot of toFlush) flush(slot);
-    toFlush.clear();
-    const frames = tapFrames;
-    tapFrames = [];
-    for (const { socket, frame } of frames) if (socket.readyState === WebSocket.OPEN) socket.send(frame);
-  };
-  const scheduleFlush = () => {
-    if (flushing) return;
-    flushing = true;
-    setImmediate(flushAll);
-  };
-  const flushSoon = (slot: ListenerSlot) => {
-    toFlush.add(slot);
-    scheduleFlush();
-  };
-  const sendTapSoon = (socket: WebSocket, frame: string) => {
-    tapFrames.push({ socket, frame });
-    scheduleFlush();
-  };
 
   const closeRevokedTaps = store.onTapCredentialRevoked((webhookId, credentialId) => {
     for (const socket of registry.tapsOf(webhookId, credentialId)) {
       registry.removeTap(webhookId, socket);
+      backend.tapClosed(webhookId, socket);
       socket.close(CLOSE_CREDENTIAL_REVOKED, 'the tap credential was revoked in the developer portal');
       logger.info('forwarder: tap closed, its credential was revoked', { webhookId, credentialId });
     }
   });
 
-  const registerListener = (socket: WebSocket, webhook: WebhookRecord, message: Register): ListenerSlot | undefined => {
+  /** The slot once registered and resumed; undefined when the socket was closed instead. */
+  const registerListener = async (socket: WebSocket, webhook: WebhookRecord, message: Register): Promise<ListenerSlot | undefined> => {
     const keys = registrationKeys(message.data);
     if (keys === undefined) {
       socket.close(CLOSE_PROTOCOL_ERROR, '$key must be a string, number or boolean; $keys a list of them');
       return undefined;
     }
-    const slot = registry.register(webhook, message.listenerId, { hubId: message.hubId, data: message.data, keys, rawBodyOnly: message.rawBodyOnly === true });
-    if ('refused' in slot) {
-      logger.warn('forwarder: listener refused, too many listeners', { webhookId: webhook.id, listenerId: message.listenerId, reason: slot.refused });
-      socket.close(CLOSE_TOO_MANY_LISTENERS, slot.refused);
+    let opened: Opened | Refused;
+    try {
+      opened = await backend.open(webhook, message.listenerId, { hubId: message.hubId, data: message.data, keys, rawBodyOnly: message.rawBodyOnly === true }, message.resumeAfter, socket);
+    } catch (error) {
+      logger.warn('forwarder: a listener could not be registered', { webhookId: webhook.id, listenerId: message.listenerId, error: error instanceof Error ? error.message : String(error) });
+      socket.close(CLOSE_GOING_AWAY, STORE_UNAVAILABLE);
       return undefined;
     }
-    clearTimeout(slot.forgetTimer);
-    slot.forgetTimer = undefined;
+    if ('refused' in opened) {
+      logger.warn('forwarder: listener refused, too many listeners', { webhookId: webhook.id, listenerId: message.listenerId, reason: opened.refused });
+      socket.close(CLOSE_TOO_MANY_LISTENERS, opened.refused);
+      return undefined;
+    }
+    const { slot, waiting } = opened;
+    // It may have closed while the backend registered it: then it is away at once (unless another connection has it).
+    if (socket.readyState !== WebSocket.OPEN) {
+      if (!slot.socket) backend.away(slot, socket);
+      return undefined;
+    }
     if (slot.socket && slot.socket !== socket) slot.socket.close(CLOSE_REPLACED, 'replaced by a newer connection');
     slot.socket = socket;
-    slot.buffer.rewind(message.resumeAfter === undefined ? undefined : sequenceOf(message.resumeAfter));
-    send(socket, { type: 'registered', listenerId: message.listenerId, resumed: slot.buffer.size, webhookName: webhook.name });
-    flush(slot);
+    send(socket, { type: 'registered', listenerId: message.listenerId, resumed: waiting, webhookName: webhook.name });
+    backend.pump(slot);
     return slot;
   };
 
+  const registerTap = async (socket: WebSocket, webhook: WebhookRecord, message: Register): Promise<boolean> => {
+    registry.addTap(webhook.id, socket, { credentialId: message.credentialId!, ownListenerIds: new Set(message.ownListenerIds) });
+    try {
+      await backend.tapOpened(webhook.id, socket);
+    } catch (error) {
+      registry.removeTap(webhook.id, socket);
+      logger.warn('forwarder: a tap could not be registered', { webhookId: webhook.id, error: error instanceof Error ? error.message : String(error) });
+      socket.close(CLOSE_GOING_AWAY, STORE_UNAVAILABLE);
+      return false;
+    }
+    send(socket, { type: 'registered', listenerId: message.listenerId, resumed: 0, webhookName: webhook.name });
+    return true;
+  };
+
+  /** Checks a registration's proof and registers it; what it registered, or undefined when the socket was closed instead. */
+  const register = async (socket: WebSocket, nonce: string, message: Register): Promise<Registered | undefined> => {
+    let webhook = store.get(message.webhookId);
+    let expected = webhook && secretFor(store, webhook, message);
+    // Unknown here may be just created on another instance: once more after catching up, before refusing.
+    if (!webhook || ('code' in expected! && expected.code === CLOSE_BAD_SECRET)) {
+      // Redis unreachable: what is known here is all there is to go by.
+      await Promise.resolve(backend.sync()).catch(() => {});
+      webhook = store.get(message.webhookId);
+      expected = webhook && secretFor(store, webhook, message);
+    }
+    if (socket.readyState !== WebSocket.OPEN) return undefined;
+    if (!webhook || !expected) return void socket.close(CLOSE_UNKNOWN_WEBHOOK, 'unknown webhook');
+    const refusal = 'code' in expected ? expected : proofMatches(expected.secret, nonce, message.proof) ? undefined : { code: CLOSE_BAD_SECRET, reason: 'wrong secret' };
+    if (refusal) {
+      logger.warn('forwarder: registration refused', { webhookId: webhook.id, role: message.role, code: refusal.code, reason: refusal.reason });
+      return void socket.close(refusal.code, refusal.reason);
+    }
+    let registered: Registered | undefined;
+    if (message.role === 'tap') {
+      if (await registerTap(socket, webhook, message)) registered = { kind: 'tap', webhookId: webhook.id };
+      // Closed while the tap was being registered: it leaves again.
+      if (registered && socket.readyState !== WebSocket.OPEN) closeTap(webhook.id, socket);
+    } else {
+      const slot = await registerListener(socket, webhook, message);
+      if (slot) registered = { kind: 'listener', slot };
+    }
+    if (registered) logger.info('forwarder: registered', { webhookId: webhook.id, role: message.role, listenerId: message.listenerId });
+    return registered;
+  };
+
   const onConnection = (socket: WebSocket, request: IncomingMessage) => {
-    connectionOf.set(socket, request.socket);
+    rememberConnection(socket, request.socket);
     const nonce = randomBytes(32).toString('base64url');
     let registered: Registered | undefined;
+    /** A registration is under way (the backend may answer later): nothing else is read meanwhile. */
+    let registering = false;
     const deadline = setTimeout(() => socket.close(CLOSE_PROTOCOL_ERROR, 'no registration in time'), options.registerTimeoutMs);
     deadline.unref();
 
@@ -201,42 +206,30 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       if (!message) return socket.close(CLOSE_PROTOCOL_ERROR, 'malformed message');
       if (message.type === 'ack') {
         if (registered?.kind !== 'listener') return socket.close(CLOSE_PROTOCOL_ERROR, 'ack before registering as a listener');
-        registered.slot.buffer.acknowledge(message.id);
+        backend.acknowledge(registered.slot, message.id);
         options.onAcknowledged?.(message.id);
-        return flushSoon(registered.slot);
+        return;
       }
-      if (registered) return socket.close(CLOSE_PROTOCOL_ERROR, 'already registered');
+      if (registered || registering) return socket.close(CLOSE_PROTOCOL_ERROR, 'already registered');
       // A registration refused by the caps leaves `registered` unset while its socket closes: no second try on it.
       if (socket.readyState !== WebSocket.OPEN) return;
       clearTimeout(deadline);
-      const webhook = store.get(message.webhookId);
-      if (!webhook) return socket.close(CLOSE_UNKNOWN_WEBHOOK, 'unknown webhook');
-      const expected = secretFor(store, webhook, message);
-      const refusal = 'code' in expected ? expected : proofMatches(expected.secret, nonce, message.proof) ? undefined : { code: CLOSE_BAD_SECRET, reason: 'wrong secret' };
-      if (refusal) {
-        logger.warn('forwarder: registration refused', { webhookId: webhook.id, role: message.role, code: refusal.code, reason: refusal.reason });
-        return socket.close(refusal.code, refusal.reason);
-      }
-      if (message.role === 'tap') {
-        registry.addTap(webhook.id, socket, { credentialId: message.credentialId!, ownListenerIds: new Set(message.ownListenerIds) });
-        registered = { kind: 'tap', webhookId: webhook.id };
-        send(socket, { type: 'registered', listenerId: message.listenerId, resumed: 0, webhookName: webhook.name });
-      } else {
-        const slot = registerListener(socket, webhook, message);
-        if (!slot) return;
-        registered = { kind: 'listener', slot };
-      }
-      logger.info('forwarder: registered', { webhookId: webhook.id, role: message.role, listenerId: message.listenerId });
+      registering = true;
+      register(socket, nonce, message)
+        .then((done) => (registered = done))
+        .catch((error: unknown) => {
+          logger.error('forwarder: a registration failed', { error: error instanceof Error ? error.message : String(error) });
+          socket.close(CLOSE_GOING_AWAY, STORE_UNAVAILABLE);
+        })
+        .finally(() => (registering = false));
     });
 
     socket.on('close', () => {
       clearTimeout(deadline);
-      if (registered?.kind === 'tap') registry.removeTap(registered.webhookId, socket);
+      if (registered?.kind === 'tap') closeTap(registered.webhookId, socket);
       else if (registered?.kind === 'listener' && registered.slot.socket === socket) {
-        const slot = registered.slot;
-        slot.socket = undefined;
-        slot.forgetTimer = setTimeout(() => registry.forget(slot), options.forgetAfterMs);
-        slot.forgetTimer.unref();
+        registered.slot.socket = undefined;
+        backend.away(registered.slot, socket);
       }
     });
     socket.on('error', () => socket.terminate());
@@ -244,31 +237,21 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
   };
   wss.on('connection', onConnection);
 
+  const closeTap = (webhookId: string, socket: WebSocket) => {
+    if (!registry.of(webhookId)?.taps.has(socket)) return;
+    registry.removeTap(webhookId, socket);
+    backend.tapClosed(webhookId, socket);
+  };
+
   let goingAway = false;
   const upgrade = upgradeOnPath(wss, LISTEN_PATH);
   return {
     // While going away, a new connection is refused before the handshake: it would only be closed again.
     handleUpgrade: (request, socket, head) => (goingAway ? void socket.end(GOING_AWAY_ANSWER) : upgrade(request, socket, head)),
-    deliver(message, sequence, targets) {
-      if (targets.length === 0) return;
-      const queue = (form: WebhookMessage | RawWebhookMessage): QueuedMessage => ({ id: message.id, sequence, frame: JSON.stringify({ type: 'message', message: form } satisfies ListenerServerMessage) });
-      let withBody: QueuedMessage | undefined;
-      let rawOnly: QueuedMessage | undefined;
-      for (const slot of targets) {
-        const queued = slot.rawBodyOnly ? (rawOnly ??= queue(withoutBody(message))) : (withBody ??= queue(message));
-        const dropped = slot.buffer.add(queued);
-        if (dropped > 0 && worthReporting(slot.buffer.dropped - dropped, slot.buffer.dropped)) {
-          logger.warn('forwarder: resume buffer full, oldest messages dropped', { webhookId: slot.webhookId, listenerId: slot.listenerId, dropped: slot.buffer.dropped });
-        }
-      }
-      // Before anything is sent: what the budget evicts now is never written to a socket.
-      registry.enforceBudget();
-      for (const slot of targets) flushSoon(slot);
-    },
-    tap(webhookId, message, intake) {
+    tap(webhookId, message, summary) {
       const taps = registry.of(webhookId)?.taps;
       if (!taps?.size) return; // the hot path: most webhooks have no tap open
-      const event = { id: message.id, receivedAt: message.receivedAt, ...intake };
+      const event = { id: message.id, receivedAt: message.receivedAt, ...summary };
       const frame = (withRequest: boolean) =>
         JSON.stringify({
           type: 'tap',
@@ -279,11 +262,10 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       for (const [socket, tap] of taps) {
         if (socket.readyState !== WebSocket.OPEN) continue;
         if (socket.bufferedAmount > HIGH_WATER_BYTES) logger.warn('forwarder: tap too slow, event skipped', { webhookId });
-        else if (intake.routing.matched.some((match) => tap.ownListenerIds.has(match.listenerId))) sendTapSoon(socket, (routingOnly ??= frame(false)));
-        else sendTapSoon(socket, (full ??= frame(true)));
+        else if (summary.routing.matched.some((match) => tap.ownListenerIds.has(match.listenerId))) writer.tapSoon(socket, (routingOnly ??= frame(false)));
+        else writer.tapSoon(socket, (full ??= frame(true)));
       }
     },
-    tapped: (webhookId) => (registry.of(webhookId)?.taps?.size ?? 0) > 0,
     async goAway() {
       goingAway = true;
       const open = [...wss.clients];
@@ -294,34 +276,10 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
     close() {
       closeRevokedTaps();
       stopHeartbeat();
-      for (const slot of registry.allSlots()) clearTimeout(slot.forgetTimer);
       for (const socket of wss.clients) socket.terminate();
       wss.close();
     },
   };
-}
-
-/** For the forwarder's ResumeBudget: logs evictions with the listener they hit, rate-limited like drops. */
-export function logBudgetEvictions(logger: Logger, budgetBytes: number): EvictionReport {
-  return (buffer: ResumeBuffer, evicted: number) => {
-    if (!worthReporting(buffer.dropped - evicted, buffer.dropped)) return;
-    logger.warn('forwarder: resume budget exceeded, oldest messages of the largest buffer evicted', {
-      webhookId: buffer.owner?.webhookId,
-      listenerId: buffer.owner?.listenerId,
-      evicted,
-      dropped: buffer.dropped,
-      budgetBytes,
-    });
-  };
-}
-
-/** Drops are logged the first time, then once per hundred (a listener away for long drops many). */
-function worthReporting(droppedBefore: number, droppedNow: number): boolean {
-  return droppedBefore === 0 || Math.floor(droppedBefore / 100) < Math.floor(droppedNow / 100);
-}
-
-function withoutBody({ body: _body, ...message }: WebhookMessage): RawWebhookMessage {
-  return message;
 }
 
 function send(socket: WebSocket, message: ListenerServerMessage): void {

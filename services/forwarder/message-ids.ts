@@ -10,13 +10,22 @@ export interface MessageIds {
   next(): { id: string; sequence: number };
 }
 
+/** The time part of an id. */
+export function timeText(time: number): string {
+  return Math.max(0, Math.floor(time)).toString(36).padStart(TIME_WIDTH, '0');
+}
+
+export function messageId(time: number, sequence: number): string {
+  return `evt_${timeText(time)}_${sequence.toString(36).padStart(SEQUENCE_WIDTH, '0')}`;
+}
+
+/** Ids from this process's own sequence (in memory); with Redis the sequence is shared (redis/redis-scripts.ts). */
 export function createMessageIds(now: () => number): MessageIds {
   let sequence = 0;
   return {
     next() {
       sequence++;
-      const time = Math.max(0, Math.floor(now())).toString(36).padStart(TIME_WIDTH, '0');
-      return { id: `evt_${time}_${sequence.toString(36).padStart(SEQUENCE_WIDTH, '0')}`, sequence };
+      return { id: messageId(now(), sequence), sequence };
     },
   };
 }

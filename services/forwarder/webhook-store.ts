@@ -48,28 +48,45 @@ export class TapCredentialLimitError extends Error {
   }
 }
 
+/**
+ * Reads are synchronous (the intake's hot path reads a webhook per request); writes resolve once the
+ * change is stored and visible to reads here. In memory that is at once; with Redis
+ * (redis/redis-webhooks.ts) once the change stream has brought it back.
+ */
 export interface WebhookStore {
-  create(input: { name: string; ownerId: string }): WebhookRecord;
+  create(input: { name: string; ownerId: string }): Promise<WebhookRecord>;
   get(id: string): WebhookRecord | undefined;
   /** The parsed key path of a webhook, or null when it has none (or does not exist). */
   compiledKeyPath(id: string): KeyPath | null;
   /** The owner's webhooks, oldest first. */
   list(ownerId: string): WebhookRecord[];
-  /** Throws KeyPathError for an invalid key path, Error for an unknown webhook. */
-  setKeyPath(id: string, keyPath: string | null): WebhookRecord;
+  /** Rejects with KeyPathError for an invalid key path, Error for an unknown webhook. */
+  setKeyPath(id: string, keyPath: string | null): Promise<WebhookRecord>;
   /** Adds a record as is (the stack's demo and legacy webhooks); its key path is validated. */
-  seed(record: WebhookRecord): void;
-  /** A new tap credential of the webhook. Throws TapCredentialLimitError at MAX_TAP_CREDENTIALS, Error for an unknown webhook. */
-  createTapCredential(webhookId: string): TapCredential;
+  seed(record: WebhookRecord): Promise<void>;
+  /** A new tap credential of the webhook. Rejects with TapCredentialLimitError at MAX_TAP_CREDENTIALS, Error for an unknown webhook. */
+  createTapCredential(webhookId: string): Promise<TapCredential>;
   /** The webhook's tap credentials without their secrets, oldest first ([] for an unknown webhook). */
   tapCredentials(webhookId: string): TapCredentialInfo[];
   /** One credential with its secret, to verify a tap's proof; undefined when unknown or revoked. */
   tapCredential(webhookId: string, credentialId: string): TapCredential | undefined;
-  /** False when there was no such credential. Subscribers are told before this returns. */
-  revokeTapCredential(webhookId: string, credentialId: string): boolean;
+  /** False when there was no such credential. Subscribers here are told before this resolves. */
+  revokeTapCredential(webhookId: string, credentialId: string): Promise<boolean>;
   /** Returns the unsubscribe function. */
   onTapCredentialRevoked(listener: (webhookId: string, credentialId: string) => void): () => void;
 }
+
+/** A webhook as stored: its record and its tap credentials (secrets included), oldest first. */
+export interface StoredWebhook {
+  readonly record: WebhookRecord;
+  readonly taps: readonly TapCredential[];
+}
+
+/** A write: the webhook as it is to be from the webhook as it is (undefined: none with that id). Throws to refuse. */
+export type WebhookChange = (current: StoredWebhook | undefined) => StoredWebhook;
+
+/** Where writes are stored: `commit` resolves once the table (the reads) shows the change. */
+export type CommitWebhook = (id: string, change: WebhookChange) => Promise<void>;
 
 /** `wh_` and 16 random base64url characters: ids cannot be guessed, so knowing one proves it was shared. */
 export function newWebhookId(): string {
@@ -84,70 +101,133 @@ function newTapCredentialId(): string {
 const newSecret = () => randomBytes(32).toString('base64url');
 
 interface Entry {
-  record: WebhookRecord;
+  stored: StoredWebhook;
   keyPath: KeyPath | null;
   /** By id, in creation order. */
   taps: Map<string, TapCredential>;
 }
 
+/**
+ * The webhooks as reads see them. `put` and `remove` are the only way in: the memory store calls them at
+ * once, the Redis mirror as changes arrive. A tap credential that a `put` no longer carries is revoked:
+ * the subscribers are told.
+ */
+export class WebhookTable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly revokedListeners = new Set<(webhookId: string, credentialId: string) => void>();
+
+  /** Throws KeyPathError when the record's key path is not valid. */
+  put(stored: StoredWebhook): void {
+    const keyPath = stored.record.keyPath === null ? null : parseKeyPath(stored.record.keyPath);
+    const frozen = Object.freeze({ record: Object.freeze({ ...stored.record }), taps: Object.freeze(stored.taps.map((tap) => Object.freeze({ ...tap }))) });
+    const before = this.entries.get(stored.record.id);
+    this.entries.set(stored.record.id, { stored: frozen, keyPath, taps: new Map(frozen.taps.map((tap) => [tap.id, tap])) });
+    for (const id of before?.taps.keys() ?? []) if (!this.entries.get(stored.record.id)!.taps.has(id)) this.revoked(stored.record.id, id);
+  }
+
+  remove(id: string): void {
+    const before = this.entries.get(id);
+    this.entries.delete(id);
+    for (const credentialId of before?.taps.keys() ?? []) this.revoked(id, credentialId);
+  }
+
+  clear(): void {
+    for (const id of [...this.entries.keys()]) this.remove(id);
+  }
+
+  stored(id: string): StoredWebhook | undefined {
+    return this.entries.get(id)?.stored;
+  }
+
+  ids(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  get = (id: string): WebhookRecord | undefined => this.entries.get(id)?.stored.record;
+  compiledKeyPath = (id: string): KeyPath | null => this.entries.get(id)?.keyPath ?? null;
+  list = (ownerId: string): WebhookRecord[] => [...this.entries.values()].map((e) => e.stored.record).filter((record) => record.ownerId === ownerId);
+  tapCredentials = (webhookId: string): TapCredentialInfo[] => (this.entries.get(webhookId)?.stored.taps ?? []).map(({ id, createdAt }) => ({ id, createdAt }));
+  tapCredential = (webhookId: string, credentialId: string): TapCredential | undefined => this.entries.get(webhookId)?.taps.get(credentialId);
+
+  onTapCredentialRevoked(listener: (webhookId: string, credentialId: string) => void): () => void {
+    this.revokedListeners.add(listener);
+    return () => this.revokedListeners.delete(listener);
+  }
+
+  private revoked(webhookId: string, credentialId: string): void {
+    for (const listener of this.revokedListeners) listener(webhookId, credentialId);
+  }
+}
+
+/** The webhook store, in memory. */
 export function createWebhookStore(now: () => number = Date.now): WebhookStore {
-  const entries = new Map<string, Entry>();
-  const revokedListeners = new Set<(webhookId: string, credentialId: string) => void>();
+  const table = new WebhookTable();
+  return webhookStoreOn(table, async (id, change) => table.put(change(table.stored(id))), now);
+}
 
-  const entry = (id: string): Entry => {
-    const found = entries.get(id);
-    if (!found) throw new Error(`unknown webhook: ${id}`);
-    return found;
+const existing = (id: string, current: StoredWebhook | undefined): StoredWebhook => {
+  if (!current) throw new Error(`unknown webhook: ${id}`);
+  return current;
+};
+
+/** The store's rules (names, the credential limit, key paths) over a table and where its writes go. */
+export function webhookStoreOn(table: WebhookTable, commit: CommitWebhook, now: () => number = Date.now): WebhookStore {
+  const recordOf = (id: string): WebhookRecord => {
+    const record = table.get(id);
+    if (!record) throw new Error(`webhook ${id} was stored but is not readable`);
+    return record;
   };
-
-  const put = (record: WebhookRecord): WebhookRecord => {
-    const keyPath = record.keyPath === null ? null : parseKeyPath(record.keyPath);
-    const frozen = Object.freeze({ ...record });
-    entries.set(record.id, { record: frozen, keyPath, taps: entries.get(record.id)?.taps ?? new Map() });
-    return frozen;
-  };
-
   return {
-    create({ name, ownerId }) {
+    async create({ name, ownerId }) {
       const trimmed = name.trim();
       if (trimmed === '' || trimmed.length > MAX_WEBHOOK_NAME_LENGTH) throw new Error(`a webhook name has 1 to ${MAX_WEBHOOK_NAME_LENGTH} characters`);
-      return put({
-        id: newWebhookId(),
-        name: trimmed,
-        ownerId,
-        secret: newSecret(),
-        keyPath: null,
-        legacyFunction: null,
-        createdAt: now(),
+      const record = { id: newWebhookId(), name: trimmed, ownerId, secret: newSecret(), keyPath: null, legacyFunction: null, createdAt: now() };
+      await commit(record.id, (current) => {
+        if (current) throw new Error(`webhook already exists: ${record.id}`);
+        return { record, taps: [] };
+      });
+      return recordOf(record.id);
+    },
+    get: table.get,
+    compiledKeyPath: table.compiledKeyPath,
+    list: table.list,
+    async setKeyPath(id, keyPath) {
+      // Parsed before it is stored: an invalid key path is refused here, never stored.
+      if (keyPath !== null) parseKeyPath(keyPath);
+      await commit(id, (current) => {
+        const { record, taps } = existing(id, current);
+        return { record: { ...record, keyPath }, taps };
+      });
+      return recordOf(id);
+    },
+    async seed(record) {
+      if (record.keyPath !== null) parseKeyPath(record.keyPath);
+      await commit(record.id, (current) => {
+        if (current) throw new Error(`webhook already exists: ${record.id}`);
+        return { record, taps: [] };
       });
     },
-    get: (id) => entries.get(id)?.record,
-    compiledKeyPath: (id) => entries.get(id)?.keyPath ?? null,
-    list: (ownerId) => [...entries.values()].map((e) => e.record).filter((record) => record.ownerId === ownerId),
-    setKeyPath(id, keyPath) {
-      return put({ ...entry(id).record, keyPath });
-    },
-    seed(record) {
-      if (entries.has(record.id)) throw new Error(`webhook already exists: ${record.id}`);
-      put(record);
-    },
-    createTapCredential(webhookId) {
-      const { taps } = entry(webhookId);
-      if (taps.size >= MAX_TAP_CREDENTIALS) throw new TapCredentialLimitError();
-      const credential = Object.freeze({ id: newTapCredentialId(), secret: newSecret(), createdAt: now() });
-      taps.set(credential.id, credential);
+    async createTapCredential(webhookId) {
+      const credential = { id: newTapCredentialId(), secret: newSecret(), createdAt: now() };
+      await commit(webhookId, (current) => {
+        const { record, taps } = existing(webhookId, current);
+        if (taps.length >= MAX_TAP_CREDENTIALS) throw new TapCredentialLimitError();
+        return { record, taps: [...taps, credential] };
+      });
       return credential;
     },
-    tapCredentials: (webhookId) => [...(entries.get(webhookId)?.taps.values() ?? [])].map(({ id, createdAt }) => ({ id, createdAt })),
-    tapCredential: (webhookId, credentialId) => entries.get(webhookId)?.taps.get(credentialId),
-    revokeTapCredential(webhookId, credentialId) {
-      if (!entries.get(webhookId)?.taps.delete(credentialId)) return false;
-      for (const listener of revokedListeners) listener(webhookId, credentialId);
-      return true;
+    tapCredentials: table.tapCredentials,
+    tapCredential: table.tapCredential,
+    async revokeTapCredential(webhookId, credentialId) {
+      if (!table.tapCredential(webhookId, credentialId)) return false;
+      let revoked = false;
+      await commit(webhookId, (current) => {
+        const { record, taps } = existing(webhookId, current);
+        revoked = taps.some((tap) => tap.id === credentialId);
+        return { record, taps: taps.filter((tap) => tap.id !== credentialId) };
+      });
+      return revoked;
     },
-    onTapCredentialRevoked(listener) {
-      revokedListeners.add(listener);
-      return () => revokedListeners.delete(listener);
-    },
+    onTapCredentialRevoked: (listener) => table.onTapCredentialRevoked(listener),
   };
 }

@@ -131,7 +131,7 @@ export async function startToolsPortal(options: ToolsPortalOptions): Promise<Run
     if (name === '' || name.length > MAX_WEBHOOK_NAME_LENGTH) {
       return sendWebhooksPage(reply, 400, listPage(session, { error: `A webhook name has 1 to ${MAX_WEBHOOK_NAME_LENGTH} characters.` }));
     }
-    const created = store.create({ name, ownerId: session.userId });
+    const created = await store.create({ name, ownerId: session.userId });
     logger.info('tools: webhook created', { webhookId: created.id, ownerId: session.userId });
     // The answer to the POST itself carries the secret: it never sits in a URL or a later page.
     return sendWebhooksPage(reply, 201, listPage(session, { created }));
@@ -143,7 +143,7 @@ export async function startToolsPortal(options: ToolsPortalOptions): Promise<Run
     const { params, session, webhook } = form;
     const source = params.optional('keyPath')?.trim();
     try {
-      store.setKeyPath(webhook.id, source ?? null);
+      await store.setKeyPath(webhook.id, source ?? null);
     } catch (error) {
       if (!(error instanceof KeyPathError)) throw error;
       const keyPathProblem = { webhookId: webhook.id, source: source ?? '', message: error.message, position: error.position };
@@ -159,7 +159,7 @@ export async function startToolsPortal(options: ToolsPortalOptions): Promise<Run
     const { session, webhook } = form;
     let credential;
     try {
-      credential = store.createTapCredential(webhook.id);
+      credential = await store.createTapCredential(webhook.id);
     } catch (error) {
       if (!(error instanceof TapCredentialLimitError)) throw error;
       return sendWebhooksPage(reply, 400, listPage(session, { error: `Not created: ${error.message}.` }));
@@ -173,7 +173,7 @@ export async function startToolsPortal(options: ToolsPortalOptions): Promise<Run
     const form = ownWebhookForm(request, reply);
     if (!form) return reply;
     const { session, webhook } = form;
-    if (!store.revokeTapCredential(webhook.id, request.params.credentialId)) {
+    if (!(await store.revokeTapCredential(webhook.id, request.params.credentialId))) {
       return sendWebhooksPage(reply, 404, listPage(session, { error: 'No such tap credential (it may have been revoked already).' }));
     }
     logger.info('tools: tap credential revoked', { webhookId: webhook.id, credentialId: request.params.credentialId });

@@ -9,8 +9,8 @@ import { ListenerRegistry } from '../../services/forwarder/listener-registry';
 import { createWebhookStore } from '../../services/forwarder/webhook-store';
 
 const store = createWebhookStore();
-const webhook = store.create({ name: 'Benchmark webhook', ownerId: 'bench' });
-store.setKeyPath(webhook.id, 'body.device.id');
+const webhook = await store.create({ name: 'Benchmark webhook', ownerId: 'bench' });
+await store.setKeyPath(webhook.id, 'body.device.id');
 // Caps lifted: the preloaded registrations stand in for more listeners than any real webhook may have.
 const registry = new ListenerRegistry({ bufferCapacity: 100, maxListenersPerWebhook: Infinity, maxListenersPerOwner: Infinity });
 const preload = Number(process.env.PRELOAD ?? 0);

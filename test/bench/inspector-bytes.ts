@@ -45,9 +45,9 @@ interface Counter {
 
 export async function inspectorBytes(): Promise<BenchRow[]> {
   const store = createWebhookStore();
-  const webhook = store.create({ name: 'inspector bytes', ownerId: 'bench' });
-  store.setKeyPath(webhook.id, 'body.device.id');
-  const tapCredential = formatTapCredential(store.createTapCredential(webhook.id));
+  const webhook = await store.create({ name: 'inspector bytes', ownerId: 'bench' });
+  await store.setKeyPath(webhook.id, 'body.device.id');
+  const tapCredential = formatTapCredential(await store.createTapCredential(webhook.id));
   const forwarder = await startForwarder({ store });
 
   // The app's sockets, counted as they receive: listener and tap are told apart by the first register frame they send.

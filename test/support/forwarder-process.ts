@@ -18,12 +18,12 @@ import { createWebhookStore } from '../../services/forwarder/webhook-store';
 const legacy = process.env.LEGACY === '1';
 const source = readFileSync(new URL('../../services/forwarder/legacy/fixtures/match-by-room.js', import.meta.url), 'utf8');
 const store = createWebhookStore();
-const seed = (name: string, ownerId: string) => {
+const seed = async (name: string, ownerId: string) => {
   const record = { id: `wh_${name}`, name, ownerId, secret: `secret-of-${name}`, keyPath: null, legacyFunction: legacy ? source : null, createdAt: 0 };
-  store.seed(record);
+  await store.seed(record);
   return { id: record.id, secret: record.secret };
 };
-const webhooks = { flood: seed('flood', 'attacker'), other: seed('other', 'tenant') };
+const webhooks = { flood: await seed('flood', 'attacker'), other: await seed('other', 'tenant') };
 const legacyRunner = legacy ? createLegacyRunner(JSON.parse(process.env.LEGACY_OPTIONS ?? '{}')) : undefined;
 // Warnings and errors on stderr, one JSON line each: the tests read what the forwarder logged.
 const log = (level: string) => (message: string, fields?: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ level, message, ...fields })}\n`);

@@ -145,12 +145,12 @@ describe('webhook listener against the reference forwarder', () => {
   it("a wrong or revoked tap credential: the tap is refused with the forwarder's reason, deliveries go on", async () => {
     const { core, shown, statuses, logs } = await newCore(stack.info.webhook_url);
     const { id, secret } = stack.info.webhook;
-    const credential = stack.webhooks.createTapCredential(id);
+    const credential = await stack.webhooks.createTapCredential(id);
     const tapCredential = formatTapCredential(credential);
     await core.handlers['webhooks.add']({ id, secret, tapCredential, routing: { kind: 'keys', values: ['lamp-3'] } });
     await eventually(core, () => connected(statuses, id));
 
-    stack.webhooks.revokeTapCredential(id, credential.id);
+    await stack.webhooks.revokeTapCredential(id, credential.id);
     await eventually(core, () => statuses.at(-1)?.connection.state === 'refused');
     const [refused] = await core.handlers['webhooks.list']();
     expect(refused!.connection).toEqual({ state: 'refused', reason: expect.stringContaining('(the tap credential was revoked in the developer portal)') });

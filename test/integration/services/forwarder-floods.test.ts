@@ -94,8 +94,8 @@ describe('a flood of large requests to one legacy webhook (in-process)', () => {
     const store = createWebhookStore();
     const flood = legacyWebhook('wh_flood', 'attacker', SLOW_BY_ROOM);
     const other = legacyWebhook('wh_other', 'tenant', BY_ROOM);
-    store.seed(flood);
-    store.seed(other);
+    await store.seed(flood);
+    await store.seed(other);
     const runner = createLegacyRunner({ workers: 1, maxQueuePerWebhook: QUEUE });
     // What the flood's queue held when the other webhook's sandbox run finished, and how many flood
     // requests had reached the runner by then: read at that instant, in the runner's own turn.
@@ -155,7 +155,7 @@ describe('caps on listeners and connections', () => {
     const store = createWebhookStore();
     const forwarder = await startForwarder({ store, maxListenersPerWebhook: 2, maxListenersPerOwner: 3 });
     cleanup.push(() => forwarder.close());
-    const [first, second] = [store.create({ name: 'one', ownerId: 'alice' }), store.create({ name: 'two', ownerId: 'alice' })];
+    const [first, second] = [await store.create({ name: 'one', ownerId: 'alice' }), await store.create({ name: 'two', ownerId: 'alice' })];
     const connect = (webhook: WebhookRecord, listenerId: string) => TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, listenerId });
     const open = [await connect(first, 'l1'), await connect(first, 'l2')];
     cleanup.push(() => Promise.all(open.map((listener) => listener.close())));
@@ -169,7 +169,7 @@ describe('caps on listeners and connections', () => {
 
   it('answers a connection over the cap 503 (JSON, Retry-After) and admits one again once another closes', async () => {
     const store = createWebhookStore();
-    const webhook = store.create({ name: 'one', ownerId: 'alice' });
+    const webhook = await store.create({ name: 'one', ownerId: 'alice' });
     const forwarder = await startForwarder({ store, maxConnections: 2 });
     cleanup.push(() => forwarder.close());
     const listeners = [0, 1].map((i) => TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, listenerId: `l${i}` }));

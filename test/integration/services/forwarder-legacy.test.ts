@@ -29,8 +29,8 @@ const forever = legacyWebhook('wh_forever', '(hubData, webhookData) => { while (
 
 beforeAll(async () => {
   store = createWebhookStore();
-  store.seed(byRoom);
-  store.seed(forever);
+  await store.seed(byRoom);
+  await store.seed(forever);
   runner = createLegacyRunner();
   forwarder = await startForwarder({ store, legacyRunner: runner });
 });
@@ -59,7 +59,7 @@ describe('legacy function routing', () => {
     const kitchen = await listen(byRoom, 'kitchen', { data: { room: 'kitchen' } });
     const hall = await listen(byRoom, 'hall', { data: { room: 'hall' } });
     const kitchen2 = await listen(byRoom, 'kitchen-2', { data: { room: 'kitchen' } });
-    const tap = await listen(byRoom, 'tap', newTapCredential(store, byRoom.id));
+    const tap = await listen(byRoom, 'tap', await newTapCredential(store, byRoom.id));
 
     const id = await post(byRoom, { room: 'kitchen' });
     expect((await kitchen.nextMessage()).id).toBe(id);
@@ -75,7 +75,7 @@ describe('legacy function routing', () => {
 
   it('stops a function that loops forever, says so on the tap, and serves the next request', async () => {
     await listen(forever, 'victim', { data: { room: 'any' } });
-    const tap = await listen(forever, 'tap', newTapCredential(store, forever.id));
+    const tap = await listen(forever, 'tap', await newTapCredential(store, forever.id));
     await post(forever, { room: 'any' });
     const decision = (await tap.nextTap()).routing;
     expect(decision).toMatchObject({ option: 'legacy', matched: [], reason: expect.stringContaining('timeout') });

@@ -18,7 +18,7 @@ afterEach(async () => {
 
 async function setup(options: { bodyBytes?: number; drainTimeoutMs?: number } = {}) {
   const store = createWebhookStore();
-  const webhook = store.setKeyPath(store.create({ name: 'ops', ownerId: 'owner-1' }).id, 'body.device.id');
+  const webhook = await store.setKeyPath((await store.create({ name: 'ops', ownerId: 'owner-1' })).id, 'body.device.id');
   const forwarder = await startForwarder({ store, ...(options.bodyBytes && { limits: { bodyBytes: options.bodyBytes } }), drainTimeoutMs: options.drainTimeoutMs ?? 5_000 });
   running.push(forwarder);
   const post = (body: unknown) => fetch(`${forwarder.url}/webhook/${webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -89,7 +89,7 @@ describe('drain', () => {
   it('takes no new connection, answers the request under way (then 503 to what follows on its connection), tells listeners and taps to go elsewhere (1001), and stops', async () => {
     const { store, forwarder, webhook } = await setup();
     const listener = await listen(forwarder, webhook, 'l1', 'lamp-1');
-    const tap = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, listenerId: 'tap', ...newTapCredential(store, webhook.id) });
+    const tap = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, listenerId: 'tap', ...(await newTapCredential(store, webhook.id)) });
     const url = new URL(forwarder.url);
 
     // A request under way: its head is in; its body, and two more requests on the same connection, come once the drain has begun.

@@ -125,7 +125,7 @@ describe('tools portal', () => {
   });
 
   it("does not let a user touch another owner's webhook", async () => {
-    const other = store.create({ name: 'Not yours', ownerId: 'someone-else' });
+    const other = await store.create({ name: 'Not yours', ownerId: 'someone-else' });
     const browser = await signedIn();
     expect((await browser.get('/webhooks')).html).not.toContain(other.id);
     expect((await browser.post(`/webhooks/${other.id}/key-path`, { keyPath: 'body.a' })).status).toBe(404);
@@ -172,7 +172,7 @@ describe('tools portal', () => {
   it("another user can neither see, create nor revoke a webhook's tap credentials", async () => {
     const owner = await signedIn();
     const id = createdId((await owner.post('/webhooks', { name: 'Mine' })).html);
-    const credential = store.createTapCredential(id);
+    const credential = await store.createTapCredential(id);
     const intruder = await signedIn({ email: 'other@hubdesk.test', password: 'other-password' });
     const page = await intruder.get('/webhooks');
     expect(page.html).not.toContain(id);

@@ -1,0 +1,313 @@
+/**
+ * The forwarder's state in Redis (forwarder-backend.ts), shared by every instance on the same Redis
+ * (docs/services.md, "Running several instances on Redis").
+ *
+ * - An accepted intake is stored by one script (redis-scripts.ts INTAKE) before its 202: the shared
+ *   sequence makes its id, and each target listener's stream gets its frame, within the same count and
+ *   byte caps as in memory and a byte budget for all streams together. The script wakes the instances
+ *   the targets are connected to (pub/sub, WAKE_PREFIX + instance), which read the new entries with XRANGE
+ *   from the last one they sent, and send them in order.
+ * - A listener registers on whichever instance it reaches: the REGISTER script makes this instance its
+ *   owner (telling the previous one to close its connection), drops what the listener says it has
+ *   (`resumeAfter`), and the stream is sent from its start. An ack deletes the entry (XDEL). Delivery is
+ *   at least once: an ack lost with a connection means the message is sent again, with the same id.
+ * - Instances keep an alive key; every instance sweeps now and then (idempotent): the listeners of an
+ *   instance that is gone are away from then, and any listener away `forgetAfterMs` is forgotten.
+ * - Taps: opening one adds it to the webhook's set in Redis; the INTAKE script says whether any is open,
+ *   and then the event is published on the webhook's tap channel, which the instances with a tap of it
+ *   open subscribe to. Each intake is published once, so each tap sees it once.
+ */
+import { randomBytes } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import type { Logger } from '../../../common/logger';
+import { CLOSE_REPLACED, type ListenerServerMessage, type RawWebhookMessage, type WebhookMessage } from '../../../common/webhook-protocol';
+import type { ForwarderBackend, IntakeSummary, TapLocally } from '../forwarder-backend';
+import type { ListenerSlot } from '../listener-registry';
+import { withoutBody, worthReporting } from '../memory-backend';
+import { messageId, sequenceOf, timeText } from '../message-ids';
+import { HIGH_WATER_BYTES, sendCorked } from '../socket-writer';
+import { ALIVE_PREFIX, KEYS, slotKey, tapChannel, WAKE_PREFIX } from './redis-keys';
+import type { SlotRecord } from './redis-mirror';
+import type { RedisState } from './redis-state';
+
+export interface RedisBackendOptions {
+  /** Messages and bytes per listener stream, bytes of all streams (the same defaults as in memory). */
+  countCap: number;
+  byteCap: number;
+  budget: number;
+  maxListenersPerWebhook: number;
+  maxListenersPerOwner: number;
+  forgetAfterMs: number;
+  sweepMs: number;
+  tapLocally: TapLocally;
+  logger: Logger;
+  now: () => number;
+}
+
+/** Entries read from a stream at a time. */
+const READ_COUNT = 256;
+/** Redis forgets an instance this long after its last sign of life (it renews every third of it). */
+const ALIVE_MS = 15_000;
+const RETRY_MS = 250;
+
+/** A listener connected to this instance, and how far its stream has been sent. */
+interface Connected {
+  readonly key: string;
+  readonly socket: WebSocket;
+  slot: ListenerSlot | undefined;
+  /** The last entry sent on this connection ('0-0': none yet). */
+  lastSent: string;
+  reading: boolean;
+  /** Asked to read again while a read was under way. */
+  more: boolean;
+  /** Stopped at the socket's high-water mark: an ack reads on. */
+  blocked: boolean;
+}
+
+interface PublishedTap {
+  message: RawWebhookMessage;
+  summary: IntakeSummary;
+}
+
+export function createRedisBackend(state: RedisState, options: RedisBackendOptions): ForwarderBackend {
+  const { redis, subscriber, scripts, mirror, instance } = state;
+  const { logger, now } = options;
+  const connected = new Map<string, Connected>();
+  const tapIds = new Map<WebSocket, string>();
+  /** Open taps here, per webhook: its tap channel is subscribed while there is one. */
+  const tapsHere = new Map<string, number>();
+  const lostCounts = new Map<string, number>();
+  let closed = false;
+
+  const read = async (listener: Connected): Promise<void> => {
+    if (listener.reading) {
+      listener.more = true;
+      return;
+    }
+    listener.reading = true;
+    listener.blocked = false;
+    try {
+      do {
+        listener.more = false;
+        if (closed || connected.get(listener.key) !== listener) return;
+        if (listener.socket.bufferedAmount > HIGH_WATER_BYTES) return void (listener.blocked = true);
+        const entries = (await redis.xrange(listener.key, `(${listener.lastSent}`, '+', 'COUNT', READ_COUNT)) as Array<[string, string[]]>;
+        let sent = 0;
+        sendCorked(listener.socket, (write) => {
+          for (const [entry, fields] of entries) {
+            if (!write(fields[1]!)) break;
+            listener.lastSent = entry;
+            sent++;
+          }
+        });
+        if (sent < entries.length) listener.blocked = true;
+        else if (entries.length === READ_COUNT) listener.more = true;
+      } while (listener.more && !listener.blocked);
+    } catch (error) {
+      // Redis away: read again a little later (the messages wait in Redis).
+      logger.warn('forwarder: a listener stream could not be read; retrying', { error: error instanceof Error ? error.message : String(error) });
+      setTimeout(() => void read(listener), RETRY_MS).unref();
+    } finally {
+      listener.reading = false;
+    }
+  };
+
+  const onWake = (_channel: string, text: string) => {
+    for (const key of text.split('\n')) {
+      if (key.startsWith('!')) {
+        // The listener registered on another instance since: this connection is the older one.
+        const listener = connected.get(key.slice(1));
+        if (listener) {
+          connected.delete(listener.key);
+          listener.socket.close(CLOSE_REPLACED, 'replaced by a newer connection');
+        }
+      } else {
+        const listener = connected.get(key);
+        if (listener) void read(listener);
+      }
+    }
+  };
+  const onTapEvent = (channel: string, text: string) => {
+    const published = parsePublishedTap(text);
+    if (published) options.tapLocally(channel.slice(tapChannel('').length), published.message, published.summary);
+  };
+  subscriber.on('message', (channel: string, text: string) => (channel.startsWith(WAKE_PREFIX) ? onWake(channel, text) : onTapEvent(channel, text)));
+  // Wake-ups published while the subscriber was reconnecting are lost: every listener here reads again.
+  subscriber.on('ready', () => {
+    for (const listener of connected.values()) void read(listener);
+  });
+  const subscribed = subscriber.subscribe(WAKE_PREFIX + instance);
+
+  const beAlive = () => redis.set(ALIVE_PREFIX + instance, '1', 'PX', ALIVE_MS).catch(() => {});
+  void beAlive();
+  const aliveTimer = setInterval(beAlive, ALIVE_MS / 3);
+  aliveTimer.unref();
+  const sweepTimer = setInterval(() => {
+    scripts.sweep(now(), options.forgetAfterMs).then(
+      (forgotten) => forgotten > 0 && logger.info('forwarder: listeners away too long forgotten', { forgotten }),
+      () => {},
+    );
+  }, options.sweepMs);
+  sweepTimer.unref();
+
+  const reportLost = (lost: Array<[string, number]>) => {
+    for (const [key, count] of lost) {
+      const before = lostCounts.get(key) ?? 0;
+      lostCounts.set(key, before + count);
+      if (worthReporting(before, before + count)) logger.warn('forwarder: a listener stream is over its caps or the budget; oldest messages dropped', { slot: key, dropped: before + count });
+    }
+  };
+
+  const publishTap = (webhookId: string, message: RawWebhookMessage, summary: IntakeSummary) =>
+    redis.publish(tapChannel(webhookId), JSON.stringify({ message, summary } satisfies PublishedTap)).catch((error: unknown) => {
+      logger.warn('forwarder: a tap event could not be published', { webhookId, error: error instanceof Error ? error.message : String(error) });
+    });
+
+  return {
+    store: state.store,
+    registry: mirror.registry,
+    sync: () => mirror.sync(),
+    ready: state.ready,
+    async open(webhook, listenerId, registration, resumeAfter, socket) {
+      await subscribed;
+      const key = slotKey(webhook.id, listenerId);
+      // Registered here before Redis knows: a wake-up that arrives first waits for the read below.
+      const listener: Connected = { key, socket, slot: undefined, lastSent: '0-0', reading: true, more: false, blocked: false };
+      const previous = connected.get(key);
+      connected.set(key, listener);
+      const release = () => {
+        if (connected.get(key) === listener) connected.delete(key);
+        if (previous && connected.get(key) === undefined) connected.set(key, previous);
+      };
+      const record: SlotRecord = { webhookId: webhook.id, ownerId: webhook.ownerId, listenerId, hubId: registration.hubId, data: registration.data, keys: [...registration.keys], rawBodyOnly: registration.rawBodyOnly ?? false };
+      const sequence = resumeAfter === undefined ? undefined : sequenceOf(resumeAfter);
+      try {
+        const registered = await scripts.register(key, {
+          record: JSON.stringify(record),
+          webhookId: webhook.id,
+          ownerId: webhook.ownerId,
+          maxPerWebhook: options.maxListenersPerWebhook,
+          maxPerOwner: options.maxListenersPerOwner,
+          instance,
+          resumeAfterEntry: sequence === undefined ? undefined : `${sequence}-0`,
+        });
+        if ('refused' in registered) {
+          release();
+          return registered;
+        }
+        await mirror.caughtUp(registered.version);
+        const slot = mirror.registry.of(webhook.id)?.slots.get(listenerId);
+        if (!slot) throw new Error('the registration is not in the mirror');
+        listener.slot = slot;
+        listener.reading = false;
+        return { slot, waiting: registered.waiting };
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+    pump(slot) {
+      const listener = connected.get(slotKey(slot.webhookId, slot.listenerId));
+      if (listener) void read(listener);
+    },
+    acknowledge(slot, id) {
+      const sequence = sequenceOf(id);
+      if (sequence === undefined) return;
+      const key = slotKey(slot.webhookId, slot.listenerId);
+      // A lost ack (Redis away) only means the message is sent again: at least once.
+      scripts.acknowledge(key, `${sequence}-0`).catch(() => {});
+      const listener = connected.get(key);
+      if (listener?.blocked) void read(listener);
+    },
+    away(slot, socket) {
+      const key = slotKey(slot.webhookId, slot.listenerId);
+      const current = connected.get(key);
+      // A newer connection here has the slot: it is not away.
+      if (current && current.socket !== socket) return;
+      connected.delete(key);
+      // Only if this instance still owns it (a newer connection elsewhere may); a release lost with Redis is made by the sweep once this instance is gone.
+      scripts.release(key, instance, now()).catch(() => {});
+    },
+    async accept(webhookId, received, targets, summary) {
+      const forms: [[string, string], [string, string]] = [
+        ['', ''],
+        ['', ''],
+      ];
+      const message = { id: '', ...received };
+      if (targets.some((slot) => !slot.rawBodyOnly)) forms[0] = frameAround(message);
+      if (targets.some((slot) => slot.rawBodyOnly)) forms[1] = frameAround(withoutBody(message));
+      const { id, tapped, lost } = await scripts.intake(
+        targets.map((slot) => slotKey(slot.webhookId, slot.listenerId)),
+        { webhookId, time: timeText(now()), countCap: options.countCap, byteCap: options.byteCap, budget: options.budget, forms, formOf: targets.map((slot) => (slot.rawBodyOnly ? 2 : 1)) },
+      );
+      if (lost.length > 0) reportLost(lost);
+      if (tapped) void publishTap(webhookId, withoutBody({ ...message, id }), summary);
+      return id;
+    },
+    tapped: (webhookId) => mirror.tapped(webhookId),
+    refused(webhookId, message, summary) {
+      // A refusal has no stored message, but its id comes from the same sequence: unique across instances.
+      redis.incr(KEYS.sequence).then(
+        (sequence) => publishTap(webhookId, { id: messageId(now(), sequence), ...message }, summary),
+        () => {},
+      );
+    },
+    async tapOpened(webhookId, socket) {
+      const tapId = `${instance}/${randomBytes(6).toString('hex')}`;
+      tapIds.set(socket, tapId);
+      const open = tapsHere.get(webhookId) ?? 0;
+      tapsHere.set(webhookId, open + 1);
+      try {
+        if (open === 0) await subscriber.subscribe(tapChannel(webhookId));
+        await scripts.tap(webhookId, tapId, true);
+      } catch (error) {
+        tapIds.delete(socket);
+        untap(webhookId);
+        throw error;
+      }
+    },
+    tapClosed(webhookId, socket) {
+      const tapId = tapIds.get(socket);
+      if (tapId === undefined) return;
+      tapIds.delete(socket);
+      untap(webhookId);
+      scripts.tap(webhookId, tapId, false).catch(() => {});
+    },
+    async pending() {
+      const [messages, bytes] = await Promise.all([redis.get(KEYS.pendingCount), redis.get(KEYS.pendingBytes)]);
+      return { messages: Number(messages ?? 0), bytes: Number(bytes ?? 0) };
+    },
+    bytesInMemory: () => 0,
+    async close() {
+      closed = true;
+      clearInterval(aliveTimer);
+      clearInterval(sweepTimer);
+      // Gone at once rather than when the alive key runs out: other instances' sweeps make its listeners away.
+      await redis.del(ALIVE_PREFIX + instance).catch(() => {});
+    },
+  };
+
+  function untap(webhookId: string): void {
+    const open = (tapsHere.get(webhookId) ?? 1) - 1;
+    if (open > 0) return void tapsHere.set(webhookId, open);
+    tapsHere.delete(webhookId);
+    subscriber.unsubscribe(tapChannel(webhookId)).catch(() => {});
+  }
+}
+
+/** The frame of `message` split where its id goes: `{"type":"message","message":{"id":"` and the rest. */
+function frameAround(message: WebhookMessage | RawWebhookMessage): [string, string] {
+  const { id: _id, ...rest } = message;
+  const frame = JSON.stringify({ type: 'message', message: { id: '\u0000', ...rest } } satisfies ListenerServerMessage);
+  const at = frame.indexOf('\\u0000');
+  return [frame.slice(0, at), frame.slice(at + '\\u0000'.length)];
+}
+
+function parsePublishedTap(text: string): PublishedTap | undefined {
+  try {
+    const parsed = JSON.parse(text) as Partial<PublishedTap>;
+    return parsed && typeof parsed.message?.id === 'string' && typeof parsed.summary === 'object' && parsed.summary !== null ? (parsed as PublishedTap) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * The forwarder's Lua scripts: each change to Redis that must be atomic, in one round trip. Redis runs a
+ * script alone, so two instances never interleave inside one (the sequence and every queue's order stay
+ * the same for all; the listener caps cannot be overrun by two registrations at once).
+ *
+ * Queue bookkeeping is the same in every script (`settle`): a frame's bytes (UTF-8, as Redis holds it)
+ * are counted in its slot's score in KEYS.queueBytes and in the totals; an empty queue leaves the set.
+ */
+import type { Redis } from 'ioredis';
+import { ALIVE_PREFIX, CHANGES_MAX_LENGTH, KEYS, ownerSlotsKey, tapsKey, WAKE_PREFIX, webhookSlotsKey } from './redis-keys';
+
+const COMMON = `
+local queueBytes, pendingBytes, pendingCount = '${KEYS.queueBytes}', '${KEYS.pendingBytes}', '${KEYS.pendingCount}'
+local function settle(queue, size)
+  redis.call('INCRBY', pendingBytes, -size)
+  redis.call('DECR', pendingCount)
+  if redis.call('XLEN', queue) == 0 then redis.call('ZREM', queueBytes, queue)
+  else redis.call('ZINCRBY', queueBytes, -size, queue) end
+end
+-- Drops the oldest message of a queue; its size, or nil when the queue is empty.
+local function dropOldest(queue)
+  local oldest = redis.call('XRANGE', queue, '-', '+', 'COUNT', 1)[1]
+  if not oldest then return nil end
+  local size = #oldest[2][2]
+  redis.call('XDEL', queue, oldest[1])
+  settle(queue, size)
+  return size
+end
+local function change(kind, subject, value)
+  return redis.call('XADD', '${KEYS.changes}', 'MAXLEN', '~', ${CHANGES_MAX_LENGTH}, '*', 'k', kind, 's', subject, 'v', value)
+end
+`;
+
+/**
+ * One intake: the next sequence number makes the id (`evt_<time>_<sequence>`, message-ids.ts), and the
+ * message's stream entry id (`<sequence>-0`), so "after id X" is the same on every instance. Each target
+ * queue gets its frame (prefix .. id .. suffix of the form it wants), then its own caps are applied, then
+ * the forwarder-wide byte budget (the largest queue first). The instances holding the targets' listeners
+ * are woken. Returns { id, 1 when a tap of the webhook is open (else 0), queue, dropped, queue, dropped, … }
+ * for the queues that lost messages. KEYS: the target queues. ARGV: time (base36), count cap, byte cap,
+ * byte budget, the two forms' prefix and suffix, the webhook id, then each target's form (1 or 2).
+ */
+const INTAKE = `${COMMON}
+local function base36(n, width)
+  local digits = '0123456789abcdefghijklmnopqrstuvwxyz'
+  local text = ''
+  repeat
+    local digit = n % 36
+    text = string.sub(digits, digit + 1, digit + 1) .. text
+    n = (n - digit) / 36
+  until n == 0
+  return string.rep('0', width - #text) .. text
+end
+local sequence = redis.call('INCR', '${KEYS.sequence}')
+local id = 'evt_' .. ARGV[1] .. '_' .. base36(sequence, 10)
+local entry = sequence .. '-0'
+local countCap, byteCap, budget = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local lost, wakes = {}, {}
+local report = { id, redis.call('SISMEMBER', '${KEYS.tapped}', ARGV[9]) }
+for i, queue in ipairs(KEYS) do
+  local form = tonumber(ARGV[9 + i])
+  local frame = ARGV[3 + 2 * form] .. id .. ARGV[4 + 2 * form]
+  redis.call('XADD', queue, entry, 'f', frame)
+  redis.call('INCRBY', pendingBytes, #frame)
+  redis.call('INCR', pendingCount)
+  local bytes = tonumber(redis.call('ZINCRBY', queueBytes, #frame, queue))
+  local length = redis.call('XLEN', queue)
+  while length > countCap or (bytes > byteCap and length > 1) do
+    bytes = bytes - dropOldest(queue)
+    length = length - 1
+    lost[queue] = (lost[queue] or 0) + 1
+  end
+  local owner = redis.call('HGET', '${KEYS.owners}', queue)
+  if owner then wakes[owner] = (wakes[owner] and wakes[owner] .. '\\n' or '') .. queue end
+end
+local total = tonumber(redis.call('GET', pendingBytes) or '0')
+while total > budget do
+  local largest = redis.call('ZREVRANGE', queueBytes, 0, 0)[1]
+  if not largest then break end
+  local size = dropOldest(largest)
+  if not size then redis.call('ZREM', queueBytes, largest) else
+    total = total - size
+    lost[largest] = (lost[largest] or 0) + 1
+  end
+end
+for queue, count in pairs(lost) do
+  table.insert(report, queue)
+  table.insert(report, count)
+end
+for owner, queues in pairs(wakes) do redis.call('PUBLISH', '${WAKE_PREFIX}' .. owner, queues) end
+return report
+`;
+
+/** An acknowledgement: the entry leaves its queue. KEYS: the queue. ARGV: the entry id. Returns 1, or 0 when it was not there. */
+const ACKNOWLEDGE = `${COMMON}
+local entry = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])[1]
+if not entry then return 0 end
+redis.call('XDEL', KEYS[1], ARGV[1])
+settle(KEYS[1], #entry[2][2])
+return 1
+`;
+
+/**
+ * A listener registers on this instance: the slot is created within the caps (a reconnect never counts
+ * against them) or its registration replaced; this instance becomes its owner (the previous one, if
+ * another, is told to close its connection); what the listener says it has (entries up to its
+ * resumeAfter) leaves the queue. Returns { 'refused', reason } or { 'ok', change id, messages waiting }.
+ * KEYS: the slot's queue. ARGV: the slot record (JSON), webhook id, owner id, per-webhook cap, per-owner
+ * cap, this instance, the resumeAfter entry id or ''.
+ */
+const REGISTER = `${COMMON}
+local slot, webhookSlots, ownerSlots = KEYS[1], '${webhookSlotsKey('')}' .. ARGV[2], '${ownerSlotsKey('')}' .. ARGV[3]
+if redis.call('HEXISTS', '${KEYS.slots}', slot) == 0 then
+  local ofWebhook, ofOwner = redis.call('SCARD', webhookSlots), redis.call('SCARD', ownerSlots)
+  if ofWebhook >= tonumber(ARGV[4]) then return { 'refused', 'this webhook already has ' .. ofWebhook .. ' listeners; the limit is ' .. ARGV[4] } end
+  if ofOwner >= tonumber(ARGV[5]) then return { 'refused', "this webhook's owner already has " .. ofOwner .. ' listeners; the limit is ' .. ARGV[5] } end
+end
+redis.call('HSET', '${KEYS.slots}', slot, ARGV[1])
+redis.call('SADD', webhookSlots, slot)
+redis.call('SADD', ownerSlots, slot)
+local previous = redis.call('HGET', '${KEYS.owners}', slot)
+redis.call('HSET', '${KEYS.owners}', slot, ARGV[6])
+redis.call('ZREM', '${KEYS.away}', slot)
+if previous and previous ~= ARGV[6] then redis.call('PUBLISH', '${WAKE_PREFIX}' .. previous, '!' .. slot) end
+if ARGV[7] ~= '' then
+  for _, entry in ipairs(redis.call('XRANGE', slot, '-', ARGV[7])) do
+    redis.call('XDEL', slot, entry[1])
+    settle(slot, #entry[2][2])
+  end
+end
+return { 'ok', change('slot', slot, ARGV[1]), redis.call('XLEN', slot) }
+`;
+
+/** A listener's connection closed: if this instance still owns the slot, the slot is away from now. KEYS: the slot. ARGV: this instance, now (ms). */
+const RELEASE = `
+if redis.call('HGET', '${KEYS.owners}', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('HDEL', '${KEYS.owners}', KEYS[1])
+redis.call('ZADD', '${KEYS.away}', ARGV[2], KEYS[1])
+return 1
+`;
+
+/** A tap opened (ARGV[3] = 1) or closed (0) on this instance. KEYS: none. ARGV: webhook id, `<instance>/<tap>`, 1 or 0. */
+const TAP = `${COMMON}
+local taps = '${tapsKey('')}' .. ARGV[1]
+if ARGV[3] == '1' then redis.call('SADD', taps, ARGV[2]) else redis.call('SREM', taps, ARGV[2]) end
+local open = redis.call('SCARD', taps)
+if open == 0 then redis.call('SREM', '${KEYS.tapped}', ARGV[1]) else redis.call('SADD', '${KEYS.tapped}', ARGV[1]) end
+return change('taps', ARGV[1], tostring(open))
+`;
+
+/**
+ * Run by every instance now and then (idempotent): the slots of instances that are gone (their alive key
+ * expired) are away from now, and so are their taps closed; slots away longer than `forgetAfterMs` are
+ * forgotten with their queues. ARGV: now (ms), forgetAfterMs. Returns how many slots were forgotten.
+ */
+const SWEEP = `${COMMON}
+local now, alive = tonumber(ARGV[1]), {}
+local function lives(instance)
+  if alive[instance] == nil then alive[instance] = redis.call('EXISTS', '${ALIVE_PREFIX}' .. instance) == 1 end
+  return alive[instance]
+end
+local owners = redis.call('HGETALL', '${KEYS.owners}')
+for i = 1, #owners, 2 do
+  if not lives(owners[i + 1]) then
+    redis.call('HDEL', '${KEYS.owners}', owners[i])
+    redis.call('ZADD', '${KEYS.away}', now, owners[i])
+  end
+end
+for _, webhookId in ipairs(redis.call('SMEMBERS', '${KEYS.tapped}')) do
+  local taps, closed = '${tapsKey('')}' .. webhookId, 0
+  for _, tap in ipairs(redis.call('SMEMBERS', taps)) do
+    if not lives(string.match(tap, '^[^/]*')) then
+      redis.call('SREM', taps, tap)
+      closed = closed + 1
+    end
+  end
+  if closed > 0 then
+    local open = redis.call('SCARD', taps)
+    if open == 0 then redis.call('SREM', '${KEYS.tapped}', webhookId) end
+    change('taps', webhookId, tostring(open))
+  end
+end
+local stale = redis.call('ZRANGEBYSCORE', '${KEYS.away}', '-inf', now - tonumber(ARGV[2]))
+for _, slot in ipairs(stale) do
+  local record = redis.call('HGET', '${KEYS.slots}', slot)
+  if record then
+    local decoded = cjson.decode(record)
+    redis.call('SREM', '${webhookSlotsKey('')}' .. decoded.webhookId, slot)
+    redis.call('SREM', '${ownerSlotsKey('')}' .. decoded.ownerId, slot)
+    redis.call('HDEL', '${KEYS.slots}', slot)
+  end
+  local bytes = redis.call('ZSCORE', queueBytes, slot)
+  if bytes then redis.call('INCRBY', pendingBytes, -tonumber(bytes)) end
+  redis.call('INCRBY', pendingCount, -redis.call('XLEN', slot))
+  redis.call('ZREM', queueBytes, slot)
+  redis.call('DEL', slot)
+  redis.call('ZREM', '${KEYS.away}', slot)
+  change('slot', slot, '')
+end
+return #stale
+`;
+
+/** A webhook is written only if it is still as it was read (optimistic: the store reads, changes, retries). ARGV: id, the JSON read ('' for none), the new JSON. Returns the change id, or nil. */
+const PUT_WEBHOOK = `${COMMON}
+if (redis.call('HGET', '${KEYS.webhooks}', ARGV[1]) or '') ~= ARGV[2] then return nil end
+redis.call('HSET', '${KEYS.webhooks}', ARGV[1], ARGV[3])
+return change('webhook', ARGV[1], ARGV[3])
+`;
+
+const SCRIPTS = { fwIntake: INTAKE, fwAcknowledge: ACKNOWLEDGE, fwRegister: REGISTER, fwRelease: RELEASE, fwTap: TAP, fwSweep: SWEEP, fwPutWebhook: PUT_WEBHOOK };
+type ScriptName = keyof typeof SCRIPTS;
+type Reply = string | number | null | Reply[];
+
+/** The scripts on one connection (ioredis sends EVALSHA, and the script itself the first time). */
+export class ForwarderScripts {
+  constructor(private readonly redis: Redis) {
+    for (const [name, lua] of Object.entries(SCRIPTS)) redis.defineCommand(name, { lua });
+  }
+
+  private run(name: ScriptName, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<Reply> {
+    const command = (this.redis as unknown as Record<ScriptName, (...values: Array<string | number>) => Promise<Reply>>)[name];
+    return command.call(this.redis, keys.length, ...keys, ...args);
+  }
+
+  /** The message's id, and the queues that lost messages to their caps or the budget (with how many). */
+  async intake(
+    queues: readonly string[],
+    args: { webhookId: string; time: string; countCap: number; byteCap: number; budget: number; forms: readonly [[string, string], [string, string]]; formOf: readonly (1 | 2)[] },
+  ): Promise<{ id: string; tapped: boolean; lost: Array<[string, number]> }> {
+    const [[prefix1, suffix1], [prefix2, suffix2]] = args.forms;
+    const reply = (await this.run('fwIntake', queues, [args.time, args.countCap, args.byteCap, args.budget, prefix1, suffix1, prefix2, suffix2, args.webhookId, ...args.formOf])) as Array<string | number>;
+    const lost: Array<[string, number]> = [];
+    for (let i = 2; i < reply.length; i += 2) lost.push([String(reply[i]), Number(reply[i + 1])]);
+    return { id: String(reply[0]), tapped: reply[1] === 1, lost };
+  }
+
+  async acknowledge(queue: string, entry: string): Promise<boolean> {
+    return (await this.run('fwAcknowledge', [queue], [entry])) === 1;
+  }
+
+  async register(queue: string, args: { record: string; webhookId: string; ownerId: string; maxPerWebhook: number; maxPerOwner: number; instance: string; resumeAfterEntry: string | undefined }): Promise<{ refused: string } | { version: string; waiting: number }> {
+    const reply = (await this.run('fwRegister', [queue], [args.record, args.webhookId, args.ownerId, args.maxPerWebhook, args.maxPerOwner, args.instance, args.resumeAfterEntry ?? ''])) as Array<string | number>;
+    return reply[0] === 'refused' ? { refused: String(reply[1]) } : { version: String(reply[1]), waiting: Number(reply[2]) };
+  }
+
+  async release(queue: string, instance: string, now: number): Promise<void> {
+    await this.run('fwRelease', [queue], [instance, now]);
+  }
+
+  async tap(webhookId: string, tap: string, open: boolean): Promise<string> {
+    return String(await this.run('fwTap', [], [webhookId, tap, open ? 1 : 0]));
+  }
+
+  async sweep(now: number, forgetAfterMs: number): Promise<number> {
+    return Number(await this.run('fwSweep', [], [now, forgetAfterMs]));
+  }
+
+  /** The change id, or undefined when the webhook was changed since `expected` was read. */
+  async putWebhook(id: string, expected: string | null, next: string): Promise<string | undefined> {
+    const reply = await this.run('fwPutWebhook', [], [id, expected ?? '', next]);
+    return reply === null ? undefined : String(reply);
+  }
+}

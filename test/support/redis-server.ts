@@ -1,0 +1,89 @@
+/**
+ * A real Redis (Debian's `redis-server`) for a test file or a bench: its own process on a free loopback
+ * port, its data in a temporary folder, stopped when the test is done. `.ci/run` installs it.
+ *
+ * `stop` and `start` again (same port, same folder) let a test take Redis away and bring it back:
+ * with `appendonly yes` what was written before the stop is there after the start.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { connect, createServer } from 'node:net';
+import { tempDir } from './temp-dir';
+
+export interface TestRedis {
+  readonly url: string;
+  readonly port: number;
+  /** Stops Redis (SIGTERM: it writes its append-only file first); `start` brings it back on the same port with the same data. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+export async function startTestRedis(): Promise<TestRedis> {
+  const dir = tempDir('redis');
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--loglevel', 'warning'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child = started;
+    let output = '';
+    started.stdout!.setEncoding('utf8');
+    started.stdout!.on('data', (chunk: string) => (output += chunk));
+    // A test runner that dies must not leave Redis running.
+    const killOnExit = () => started.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    started.once('exit', () => process.off('exit', killOnExit));
+    await waitForPort(port, started, () => output);
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    start,
+    async stop() {
+      const running = child;
+      child = undefined;
+      if (!running || running.exitCode !== null) return;
+      running.kill('SIGTERM');
+      await once(running, 'exit');
+    },
+  };
+}
+
+/** Resolves once the port answers PING with PONG; rejects if the process exits first or after 10 s. */
+async function waitForPort(port: number, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${output()}`);
+    if (await pings(port)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`redis-server did not answer on port ${port} within 10 s: ${output()}`);
+}
+
+async function pings(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+      if (answer.includes('\r\n')) {
+        socket.destroy();
+        resolve(answer.startsWith('+PONG'));
+      }
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
