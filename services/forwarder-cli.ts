@@ -1,8 +1,9 @@
 /**
- * `npm run forwarder -- [--host H] [--port N] [--portal-port M]`: the webhook forwarder and its developer
- * portal on their own, without the cloud and the hubs (docs/services.md, "Running the forwarder alone").
- * State is kept in memory, as in the stack: the demo account signs in to the portal, with the demo
- * webhook and the legacy fixtures.
+ * `npm run forwarder -- [--host H] [--port N] [--portal-port M] [--redis redis://host:port]`: the webhook
+ * forwarder and its developer portal on their own, without the cloud and the hubs (docs/services.md,
+ * "Running the forwarder alone"). State is kept in memory, as in the stack, or in Redis, shared with any
+ * other instance on the same Redis: the demo account signs in to the portal, with the demo webhook and
+ * the legacy fixtures (made by the first instance, found by the others).
  *
  * Prints exactly one line on stdout once both answer: `{"webhook_url", "tools_url", "health": {…},
  * "user", "webhook"}`; all logging goes to stderr. On SIGINT or SIGTERM it drains (forwarder.ts
@@ -15,10 +16,12 @@ import { DEMO_USER } from './demo-account';
 import { exitOnSignals } from './shared/exit-on-signals';
 import { startWebhookServices, type WebhookServices } from './webhook-services';
 
-const USAGE = `Usage: npm run forwarder -- [--host H] [--port N] [--portal-port M]
+const USAGE = `Usage: npm run forwarder -- [--host H] [--port N] [--portal-port M] [--redis URL]
   --host H          address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
   --port N          the forwarder's port: intake, listener channel, /healthz, /readyz, /metrics (default 0: any free port)
-  --portal-port M   the developer portal's port (default 0: any free port)`;
+  --portal-port M   the developer portal's port (default 0: any free port)
+  --redis URL       keep webhooks, registrations and pending messages in this Redis (redis://host:port or
+                    rediss://…), shared with every instance given the same URL (default: in memory)`;
 
 const logger = createConsoleLogger('forwarder');
 
@@ -26,13 +29,14 @@ interface CliOptions {
   host: string;
   port: number;
   portalPort: number;
+  redis: string | undefined;
 }
 
 /** The options, or the reason they are not valid. */
 export function parseForwarderArgs(args: readonly string[]): { ok: true; options: CliOptions } | { ok: false; error: string } {
   let values: Record<string, string | undefined>;
   try {
-    ({ values } = parseArgs({ args: [...args], options: { host: { type: 'string' }, port: { type: 'string' }, 'portal-port': { type: 'string' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: [...args], options: { host: { type: 'string' }, port: { type: 'string' }, 'portal-port': { type: 'string' }, redis: { type: 'string' } }, strict: true, allowPositionals: false }));
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
@@ -42,7 +46,19 @@ export function parseForwarderArgs(args: readonly string[]): { ok: true; options
   if (typeof portalPort === 'string') return { ok: false, error: portalPort };
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') return { ok: false, error: '--host must not be empty' };
-  return { ok: true, options: { host, port, portalPort } };
+  const redis = values.redis;
+  // Not echoed: a URL may hold a password.
+  if (redis !== undefined && !isRedisUrl(redis)) return { ok: false, error: '--redis must be a redis:// or rediss:// URL with a host' };
+  return { ok: true, options: { host, port, portalPort, redis } };
+}
+
+function isRedisUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }
 
 function portOf(name: string, value: string | undefined): number | string {
@@ -57,10 +73,10 @@ async function main(): Promise<void> {
     process.stderr.write(`${parsed.error}\n${USAGE}\n`);
     process.exit(2);
   }
-  const { host, port, portalPort } = parsed.options;
+  const { host, port, portalPort, redis } = parsed.options;
   let services: WebhookServices;
   try {
-    services = await startWebhookServices({ host, port, portalPort, logger });
+    services = await startWebhookServices({ host, port, portalPort, redis, logger });
   } catch (error) {
     logger.error('forwarder: failed to start', { error: error instanceof Error ? error.message : String(error) });
     process.exit(1);

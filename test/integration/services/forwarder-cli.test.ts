@@ -2,38 +2,16 @@
  * `npm run forwarder` (issue 15 §1): the forwarder and its portal alone, one JSON line on stdout, and a
  * drain on SIGTERM that tells listeners to reconnect elsewhere.
  */
-import { spawn } from 'node:child_process';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLOSE_GOING_AWAY } from '../../../common/webhook-protocol';
 import type { ChannelClosed} from '../../support/webhook-listener';
 import { TestListener } from '../../support/webhook-listener';
-
-/** Runs the CLI with `args`; stopped with SIGTERM when the test ends (tsx passes it on; a SIGKILL would orphan the program). */
-function run(args: string[]) {
-  const child = spawn('node_modules/.bin/tsx', ['services/forwarder-cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  onTestFinished(() => void (child.exitCode === null && child.kill('SIGTERM')));
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const firstLine = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => stdout.includes('\n') && resolve(stdout.slice(0, stdout.indexOf('\n'))));
-    void exited.then((code) => reject(new Error(`exited with ${code} before printing: ${stderr}`)));
-  });
-  firstLine.catch(() => {}); // awaited only by the tests that expect a line
-  return { child, exited, firstLine, output: () => ({ stdout, stderr }) };
-}
+import { runForwarderCli as run } from '../../support/forwarder-cli';
 
 describe('npm run forwarder', () => {
   it('prints one line with its URLs, forwards, and on SIGTERM drains: listeners are told to go elsewhere, exit 0', async () => {
     const cli = run(['--port', '0', '--portal-port', '0']);
-    const info = JSON.parse(await cli.firstLine) as {
-      webhook_url: string;
-      tools_url: string;
-      health: { alive: string; ready: string; metrics: string };
-      webhook: { id: string; secret: string };
-    };
+    const info = await cli.info;
     expect(info.health).toEqual({ alive: `${info.webhook_url}/healthz`, ready: `${info.webhook_url}/readyz`, metrics: `${info.webhook_url}/metrics` });
     expect((await fetch(info.health.ready)).status).toBe(200);
     expect((await fetch(`${info.tools_url}/webhooks`)).status).toBe(200);

@@ -11,7 +11,7 @@
  * the refusals behave the same).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLOSE_BAD_SECRET, CLOSE_CREDENTIAL_KIND, CLOSE_CREDENTIAL_REVOKED, CLOSE_PROTOCOL_ERROR, CLOSE_REPLACED, CLOSE_UNKNOWN_WEBHOOK, LISTEN_PATH } from '../../../common/webhook-protocol';
+import { CLOSE_BAD_SECRET, CLOSE_CREDENTIAL_KIND, CLOSE_CREDENTIAL_REVOKED, CLOSE_PROTOCOL_ERROR, CLOSE_REPLACED, CLOSE_TOO_MANY_LISTENERS, CLOSE_UNKNOWN_WEBHOOK, LISTEN_PATH } from '../../../common/webhook-protocol';
 import { LISTENER_NEEDS_SECRET, TAP_NEEDS_CREDENTIAL } from '../../../services/forwarder/listener-channel';
 import type { RunningForwarder } from '../../../services/forwarder/forwarder';
 import { MAX_TAP_CREDENTIALS, type TapCredential, TapCredentialLimitError, type WebhookRecord, type WebhookStore } from '../../../services/forwarder/webhook-store';
@@ -297,6 +297,56 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
         expect(resent.map((message) => (message.body as string)[0])).toEqual(['c', 'd']);
       } finally {
         await small.close();
+      }
+    });
+
+    it('keeps all buffers within resumeBudgetBytes, evicting the oldest messages of the largest', async () => {
+      // Frames of over 23,000 characters: 46,000 bytes each as counted in memory, 23,000 in Redis. The budget
+      // holds four: the small listener's one and the three newest of the large one's eight. A store of its own:
+      // the budget is the whole store's, and the other tests leave listeners away.
+      const own = await forwarderStores(kind);
+      const small = await own.start({ resumeBudgetBytes: kind === 'memory' ? 200_000 : 100_000 });
+      try {
+        webhook = await own.store.create({ name: 'budget', ownerId: 'owner-1' });
+        const connect = (listenerId: string) => TestListener.connect({ forwarderUrl: small.url, webhookId: webhook.id, secret: webhook.secret, listenerId, hubId: listenerId });
+        for (const listenerId of ['quiet', 'busy']) {
+          const first = await connect(listenerId);
+          first.socket.terminate();
+          await first.closed;
+        }
+        const post = async (hub: string, letter: string) => {
+          const response = await fetch(`${small.url}/webhook/${webhook.id}?hub=${hub}`, { method: 'POST', body: letter.repeat(10_000) });
+          return ((await response.json()) as { id: string }).id;
+        };
+        const quietId = await post('quiet', 'q');
+        const busyIds: string[] = [];
+        for (const letter of 'abcdefgh') busyIds.push(await post('busy', letter));
+        const [quiet, busy] = [await connect('quiet'), await connect('busy')];
+        open.push(quiet, busy);
+        expect(quiet.resumed).toBe(1);
+        expect((await quiet.nextMessage()).id).toBe(quietId);
+        expect(busy.resumed).toBe(3);
+        expect([(await busy.nextMessage()).id, (await busy.nextMessage()).id, (await busy.nextMessage()).id]).toEqual(busyIds.slice(5));
+      } finally {
+        await Promise.all(open.splice(0).map((listener) => listener.close()));
+        await own.close();
+      }
+    });
+
+    it('refuses a listener over the per-webhook and per-owner caps with a close reason the app can show; a reconnect is not a new one', async () => {
+      const capped = await stores.start({ maxListenersPerWebhook: 2, maxListenersPerOwner: 3 });
+      try {
+        const [first, second] = [await store.create({ name: 'one', ownerId: 'alice' }), await store.create({ name: 'two', ownerId: 'alice' })];
+        const connect = (hook: WebhookRecord, listenerId: string) => TestListener.connect({ forwarderUrl: capped.url, webhookId: hook.id, secret: hook.secret, listenerId });
+        open.push(await connect(first, 'l1'), await connect(first, 'l2'));
+        await expect(connect(first, 'l3')).rejects.toEqual(new ChannelClosed(CLOSE_TOO_MANY_LISTENERS, 'this webhook already has 2 listeners; the limit is 2'));
+        open.push(await connect(second, 'l1'));
+        await expect(connect(second, 'l2')).rejects.toEqual(new ChannelClosed(CLOSE_TOO_MANY_LISTENERS, "this webhook's owner already has 3 listeners; the limit is 3"));
+        // A reconnect of a listener the forwarder already holds is not a new one, and does not make room either.
+        open.push(await connect(first, 'l1'));
+        await expect(connect(second, 'l2')).rejects.toBeInstanceOf(ChannelClosed);
+      } finally {
+        await capped.close();
       }
     });
 

@@ -3,8 +3,16 @@ import { parseForwarderArgs } from '../../../services/forwarder-cli';
 
 describe('npm run forwarder: its options', () => {
   it('defaults to loopback and any free ports', () => {
-    expect(parseForwarderArgs([])).toEqual({ ok: true, options: { host: '127.0.0.1', port: 0, portalPort: 0 } });
-    expect(parseForwarderArgs(['--host', '0.0.0.0', '--port', '8080', '--portal-port=8081'])).toEqual({ ok: true, options: { host: '0.0.0.0', port: 8080, portalPort: 8081 } });
+    expect(parseForwarderArgs([])).toEqual({ ok: true, options: { host: '127.0.0.1', port: 0, portalPort: 0, redis: undefined } });
+    expect(parseForwarderArgs(['--host', '0.0.0.0', '--port', '8080', '--portal-port=8081'])).toEqual({ ok: true, options: { host: '0.0.0.0', port: 8080, portalPort: 8081, redis: undefined } });
+  });
+
+  it('takes a redis:// or rediss:// URL for --redis, and nothing else (without echoing it: it may hold a password)', () => {
+    expect(parseForwarderArgs(['--redis', 'redis://10.0.0.5:6380'])).toMatchObject({ ok: true, options: { redis: 'redis://10.0.0.5:6380' } });
+    expect(parseForwarderArgs(['--redis=rediss://user:pw@cache.example:6379/2'])).toMatchObject({ ok: true, options: { redis: 'rediss://user:pw@cache.example:6379/2' } });
+    for (const bad of ['localhost:6379', 'http://cache:6379', 'redis://', '']) {
+      expect(parseForwarderArgs(['--redis', bad]), bad).toEqual({ ok: false, error: '--redis must be a redis:// or rediss:// URL with a host' });
+    }
   });
 
   it('refuses what is not an option it has, or not a port, saying which', () => {

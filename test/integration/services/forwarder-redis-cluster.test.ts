@@ -1,0 +1,170 @@
+/**
+ * Several forwarder instances on one Redis (issue 15 §2, §3), each `npm run forwarder -- --redis` in a
+ * process of its own, as deployed:
+ * - three instances: posts spread over all three, listeners spread over all three, each message
+ *   delivered to exactly the matching listeners, and a tap sees every intake once;
+ * - failover: `kill -9` of the instance a listener is connected to while requests stream in at a steady
+ *   rate; the listener reconnects to another instance and receives every message that got a 202, none
+ *   lost, duplicates only of what the killed connection had already received;
+ * - Redis away: intake answers 503 with Retry-After and /readyz says not ready; both come back by
+ *   themselves when Redis does, and what was stored before is still delivered.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sequenceOf } from '../../../services/forwarder/message-ids';
+import { type ForwarderInfo, runForwarderCli } from '../../support/forwarder-cli';
+import { startTestRedis, type TestRedis } from '../../support/redis-server';
+import { TestListener } from '../../support/webhook-listener';
+
+let redis: TestRedis;
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterAll(() => redis.stop());
+
+/** Instances started one after the other (the first makes the demo webhook, the others find it). */
+async function instances(count: number) {
+  const started: Array<ReturnType<typeof runForwarderCli> & { info: Promise<ForwarderInfo> }> = [];
+  const infos: ForwarderInfo[] = [];
+  for (let i = 0; i < count; i++) {
+    const cli = runForwarderCli(['--redis', redis.url]);
+    started.push(cli);
+    infos.push(await cli.info);
+  }
+  return { clis: started, infos };
+}
+
+/** Posts a body to the instance at `url`; the id when answered 202, else undefined (refused, or the instance is gone). */
+async function post(url: string, webhookId: string, body: unknown, query = ''): Promise<string | undefined> {
+  try {
+    const response = await fetch(`${url}/webhook/${webhookId}${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = (await response.json()) as { id?: string };
+    return response.status === 202 ? json.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+describe('three instances on one Redis', () => {
+  it('route a message posted to any instance to exactly the matching listeners, wherever they are connected; a tap sees each intake once', async () => {
+    const { infos } = await instances(3);
+    const { id: webhookId, secret } = infos[0]!.webhook;
+    expect(infos.map((info) => info.webhook.id)).toEqual([webhookId, webhookId, webhookId]);
+    const [credentialId, tapSecret] = infos[0]!.webhook.tap_credential.split('.') as [string, string];
+    const connect = (at: number, listenerId: string, data: Record<string, unknown>, hubId?: string) =>
+      TestListener.connect({ forwarderUrl: infos[at]!.webhook_url, webhookId, secret, listenerId, data, hubId });
+    // The demo webhook routes by body.device.id; ?hub= goes to the listeners of that hub.
+    const lamp = await connect(0, 'lamp', { $key: 'lamp-1' }, 'hub-a');
+    const sensor = await connect(1, 'sensor', { $keys: ['sensor-1', 'lamp-1'] }, 'hub-b');
+    const plug = await connect(2, 'plug', { $key: 'plug-1' }, 'hub-a');
+    const tap = await TestListener.connect({ forwarderUrl: infos[2]!.webhook_url, webhookId, secret: tapSecret, credentialId, role: 'tap', listenerId: 'tap' });
+
+    const expected = new Map<string, string[]>([['lamp', []], ['sensor', []], ['plug', []]]);
+    const posted: string[] = [];
+    const cases: Array<[unknown, string, string[]]> = [
+      [{ device: { id: 'lamp-1' } }, '', ['lamp', 'sensor']],
+      [{ device: { id: 'sensor-1' } }, '', ['sensor']],
+      [{ device: { id: 'plug-1' } }, '', ['plug']],
+      [{ device: { id: 'nobody' } }, '', []],
+      [{ device: { id: 'lamp-1' } }, '?hub=hub-a', ['lamp', 'plug']],
+      [{}, '?hub=hub-b', ['sensor']],
+    ];
+    for (let round = 0; round < 5; round++) {
+      for (const [i, [body, query, targets]] of cases.entries()) {
+        const id = await post(infos[(round + i) % 3]!.webhook_url, webhookId, body, query);
+        expect(id).toBeDefined();
+        posted.push(id!);
+        for (const target of targets) expected.get(target)!.push(id!);
+      }
+    }
+
+    for (const [name, listener] of [['lamp', lamp], ['sensor', sensor], ['plug', plug]] as const) {
+      await vi.waitFor(() => expect(listener.ids()).toHaveLength(expected.get(name)!.length), { timeout: 10_000, interval: 20 });
+      // Exactly the matching messages, in the order they were stored.
+      expect(listener.ids(), name).toEqual(expected.get(name));
+    }
+    await vi.waitFor(() => expect(tap.taps.all).toHaveLength(posted.length), { timeout: 10_000, interval: 20 });
+    expect(tap.taps.all.map((event) => event.id).sort()).toEqual([...posted].sort());
+    // A marker after everything: nothing more arrives to any listener than what matched.
+    const marker = await post(infos[1]!.webhook_url, webhookId, { device: { id: 'plug-1' } });
+    await vi.waitFor(() => expect(plug.ids().at(-1)).toBe(marker), { timeout: 10_000, interval: 20 });
+    expect(lamp.ids()).toEqual(expected.get('lamp'));
+    expect(sensor.ids()).toEqual(expected.get('sensor'));
+    await Promise.all([lamp, sensor, plug, tap].map((listener) => listener.close()));
+  });
+});
+
+describe('failover', () => {
+  it('kill -9 of the instance a listener is on: it reconnects to another and gets every message that got a 202, none twice', async () => {
+    const { clis, infos } = await instances(3);
+    const { id: webhookId, secret } = infos[0]!.webhook;
+    const options = { webhookId, secret, listenerId: 'failover', data: { $key: 'lamp-1' } };
+    const first = await TestListener.connect({ ...options, forwarderUrl: infos[0]!.webhook_url });
+
+    // A steady stream, spread over all three instances (those to the killed one fail from then on: no 202, not counted).
+    const accepted: string[] = [];
+    let sending = true;
+    const stream = (async () => {
+      for (let n = 0; sending; n++) {
+        const id = await post(infos[n % 3]!.webhook_url, webhookId, { device: { id: 'lamp-1' }, n });
+        if (id !== undefined) accepted.push(id);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+
+    await vi.waitFor(() => expect(first.ids().length).toBeGreaterThanOrEqual(100), { timeout: 20_000, interval: 10 });
+    clis[0]!.child.kill('SIGKILL');
+    await first.closed;
+    const acceptedAtKill = accepted.length;
+    const firstIds = first.ids();
+    // The listener's last ack may not have reached Redis: it resumes after the last it acknowledged.
+    const second = await TestListener.connect({ ...options, forwarderUrl: infos[1]!.webhook_url, resumeAfter: firstIds.at(-1) });
+    await vi.waitFor(() => expect(accepted.length).toBeGreaterThanOrEqual(acceptedAtKill + 100), { timeout: 20_000, interval: 10 });
+    sending = false;
+    await stream;
+
+    const received = () => new Set([...firstIds, ...second.ids()]);
+    await vi.waitFor(() => expect(accepted.filter((id) => !received().has(id))).toEqual([]), { timeout: 20_000, interval: 20 });
+    // Each connection got each message at most once, in order; the second only what came after its resumeAfter
+    // (an ack lost with the first connection would only mean a message sent again, still after that point).
+    for (const ids of [firstIds, second.ids()]) {
+      expect(new Set(ids).size).toBe(ids.length);
+      const sequences = ids.map((id) => sequenceOf(id)!);
+      expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+    }
+    expect(second.ids().filter((id) => firstIds.includes(id))).toEqual([]);
+    expect(accepted.length).toBeGreaterThanOrEqual(200);
+    await second.close();
+  });
+});
+
+describe('Redis away', () => {
+  it('intake answers 503 with Retry-After and /readyz says not ready; both recover when Redis is back, and stored messages are still delivered', async () => {
+    const { infos } = await instances(1);
+    const [info] = infos as [ForwarderInfo];
+    const { id: webhookId, secret } = info.webhook;
+    const listener = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId, secret, listenerId: 'patient', data: { $key: 'lamp-1' }, autoAck: false });
+    const before = await post(info.webhook_url, webhookId, { device: { id: 'lamp-1' }, n: 'before' });
+    expect((await listener.nextMessage()).id).toBe(before);
+
+    await redis.stop();
+    const refused = await fetch(`${info.webhook_url}/webhook/${webhookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"device":{"id":"lamp-1"}}' });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({ error: 'temporarily_unavailable' });
+    const notReady = await fetch(info.health.ready);
+    expect(notReady.status).toBe(503);
+    expect((await fetch(info.health.alive)).status).toBe(200);
+
+    await redis.start();
+    await vi.waitFor(async () => expect((await fetch(info.health.ready)).status).toBe(200), { timeout: 15_000, interval: 50 });
+    const after = await post(info.webhook_url, webhookId, { device: { id: 'lamp-1' }, n: 'after' });
+    expect(after).toBeDefined();
+    expect((await listener.nextMessage()).id).toBe(after);
+    // The unacknowledged message from before the outage is still in Redis: a reconnect gets both again.
+    await listener.close();
+    const again = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId, secret, listenerId: 'patient', data: { $key: 'lamp-1' } });
+    expect(again.resumed).toBe(2);
+    expect([(await again.nextMessage()).id, (await again.nextMessage()).id]).toEqual([before, after]);
+    await again.close();
+  });
+});
