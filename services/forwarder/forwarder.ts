@@ -122,7 +122,7 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   const writer = new TurnWriter();
   // The backends show intakes to this instance's taps through the channel, made below (only called once it is).
   const tapLocally: TapLocally = (webhookId, message, summary) => channel.tap(webhookId, message, summary);
-  const backend = options.redis ? createRedisBackend(options.redis, { ...redisCaps(options), tapLocally, logger, now, forgetAfterMs: forgetAfterMs(options), sweepMs: options.sweepMs ?? 5_000 }) : memoryBackend(options, { writer, tapLocally, logger, now });
+  const backend = options.redis ? createRedisBackend(options.redis, { ...redisCaps(options), tapLocally, writer, logger, now, forgetAfterMs: forgetAfterMs(options), sweepMs: options.sweepMs ?? 5_000 }) : memoryBackend(options, { writer, tapLocally, logger, now });
   const metrics = createForwarderMetrics({
     pending: () => backend.pending(),
     listenersConnected: () => backend.registry.allSlots().filter((slot) => slot.socket !== undefined).length,

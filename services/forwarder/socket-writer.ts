@@ -39,6 +39,15 @@ export function sendCorked(socket: WebSocket, writeAll: (write: (frame: string) 
   connection?.uncork();
 }
 
+/** Writes every frame (over the high-water mark too: they were taken for this socket already), corked. */
+export function sendAllCorked(socket: WebSocket, frames: readonly string[]): void {
+  if (socket.readyState !== WebSocket.OPEN) return;
+  const connection = connectionOf.get(socket);
+  connection?.cork();
+  for (const frame of frames) socket.send(frame);
+  connection?.uncork();
+}
+
 export class TurnWriter {
   private readonly writes = new Map<object, () => void>();
   private tapFrames: Array<{ socket: WebSocket; frame: string }> = [];

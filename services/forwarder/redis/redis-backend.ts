@@ -4,9 +4,10 @@
  *
  * - An accepted intake is stored by one script (redis-scripts.ts INTAKE) before its 202: the shared
  *   sequence makes its id, and each target listener's stream gets its frame, within the same count and
- *   byte caps as in memory and a byte budget for all streams together. The script wakes the instances
- *   the targets are connected to (pub/sub, WAKE_PREFIX + instance), which read the new entries with XRANGE
- *   from the last one they sent, and send them in order.
+ *   byte caps as in memory and a byte budget for all streams together. The script wakes the other
+ *   instances the targets are connected to (pub/sub, WAKE_PREFIX + instance), which read the new entries
+ *   with XRANGE from the last one they sent, and send them in order. A target connected here that has
+ *   everything before the new entry is sent the frame at once, without a read.
  * - A listener registers on whichever instance it reaches: the REGISTER script makes this instance its
  *   owner (telling the previous one to close its connection), drops what the listener says it has
  *   (`resumeAfter`), and the stream is sent from its start. An ack deletes the entry (XDEL). Delivery is
@@ -25,7 +26,7 @@ import type { ForwarderBackend, IntakeSummary, TapLocally } from '../forwarder-b
 import type { ListenerSlot } from '../listener-registry';
 import { withoutBody, worthReporting } from '../memory-backend';
 import { messageId, sequenceOf, timeText } from '../message-ids';
-import { HIGH_WATER_BYTES, sendCorked } from '../socket-writer';
+import { HIGH_WATER_BYTES, sendAllCorked, type TurnWriter } from '../socket-writer';
 import { ALIVE_PREFIX, KEYS, slotKey, tapChannel, WAKE_PREFIX } from './redis-keys';
 import type { SlotRecord } from './redis-mirror';
 import type { RedisState } from './redis-state';
@@ -40,6 +41,7 @@ export interface RedisBackendOptions {
   forgetAfterMs: number;
   sweepMs: number;
   tapLocally: TapLocally;
+  writer: TurnWriter;
   logger: Logger;
   now: () => number;
 }
@@ -49,6 +51,8 @@ const READ_COUNT = 256;
 /** Redis forgets an instance this long after its last sign of life (it renews every third of it). */
 const ALIVE_MS = 15_000;
 const RETRY_MS = 250;
+/** Acks wait this long to go to Redis together: fewer script runs, and an ack only has to arrive before a resume. */
+const ACK_BATCH_MS = 10;
 
 /** A listener connected to this instance, and how far its stream has been sent. */
 interface Connected {
@@ -62,6 +66,8 @@ interface Connected {
   more: boolean;
   /** Stopped at the socket's high-water mark: an ack reads on. */
   blocked: boolean;
+  /** Frames taken for the listener, written at the end of the turn. */
+  outbox: string[];
 }
 
 interface PublishedTap {
@@ -71,13 +77,28 @@ interface PublishedTap {
 
 export function createRedisBackend(state: RedisState, options: RedisBackendOptions): ForwarderBackend {
   const { redis, subscriber, scripts, mirror, instance } = state;
-  const { logger, now } = options;
+  const { logger, now, writer } = options;
   const connected = new Map<string, Connected>();
   const tapIds = new Map<WebSocket, string>();
   /** Open taps here, per webhook: its tap channel is subscribed while there is one. */
   const tapsHere = new Map<string, number>();
   const lostCounts = new Map<string, number>();
   let closed = false;
+
+  /** Full: nothing more is taken for the listener until acks make room (its messages wait in Redis). */
+  const full = (listener: Connected) => listener.socket.bufferedAmount > HIGH_WATER_BYTES;
+
+  /** Queues a frame for the end of this turn (socket-writer.ts); it counts as sent from now on. */
+  const sendSoon = (listener: Connected, frame: string, entry: string) => {
+    listener.outbox.push(frame);
+    listener.lastSent = entry;
+    writer.soon(listener, () => {
+      const frames = listener.outbox;
+      listener.outbox = [];
+      sendAllCorked(listener.socket, frames);
+      if (full(listener)) listener.blocked = true;
+    });
+  };
 
   const read = async (listener: Connected): Promise<void> => {
     if (listener.reading) {
@@ -90,19 +111,11 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       do {
         listener.more = false;
         if (closed || connected.get(listener.key) !== listener) return;
-        if (listener.socket.bufferedAmount > HIGH_WATER_BYTES) return void (listener.blocked = true);
+        if (full(listener)) return void (listener.blocked = true);
         const entries = (await redis.xrange(listener.key, `(${listener.lastSent}`, '+', 'COUNT', READ_COUNT)) as Array<[string, string[]]>;
-        let sent = 0;
-        sendCorked(listener.socket, (write) => {
-          for (const [entry, fields] of entries) {
-            if (!write(fields[1]!)) break;
-            listener.lastSent = entry;
-            sent++;
-          }
-        });
-        if (sent < entries.length) listener.blocked = true;
-        else if (entries.length === READ_COUNT) listener.more = true;
-      } while (listener.more && !listener.blocked);
+        for (const [entry, fields] of entries) sendSoon(listener, fields[1]!, entry);
+        if (entries.length === READ_COUNT) listener.more = true;
+      } while (listener.more);
     } catch (error) {
       // Redis away: read again a little later (the messages wait in Redis).
       logger.warn('forwarder: a listener stream could not be read; retrying', { error: error instanceof Error ? error.message : String(error) });
@@ -110,6 +123,13 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
     } finally {
       listener.reading = false;
     }
+  };
+
+  /** Acks of one turn go to Redis together, one script per listener. */
+  const acking = new Map<string, string[]>();
+  const sendAcks = () => {
+    for (const [key, entries] of acking) scripts.acknowledge(key, entries).catch(() => {});
+    acking.clear();
   };
 
   const onWake = (_channel: string, text: string) => {
@@ -172,7 +192,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       await subscribed;
       const key = slotKey(webhook.id, listenerId);
       // Registered here before Redis knows: a wake-up that arrives first waits for the read below.
-      const listener: Connected = { key, socket, slot: undefined, lastSent: '0-0', reading: true, more: false, blocked: false };
+      const listener: Connected = { key, socket, slot: undefined, lastSent: '0-0', reading: true, more: false, blocked: false, outbox: [] };
       const previous = connected.get(key);
       connected.set(key, listener);
       const release = () => {
@@ -215,7 +235,12 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       if (sequence === undefined) return;
       const key = slotKey(slot.webhookId, slot.listenerId);
       // A lost ack (Redis away) only means the message is sent again: at least once.
-      scripts.acknowledge(key, `${sequence}-0`).catch(() => {});
+      const entries = acking.get(key);
+      if (entries) entries.push(`${sequence}-0`);
+      else {
+        acking.set(key, [`${sequence}-0`]);
+        if (acking.size === 1) setTimeout(sendAcks, ACK_BATCH_MS).unref();
+      }
       const listener = connected.get(key);
       if (listener?.blocked) void read(listener);
     },
@@ -236,11 +261,20 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       const message = { id: '', ...received };
       if (targets.some((slot) => !slot.rawBodyOnly)) forms[0] = frameAround(message);
       if (targets.some((slot) => slot.rawBodyOnly)) forms[1] = frameAround(withoutBody(message));
-      const { id, tapped, lost } = await scripts.intake(
-        targets.map((slot) => slotKey(slot.webhookId, slot.listenerId)),
-        { webhookId, time: timeText(now()), countCap: options.countCap, byteCap: options.byteCap, budget: options.budget, forms, formOf: targets.map((slot) => (slot.rawBodyOnly ? 2 : 1)) },
-      );
+      const keys = targets.map((slot) => slotKey(slot.webhookId, slot.listenerId));
+      const formOf = targets.map((slot): 1 | 2 => (slot.rawBodyOnly ? 2 : 1));
+      const { id, tapped, before, lost } = await scripts.intake(keys, { webhookId, instance, time: timeText(now()), countCap: options.countCap, byteCap: options.byteCap, budget: options.budget, forms, formOf });
       if (lost.length > 0) reportLost(lost);
+      const entry = `${sequenceOf(id)}-0`;
+      keys.forEach((key, i) => {
+        const listener = connected.get(key);
+        if (!listener) return;
+        // The listener has everything before this message: it is sent from here, not read back from Redis.
+        if (!listener.reading && !listener.blocked && !full(listener) && (before[i] === '' || before[i] === listener.lastSent)) {
+          const [prefix, suffix] = forms[formOf[i]! - 1]!;
+          sendSoon(listener, prefix + id + suffix, entry);
+        } else void read(listener);
+      });
       if (tapped) void publishTap(webhookId, withoutBody({ ...message, id }), summary);
       return id;
     },
@@ -273,10 +307,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       untap(webhookId);
       scripts.tap(webhookId, tapId, false).catch(() => {});
     },
-    async pending() {
-      const [messages, bytes] = await Promise.all([redis.get(KEYS.pendingCount), redis.get(KEYS.pendingBytes)]);
-      return { messages: Number(messages ?? 0), bytes: Number(bytes ?? 0) };
-    },
+    pending: () => scripts.pending(),
     bytesInMemory: () => 0,
     async close() {
       closed = true;

@@ -17,9 +17,8 @@ export const KEYS = {
   sequence: 'fw:seq',
   /** Sorted set: slot key → bytes of its queued frames (the largest pays first when the budget is over). */
   queueBytes: 'fw:queue-bytes',
-  /** Bytes and number of all queued frames. */
+  /** Bytes of all queued frames (the budget's total). */
   pendingBytes: 'fw:pending-bytes',
-  pendingCount: 'fw:pending-count',
   /** Hash: slot key → the instance its listener is connected to. */
   owners: 'fw:owners',
   /** Sorted set: slot key → since when (ms) its listener is away; forgotten after `forgetAfterMs`. */

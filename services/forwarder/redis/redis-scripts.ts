@@ -4,18 +4,18 @@
  * the same for all; the listener caps cannot be overrun by two registrations at once).
  *
  * Queue bookkeeping is the same in every script (`settle`): a frame's bytes (UTF-8, as Redis holds it)
- * are counted in its slot's score in KEYS.queueBytes and in the totals; an empty queue leaves the set.
+ * are counted in its slot's score in KEYS.queueBytes and in the total; a queue holding none leaves the set.
+ * Each call in a script costs a few microseconds (measured in docs/benchmarks.md), so the scripts make
+ * as few as they can: counts come from the replies of the writes (INCRBY, ZINCRBY), not from reads after.
  */
 import type { Redis } from 'ioredis';
 import { ALIVE_PREFIX, CHANGES_MAX_LENGTH, KEYS, ownerSlotsKey, tapsKey, WAKE_PREFIX, webhookSlotsKey } from './redis-keys';
 
 const COMMON = `
-local queueBytes, pendingBytes, pendingCount = '${KEYS.queueBytes}', '${KEYS.pendingBytes}', '${KEYS.pendingCount}'
+local queueBytes, pendingBytes = '${KEYS.queueBytes}', '${KEYS.pendingBytes}'
 local function settle(queue, size)
   redis.call('INCRBY', pendingBytes, -size)
-  redis.call('DECR', pendingCount)
-  if redis.call('XLEN', queue) == 0 then redis.call('ZREM', queueBytes, queue)
-  else redis.call('ZINCRBY', queueBytes, -size, queue) end
+  if tonumber(redis.call('ZINCRBY', queueBytes, -size, queue)) <= 0 then redis.call('ZREM', queueBytes, queue) end
 end
 -- Drops the oldest message of a queue; its size, or nil when the queue is empty.
 local function dropOldest(queue)
@@ -36,9 +36,12 @@ end
  * message's stream entry id (`<sequence>-0`), so "after id X" is the same on every instance. Each target
  * queue gets its frame (prefix .. id .. suffix of the form it wants), then its own caps are applied, then
  * the forwarder-wide byte budget (the largest queue first). The instances holding the targets' listeners
- * are woken. Returns { id, 1 when a tap of the webhook is open (else 0), queue, dropped, queue, dropped, … }
- * for the queues that lost messages. KEYS: the target queues. ARGV: time (base36), count cap, byte cap,
- * byte budget, the two forms' prefix and suffix, the webhook id, then each target's form (1 or 2).
+ * are woken, but for the one running the intake: it is told, for each target, the entry before the new one
+ * ('' when the queue was empty), so it can send the frame it has at once to a listener of its own that has
+ * everything before (redis-backend.ts). Returns { id, 1 when a tap of the webhook is open (else 0),
+ * { entry before, per target }, { queue, dropped, queue, dropped, … } for the queues that lost messages }.
+ * KEYS: the target queues. ARGV: time (base36), count cap, byte cap, byte budget, the two forms' prefix and
+ * suffix, the webhook id, this instance, then each target's form (1 or 2).
  */
 const INTAKE = `${COMMON}
 local function base36(n, width)
@@ -55,25 +58,26 @@ local sequence = redis.call('INCR', '${KEYS.sequence}')
 local id = 'evt_' .. ARGV[1] .. '_' .. base36(sequence, 10)
 local entry = sequence .. '-0'
 local countCap, byteCap, budget = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local lost, wakes = {}, {}
-local report = { id, redis.call('SISMEMBER', '${KEYS.tapped}', ARGV[9]) }
+local lost, wakes, before, dropped, total = {}, {}, {}, {}, 0
 for i, queue in ipairs(KEYS) do
-  local form = tonumber(ARGV[9 + i])
+  local form = tonumber(ARGV[10 + i])
   local frame = ARGV[3 + 2 * form] .. id .. ARGV[4 + 2 * form]
+  local last = redis.call('XREVRANGE', queue, '+', '-', 'COUNT', 1)[1]
+  before[i] = last and last[1] or ''
   redis.call('XADD', queue, entry, 'f', frame)
-  redis.call('INCRBY', pendingBytes, #frame)
-  redis.call('INCR', pendingCount)
+  total = redis.call('INCRBY', pendingBytes, #frame)
   local bytes = tonumber(redis.call('ZINCRBY', queueBytes, #frame, queue))
   local length = redis.call('XLEN', queue)
   while length > countCap or (bytes > byteCap and length > 1) do
-    bytes = bytes - dropOldest(queue)
+    local size = dropOldest(queue)
+    bytes = bytes - size
+    total = total - size
     length = length - 1
     lost[queue] = (lost[queue] or 0) + 1
   end
   local owner = redis.call('HGET', '${KEYS.owners}', queue)
-  if owner then wakes[owner] = (wakes[owner] and wakes[owner] .. '\\n' or '') .. queue end
+  if owner and owner ~= ARGV[10] then wakes[owner] = (wakes[owner] and wakes[owner] .. '\\n' or '') .. queue end
 end
-local total = tonumber(redis.call('GET', pendingBytes) or '0')
 while total > budget do
   local largest = redis.call('ZREVRANGE', queueBytes, 0, 0)[1]
   if not largest then break end
@@ -84,20 +88,25 @@ while total > budget do
   end
 end
 for queue, count in pairs(lost) do
-  table.insert(report, queue)
-  table.insert(report, count)
+  table.insert(dropped, queue)
+  table.insert(dropped, count)
 end
 for owner, queues in pairs(wakes) do redis.call('PUBLISH', '${WAKE_PREFIX}' .. owner, queues) end
-return report
+return { id, redis.call('SISMEMBER', '${KEYS.tapped}', ARGV[9]), before, dropped }
 `;
 
-/** An acknowledgement: the entry leaves its queue. KEYS: the queue. ARGV: the entry id. Returns 1, or 0 when it was not there. */
+/** Acknowledgements: the entries leave their queue. KEYS: the queue. ARGV: the entry ids. Returns how many were there. */
 const ACKNOWLEDGE = `${COMMON}
-local entry = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])[1]
-if not entry then return 0 end
-redis.call('XDEL', KEYS[1], ARGV[1])
-settle(KEYS[1], #entry[2][2])
-return 1
+local removed = 0
+for _, id in ipairs(ARGV) do
+  local entry = redis.call('XRANGE', KEYS[1], id, id)[1]
+  if entry then
+    redis.call('XDEL', KEYS[1], id)
+    settle(KEYS[1], #entry[2][2])
+    removed = removed + 1
+  end
+end
+return removed
 `;
 
 /**
@@ -191,7 +200,6 @@ for _, slot in ipairs(stale) do
   end
   local bytes = redis.call('ZSCORE', queueBytes, slot)
   if bytes then redis.call('INCRBY', pendingBytes, -tonumber(bytes)) end
-  redis.call('INCRBY', pendingCount, -redis.call('XLEN', slot))
   redis.call('ZREM', queueBytes, slot)
   redis.call('DEL', slot)
   redis.call('ZREM', '${KEYS.away}', slot)
@@ -207,7 +215,14 @@ redis.call('HSET', '${KEYS.webhooks}', ARGV[1], ARGV[3])
 return change('webhook', ARGV[1], ARGV[3])
 `;
 
-const SCRIPTS = { fwIntake: INTAKE, fwAcknowledge: ACKNOWLEDGE, fwRegister: REGISTER, fwRelease: RELEASE, fwTap: TAP, fwSweep: SWEEP, fwPutWebhook: PUT_WEBHOOK };
+/** For /metrics: messages and bytes waiting in all queues (one XLEN per queue holding any; run when scraped). */
+const PENDING = `
+local messages = 0
+for _, queue in ipairs(redis.call('ZRANGE', '${KEYS.queueBytes}', 0, -1)) do messages = messages + redis.call('XLEN', queue) end
+return { messages, tonumber(redis.call('GET', '${KEYS.pendingBytes}') or '0') }
+`;
+
+const SCRIPTS = { fwIntake: INTAKE, fwAcknowledge: ACKNOWLEDGE, fwRegister: REGISTER, fwRelease: RELEASE, fwTap: TAP, fwSweep: SWEEP, fwPutWebhook: PUT_WEBHOOK, fwPending: PENDING };
 type ScriptName = keyof typeof SCRIPTS;
 type Reply = string | number | null | Reply[];
 
@@ -225,17 +240,18 @@ export class ForwarderScripts {
   /** The message's id, and the queues that lost messages to their caps or the budget (with how many). */
   async intake(
     queues: readonly string[],
-    args: { webhookId: string; time: string; countCap: number; byteCap: number; budget: number; forms: readonly [[string, string], [string, string]]; formOf: readonly (1 | 2)[] },
-  ): Promise<{ id: string; tapped: boolean; lost: Array<[string, number]> }> {
+    args: { webhookId: string; instance: string; time: string; countCap: number; byteCap: number; budget: number; forms: readonly [[string, string], [string, string]]; formOf: readonly (1 | 2)[] },
+  ): Promise<{ id: string; tapped: boolean; before: string[]; lost: Array<[string, number]> }> {
     const [[prefix1, suffix1], [prefix2, suffix2]] = args.forms;
-    const reply = (await this.run('fwIntake', queues, [args.time, args.countCap, args.byteCap, args.budget, prefix1, suffix1, prefix2, suffix2, args.webhookId, ...args.formOf])) as Array<string | number>;
+    const [id, tapped, before, dropped] = (await this.run('fwIntake', queues, [args.time, args.countCap, args.byteCap, args.budget, prefix1, suffix1, prefix2, suffix2, args.webhookId, args.instance, ...args.formOf])) as [string, number, string[], Array<string | number>];
     const lost: Array<[string, number]> = [];
-    for (let i = 2; i < reply.length; i += 2) lost.push([String(reply[i]), Number(reply[i + 1])]);
-    return { id: String(reply[0]), tapped: reply[1] === 1, lost };
+    for (let i = 0; i < dropped.length; i += 2) lost.push([String(dropped[i]), Number(dropped[i + 1])]);
+    return { id, tapped: tapped === 1, before, lost };
   }
 
-  async acknowledge(queue: string, entry: string): Promise<boolean> {
-    return (await this.run('fwAcknowledge', [queue], [entry])) === 1;
+  /** How many of the entries were still there. */
+  async acknowledge(queue: string, entries: readonly string[]): Promise<number> {
+    return Number(await this.run('fwAcknowledge', [queue], entries));
   }
 
   async register(queue: string, args: { record: string; webhookId: string; ownerId: string; maxPerWebhook: number; maxPerOwner: number; instance: string; resumeAfterEntry: string | undefined }): Promise<{ refused: string } | { version: string; waiting: number }> {
@@ -253,6 +269,11 @@ export class ForwarderScripts {
 
   async sweep(now: number, forgetAfterMs: number): Promise<number> {
     return Number(await this.run('fwSweep', [], [now, forgetAfterMs]));
+  }
+
+  async pending(): Promise<{ messages: number; bytes: number }> {
+    const [messages, bytes] = (await this.run('fwPending', [], [])) as [number, number];
+    return { messages, bytes };
   }
 
   /** The change id, or undefined when the webhook was changed since `expected` was read. */
