@@ -13,6 +13,8 @@ export interface ForwarderGauges {
   listenersConnected(): number;
   /** Requests waiting for the legacy sandbox, all webhooks together. */
   legacyWaiting(): number;
+  /** Whether it takes intake (as /readyz says). */
+  ready(): boolean;
 }
 
 export interface ForwarderMetrics {
@@ -69,6 +71,7 @@ export function createForwarderMetrics(gauges: ForwarderGauges): ForwarderMetric
   gauge('forwarder_pending_bytes', 'Bytes of the messages held for listeners (with Redis: all instances).', async () => (await gauges.pending()).bytes);
   gauge('forwarder_listeners_connected', 'Listener connections registered now.', gauges.listenersConnected);
   gauge('forwarder_legacy_queue_requests', 'Requests waiting for the legacy-function sandbox.', gauges.legacyWaiting);
+  gauge('forwarder_ready', 'Whether this instance takes intake (1) or not (0: draining, or Redis does not answer), as /readyz says.', () => (gauges.ready() ? 1 : 0));
   return {
     registry,
     intake: (status) => void intakeCounts.set(status, (intakeCounts.get(status) ?? 0) + 1),

@@ -127,6 +127,7 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
     pending: () => backend.pending(),
     listenersConnected: () => backend.registry.allSlots().filter((slot) => slot.socket !== undefined).length,
     legacyWaiting: () => Object.values(options.legacyRunner?.waiting() ?? {}).reduce((sum, waiting) => sum + waiting, 0),
+    ready: () => !draining && backend.ready(),
   });
   const channel = createListenerChannel({
     backend,

@@ -307,7 +307,8 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       untap(webhookId);
       scripts.tap(webhookId, tapId, false).catch(() => {});
     },
-    pending: () => scripts.pending(),
+    // While Redis does not answer, /metrics still answers: with NaN for what only Redis knows.
+    pending: () => scripts.pending().catch(() => ({ messages: Number.NaN, bytes: Number.NaN })),
     bytesInMemory: () => 0,
     async close() {
       closed = true;
@@ -327,7 +328,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
 }
 
 /** The frame of `message` split where its id goes: `{"type":"message","message":{"id":"` and the rest. */
-function frameAround(message: WebhookMessage | RawWebhookMessage): [string, string] {
+export function frameAround(message: WebhookMessage | RawWebhookMessage): [string, string] {
   const { id: _id, ...rest } = message;
   const frame = JSON.stringify({ type: 'message', message: { id: '\u0000', ...rest } } satisfies ListenerServerMessage);
   const at = frame.indexOf('\\u0000');

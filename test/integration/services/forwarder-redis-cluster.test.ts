@@ -142,12 +142,24 @@ describe('Redis away', () => {
     const { infos } = await instances(1);
     const [info] = infos as [ForwarderInfo];
     const { id: webhookId, secret } = info.webhook;
-    const listener = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId, secret, listenerId: 'patient', data: { $key: 'lamp-1' }, autoAck: false });
-    const before = await post(info.webhook_url, webhookId, { device: { id: 'lamp-1' }, n: 'before' });
+    const metric = async (name: string) => {
+      const text = await (await fetch(info.health.metrics)).text();
+      return new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1];
+    };
+    const pendingBefore = Number(await metric('forwarder_pending_messages'));
+    const listener = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId, secret, listenerId: 'patient', data: { $key: 'patient-lamp' }, autoAck: false });
+    const before = await post(info.webhook_url, webhookId, { device: { id: 'patient-lamp' }, n: 'before' });
     expect((await listener.nextMessage()).id).toBe(before);
 
+    // The unacknowledged message waits in Redis (the gauge counts every instance's listeners).
+    expect(Number(await metric('forwarder_pending_messages'))).toBe(pendingBefore + 1);
+    expect(await metric('forwarder_ready')).toBe('1');
+
     await redis.stop();
-    const refused = await fetch(`${info.webhook_url}/webhook/${webhookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"device":{"id":"lamp-1"}}' });
+    // /metrics still answers: not ready, and NaN for what only Redis knows.
+    expect(await metric('forwarder_ready')).toBe('0');
+    expect(Number(await metric('forwarder_pending_messages'))).toBeNaN();
+    const refused = await fetch(`${info.webhook_url}/webhook/${webhookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"device":{"id":"patient-lamp"}}' });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(await refused.json()).toMatchObject({ error: 'temporarily_unavailable' });
@@ -157,12 +169,12 @@ describe('Redis away', () => {
 
     await redis.start();
     await vi.waitFor(async () => expect((await fetch(info.health.ready)).status).toBe(200), { timeout: 15_000, interval: 50 });
-    const after = await post(info.webhook_url, webhookId, { device: { id: 'lamp-1' }, n: 'after' });
+    const after = await post(info.webhook_url, webhookId, { device: { id: 'patient-lamp' }, n: 'after' });
     expect(after).toBeDefined();
     expect((await listener.nextMessage()).id).toBe(after);
     // The unacknowledged message from before the outage is still in Redis: a reconnect gets both again.
     await listener.close();
-    const again = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId, secret, listenerId: 'patient', data: { $key: 'lamp-1' } });
+    const again = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId, secret, listenerId: 'patient', data: { $key: 'patient-lamp' } });
     expect(again.resumed).toBe(2);
     expect([(await again.nextMessage()).id, (await again.nextMessage()).id]).toEqual([before, after]);
     await again.close();
