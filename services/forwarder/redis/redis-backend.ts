@@ -156,13 +156,23 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   subscriber.on('ready', () => {
     for (const listener of connected.values()) void read(listener);
   });
-  const subscribed = subscriber.subscribe(WAKE_PREFIX + instance);
+  // Subscribed again by each registration (idempotent, one round trip): a first subscribe lost with Redis is made up for.
+  const subscribeWakes = () => subscriber.subscribe(WAKE_PREFIX + instance);
+  void subscribeWakes().catch(() => {});
+  /** Slots whose release Redis missed (it was away): released again with the next sweep, so they are forgotten in time. */
+  const unreleased = new Set<string>();
+  const release = (key: string, at: number) =>
+    scripts.release(key, instance, at).then(
+      () => unreleased.delete(key),
+      () => unreleased.add(key),
+    );
 
   const beAlive = () => redis.set(ALIVE_PREFIX + instance, '1', 'PX', ALIVE_MS).catch(() => {});
   void beAlive();
   const aliveTimer = setInterval(beAlive, ALIVE_MS / 3);
   aliveTimer.unref();
   const sweepTimer = setInterval(() => {
+    for (const key of unreleased) if (!connected.has(key)) void release(key, now());
     scripts.sweep(now(), options.forgetAfterMs).then(
       (forgotten) => forgotten > 0 && logger.info('forwarder: listeners away too long forgotten', { forgotten }),
       () => {},
@@ -189,8 +199,9 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
     sync: () => mirror.sync(),
     ready: state.ready,
     async open(webhook, listenerId, registration, resumeAfter, socket) {
-      await subscribed;
+      await subscribeWakes();
       const key = slotKey(webhook.id, listenerId);
+      unreleased.delete(key);
       // Registered here before Redis knows: a wake-up that arrives first waits for the read below.
       const listener: Connected = { key, socket, slot: undefined, lastSent: '0-0', reading: true, more: false, blocked: false, outbox: [] };
       const previous = connected.get(key);
@@ -250,8 +261,8 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       // A newer connection here has the slot: it is not away.
       if (current && current.socket !== socket) return;
       connected.delete(key);
-      // Only if this instance still owns it (a newer connection elsewhere may); a release lost with Redis is made by the sweep once this instance is gone.
-      scripts.release(key, instance, now()).catch(() => {});
+      // Only if this instance still owns it (a newer connection elsewhere may); a release Redis missed is made again with the next sweep.
+      void release(key, now());
     },
     async accept(webhookId, received, targets, summary) {
       const forms: [[string, string], [string, string]] = [
