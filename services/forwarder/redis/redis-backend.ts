@@ -29,6 +29,7 @@ import { messageId, sequenceOf, timeText } from '../message-ids';
 import { HIGH_WATER_BYTES, sendAllCorked, type TurnWriter } from '../socket-writer';
 import { ALIVE_PREFIX, KEYS, slotKey, tapChannel, WAKE_PREFIX } from './redis-keys';
 import type { SlotRecord } from './redis-mirror';
+import type { IntakeToStore, StoredIntake } from './redis-scripts';
 import type { RedisState } from './redis-state';
 
 export interface RedisBackendOptions {
@@ -53,6 +54,8 @@ const ALIVE_MS = 15_000;
 const RETRY_MS = 250;
 /** Acks wait this long to go to Redis together: fewer script runs, and an ack only has to arrive before a resume. */
 const ACK_BATCH_MS = 10;
+/** Bounds a script's arguments (each intake adds six and one per target). */
+const MAX_INTAKES_PER_SCRIPT = 100;
 
 /** A listener connected to this instance, and how far its stream has been sent. */
 interface Connected {
@@ -188,6 +191,40 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
     }
   };
 
+  /** Sends a stored intake's frame at once to each target connected here that has everything before it; the others read. */
+  const sendStored = ({ queues, forms, formOf }: IntakeToStore, { id, before }: StoredIntake) => {
+    const entry = `${sequenceOf(id)}-0`;
+    queues.forEach((key, i) => {
+      const listener = connected.get(key);
+      if (!listener) return;
+      if (!listener.reading && !listener.blocked && !full(listener) && (before[i] === '' || before[i] === listener.lastSent)) {
+        const [prefix, suffix] = forms[formOf[i]! - 1]!;
+        sendSoon(listener, prefix + id + suffix, entry);
+      } else void read(listener);
+    });
+  };
+
+  /**
+   * The intakes of one turn go to Redis in one script (at most MAX_INTAKES_PER_SCRIPT each), in order:
+   * one script run and one round trip for many requests under load, as soon as the turn ends when alone.
+   */
+  let toStore: Array<{ intake: IntakeToStore; stored: (result: StoredIntake) => void; failed: (error: unknown) => void }> = [];
+  const storeIntakes = () => {
+    const batch = toStore;
+    toStore = [];
+    for (let start = 0; start < batch.length; start += MAX_INTAKES_PER_SCRIPT) {
+      const part = batch.slice(start, start + MAX_INTAKES_PER_SCRIPT);
+      const caps = { instance, time: timeText(now()), countCap: options.countCap, byteCap: options.byteCap, budget: options.budget };
+      scripts.intake(part.map(({ intake }) => intake), caps).then(
+        ({ stored, lost }) => {
+          if (lost.length > 0) reportLost(lost);
+          part.forEach(({ stored: done }, i) => done(stored[i]!));
+        },
+        (error: unknown) => part.forEach(({ failed }) => failed(error)),
+      );
+    }
+  };
+
   const publishTap = (webhookId: string, message: RawWebhookMessage, summary: IntakeSummary) =>
     redis.publish(tapChannel(webhookId), JSON.stringify({ message, summary } satisfies PublishedTap)).catch((error: unknown) => {
       logger.warn('forwarder: a tap event could not be published', { webhookId, error: error instanceof Error ? error.message : String(error) });
@@ -264,30 +301,27 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       // Only if this instance still owns it (a newer connection elsewhere may); a release Redis missed is made again with the next sweep.
       void release(key, now());
     },
-    async accept(webhookId, received, targets, summary) {
-      const forms: [[string, string], [string, string]] = [
-        ['', ''],
-        ['', ''],
-      ];
+    accept(webhookId, received, targets, summary) {
       const message = { id: '', ...received };
-      if (targets.some((slot) => !slot.rawBodyOnly)) forms[0] = frameAround(message);
-      if (targets.some((slot) => slot.rawBodyOnly)) forms[1] = frameAround(withoutBody(message));
-      const keys = targets.map((slot) => slotKey(slot.webhookId, slot.listenerId));
-      const formOf = targets.map((slot): 1 | 2 => (slot.rawBodyOnly ? 2 : 1));
-      const { id, tapped, before, lost } = await scripts.intake(keys, { webhookId, instance, time: timeText(now()), countCap: options.countCap, byteCap: options.byteCap, budget: options.budget, forms, formOf });
-      if (lost.length > 0) reportLost(lost);
-      const entry = `${sequenceOf(id)}-0`;
-      keys.forEach((key, i) => {
-        const listener = connected.get(key);
-        if (!listener) return;
-        // The listener has everything before this message: it is sent from here, not read back from Redis.
-        if (!listener.reading && !listener.blocked && !full(listener) && (before[i] === '' || before[i] === listener.lastSent)) {
-          const [prefix, suffix] = forms[formOf[i]! - 1]!;
-          sendSoon(listener, prefix + id + suffix, entry);
-        } else void read(listener);
+      const forms: [[string, string], [string, string]] = [
+        targets.some((slot) => !slot.rawBodyOnly) ? frameAround(message) : ['', ''],
+        targets.some((slot) => slot.rawBodyOnly) ? frameAround(withoutBody(message)) : ['', ''],
+      ];
+      const intake: IntakeToStore = {
+        webhookId,
+        queues: targets.map((slot) => slotKey(slot.webhookId, slot.listenerId)),
+        forms,
+        formOf: targets.map((slot): 1 | 2 => (slot.rawBodyOnly ? 2 : 1)),
+      };
+      return new Promise<string>((resolve, reject) => {
+        const stored = (result: StoredIntake) => {
+          sendStored(intake, result);
+          if (result.tapped) void publishTap(webhookId, withoutBody({ ...message, id: result.id }), summary);
+          resolve(result.id);
+        };
+        toStore.push({ intake, stored, failed: reject });
+        if (toStore.length === 1) setImmediate(storeIntakes);
       });
-      if (tapped) void publishTap(webhookId, withoutBody({ ...message, id }), summary);
-      return id;
     },
     tapped: (webhookId) => mirror.tapped(webhookId),
     refused(webhookId, message, summary) {

@@ -32,16 +32,18 @@ end
 `;
 
 /**
- * One intake: the next sequence number makes the id (`evt_<time>_<sequence>`, message-ids.ts), and the
- * message's stream entry id (`<sequence>-0`), so "after id X" is the same on every instance. Each target
- * queue gets its frame (prefix .. id .. suffix of the form it wants), then its own caps are applied, then
- * the forwarder-wide byte budget (the largest queue first). The instances holding the targets' listeners
- * are woken, but for the one running the intake: it is told, for each target, the entry before the new one
- * ('' when the queue was empty), so it can send the frame it has at once to a listener of its own that has
- * everything before (redis-backend.ts). Returns { id, 1 when a tap of the webhook is open (else 0),
- * { entry before, per target }, { queue, dropped, queue, dropped, … } for the queues that lost messages }.
- * KEYS: the target queues. ARGV: time (base36), count cap, byte cap, byte budget, the two forms' prefix and
- * suffix, the webhook id, this instance, then each target's form (1 or 2).
+ * The intakes of one turn, in order. Each takes the next sequence number, which makes its id
+ * (`evt_<time>_<sequence>`, message-ids.ts) and its stream entry id (`<sequence>-0`), so "after id X" is
+ * the same on every instance. Each target queue gets its frame (prefix .. id .. suffix of the form it
+ * wants), then its own caps are applied; after all of them, the forwarder-wide byte budget (the largest
+ * queue first). The instances holding the targets' listeners are woken, but for the one running the
+ * intakes: it is told, for each target, the entry before the new one ('' when the queue was empty), so
+ * it can send the frame it has at once to a listener of its own that has everything before
+ * (redis-backend.ts). Returns { { id, 1 when a tap of the webhook is open (else 0), { entry before, per
+ * target } } per intake, { queue, dropped, queue, dropped, … } for the queues that lost messages }.
+ * KEYS: every intake's target queues, one after the other. ARGV: time (base36), count cap, byte cap,
+ * byte budget, this instance, the number of intakes, then per intake: its webhook id, the two forms'
+ * prefix and suffix, its number of targets, and each target's form (1 or 2).
  */
 const INTAKE = `${COMMON}
 local function base36(n, width)
@@ -54,29 +56,38 @@ local function base36(n, width)
   until n == 0
   return string.rep('0', width - #text) .. text
 end
-local sequence = redis.call('INCR', '${KEYS.sequence}')
-local id = 'evt_' .. ARGV[1] .. '_' .. base36(sequence, 10)
-local entry = sequence .. '-0'
-local countCap, byteCap, budget = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local lost, wakes, before, dropped, total = {}, {}, {}, {}, 0
-for i, queue in ipairs(KEYS) do
-  local form = tonumber(ARGV[10 + i])
-  local frame = ARGV[3 + 2 * form] .. id .. ARGV[4 + 2 * form]
-  local last = redis.call('XREVRANGE', queue, '+', '-', 'COUNT', 1)[1]
-  before[i] = last and last[1] or ''
-  redis.call('XADD', queue, entry, 'f', frame)
-  total = redis.call('INCRBY', pendingBytes, #frame)
-  local bytes = tonumber(redis.call('ZINCRBY', queueBytes, #frame, queue))
-  local length = redis.call('XLEN', queue)
-  while length > countCap or (bytes > byteCap and length > 1) do
-    local size = dropOldest(queue)
-    bytes = bytes - size
-    total = total - size
-    length = length - 1
-    lost[queue] = (lost[queue] or 0) + 1
+local countCap, byteCap, budget, instance = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
+local lost, wakes, dropped, replies, total = {}, {}, {}, {}, 0
+local at, k = 7, 0
+for n = 1, tonumber(ARGV[6]) do
+  local webhookId, forms, targets = ARGV[at], { { ARGV[at + 1], ARGV[at + 2] }, { ARGV[at + 3], ARGV[at + 4] } }, tonumber(ARGV[at + 5])
+  at = at + 6
+  local sequence = redis.call('INCR', '${KEYS.sequence}')
+  local id = 'evt_' .. ARGV[1] .. '_' .. base36(sequence, 10)
+  local entry = sequence .. '-0'
+  local before = {}
+  for t = 1, targets do
+    k = k + 1
+    local queue, form = KEYS[k], forms[tonumber(ARGV[at])]
+    at = at + 1
+    local frame = form[1] .. id .. form[2]
+    local last = redis.call('XREVRANGE', queue, '+', '-', 'COUNT', 1)[1]
+    before[t] = last and last[1] or ''
+    redis.call('XADD', queue, entry, 'f', frame)
+    total = redis.call('INCRBY', pendingBytes, #frame)
+    local bytes = tonumber(redis.call('ZINCRBY', queueBytes, #frame, queue))
+    local length = redis.call('XLEN', queue)
+    while length > countCap or (bytes > byteCap and length > 1) do
+      local size = dropOldest(queue)
+      bytes = bytes - size
+      total = total - size
+      length = length - 1
+      lost[queue] = (lost[queue] or 0) + 1
+    end
+    local owner = redis.call('HGET', '${KEYS.owners}', queue)
+    if owner and owner ~= instance then wakes[owner] = (wakes[owner] and wakes[owner] .. '\\n' or '') .. queue end
   end
-  local owner = redis.call('HGET', '${KEYS.owners}', queue)
-  if owner and owner ~= ARGV[10] then wakes[owner] = (wakes[owner] and wakes[owner] .. '\\n' or '') .. queue end
+  replies[n] = { id, redis.call('SISMEMBER', '${KEYS.tapped}', webhookId), before }
 end
 while total > budget do
   local largest = redis.call('ZREVRANGE', queueBytes, 0, 0)[1]
@@ -92,7 +103,7 @@ for queue, count in pairs(lost) do
   table.insert(dropped, count)
 end
 for owner, queues in pairs(wakes) do redis.call('PUBLISH', '${WAKE_PREFIX}' .. owner, queues) end
-return { id, redis.call('SISMEMBER', '${KEYS.tapped}', ARGV[9]), before, dropped }
+return { replies, dropped }
 `;
 
 /** Acknowledgements: the entries leave their queue. KEYS: the queue. ARGV: the entry ids. Returns how many were there. */
@@ -224,6 +235,21 @@ return { messages, tonumber(redis.call('GET', '${KEYS.pendingBytes}') or '0') }
 
 const SCRIPTS = { fwIntake: INTAKE, fwAcknowledge: ACKNOWLEDGE, fwRegister: REGISTER, fwRelease: RELEASE, fwTap: TAP, fwSweep: SWEEP, fwPutWebhook: PUT_WEBHOOK, fwPending: PENDING };
 type ScriptName = keyof typeof SCRIPTS;
+
+/** One intake for the INTAKE script: its target queues, the frame around the id in both forms, and each target's form. */
+export interface IntakeToStore {
+  webhookId: string;
+  queues: readonly string[];
+  forms: readonly [readonly [string, string], readonly [string, string]];
+  formOf: readonly (1 | 2)[];
+}
+
+export interface StoredIntake {
+  id: string;
+  tapped: boolean;
+  /** Per target queue, the entry before this intake's ('' when the queue was empty). */
+  before: string[];
+}
 type Reply = string | number | null | Reply[];
 
 /** The scripts on one connection (ioredis sends EVALSHA, and the script itself the first time). */
@@ -238,15 +264,14 @@ export class ForwarderScripts {
   }
 
   /** The message's id, and the queues that lost messages to their caps or the budget (with how many). */
-  async intake(
-    queues: readonly string[],
-    args: { webhookId: string; instance: string; time: string; countCap: number; byteCap: number; budget: number; forms: readonly [[string, string], [string, string]]; formOf: readonly (1 | 2)[] },
-  ): Promise<{ id: string; tapped: boolean; before: string[]; lost: Array<[string, number]> }> {
-    const [[prefix1, suffix1], [prefix2, suffix2]] = args.forms;
-    const [id, tapped, before, dropped] = (await this.run('fwIntake', queues, [args.time, args.countCap, args.byteCap, args.budget, prefix1, suffix1, prefix2, suffix2, args.webhookId, args.instance, ...args.formOf])) as [string, number, string[], Array<string | number>];
+  /** Stores the intakes in order (one script); each one's id, whether a tap of its webhook is open, and the entry before it in each target queue. */
+  async intake(intakes: readonly IntakeToStore[], args: { instance: string; time: string; countCap: number; byteCap: number; budget: number }): Promise<{ stored: StoredIntake[]; lost: Array<[string, number]> }> {
+    const keys = intakes.flatMap((intake) => intake.queues);
+    const perIntake = intakes.flatMap(({ webhookId, forms: [[prefix1, suffix1], [prefix2, suffix2]], queues, formOf }) => [webhookId, prefix1, suffix1, prefix2, suffix2, queues.length, ...formOf]);
+    const [replies, dropped] = (await this.run('fwIntake', keys, [args.time, args.countCap, args.byteCap, args.budget, args.instance, intakes.length, ...perIntake])) as [Array<[string, number, string[]]>, Array<string | number>];
     const lost: Array<[string, number]> = [];
     for (let i = 0; i < dropped.length; i += 2) lost.push([String(dropped[i]), Number(dropped[i + 1])]);
-    return { id, tapped: tapped === 1, before, lost };
+    return { stored: replies.map(([id, tapped, before]) => ({ id, tapped: tapped === 1, before })), lost };
   }
 
   /** How many of the entries were still there. */
