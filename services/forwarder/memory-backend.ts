@@ -35,7 +35,7 @@ export function createMemoryBackend(options: MemoryBackendOptions): ForwarderBac
     if (!socket) return;
     sendCorked(socket, (write) => slot.buffer.flush((message) => write(message.frame)));
   };
-  const pump = (slot: ListenerSlot) => writer.soon(slot, () => pumpNow(slot));
+  const pump = (slot: ListenerSlot) => writer.soon(slot, pumpNow);
 
   return {
     store: options.store,
@@ -62,7 +62,7 @@ export function createMemoryBackend(options: MemoryBackendOptions): ForwarderBac
     },
     accept(webhookId, received, targets, summary) {
       const { id, sequence } = ids.next();
-      const message: WebhookMessage = { id, ...received };
+      const message: WebhookMessage = { id, receivedAt: received.receivedAt, headers: received.headers, query: received.query, body: received.body, rawBody: received.rawBody };
       if (targets.length > 0) {
         const queue = (form: WebhookMessage | RawWebhookMessage): QueuedMessage => ({ id, sequence, frame: JSON.stringify({ type: 'message', message: form } satisfies ListenerServerMessage) });
         let withBody: QueuedMessage | undefined;

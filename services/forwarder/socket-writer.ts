@@ -49,12 +49,13 @@ export function sendAllCorked(socket: WebSocket, frames: readonly string[]): voi
 }
 
 export class TurnWriter {
-  private readonly writes = new Map<object, () => void>();
+  /** Each key with its write (a function made once, not per call: this runs per delivery). */
+  private readonly writes = new Map<object, (key: never) => void>();
   private tapFrames: Array<{ socket: WebSocket; frame: string }> = [];
   private scheduled = false;
 
-  /** Runs `write` at the end of this turn, once however often it is asked for the same `key`. */
-  soon(key: object, write: () => void): void {
+  /** Runs `write(key)` at the end of this turn, once however often it is asked for the same `key`. */
+  soon<K extends object>(key: K, write: (key: K) => void): void {
     this.writes.set(key, write);
     this.schedule();
   }
@@ -73,7 +74,7 @@ export class TurnWriter {
 
   private readonly flush = () => {
     this.scheduled = false;
-    for (const write of this.writes.values()) write();
+    for (const [key, write] of this.writes) (write as (key: object) => void)(key);
     this.writes.clear();
     const frames = this.tapFrames;
     this.tapFrames = [];

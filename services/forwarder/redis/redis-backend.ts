@@ -92,15 +92,16 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   const full = (listener: Connected) => listener.socket.bufferedAmount > HIGH_WATER_BYTES;
 
   /** Queues a frame for the end of this turn (socket-writer.ts); it counts as sent from now on. */
+  const flushOutbox = (listener: Connected) => {
+    const frames = listener.outbox;
+    listener.outbox = [];
+    sendAllCorked(listener.socket, frames);
+    if (full(listener)) listener.blocked = true;
+  };
   const sendSoon = (listener: Connected, frame: string, entry: string) => {
     listener.outbox.push(frame);
     listener.lastSent = entry;
-    writer.soon(listener, () => {
-      const frames = listener.outbox;
-      listener.outbox = [];
-      sendAllCorked(listener.socket, frames);
-      if (full(listener)) listener.blocked = true;
-    });
+    writer.soon(listener, flushOutbox);
   };
 
   const read = async (listener: Connected): Promise<void> => {
