@@ -56,6 +56,7 @@ const RETRY_MS = 250;
 const ACK_BATCH_MS = 10;
 /** Bounds a script's arguments (each intake adds six and one per target). */
 const MAX_INTAKES_PER_SCRIPT = 100;
+const MAX_LOST_COUNTS = 10_000;
 
 /** A listener connected to this instance, and how far its stream has been sent. */
 interface Connected {
@@ -85,19 +86,21 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   const tapIds = new Map<WebSocket, string>();
   /** Open taps here, per webhook: its tap channel is subscribed while there is one. */
   const tapsHere = new Map<string, number>();
+  /** Messages each slot lost, for rate-limited logs only: forgotten past MAX_LOST_COUNTS slots, so it stays bounded. */
   const lostCounts = new Map<string, number>();
+  let readsFailing = false;
   let closed = false;
 
   /** Full: nothing more is taken for the listener until acks make room (its messages wait in Redis). */
   const full = (listener: Connected) => listener.socket.bufferedAmount > HIGH_WATER_BYTES;
 
-  /** Queues a frame for the end of this turn (socket-writer.ts); it counts as sent from now on. */
   const flushOutbox = (listener: Connected) => {
     const frames = listener.outbox;
     listener.outbox = [];
     sendAllCorked(listener.socket, frames);
     if (full(listener)) listener.blocked = true;
   };
+  /** Queues a frame for the end of this turn (socket-writer.ts); it counts as sent from now on. */
   const sendSoon = (listener: Connected, frame: string, entry: string) => {
     listener.outbox.push(frame);
     listener.lastSent = entry;
@@ -120,9 +123,11 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
         for (const [entry, fields] of entries) sendSoon(listener, fields[1]!, entry);
         if (entries.length === READ_COUNT) listener.more = true;
       } while (listener.more);
+      readsFailing = false;
     } catch (error) {
-      // Redis away: read again a little later (the messages wait in Redis).
-      logger.warn('forwarder: a listener stream could not be read; retrying', { error: error instanceof Error ? error.message : String(error) });
+      // Redis away: read again a little later (the messages wait in Redis). Logged once per outage, not per listener and try.
+      if (!readsFailing) logger.warn('forwarder: listener streams cannot be read; retrying', { error: error instanceof Error ? error.message : String(error) });
+      readsFailing = true;
       setTimeout(() => void read(listener), RETRY_MS).unref();
     } finally {
       listener.reading = false;
@@ -185,6 +190,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   sweepTimer.unref();
 
   const reportLost = (lost: Array<[string, number]>) => {
+    if (lostCounts.size > MAX_LOST_COUNTS) lostCounts.clear();
     for (const [key, count] of lost) {
       const before = lostCounts.get(key) ?? 0;
       lostCounts.set(key, before + count);
