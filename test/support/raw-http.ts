@@ -1,6 +1,8 @@
 /**
  * HTTP at the socket level, for requests fetch cannot make: too many headers, bodies that never end,
- * clients that stall. Resolves with the server's answer once the server closes the connection.
+ * clients that stall. Resolves with the server's answer once the connection is closed: by the server,
+ * or by this client once a complete answer (its Content-Length read) has arrived, as an HTTP client
+ * does with `Connection: close` (a server lingering to read the rest of a refused body waits for that).
  */
 import { connect, type Socket } from 'node:net';
 
@@ -14,7 +16,10 @@ export function rawExchange(baseUrl: string, drive: (socket: Socket, answered: (
   const { hostname, port } = new URL(baseUrl);
   const socket = connect(Number(port), hostname);
   let text = '';
-  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+  socket.on('data', (chunk: Buffer) => {
+    text += chunk.toString('latin1');
+    if (complete(text)) socket.end();
+  });
   // The server may reset the connection while a client is still sending: what it answered first counts.
   socket.on('error', () => {});
   return new Promise((resolve, reject) => {
@@ -29,4 +34,12 @@ export function rawExchange(baseUrl: string, drive: (socket: Socket, answered: (
 
 export function writeAsync(socket: Socket, data: string | Buffer): Promise<void> {
   return new Promise((resolve, reject) => socket.write(data, (error) => (error ? reject(error) : resolve())));
+}
+
+/** Whether `text` holds a whole answer: its head and as many body bytes as its Content-Length says. */
+function complete(text: string): boolean {
+  const headEnd = text.indexOf('\r\n\r\n');
+  if (headEnd < 0) return false;
+  const length = /\r\ncontent-length: *(\d+)\r\n/i.exec(text.slice(0, headEnd + 2));
+  return length !== null && Buffer.byteLength(text.slice(headEnd + 4), 'latin1') >= Number(length[1]);
 }
