@@ -2,7 +2,8 @@
  * Where a forwarder keeps its state: the webhooks, who is registered, and each listener's messages until
  * it acknowledges them. In this process's memory (memory-backend.ts: the default, one instance), or in
  * Redis (redis/redis-backend.ts: durable, shared by any number of instances). The intake and the listener
- * channel are the same over both; routing always reads an index in memory (`registry`).
+ * channel are the same over both; routing always reads an index in memory (`registry`). The two helpers
+ * at the end are what both backends do alike.
  */
 import type { WebSocket } from 'ws';
 import type { RawWebhookMessage, TapEvent, WebhookMessage } from '../../common/webhook-protocol';
@@ -57,4 +58,13 @@ export interface ForwarderBackend {
   /** Bytes of waiting messages held in this process's memory (memory-size.ts): the flood tests' bound. */
   bytesInMemory(): number;
   close(): Promise<void>;
+}
+
+/** Drops are logged the first time, then once per hundred (a listener away for long drops many). */
+export function worthReporting(droppedBefore: number, droppedNow: number): boolean {
+  return droppedBefore === 0 || Math.floor(droppedBefore / 100) < Math.floor(droppedNow / 100);
+}
+
+export function withoutBody({ body: _body, ...message }: WebhookMessage): RawWebhookMessage {
+  return message;
 }

@@ -56,7 +56,6 @@ import { parseJsonSafely } from './safe-json';
 import { HIGH_WATER_BYTES, rememberConnection, type TurnWriter } from './socket-writer';
 import type { WebhookRecord, WebhookStore } from './webhook-store';
 
-export { HIGH_WATER_BYTES } from './socket-writer';
 const MAX_FRAME_BYTES = 64 * 1024;
 const MAX_FRAME_DEPTH = 32;
 const MAX_KEYS = 1000;

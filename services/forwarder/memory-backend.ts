@@ -7,7 +7,7 @@
 import type { WebSocket } from 'ws';
 import type { ListenerServerMessage, RawWebhookMessage, WebhookMessage } from '../../common/webhook-protocol';
 import type { Logger } from '../../common/logger';
-import type { ForwarderBackend, TapLocally } from './forwarder-backend';
+import { type ForwarderBackend, type TapLocally, withoutBody, worthReporting } from './forwarder-backend';
 import type { ListenerRegistry, ListenerSlot } from './listener-registry';
 import type { MessageIds } from './message-ids';
 import { sequenceOf } from './message-ids';
@@ -107,13 +107,4 @@ export function logBudgetEvictions(logger: Logger, budgetBytes: number): Evictio
       budgetBytes,
     });
   };
-}
-
-/** Drops are logged the first time, then once per hundred (a listener away for long drops many). */
-export function worthReporting(droppedBefore: number, droppedNow: number): boolean {
-  return droppedBefore === 0 || Math.floor(droppedBefore / 100) < Math.floor(droppedNow / 100);
-}
-
-export function withoutBody({ body: _body, ...message }: WebhookMessage): RawWebhookMessage {
-  return message;
 }

@@ -22,9 +22,7 @@ import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Logger } from '../../../common/logger';
 import { CLOSE_REPLACED, type ListenerServerMessage, type RawWebhookMessage, type WebhookMessage } from '../../../common/webhook-protocol';
-import type { ForwarderBackend, IntakeSummary, TapLocally } from '../forwarder-backend';
-import type { ListenerSlot } from '../listener-registry';
-import { withoutBody, worthReporting } from '../memory-backend';
+import { type ForwarderBackend, type IntakeSummary, type TapLocally, withoutBody, worthReporting } from '../forwarder-backend';
 import { messageId, sequenceOf, timeText } from '../message-ids';
 import { HIGH_WATER_BYTES, sendAllCorked, type TurnWriter } from '../socket-writer';
 import { ALIVE_PREFIX, KEYS, slotKey, tapChannel, WAKE_PREFIX } from './redis-keys';
@@ -62,7 +60,6 @@ const MAX_LOST_COUNTS = 10_000;
 interface Connected {
   readonly key: string;
   readonly socket: WebSocket;
-  slot: ListenerSlot | undefined;
   /** The last entry sent on this connection ('0-0': none yet). */
   lastSent: string;
   reading: boolean;
@@ -247,7 +244,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       const key = slotKey(webhook.id, listenerId);
       unreleased.delete(key);
       // Registered here before Redis knows: a wake-up that arrives first waits for the read below.
-      const listener: Connected = { key, socket, slot: undefined, lastSent: '0-0', reading: true, more: false, blocked: false, outbox: [] };
+      const listener: Connected = { key, socket, lastSent: '0-0', reading: true, more: false, blocked: false, outbox: [] };
       const previous = connected.get(key);
       connected.set(key, listener);
       const release = () => {
@@ -273,7 +270,6 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
         await mirror.caughtUp(registered.version);
         const slot = mirror.registry.of(webhook.id)?.slots.get(listenerId);
         if (!slot) throw new Error('the registration is not in the mirror');
-        listener.slot = slot;
         listener.reading = false;
         return { slot, waiting: registered.waiting };
       } catch (error) {

@@ -17,7 +17,7 @@ import type { Logger } from '../../../common/logger';
 import { RegistrationDataSchema } from '../../../common/webhook-protocol';
 import { ListenerRegistry } from '../listener-registry';
 import { type StoredWebhook, WebhookTable } from '../webhook-store';
-import { KEYS, SLOT_PREFIX, tapsKey } from './redis-keys';
+import { KEYS, SLOT_PREFIX, slotKey, tapsKey } from './redis-keys';
 
 const StoredWebhookSchema = z.object({
   record: z.object({
@@ -140,11 +140,8 @@ export class RedisMirror {
     for (const [id, json] of Object.entries(webhooks)) this.applyWebhook(id, json);
     for (const id of this.webhooks.ids()) if (!Object.hasOwn(webhooks, id)) this.webhooks.remove(id);
     const kept = new Set<string>();
-    for (const [key, json] of Object.entries(slots)) {
-      const record = this.applySlot(key, json);
-      if (record) kept.add(JSON.stringify([record.webhookId, record.listenerId]));
-    }
-    for (const slot of this.registry.allSlots()) if (!kept.has(JSON.stringify([slot.webhookId, slot.listenerId]))) this.registry.forget(slot);
+    for (const [key, json] of Object.entries(slots)) if (this.applySlot(key, json)) kept.add(key);
+    for (const slot of this.registry.allSlots()) if (!kept.has(slotKey(slot.webhookId, slot.listenerId))) this.registry.forget(slot);
     this.openTaps.clear();
     tapped.forEach((webhookId, i) => this.openTaps.set(webhookId, counts[i]!));
     this.applied = head[0]?.[0] ?? '0-0';
@@ -184,6 +181,7 @@ export class RedisMirror {
     let record: SlotRecord;
     try {
       record = SlotRecordSchema.parse(JSON.parse(json));
+      if (slotKey(record.webhookId, record.listenerId) !== key) throw new Error('the record is stored under another slot');
     } catch (error) {
       this.logger.error('forwarder: a listener slot in Redis is not valid; skipped', { slot: key, error: error instanceof Error ? error.message : String(error) });
       return undefined;

@@ -7,10 +7,14 @@
  *   rate; the listener reconnects to another instance and receives every message that got a 202, none
  *   lost, duplicates only of what the killed connection had already received;
  * - Redis away: intake answers 503 with Retry-After and /readyz says not ready; both come back by
- *   themselves when Redis does, and what was stored before is still delivered.
+ *   themselves when Redis does, and what was stored before is still delivered;
+ * - what an instance reads from Redis is checked: a record that fails is skipped and logged.
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sequenceOf } from '../../../services/forwarder/message-ids';
+import { KEYS, slotKey } from '../../../services/forwarder/redis/redis-keys';
+import { connectRedis } from '../../../services/forwarder/redis/redis-state';
 import { type ForwarderInfo, runForwarderCli } from '../../support/forwarder-cli';
 import { startTestRedis, type TestRedis } from '../../support/redis-server';
 import { TestListener } from '../../support/webhook-listener';
@@ -178,5 +182,38 @@ describe('Redis away', () => {
     expect(again.resumed).toBe(2);
     expect([(await again.nextMessage()).id, (await again.nextMessage()).id]).toEqual([before, after]);
     await again.close();
+  });
+});
+
+describe("Redis's records are checked", () => {
+  it('a webhook or listener slot that fails its schema, or is stored under another id, is skipped and logged; the valid ones load', async () => {
+    const client = new Redis(redis.url);
+    const valid = { record: { id: 'wh_valid', name: 'Valid', ownerId: 'owner', secret: 's'.repeat(43), keyPath: 'body.id', legacyFunction: null, createdAt: 1 }, taps: [] };
+    const slot = { webhookId: 'wh_valid', ownerId: 'owner', listenerId: 'good', keys: ['k'], rawBodyOnly: false };
+    await client.hset(KEYS.webhooks, {
+      wh_valid: JSON.stringify(valid),
+      wh_garbage: 'not json',
+      wh_elsewhere: JSON.stringify({ ...valid, record: { ...valid.record, id: 'wh_other' } }),
+      wh_bad_key_path: JSON.stringify({ ...valid, record: { ...valid.record, id: 'wh_bad_key_path', keyPath: 'body[' } }),
+    });
+    await client.hset(KEYS.slots, {
+      [slotKey('wh_valid', 'good')]: JSON.stringify(slot),
+      [slotKey('wh_valid', 'garbage')]: '{"webhookId":1}',
+      [slotKey('wh_valid', 'misplaced')]: JSON.stringify({ ...slot, listenerId: 'someone-else' }),
+    });
+    client.disconnect();
+    const errors: Array<Record<string, unknown>> = [];
+    const logger = { info: () => {}, warn: () => {}, error: (_message: string, fields?: Record<string, unknown>) => void errors.push(fields ?? {}) };
+    const state = await connectRedis(redis.url, { logger });
+    try {
+      expect(state.store.get('wh_valid')?.name).toBe('Valid');
+      for (const id of ['wh_garbage', 'wh_elsewhere', 'wh_other', 'wh_bad_key_path']) expect(state.store.get(id), id).toBeUndefined();
+      expect([...(state.mirror.registry.of('wh_valid')?.slots.keys() ?? [])]).toEqual(['good']);
+      expect(errors.map((fields) => fields.webhookId ?? fields.slot).sort()).toEqual(
+        ['wh_bad_key_path', 'wh_elsewhere', 'wh_garbage', slotKey('wh_valid', 'garbage'), slotKey('wh_valid', 'misplaced')].sort(),
+      );
+    } finally {
+      await state.close();
+    }
   });
 });
