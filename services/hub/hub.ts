@@ -22,6 +22,8 @@ import { authorise } from './hub-access';
 import { HubSessionStore } from './hub-sessions';
 import { registerControlRoutes } from './control-routes';
 import { registerHomeRoutes } from './home-routes';
+import { createInsightsRecorder } from './insights/recorder';
+import { registerInsightsRoutes } from './insights/insights-routes';
 import { createRealtimeChannel, type RealtimeOptions } from './realtime';
 import { createSimulation } from './simulation';
 
@@ -103,6 +105,8 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
   registerControlRoutes(app, { hubId: options.id, home: options.home, flows: createDemoFlows(options.home, now), sessions, logger });
   registerHomeRoutes(app, { home: options.home, sessions });
+  const insights = createInsightsRecorder(options.home, { now });
+  registerInsightsRoutes(app, { insights, sessions });
 
   // Ends the caller's session at once (the app signs out): its token and its realtime sockets stop working.
   app.post('/api/manager/users/logout', async (request, reply) => {
@@ -137,6 +141,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
       secure.server.on('upgrade', realtime.handleUpgrade);
     }
   } catch (error) {
+    insights.stop();
     realtime.close();
     await app.close();
     throw error;
@@ -155,6 +160,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     report: (deviceId, capabilityId, value) => options.home.setCapability(deviceId, capabilityId, value, null).ok,
     close: async () => {
       simulation?.stop();
+      insights.stop();
       realtime.close();
       await Promise.all([secure?.close(), app.close()]);
     },
