@@ -123,7 +123,7 @@ export const OFFICIAL_CLIENT: ClientRegistration = {
   name: 'homey-api demo',
   native: false,
   redirectUris: ['http://127.0.0.1/homey-api/callback'],
-  scopes: ['devices.readonly', 'devices', 'flow.readonly', 'flow.start'],
+  scopes: ['devices.readonly', 'devices', 'flow.readonly', 'flow.start', 'insights.readonly'],
 };
 
 export { DEMO_USER };

@@ -92,7 +92,7 @@ describe('scopes in the official client’s names', () => {
   };
 
   it('reports a session’s scopes in them as intersectedScopes, with what each implies', async () => {
-    expect((await sessionMe(sessions.full)).intersectedScopes.sort()).toEqual(['homey.device.control', 'homey.device.readonly', 'homey.flow.readonly', 'homey.flow.start', 'homey.zone.readonly']);
+    expect((await sessionMe(sessions.full)).intersectedScopes.sort()).toEqual(['homey.device.control', 'homey.device.readonly', 'homey.flow.readonly', 'homey.flow.start', 'homey.insights.readonly', 'homey.zone.readonly']);
     expect((await sessionMe(sessions.readonly)).intersectedScopes.sort()).toEqual(['homey.device.readonly', 'homey.flow.readonly', 'homey.zone.readonly']);
     expect((await sessionMe(sessions.flowsOnly)).intersectedScopes).toEqual(['homey.flow.readonly']);
   });
@@ -104,7 +104,7 @@ describe('scopes in the official client’s names', () => {
       return (await sessionMe((await response.json()) as string, testHub.url)).scopes.sort();
     };
     expect(await login('homey.device.readonly homey.flow.start')).toEqual(['devices.readonly', 'flow.start']);
-    expect(await login('homey.device.control')).toEqual(['devices']);
+    expect(await login('homey.device.control homey.insights.readonly')).toEqual(['devices', 'insights.readonly']);
     expect(await login('homey.zone.readonly homey.alarm homey homey.')).toEqual([]);
   });
 });

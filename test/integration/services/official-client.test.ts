@@ -3,7 +3,7 @@
  * its documented flow against the reference stack on loopback (issue 16 §3): the login URL, the
  * consent pages in Chromium, the code exchange in the confidential client's back end, the user and
  * their hubs, a session on a hub found by the client's own discovery, devices, zones, a capability
- * change, flows, then an expired access token and an ended hub session, each recovered by the client
+ * change, flows, a device's history (insights), then an expired access token and an ended hub session, each recovered by the client
  * by itself.
  */
 import { once } from 'node:events';
@@ -14,6 +14,7 @@ import { type Browser, chromium } from '@playwright/test';
 import { AthomCloudAPI } from 'homey-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import config, { chromiumPath } from '../../../playwright.config';
+import { INSIGHTS_RESOLUTIONS, InsightsEntriesSchema } from '../../../common/insights';
 import { type Device, DeviceSchema } from '../../../common/wire';
 import { HUB_SOFTWARE_VERSION } from '../../../services/hub/hub';
 import { OFFICIAL_CLIENT, type RunningStack, startStack } from '../../../services/stack';
@@ -88,8 +89,14 @@ interface ClientItem {
   id: string;
   name: string;
 }
+interface ClientLog {
+  id: string;
+  ownerId: string;
+  ownerUri: string;
+}
 interface ClientDevice extends ClientItem {
   zoneName: string;
+  getLogs(): Promise<Record<string, ClientLog>>;
   capabilitiesObj: Record<string, { value: unknown }>;
   setCapabilityValue(change: { capabilityId: string; value: boolean | number | string }): Promise<unknown>;
   getZone(): Promise<ClientItem>;
@@ -100,6 +107,7 @@ interface ClientHubApi {
   devices: { getDevices(): Promise<Record<string, ClientDevice>>; getDevice(query: { id: string }): Promise<ClientDevice> };
   zones: { getZones(): Promise<Record<string, ClientItem>> };
   flow: { getFlows(): Promise<Record<string, ClientItem>>; triggerFlow(query: { id: string }): Promise<unknown> };
+  insights: { getLogs(): Promise<Record<string, ClientLog>>; getLogEntries(query: { id: string; resolution: string }): Promise<unknown> };
 }
 interface ClientHub {
   id: string;
@@ -204,8 +212,18 @@ describe('the official client (homey-api) against the reference stack', () => {
     expect((await deviceOnHub(ceiling.id)).capabilitiesObj!.dim!.value).toBe(0.2);
   });
 
-  // Issue 16 §1: insights.getLogs and getLogEntries join this flow once the hub serves
-  // /api/manager/insights (branch insights-hub).
+  it('reads the history of a device: its logs and a day of entries', async () => {
+    const thermostat = Object.values(await homey.devices.getDevices()).find((device) => device.name === 'Bedroom thermostat')!;
+    const logs = await homey.insights.getLogs();
+    const log = Object.values(logs).find((entry) => entry.ownerId === thermostat.id && entry.id.endsWith(':measure_temperature'))!;
+    expect(log).toMatchObject({ ownerUri: `homey:device:${thermostat.id}`, type: 'number', units: '°C' });
+    expect(Object.keys(await thermostat.getLogs())).toContain(log.id);
+
+    const day = InsightsEntriesSchema.parse(await homey.insights.getLogEntries({ id: log.id, resolution: 'last24Hours' }));
+    expect(day.step).toBe(INSIGHTS_RESOLUTIONS.last24Hours.stepMs);
+    expect(day.values.length).toBeGreaterThanOrEqual(288);
+    expect(day.values.filter((entry) => typeof entry.v === 'number').length).toBeGreaterThan(280); // the demo home's backfilled history
+  });
 
   it('refreshes its access token by itself once it has expired', async () => {
     const before = await storedToken();

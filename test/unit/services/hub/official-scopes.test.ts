@@ -16,6 +16,7 @@ const OPERATION_SCOPES = {
   getZones: 'homey.zone.readonly',
   getFlows: 'homey.flow.readonly',
   triggerFlow: 'homey.flow.start',
+  getLogs: 'homey.insights.readonly',
 };
 
 const clientAllows = (session: readonly Scope[], required: string): boolean =>
@@ -39,11 +40,12 @@ describe('scope names', () => {
   });
 
   it.each<[string, Scope[], (keyof typeof OPERATION_SCOPES)[]]>([
-    ['every scope', [...SCOPES], ['getDevices', 'setCapabilityValue', 'getZones', 'getFlows', 'triggerFlow']],
+    ['every scope', [...SCOPES], ['getDevices', 'setCapabilityValue', 'getZones', 'getFlows', 'triggerFlow', 'getLogs']],
     ['devices', ['devices'], ['getDevices', 'setCapabilityValue', 'getZones']],
     ['devices.readonly', ['devices.readonly'], ['getDevices', 'getZones']],
     ['flow.start', ['flow.start'], ['getFlows', 'triggerFlow']],
     ['flow.readonly', ['flow.readonly'], ['getFlows']],
+    ['insights.readonly', ['insights.readonly'], ['getLogs']],
     ['nothing', [], []],
   ])('lets the client call what a session with %s may do, and nothing else', (_name, session, allowed) => {
     for (const [operation, required] of Object.entries(OPERATION_SCOPES)) {
