@@ -61,6 +61,8 @@ export interface StackInfo {
   client: { id: string; secret: string; redirect_uri: string; loopback_redirect_uri: string };
   /** A second demo client granted only `devices.readonly` (same redirect URIs), to try a read-only sign-in. */
   readonly_client: { id: string; secret: string };
+  /** The confidential demo client for code written against the official client (homey-api): no PKCE, code redeemed by its back end. */
+  official_client: { id: string; secret: string; redirect_uri: string };
   user: { email: string; password: string };
   /** The forwarder's base URL ({webhook_url}: intake at /webhook/<id>, listener channel at /listen). */
   webhook_url: string;
@@ -109,6 +111,21 @@ export const READONLY_CLIENT: ClientRegistration = {
   scopes: ['devices.readonly'],
 };
 
+/**
+ * A confidential web client, as code written against the official client (homey-api) registers: its
+ * secret stays in its back end, which also redeems the code, so PKCE is not required of it (native
+ * clients keep it required). Its redirect is on the loopback, where such a back end runs on a
+ * developer's machine; any port is accepted there, the path must match.
+ */
+export const OFFICIAL_CLIENT: ClientRegistration = {
+  id: 'homey-api-demo',
+  secret: 'homey-api-demo-secret',
+  name: 'homey-api demo',
+  native: false,
+  redirectUris: ['http://127.0.0.1/homey-api/callback'],
+  scopes: ['devices.readonly', 'devices', 'flow.readonly', 'flow.start', 'insights.readonly'],
+};
+
 export { DEMO_USER };
 
 interface HubSpec {
@@ -145,7 +162,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
 
   const cloud = await startCloud({
     host,
-    clients: [DEMO_CLIENT, READONLY_CLIENT],
+    clients: [DEMO_CLIENT, READONLY_CLIENT, OFFICIAL_CLIENT],
     users: [{ ...DEMO_USER, hubs: specs.map(({ id, name, platform, identity }) => ({ _id: id, name, platform, ...NO_ADDRESSES, identityKey: identity.publicJwk })) }],
     accessTokenTtlSec: options.accessTokenTtlSec,
     codeTtlSec: options.codeTtlSec,
@@ -175,6 +192,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       hubs: [],
       client: { id: DEMO_CLIENT.id, secret: DEMO_CLIENT.secret, redirect_uri: REDIRECT_URI, loopback_redirect_uri: LOOPBACK_REDIRECT_URI },
       readonly_client: { id: READONLY_CLIENT.id, secret: READONLY_CLIENT.secret },
+      official_client: { id: OFFICIAL_CLIENT.id, secret: OFFICIAL_CLIENT.secret, redirect_uri: OFFICIAL_CLIENT.redirectUris[0]! },
       user: { email: DEMO_USER.email, password: DEMO_USER.password },
       webhook_url: webhookServices.forwarder.url,
       tools_url: webhookServices.portal.url,

@@ -19,6 +19,8 @@ export interface ApiDeps {
   logger: Logger;
 }
 
+const HUB_AUDIENCES = new Set(['hub', 'homey']);
+
 export function registerApiRoutes(app: FastifyInstance, { grants, users, signer, logger }: ApiDeps): void {
   const authorised = (request: FastifyRequest): Authorisation => {
     const token = bearerToken(request);
@@ -37,14 +39,15 @@ export function registerApiRoutes(app: FastifyInstance, { grants, users, signer,
 
   app.get('/user/me', async (request, reply) => {
     const { userId } = authorised(request);
-    return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify(users.record(userId)));
+    return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify(users.publicRecord(userId)));
   });
 
   app.post('/delegation/token', async (request, reply) => {
     const { userId, clientId, scopes } = authorised(request);
     const params = Params.ofQuery(request);
     params.assertNoRepeats();
-    if (params.optional('audience') !== 'hub') throw invalidRequest('audience must be hub.');
+    // `homey` is the official client's name for the same audience; the token says `hub` either way.
+    if (!HUB_AUDIENCES.has(params.optional('audience') ?? '')) throw invalidRequest('audience must be hub (or its synonym homey).');
     const hub = params.optional('hub');
     if (hub !== undefined && !users.ownsHub(userId, hub)) throw new HttpError(404, 'not_found', 'No such hub in this account.');
     const token = await signer.sign({ sub: userId, scope: scopes.join(' '), hubs: hub === undefined ? users.hubIds(userId) : [hub], client_id: clientId });

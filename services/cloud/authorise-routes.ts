@@ -140,8 +140,9 @@ function validateTarget(params: Params, clients: ClientRegistry): Target {
 /** The rest of the request (after the redirect is trusted); returns the PKCE challenge. Throws HttpError. */
 function validateRequest(params: Params, client: Client): string | undefined {
   params.assertNoRepeats();
-  const type = params.required('authorization_type');
-  if (type !== 'code') throw new HttpError(400, 'unsupported_response_type', 'authorization_type must be code.');
+  // The interface names it authorization_type; OAuth 2.0 clients (the official one among them) send response_type.
+  const type = params.requiredEither('authorization_type', 'response_type');
+  if (type !== 'code') throw new HttpError(400, 'unsupported_response_type', 'authorization_type (response_type) must be code.');
   const challenge = params.optional('code_challenge');
   const method = params.optional('code_challenge_method');
   if (challenge === undefined) {

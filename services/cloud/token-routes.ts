@@ -27,7 +27,8 @@ export function registerTokenRoutes(app: FastifyInstance, { clients, grants, acc
     let result: GrantResult;
     switch (grantType) {
       case 'authorization_code':
-        result = grants.redeemCode(params.required('authorization_code'), client.id, params.optional('code_verifier'), redirectUriParam(params));
+        // `code` is RFC 6749's name (the official client sends it), `authorization_code` the interface's.
+        result = grants.redeemCode(params.requiredEither('authorization_code', 'code'), client.id, params.optional('code_verifier'), redirectUriParam(params));
         break;
       case 'refresh_token':
         result = grants.refresh(params.required('refresh_token'), client.id);

@@ -42,6 +42,9 @@ interface PasswordHash {
 
 const KEY_LENGTH = 32;
 
+/** Every reference hub speaks version 3 of the hub API, the one the official client's HomeyAPIV3 classes are made for. */
+const HUB_API_VERSION = 3;
+
 function derive(password: string, salt: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, (error, key) => (error ? reject(error) : resolve(key))));
 }
@@ -60,7 +63,8 @@ export class UserDirectory {
   static async create(seeds: readonly UserSeed[]): Promise<UserDirectory> {
     const byId = new Map<string, StoredUser>();
     for (const { password, ...record } of seeds) {
-      byId.set(record._id, { record: structuredClone({ ...record, email: record.email.toLowerCase() }), passwordHash: await hashPassword(password) });
+      const hubs = record.hubs.map((hub) => ({ ...hub, apiVersion: HUB_API_VERSION }));
+      byId.set(record._id, { record: structuredClone({ ...record, email: record.email.toLowerCase(), hubs }), passwordHash: await hashPassword(password) });
     }
     return new UserDirectory(byId, await hashPassword(randomBytes(16).toString('hex')));
   }
@@ -78,6 +82,16 @@ export class UserDirectory {
   record(userId: string): UserRecord | undefined {
     const user = this.byId.get(userId);
     return user ? structuredClone(user.record) : undefined;
+  }
+
+  /**
+   * The user record as `GET /user/me` answers it: the interface's fields, plus the lists the official
+   * client (homey-api) reads — the hubs again as `homeys`, and `devices` (the account's devices
+   * that are not hubs: none in the reference cloud). Its User class fails without either list.
+   */
+  publicRecord(userId: string): (UserRecord & { homeys: UserRecord['hubs']; devices: [] }) | undefined {
+    const record = this.record(userId);
+    return record && { ...record, homeys: structuredClone(record.hubs), devices: [] };
   }
 
   ownsHub(userId: string, hubId: string): boolean {

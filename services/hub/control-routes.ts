@@ -12,6 +12,7 @@ import type { DemoFlows } from './demo-flows';
 import type { DemoHome } from './demo-home';
 import { authorise } from './hub-access';
 import type { HubSessionStore } from './hub-sessions';
+import { officialScopes } from './official-scopes';
 
 export interface ControlRouteDeps {
   hubId: string;
@@ -50,7 +51,12 @@ export function registerControlRoutes(app: FastifyInstance, { hubId, home, flows
 
   app.get('/api/manager/sessions/session/me', async (request, reply) => {
     const session = authorise(sessions, request);
-    const info: SessionInfo = { scopes: [...session.scopes], expiresAt: new Date(session.expiresAt).toISOString() };
+    // intersectedScopes: the same scopes in the official client's names, which it checks before a call.
+    const info: SessionInfo & { intersectedScopes: string[] } = {
+      scopes: [...session.scopes],
+      expiresAt: new Date(session.expiresAt).toISOString(),
+      intersectedScopes: officialScopes(session.scopes),
+    };
     return reply.header('cache-control', 'no-store').send(info);
   });
 }

@@ -5,7 +5,8 @@
  */
 import { errors, importJWK, type JWK, jwtVerify } from 'jose';
 import { z } from 'zod';
-import { SCOPES, type Scope } from '../../common/wire';
+import type { Scope } from '../../common/wire';
+import { scopeNamed } from './official-scopes';
 
 export interface VerifiedDelegation {
   userId: string;
@@ -73,7 +74,8 @@ export async function createDelegationVerifier(options: {
       const { sub, jti, exp, scope, hubs, client_id } = claims.data;
       if (!hubs.includes(options.hubId)) return { ok: false, reason: 'token is for another hub' };
       if (!replays.accept(jti, exp, options.now() / 1000)) return { ok: false, reason: 'token replayed' };
-      const scopes = scope.split(' ').filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+      // Our names or the official client's (`homey.device.readonly`); unknown ones are ignored.
+      const scopes = [...new Set(scope.split(' ').map(scopeNamed).filter((s) => s !== undefined))];
       return { ok: true, delegation: { userId: sub, scopes, clientId: client_id } };
     },
   };

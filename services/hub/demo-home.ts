@@ -34,6 +34,8 @@ export interface DemoHome {
   devices(): DeviceMap;
   device(id: string): Device | undefined;
   has(id: string): boolean;
+  /** The zones devices are in, keyed by id (a flat list: no zone has a parent). */
+  zones(): ZoneMap;
   /**
    * Checks and stores a value. `transactionId` null means the hub itself (simulation, flows): it may
    * also set values clients may not (sensor readings); a client's change must be to a setable capability.
@@ -48,6 +50,14 @@ export interface DemoHome {
   /** Calls `listener` after every change, in order; returns the function that stops it. */
   onChange(listener: HomeListener): () => void;
 }
+
+/** A room or area of the home, in the shape the official client's zone manager reads. */
+export interface Zone {
+  id: string;
+  name: string;
+  parent: null;
+}
+export type ZoneMap = Record<string, Zone>;
 
 export interface DeviceSeed {
   key: string;
@@ -132,6 +142,9 @@ export function stableId(name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
+const zoneId = (kind: DemoHomeKind, key: string): string => stableId(`${kind}/zone/${key}`);
+const zoneOf = (kind: DemoHomeKind, key: string, name: string): Zone => ({ id: zoneId(kind, key), name, parent: null });
+
 const refuse = (status: Refusal['status'], error: Refusal['error'], description: string): SetCapabilityResult => ({ ok: false, refusal: { status, error, description } });
 
 export function createDemoHome(kind: DemoHomeKind, options: DemoHomeOptions = {}): DemoHome {
@@ -150,7 +163,7 @@ export function createDemoHome(kind: DemoHomeKind, options: DemoHomeOptions = {}
       name: seed.name,
       class: seed.class,
       capabilities,
-      zone: stableId(`${kind}/zone/${seed.zone}`),
+      zone: zoneId(kind, seed.zone),
       zoneName: ZONES[kind][seed.zone] ?? seed.zone,
       available: seed.available ?? true,
       capabilitiesObj: Object.fromEntries(capabilities.map((cap) => [cap, capabilityState(cap, seed.values[cap]!, lastUpdated)])),
@@ -171,6 +184,7 @@ export function createDemoHome(kind: DemoHomeKind, options: DemoHomeOptions = {}
       return device && structuredClone(device);
     },
     has: (id) => state.has(id),
+    zones: () => Object.fromEntries(Object.entries(ZONES[kind]).map(([key, name]) => zoneOf(kind, key, name)).map((zone) => [zone.id, zone])),
     setCapability(deviceId, capabilityId, value, transactionId) {
       const device = state.get(deviceId);
       if (!device) return refuse(404, 'unknown_device', `There is no device ${deviceId} on this hub.`);

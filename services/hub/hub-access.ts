@@ -9,7 +9,8 @@ import { bearerToken } from '../shared/http-app';
 import { HttpError } from '../shared/http-error';
 import type { HubSession, HubSessionStore } from './hub-sessions';
 
-const IMPLIED_BY: Partial<Record<Scope, Scope>> = { 'devices.readonly': 'devices', 'flow.readonly': 'flow.start' };
+/** The scope a wider one implies, keyed by the narrower: `devices` grants `devices.readonly`. */
+export const IMPLIED_BY: Partial<Record<Scope, Scope>> = { 'devices.readonly': 'devices', 'flow.readonly': 'flow.start' };
 
 /** Whether scopes granted to a session include `required`, directly or through a wider scope. */
 export function grants(scopes: readonly Scope[], required: Scope): boolean {

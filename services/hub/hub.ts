@@ -21,6 +21,7 @@ import type { DemoHome } from './demo-home';
 import { authorise } from './hub-access';
 import { HubSessionStore } from './hub-sessions';
 import { registerControlRoutes } from './control-routes';
+import { registerHomeRoutes } from './home-routes';
 import { createInsightsRecorder } from './insights/recorder';
 import { registerInsightsRoutes } from './insights/insights-routes';
 import { createRealtimeChannel, type RealtimeOptions } from './realtime';
@@ -72,6 +73,9 @@ export interface RunningHub {
   close(): Promise<void>;
 }
 
+/** What the ping reports as the hub's software version (X-Homey-Version): the reference hub's own, not a real hub's. */
+export const HUB_SOFTWARE_VERSION = '1.0.0-reference';
+
 const LoginBodySchema = z.object({ token: z.string().min(1).max(8192) });
 
 export async function startHub(options: HubOptions): Promise<RunningHub> {
@@ -100,6 +104,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     return reply.header('cache-control', 'no-store').send(options.home.devices());
   });
   registerControlRoutes(app, { hubId: options.id, home: options.home, flows: createDemoFlows(options.home, now), sessions, logger });
+  registerHomeRoutes(app, { home: options.home, sessions });
   const insights = createInsightsRecorder(options.home, { now });
   registerInsightsRoutes(app, { insights, sessions });
 
@@ -116,6 +121,8 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   // No authentication: it tells the caller which hub answers at this address and, given a nonce,
   // proves it with a signature over the nonce and the hub's id.
   app.get('/api/manager/system/ping', async (request, reply) => {
+    // The official client's discovery reads these: an X-Homey-ID other than the hub it looks for rejects the address.
+    reply.headers({ 'x-homey-id': options.id, 'x-homey-version': HUB_SOFTWARE_VERSION });
     const nonce = Params.ofQuery(request).optional(PING_NONCE_PARAM);
     if (nonce === undefined || options.identityKey === undefined) return sendJsonString(reply, options.id);
     if (!PingNonceSchema.safeParse(nonce).success) throw invalidRequest('nonce must be 16 to 128 base64url characters.');

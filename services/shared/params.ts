@@ -53,6 +53,20 @@ export class Params {
     return value;
   }
 
+  /**
+   * The value of a parameter that has a synonym (the interface's name and the one another client
+   * family sends for the same thing). Exactly one of the two must be present: both at once is a
+   * malformed request, even with equal values, rather than a silent pick of one.
+   */
+  requiredEither(name: string, synonym: string): string {
+    const value = this.optional(name);
+    const synonymValue = this.optional(synonym);
+    if (value !== undefined && synonymValue !== undefined) throw invalidRequest(`Send ${name} or ${synonym}, not both.`);
+    const either = value ?? synonymValue;
+    if (either === undefined) throw invalidRequest(`Parameter ${name} (or ${synonym}) is required.`);
+    return either;
+  }
+
   /** Rejects the request when any parameter is repeated, naming them. */
   assertNoRepeats(): void {
     const repeated = this.repeated();

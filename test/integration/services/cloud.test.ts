@@ -6,6 +6,7 @@ import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema, TokenObjectSchema, UserRecordSchema } from '../../../common/wire';
 import { type RunningCloud, startCloud } from '../../../services/cloud/cloud';
+import { consent } from '../../support/consent-driver';
 import { authorise, authoriseUrl, basic, delegationToken, pkcePair, postToken, signIn, type TestClient } from './oauth-helpers';
 
 const USER = { email: 'ada@example.test', password: 'correct horse battery' };
@@ -432,5 +433,73 @@ describe('hostile and malformed input', () => {
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
     expect(await response.text()).toContain('start signing in again');
+  });
+});
+
+describe('what the official client (homey-api) sends, beside the interface’s names (issue 16 §3)', () => {
+  const get = (url: string) => fetch(url, { redirect: 'manual' });
+  const returned = async (query: Record<string, string>) => new URL((await get(authoriseUrl(cloud.url, query))).headers.get('location')!);
+  const web = { client_id: WEB.id, redirect_uri: WEB.redirectUri, state: 'st' };
+
+  it('accepts response_type=code for authorization_type=code, and runs the whole flow with the RFC 6749 names', async () => {
+    const redirect = await consent(authoriseUrl(cloud.url, { response_type: 'code', ...web }), USER, 'Allow');
+    expect(redirect.searchParams.get('state')).toBe('st');
+    const code = redirect.searchParams.get('code')!;
+    const response = await postToken(cloud.url, WEB, { grant_type: 'authorization_code', code });
+    expect(response.status).toBe(200);
+    expect(TokenObjectSchema.parse(await response.json()).access_token).toBeTruthy();
+  });
+
+  it.each([
+    ['both authorization_type and response_type', { authorization_type: 'code', response_type: 'code' }, 'invalid_request'],
+    ['response_type other than code', { response_type: 'token' }, 'unsupported_response_type'],
+  ])('redirects back with an error for %s', async (_name, type, error) => {
+    expect((await returned({ ...type, ...web })).searchParams.get('error')).toBe(error);
+  });
+
+  it('still requires PKCE of a native client that sends response_type', async () => {
+    const location = await returned({ response_type: 'code', client_id: NATIVE.id, redirect_uri: NATIVE.redirectUri, state: 'st' });
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('error_description')).toMatch(/PKCE/);
+    expect(location.searchParams.has('code')).toBe(false);
+  });
+
+  it('still matches a confidential client’s redirect URI exactly', async () => {
+    for (const redirect_uri of [`${WEB.redirectUri}/other`, `${WEB.redirectUri}?x=1`, WEB.redirectUri.replace('https:', 'http:')]) {
+      const response = await get(authoriseUrl(cloud.url, { response_type: 'code', ...web, redirect_uri }));
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+    }
+  });
+
+  it('refuses code and authorization_code together before looking at the code, which stays usable', async () => {
+    const code = await codeFor(WEB, null);
+    await expectError(await postToken(cloud.url, WEB, { grant_type: 'authorization_code', code, authorization_code: code }), 400, 'invalid_request');
+    expect((await postToken(cloud.url, WEB, { grant_type: 'authorization_code', code })).status).toBe(200);
+  });
+
+  it('refuses a confidential client’s code exchange with a wrong secret, and a native client’s code without its verifier', async () => {
+    const webCode = await codeFor(WEB, null);
+    await expectError(await postToken(cloud.url, { ...WEB, secret: 'wrong' }, { grant_type: 'authorization_code', code: webCode }), 401, 'invalid_client');
+    const nativeCode = await codeFor(NATIVE, pkcePair().challenge);
+    await expectError(await postToken(cloud.url, NATIVE, { grant_type: 'authorization_code', code: nativeCode }), 400, 'invalid_grant');
+  });
+
+  it('lists the hubs also as homeys (with apiVersion 3) and an empty devices list in the user record', async () => {
+    const { access_token } = await signIn(cloud.url, NATIVE, USER);
+    const user = (await (await userMe(access_token)).json()) as { hubs: { _id: string; apiVersion: number }[]; homeys: unknown; devices: unknown };
+    expect(user.hubs.map((hub) => hub.apiVersion)).toEqual([3, 3]);
+    expect(user.homeys).toEqual(user.hubs);
+    expect(user.devices).toEqual([]);
+  });
+
+  it('takes audience=homey as audience=hub: the token is for hubs all the same', async () => {
+    const { access_token } = await signIn(cloud.url, NATIVE, USER);
+    const delegate = (query: string) => fetch(`${cloud.url}/delegation/token?${query}`, { method: 'POST', headers: { authorization: `Bearer ${access_token}` } });
+    const response = await delegate('audience=homey');
+    expect(response.status).toBe(200);
+    expect(decodeJwt((await response.json()) as string)).toMatchObject({ aud: 'hub', hubs: ['h1', 'h2'] });
+    await expectError(await delegate('audience=Homey'), 400, 'invalid_request');
+    await expectError(await delegate('audience=homey&audience=hub'), 400, 'invalid_request');
   });
 });

@@ -52,6 +52,7 @@ describe('stack-cli', () => {
       loopback_redirect_uri: 'http://127.0.0.1/oauth/callback',
     });
     expect(info.readonly_client).toEqual({ id: 'hubdesk-desktop-readonly', secret: 'hubdesk-desktop-readonly-demo-secret' });
+    expect(info.official_client).toEqual({ id: 'homey-api-demo', secret: 'homey-api-demo-secret', redirect_uri: 'http://127.0.0.1/homey-api/callback' });
     expect(info.user).toEqual({ email: 'demo@hubdesk.test', password: 'hubdesk-demo' });
     expect(info.hubs.map((hub) => hub.name)).toEqual(['Home', 'Holiday cabin']);
     const [home, cabin] = info.hubs;
