@@ -196,6 +196,7 @@ export type HubSnapshot = z.infer<typeof HubSnapshotSchema>;
 // ---- Insights (issue 16 §2): a hub's history of its devices' values, as the charts need it.
 
 export const InsightsResolutionSchema = z.enum(INSIGHTS_RESOLUTION_NAMES as [InsightsResolution, ...InsightsResolution[]]);
+export type { InsightsResolution };
 
 /** One capability the hub keeps a history of (a log of common/insights.ts, named by device and capability). */
 export const InsightsLogViewSchema = z.object({

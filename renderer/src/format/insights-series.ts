@@ -4,6 +4,7 @@
  * a boolean log's on-bands, the words that stand in for the canvas, and the CSV of exactly what is shown.
  */
 import type { InsightsLogView, InsightsResolution, InsightsSeries } from '../../../common/ipc-contract';
+import type { Device } from '../../../common/wire';
 import { formatMeasurement } from './format-capability';
 
 /** A series as a chart shows it: rising times (epoch ms) and values of the same length. */
@@ -139,4 +140,17 @@ function csvCell(text: string): string {
 export function csvFileName(deviceName: string, log: Pick<InsightsLogView, 'capabilityId'>, resolution: InsightsResolution, now: Date): string {
   const slug = `${deviceName}-${log.capabilityId}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'history';
   return `hubdesk-${slug}-${resolution}-${now.toISOString().replaceAll(':', '-').slice(0, 19)}.csv`;
+}
+
+/**
+ * The log a card's sparkline shows: the device's first measured number (a sensor's reading, not a
+ * setting the user changes, nor a meter that only grows), or none.
+ */
+export function sparklineLog(logs: readonly InsightsLogView[], device: Pick<Device, 'capabilities' | 'capabilitiesObj'>): InsightsLogView | undefined {
+  const measured = (log: InsightsLogView) => log.type === 'number' && log.aggregation === 'mean' && device.capabilitiesObj?.[log.capabilityId]?.setable !== true;
+  for (const id of device.capabilities) {
+    const log = logs.find((candidate) => candidate.capabilityId === id);
+    if (log && measured(log)) return log;
+  }
+  return undefined;
 }
