@@ -97,7 +97,7 @@ export const DEMO_CLIENT: ClientRegistration = {
   name: 'Hubdesk',
   native: true,
   redirectUris: [REDIRECT_URI, LOOPBACK_REDIRECT_URI],
-  scopes: ['devices.readonly', 'devices', 'flow.readonly', 'flow.start'],
+  scopes: ['devices.readonly', 'devices', 'flow.readonly', 'flow.start', 'insights.readonly'],
 };
 
 /** The same app registered with read-only access, so a sign-in that may only look can be tried. */

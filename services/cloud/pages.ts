@@ -14,6 +14,7 @@ const SCOPE_WORDS: Record<Scope, string> = {
   devices: 'Control your devices',
   'flow.readonly': 'See your flows',
   'flow.start': 'Start your flows',
+  'insights.readonly': 'See the history of your devices',
 };
 
 const STYLE = [

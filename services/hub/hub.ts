@@ -21,6 +21,8 @@ import type { DemoHome } from './demo-home';
 import { authorise } from './hub-access';
 import { HubSessionStore } from './hub-sessions';
 import { registerControlRoutes } from './control-routes';
+import { createInsightsRecorder } from './insights/recorder';
+import { registerInsightsRoutes } from './insights/insights-routes';
 import { createRealtimeChannel, type RealtimeOptions } from './realtime';
 import { createSimulation } from './simulation';
 
@@ -98,6 +100,8 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     return reply.header('cache-control', 'no-store').send(options.home.devices());
   });
   registerControlRoutes(app, { hubId: options.id, home: options.home, flows: createDemoFlows(options.home, now), sessions, logger });
+  const insights = createInsightsRecorder(options.home, { now });
+  registerInsightsRoutes(app, { insights, sessions });
 
   // Ends the caller's session at once (the app signs out): its token and its realtime sockets stop working.
   app.post('/api/manager/users/logout', async (request, reply) => {
@@ -130,6 +134,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
       secure.server.on('upgrade', realtime.handleUpgrade);
     }
   } catch (error) {
+    insights.stop();
     realtime.close();
     await app.close();
     throw error;
@@ -148,6 +153,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     report: (deviceId, capabilityId, value) => options.home.setCapability(deviceId, capabilityId, value, null).ok,
     close: async () => {
       simulation?.stop();
+      insights.stop();
       realtime.close();
       await Promise.all([secure?.close(), app.close()]);
     },
