@@ -108,7 +108,7 @@ function ShownChart({ log, series, resolution, deviceName }: { log: InsightsLogV
         <p ref={readout} className="chart-readout muted">
           {POINT_HINT}
         </p>
-        <button type="button" onClick={exportCsv} disabled={series.times.length === 0} aria-label={`Export ${log.title} as CSV`}>
+        <button type="button" onClick={exportCsv} disabled={series.times.length === 0} aria-label={`Export CSV of ${log.title}`}>
           Export CSV
         </button>
       </div>
