@@ -110,7 +110,7 @@ const LOGIN_CALL: CallInfo = { what: 'login', forbidden: (hub) => `Hubdesk was n
 const DEVICES_CALL: CallInfo = { what: 'device list', forbidden: (hub) => `Hubdesk was not granted access to the devices on ${hub}.` };
 const SESSION_INFO_CALL: CallInfo = { what: 'session info', forbidden: (hub) => `Hubdesk was not granted access to ${hub}.` };
 const FLOWS_CALL: CallInfo = { what: 'flow list', forbidden: (hub) => `Hubdesk was not granted access to the flows on ${hub}.` };
-const INSIGHTS_CALL: CallInfo = { what: 'insights', forbidden: (hub) => `Hubdesk was not granted access to the history of ${hub}; sign out and in again to grant it.` };
+const INSIGHTS_CALL: CallInfo = { what: 'insights', forbidden: (hub) => `Hubdesk was not granted access to the history of ${hub}.` };
 
 /** A 404 is an answer here (no history kept), not a failure. */
 const notFoundAsNull = <T>(outcome: HttpOutcome<T>): HttpOutcome<T | null> => (outcome.kind === 'status' && outcome.status === 404 ? { kind: 'ok', value: null } : outcome);

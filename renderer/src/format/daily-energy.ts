@@ -6,6 +6,7 @@
  * its counter wrapped): that day counts from zero, i.e. its last reading.
  */
 import type { Device } from '../../../common/wire';
+import { csvCell } from './insights-series';
 
 /** Local midnight of the day `time` falls on (epoch ms): the user's days, not UTC's. */
 export const localDay = (time: number): number => new Date(time).setHours(0, 0, 0, 0);
@@ -77,4 +78,37 @@ export function homePower(devices: Readonly<Record<string, Device>>): { watts: n
     count++;
   }
   return count === 0 ? null : { watts, devices: count };
+}
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short' });
+const energyFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/** "1.25 kWh" */
+export const formatEnergy = (value: number, units: string): string => `${energyFormat.format(value)} ${units}`;
+
+/** The words for the energy bars: the range's total, its highest and lowest day, and the last day. */
+export function describeEnergy(home: Pick<HomeEnergy, 'days' | 'totals'>, rangeLabel: string, units: string, formatDay: (day: number) => string = (day) => dayFormat.format(day)): string {
+  if (home.days.length === 0) return `Energy used per day over ${rangeLabel}: no meter readings.`;
+  let high = 0;
+  let low = 0;
+  home.totals.forEach((total, i) => {
+    if (total > home.totals[high]!) high = i;
+    if (total < home.totals[low]!) low = i;
+  });
+  const total = home.totals.reduce((sum, value) => sum + value, 0);
+  const day = (i: number) => `${formatDay(home.days[i]!)} (${formatEnergy(home.totals[i]!, units)})`;
+  return `Energy used per day over ${rangeLabel}: ${formatEnergy(total, units)} in all; most on ${day(high)}, least on ${day(low)}, last ${day(home.days.length - 1)}.`;
+}
+
+/** The shown days as CSV: one row per day (its local date), one column per device in the shown order, and the home's total. */
+export function energyCsv(home: HomeEnergy, nameOf: (deviceId: string) => string, units: string): string {
+  const header = ['day', ...home.devices.map((device) => `${nameOf(device.deviceId)} (${units})`), `Total (${units})`].map(csvCell).join(',');
+  const rows = home.days.map((day, i) => [isoDate(day), ...home.devices.map((device) => String(device.used[i])), String(home.totals[i])].join(','));
+  return `${[header, ...rows].join('\r\n')}\r\n`;
+}
+
+/** A local day as YYYY-MM-DD. */
+function isoDate(day: number): string {
+  const date = new Date(day);
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 }

@@ -131,7 +131,8 @@ export function seriesCsv(log: Pick<InsightsLogView, 'title' | 'type' | 'units'>
   return `${rows.join('\r\n')}\r\n`;
 }
 
-function csvCell(text: string): string {
+/** One CSV cell (RFC 4180 quoting); a text a spreadsheet would run as a formula gets an apostrophe first. */
+export function csvCell(text: string): string {
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }

@@ -93,7 +93,11 @@ export function sparklineOptions({ kind, theme, width, height }: Omit<TimeChartS
   };
 }
 
-/** The energy view's bars: one per day, the home's use that day. */
+const DAY_MS = 86_400_000;
+/** Ticks of the energy bars: whole days, or weeks and months when days would crowd. */
+const DAY_INCREMENTS = [1, 2, 7, 14, 28, 56, 91, 182, 365].map((days) => days * DAY_MS);
+
+/** The energy view's bars: one per day (at the day's middle), the home's use that day. */
 export function energyBarsOptions({ theme, width, height, units }: { theme: ChartTheme; width: number; height: number; units: string }): uPlot.Options {
   return {
     width,
@@ -104,6 +108,6 @@ export function energyBarsOptions({ theme, width, height, units }: { theme: Char
     select: { show: false, left: 0, top: 0, width: 0, height: 0 },
     scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
     series: [{}, { stroke: theme.line, fill: theme.fill, width: 1, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.7, 48], align: 0 }) }],
-    axes: [axis(theme), axis(theme, { size: 56, values: (_u, splits) => splits.map((v) => `${v} ${units}`) })],
+    axes: [axis(theme, { incrs: DAY_INCREMENTS }), axis(theme, { size: 72, values: (_u, splits) => splits.map((v) => `${v} ${units}`) })],
   };
 }

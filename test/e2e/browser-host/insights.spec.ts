@@ -121,18 +121,73 @@ test('a boolean is drawn as on/off bands and said in words; the history opens fr
   await expect(dialog).toBeHidden();
 });
 
+test('the energy view: power now, energy per day as bars and per device, the CSV of the shown days adds up to what the meters counted', async () => {
+  await home.getByRole('button', { name: 'Energy', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Energy on Home' });
+  await expect(dialog.getByRole('status')).toHaveText(/^Using [\d,.]+ W now \(\d+ devices report power\)\.$/);
+  const bars = dialog.getByRole('img', { name: /^Energy used per day over the last 7 days: ([\d,.]+) kWh in all; most on .+, least on .+, last .+\.$/ });
+  await expect(bars).toBeVisible();
+  expect(await paintedPixels('dialog .energy-chart')).toBeGreaterThan(100);
+  await expect(dialog.getByRole('rowheader', { name: 'Towel rail', exact: true })).toBeVisible();
+
+  const download = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Export CSV of the energy per day' }).click();
+  const [header, ...rows] = (await readFile((await (await download).path())!, 'utf8')).trimEnd().split('\r\n').map((line) => line.split(','));
+  expect(header!.at(-1)).toBe('Total (kWh)');
+  expect(rows.length).toBeGreaterThanOrEqual(7); // a rolling week touches 7 or 8 local days
+  const total = rows.reduce((sum, row) => sum + Number(row.at(-1)), 0);
+  const inAll = Number(/: ([\d,.]+) kWh in all/.exec((await bars.getAttribute('aria-label'))!)![1]!.replaceAll(',', ''));
+  expect(inAll).toBeCloseTo(total, 2);
+  // A meter's days add up to its last reading minus its first in the range (the demo meters never reset).
+  const rail = await hub.device('Towel rail');
+  const column = header!.indexOf('Towel rail (kWh)');
+  const readings = (await hub.insightsEntries(rail.id, 'meter_power', 'last7Days')).values.flatMap(({ v }) => (typeof v === 'number' ? [v] : []));
+  expect(rows.reduce((sum, row) => sum + Number(row[column]), 0)).toBeCloseTo(readings.at(-1)! - readings[0]!, 1);
+
+  await dialog.getByRole('group', { name: 'Range' }).getByRole('button', { name: 'Month', exact: true }).click();
+  await expect(dialog.getByRole('img', { name: /^Energy used per day over the last 31 days: / })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('a sign-in without the history scope shows no chart and says why; nothing breaks', async ({ browser }) => {
+  const readonly = await startSignedInApp(browser, 'e2e-insights-readonly', { client: 'readonly' });
+  try {
+    const devices = await openHomeLive(readonly.page);
+    await expect(devices.getByText('No charts: Hubdesk was not granted access to the history of Home.')).toBeVisible();
+    await expect(devices.getByRole('article', { name: 'Bathroom climate sensor', exact: true })).toBeVisible();
+    await expect(devices.locator('.sparkline')).toHaveCount(0);
+    await expect(devices.getByRole('button', { name: /^History of / })).toHaveCount(0);
+    await expect(devices.getByRole('button', { name: 'Energy', exact: true })).toHaveCount(0);
+  } finally {
+    await readonly.close();
+  }
+});
+
+/** The WCAG A/AA violations axe finds in the open dialog, each as "rule: help — elements". */
+async function dialogViolations(): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SCRIPT });
+  const found = (await page.evaluate(`axe.run(document.querySelector('dialog[open]'), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })`)) as {
+    violations: { id: string; help: string; nodes: { target: string[] }[] }[];
+  };
+  return found.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`axe finds no violation in the history dialog, ${colorScheme}`, async () => {
+  test(`axe finds no violation in the history and energy dialogs, ${colorScheme}`, async () => {
     await page.emulateMedia({ colorScheme });
-    const dialog = await openHistory('Living room thermostat');
-    await expect(dialog.getByRole('img').first()).toBeVisible();
-    await page.addScriptTag({ path: AXE_SCRIPT });
-    const found = (await page.evaluate(`axe.run(document.querySelector('dialog[open]'), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })`)) as {
-      violations: { id: string; help: string; nodes: { target: string[] }[] }[];
-    };
-    expect(found.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    const history = await openHistory('Living room thermostat');
+    await expect(history.getByRole('img').first()).toBeVisible();
+    expect(await dialogViolations(), 'history').toEqual([]);
     await page.keyboard.press('Escape');
-    await expect(dialog).toBeHidden();
+    await expect(history).toBeHidden();
+
+    await home.getByRole('button', { name: 'Energy', exact: true }).click();
+    const energy = page.getByRole('dialog', { name: 'Energy on Home' });
+    await expect(energy.getByRole('img')).toBeVisible();
+    expect(await dialogViolations(), 'energy').toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(energy).toBeHidden();
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dailyUse, homeEnergy, homePower } from '../../../../renderer/src/format/daily-energy';
+import { dailyUse, describeEnergy, energyCsv, homeEnergy, homePower } from '../../../../renderer/src/format/daily-energy';
 import type { Device } from '../../../../common/wire';
 
 const HOUR = 3_600_000;
@@ -55,5 +55,29 @@ describe("the home's power now", () => {
 
   it('is null when no device reports power', () => {
     expect(homePower({ c: device('c', null) })).toBeNull();
+  });
+});
+
+describe('the energy view in words and as CSV', () => {
+  const home = homeEnergy([
+    { deviceId: 'heater', days: [D0, D0 + DAY, D0 + 2 * DAY], used: [5, 6.25, 2] },
+    { deviceId: 'fridge', days: [D0, D0 + DAY, D0 + 2 * DAY], used: [1, 1, 1] },
+  ]);
+  const day = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+  it('names the total, the highest, lowest and last day', () => {
+    expect(describeEnergy(home, 'the last 7 days', 'kWh', day)).toBe('Energy used per day over the last 7 days: 16.25 kWh in all; most on 2026-03-02 (7.25 kWh), least on 2026-03-03 (3 kWh), last 2026-03-03 (3 kWh).');
+    expect(describeEnergy({ days: [], totals: [] }, 'the last hour', 'kWh', day)).toBe('Energy used per day over the last hour: no meter readings.');
+  });
+
+  it('has a row per shown day with each device in the shown order and the total', () => {
+    const csv = energyCsv(home, (id) => (id === 'heater' ? 'Towel rail, bathroom' : 'Fridge'), 'kWh').split('\r\n');
+    expect(csv[0]).toBe('day,"Towel rail, bathroom (kWh)",Fridge (kWh),Total (kWh)');
+    expect(csv.slice(1, 4).map((row) => row.split(',').slice(1))).toEqual([
+      ['5', '1', '6'],
+      ['6.25', '1', '7.25'],
+      ['2', '1', '3'],
+    ]);
+    expect(csv).toHaveLength(5); // header, three days, and the final line break
   });
 });
