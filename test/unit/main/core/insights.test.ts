@@ -3,12 +3,9 @@ import { AppError } from '../../../../common/app-error';
 import type { InsightsEntries, InsightsLog, InsightsLogMap } from '../../../../common/insights';
 import { invokeContract } from '../../../../common/ipc-contract';
 import type { HubClient } from '../../../../main/core/hub-client';
-import { createHubSessions } from '../../../../main/core/hub-sessions';
 import type { HttpOutcome } from '../../../../main/core/http';
 import { createInsights, deviceLogs, toSeries } from '../../../../main/core/insights';
-import { createRoutePins } from '../../../../main/core/route-pins';
-import { createParallelPingSelector } from '../../../../main/core/route-selection';
-import { fakeHubClient, hubEverywhere, memoryStore, recordingLogger } from '../../../support/core-fakes';
+import { fakeHubClient, sessionsOnOneHub } from '../../../support/core-fakes';
 
 const log = (ownerUri: string, id: string, type: InsightsLog['type'] = 'number'): InsightsLog => ({
   id,
@@ -89,14 +86,7 @@ function sessionsWith(answer: { logs?: HttpOutcome<InsightsLogMap>; entries?: Ht
     insightsLogs: async (_at, token) => guard(token, answer.logs ?? { kind: 'ok', value: {} }),
     insightsEntries: async (_at, token, uri, id, resolution) => (calls.push({ uri, id, resolution }), guard(token, answer.entries ?? { kind: 'ok', value: ENTRIES })),
   });
-  const sessions = createHubSessions({
-    cloud: { getUser: async () => ({ _id: 'u', email: '', firstname: '', lastname: '', hubs: [HOME] }), delegationToken: async () => 'delegation' },
-    hubClient,
-    routes: createParallelPingSelector(hubEverywhere),
-    pins: createRoutePins(memoryStore()),
-    clock: { now: () => 0 },
-    logger: recordingLogger(),
-  });
+  const sessions = sessionsOnOneHub(hubClient, HOME);
   return { sessions, calls, expireAll: () => live.clear(), logins: () => logins };
 }
 
