@@ -121,6 +121,22 @@ test('a boolean is drawn as on/off bands and said in words; the history opens fr
   await expect(dialog).toBeHidden();
 });
 
+test("a live value is appended to the shown chart as it arrives: its words and its CSV's last row", async () => {
+  const thermostat = await hub.device('Bedroom thermostat');
+  const dialog = await openHistory('Bedroom thermostat');
+  await dialog.getByRole('group', { name: 'Range' }).getByRole('button', { name: 'Hour', exact: true }).click();
+  const target = dialog.getByRole('region', { name: /^Target temperature/ });
+  await expect(target.getByRole('img', { name: /^Target temperature over the last hour: / })).toBeVisible();
+  const before = await exportCsv(target, 'Target temperature');
+
+  const changed = await hub.setCapability(thermostat.id, 'target_temperature', 26.5); // another client's change, above the demo's range
+  await expect(target.getByRole('img', { name: /^Target temperature over the last hour: .*maximum 26\.5 °C, .*last 26\.5 °C\.$/ })).toBeVisible();
+  const after = await exportCsv(target, 'Target temperature');
+  expect(after.rows.at(-1)).toEqual([new Date(changed.time).toISOString(), '26.5']);
+  expect(after.rows.length).toBeGreaterThanOrEqual(before.rows.length);
+  await page.keyboard.press('Escape');
+});
+
 test('the energy view: power now, energy per day as bars and per device, the CSV of the shown days adds up to what the meters counted', async () => {
   await home.getByRole('button', { name: 'Energy', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Energy on Home' });
