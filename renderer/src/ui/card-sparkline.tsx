@@ -1,9 +1,9 @@
 /**
  * A numeric sensor's last 24 hours on its card (issue 16 §2): a line without axes, named in words
- * (minimum, maximum, last) for assistive technology. Nothing is drawn until the history arrives, and
- * nothing at all when the hub keeps none of this device.
+ * (minimum, maximum, last) for assistive technology. Its place is kept until the history arrives (the
+ * card does not jump), and there is none when the hub keeps no measured number of this device.
  */
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
 import type { InsightsLogView } from '../../../common/ipc-contract';
 import { describeSeries, RANGE_LABELS, sparklineLog } from '../format/insights-series';
@@ -25,14 +25,27 @@ export function CardSparkline({ deviceId }: { deviceId: string }) {
   return log ? <Sparkline log={log} /> : null;
 }
 
+/** Read when the card first comes into view (and again if it was dropped meanwhile): a home of a thousand cards asks for the ones seen. */
 function Sparkline({ log }: { log: InsightsLogView }) {
   const { insights } = useStores();
+  const slot = useRef<HTMLDivElement>(null);
   const state = useStore(insights, (s) => s.series[seriesKey(log.deviceId, log.capabilityId, RESOLUTION)]);
-  useEffect(() => insights.getState().load(log.deviceId, log.capabilityId, RESOLUTION), [insights, log.deviceId, log.capabilityId]);
+  useEffect(() => {
+    const element = slot.current;
+    if (!element) return;
+    const seen = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) insights.getState().load(log.deviceId, log.capabilityId, RESOLUTION);
+    });
+    seen.observe(element);
+    return () => seen.disconnect();
+  }, [insights, log.deviceId, log.capabilityId]);
   const theme = useChartTheme();
   const options = useCallback((width: number) => sparklineOptions({ kind: log.type, theme, width, height: HEIGHT }), [log.type, theme]);
   const series = state?.status === 'loaded' ? state.series : undefined;
   const data = useMemo(() => (series ? seriesData(series) : undefined), [series]);
-  if (!series || !data || series.times.length < 2) return null;
-  return <UplotChart options={options} data={data} description={describeSeries(log, RANGE_LABELS[RESOLUTION]!, series)} className="sparkline" />;
+  return (
+    <div ref={slot} className="sparkline-slot">
+      {series && data && series.times.length >= 2 && <UplotChart options={options} data={data} description={describeSeries(log, RANGE_LABELS[RESOLUTION]!, series)} className="sparkline" />}
+    </div>
+  );
 }

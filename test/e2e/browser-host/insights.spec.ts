@@ -55,6 +55,7 @@ async function openHistory(deviceName: string): Promise<Locator> {
 
 test("a numeric sensor's card shows its last 24 hours as a sparkline, named in words", async () => {
   const card = home.getByRole('article', { name: 'Bathroom climate sensor', exact: true });
+  await card.scrollIntoViewIfNeeded(); // a sparkline is read when its card comes into view
   const sparkline = card.getByRole('img', { name: /^Temperature over the last 24 hours: minimum [\d.]+ °C, maximum [\d.]+ °C, average [\d.]+ °C, last [\d.]+ °C\.$/ });
   await expect(sparkline).toBeVisible();
   expect(await paintedPixels('[aria-label="Bathroom climate sensor"] .sparkline')).toBeGreaterThan(20);
