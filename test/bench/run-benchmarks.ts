@@ -13,7 +13,8 @@
  *  7. bytes per webhook intake to the app and to its renderer (inspector-bytes.ts; issue 12 §4)
  *  8. `npm start` on a built checkout ÷ with the renderer rebuilt (start-up.ts; issue 13 §6)
  *  9. the inspector on a 100,000-message history, and 500 messages/s into it (inspector-history.ts; issue 14 §7)
- * 10. a history chart of 100,000 points in Chromium: first draw, and hovering it (charts.ts; issue 16 §2)
+ * 10. the hub's insights: entries p50/p95 per resolution, start-up, making a year of history (insights.ts; issue 16 §1)
+ * 11. a history chart of 100,000 points in Chromium: first draw, and hovering it (charts.ts; issue 16 §2)
  * Servers run in their own processes, so the load generator does not share their event loop.
  */
 import { readFileSync } from 'node:fs';
@@ -33,6 +34,7 @@ import { charts } from './charts';
 import { liveView } from './live-view';
 import { inspectorBytes } from './inspector-bytes';
 import { inspectorHistory } from './inspector-history';
+import { insightsBench } from './insights';
 import { startUp } from './start-up';
 import { type BenchRow, routeOpening } from './route-opening';
 
@@ -413,6 +415,7 @@ if (wanted('redis')) await failoverCost();
 if (wanted('inspector')) rows.push(...(await inspectorBytes()));
 if (wanted('start')) rows.push(...(await startUp()));
 if (wanted('history')) rows.push(...(await inspectorHistory()));
+if (wanted('insights')) rows.push(...(await insightsBench()));
 if (wanted('charts')) rows.push(...(await charts()));
 
 console.log(`\nHubdesk benchmarks — ${new Date().toISOString()}, Node ${process.version}, ${LOAD_SECONDS} s per load run\n`);

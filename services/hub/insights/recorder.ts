@@ -15,7 +15,6 @@ import {
   type InsightsLogMap,
   type InsightsResolution,
 } from '../../../common/insights';
-import type { CapabilityValue } from '../../../common/hub-control';
 import type { Device } from '../../../common/wire';
 import type { DemoHome } from '../demo-home';
 import { backfillStart, demoHistory, type History } from './demo-history';
@@ -188,7 +187,7 @@ export function findLog(uri: string, id: string): { deviceId: string; capability
   return capabilityId === '' || capabilityId.includes(':') ? undefined : { deviceId, capabilityId };
 }
 
-function stored(value: CapabilityValue | unknown): number | undefined {
+function stored(value: unknown): number | undefined {
   if (typeof value === 'boolean') return value ? 1 : 0;
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }

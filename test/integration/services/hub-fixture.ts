@@ -19,7 +19,7 @@ export const READONLY = client('readonly');
 /** Flows only, no device scope. */
 export const FLOWS_ONLY = client('flows-only');
 
-const SCOPES_OF: Record<string, Scope[]> = { full: ['devices', 'flow.start'], readonly: ['devices.readonly', 'flow.readonly'], 'flows-only': ['flow.readonly'] };
+const SCOPES_OF: Record<string, Scope[]> = { full: ['devices', 'flow.start', 'insights.readonly'], readonly: ['devices.readonly', 'flow.readonly'], 'flows-only': ['flow.readonly'] };
 
 export function startTestCloud(hubIds: string[], now?: () => number): Promise<RunningCloud> {
   return startCloud({
