@@ -17,6 +17,7 @@ import { createHubClient, type HubTransport, transportFor } from './hub-client';
 import { createDispatcher, NOT_SIGNED_IN } from './ipc-dispatcher';
 import { createHubSessions } from './hub-sessions';
 import type { CoreDeps, HubdeskCore } from './hubdesk-core';
+import { createInsights } from './insights';
 import { createLanDirectory } from './lan-directory';
 import { plainWebSocket, wsLiveSocket } from './live-socket';
 import { createNoticeBoard } from './notices';
@@ -88,6 +89,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   });
   const sessions = createHubSessions({ cloud, hubClient, routes, pins: createRoutePins(store), clock, logger });
   const favourites = createFavourites(store, logger);
+  const insights = createInsights(sessions, (hubId) => hubNames.get(hubId));
   const deviceList = async (hubId: string): Promise<DeviceList> => ({ ...(await sessions.devices(hubId)), favourites: favourites.get(hubId) });
   const liveEvents = createEventEmitter<LiveEvent>(logger);
   // Main's own view of the open hub (the tray, the notifications), fed by the events the renderer gets.
@@ -177,6 +179,8 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
       const open = openHub.current();
       if (open !== null) openHub.restart(open);
     },
+    'insights.logs': (hubId) => insights.logs(hubId),
+    'insights.series': (hubId, request) => insights.series(hubId, request),
     'vault.allowPlaintextStorage': async (allow) => {
       await vault.setAllowPlaintext(allow);
       state.refresh();

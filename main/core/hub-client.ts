@@ -15,6 +15,7 @@ import {
   SessionInfoSchema,
   type SetCapabilityBody,
 } from '../../common/hub-control';
+import { type InsightsEntries, InsightsEntriesSchema, type InsightsLogMap, InsightsLogMapSchema, type InsightsResolution } from '../../common/insights';
 import { PING_NONCE_PARAM, type PingProof, PingProofSchema } from '../../common/hub-identity';
 import { type DeviceMap, DeviceMapSchema, JsonStringTokenSchema } from '../../common/wire';
 import { type FetchFn, type HttpOutcome, type HttpRequest, joinUrl, requestJson } from './http';
@@ -54,6 +55,10 @@ export interface HubClient {
   setCapability(at: HubAddress, sessionToken: string, deviceId: string, capabilityId: string, body: SetCapabilityBody): Promise<HttpOutcome<CapabilityEventData>>;
   flows(at: HubAddress, sessionToken: string): Promise<HttpOutcome<FlowMap>>;
   triggerFlow(at: HubAddress, sessionToken: string, flowId: string): Promise<HttpOutcome<FlowTriggerResult>>;
+  /** The logs the hub keeps (common/insights.ts); a hub without insights answers 404. */
+  insightsLogs(at: HubAddress, sessionToken: string): Promise<HttpOutcome<InsightsLogMap>>;
+  /** One log's entries over a resolution; `uri` is the log's owner, `id` its full id. */
+  insightsEntries(at: HubAddress, sessionToken: string, uri: string, id: string, resolution: InsightsResolution): Promise<HttpOutcome<InsightsEntries>>;
   /** What the session may do; a hub without this endpoint answers 404. */
   sessionInfo(at: HubAddress, sessionToken: string): Promise<HttpOutcome<SessionInfo>>;
 }
@@ -143,6 +148,9 @@ export function createHubClient(transport: (at: HubAddress) => HubTransport, lif
       authorized('PUT', at, token, `/api/manager/devices/device/${segment(deviceId)}/capability/${segment(capabilityId)}`, CapabilityEventDataSchema, body),
     flows: (at, token) => authorized('GET', at, token, '/api/manager/flow/flow', FlowMapSchema),
     triggerFlow: (at, token, flowId) => authorized('POST', at, token, `/api/manager/flow/flow/${segment(flowId)}/trigger`, FlowTriggerResultSchema, {}),
+    insightsLogs: (at, token) => authorized('GET', at, token, '/api/manager/insights/log', InsightsLogMapSchema),
+    insightsEntries: (at, token, uri, id, resolution) =>
+      authorized('GET', at, token, `/api/manager/insights/log/${segment(uri)}/${segment(id)}/entry?${new URLSearchParams({ resolution }).toString()}`, InsightsEntriesSchema),
     sessionInfo: (at, token) => authorized('GET', at, token, '/api/manager/sessions/session/me', SessionInfoSchema),
   };
 }

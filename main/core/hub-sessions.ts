@@ -11,6 +11,7 @@
  */
 import { AppError } from '../../common/app-error';
 import type { CapabilityEventData, FlowTriggerResult } from '../../common/hub-control';
+import { deviceLogId, deviceLogUri, type InsightsEntries, type InsightsLogMap, type InsightsResolution } from '../../common/insights';
 import type { DeviceList, FlowList, HubPermissions, HubView, RouteKind, RouteOutcome, SetCapabilityRequest } from '../../common/ipc-contract';
 import type { HubRecord } from '../../common/wire';
 import type { CloudClient } from './cloud-client';
@@ -39,6 +40,10 @@ export interface HubSessions {
   setCapability(hubId: string, request: SetCapabilityRequest): Promise<CapabilityEventData>;
   flows(hubId: string): Promise<FlowList>;
   triggerFlow(hubId: string, flowId: string): Promise<FlowTriggerResult>;
+  /** The hub's insights logs, or null when it keeps none (404). */
+  insightsLogs(hubId: string): Promise<InsightsLogMap | null>;
+  /** One capability's history over a resolution, or null when the hub keeps none of it (404). */
+  insightsEntries(hubId: string, deviceId: string, capabilityId: string, resolution: InsightsResolution): Promise<InsightsEntries | null>;
   /** The session for the realtime channel (opening one if needed). */
   liveEndpoint(hubId: string): Promise<LiveEndpoint>;
   /** The hub ended this session (e.g. the realtime channel was closed for it): the next call opens a new one. */
@@ -105,6 +110,10 @@ const LOGIN_CALL: CallInfo = { what: 'login', forbidden: (hub) => `Hubdesk was n
 const DEVICES_CALL: CallInfo = { what: 'device list', forbidden: (hub) => `Hubdesk was not granted access to the devices on ${hub}.` };
 const SESSION_INFO_CALL: CallInfo = { what: 'session info', forbidden: (hub) => `Hubdesk was not granted access to ${hub}.` };
 const FLOWS_CALL: CallInfo = { what: 'flow list', forbidden: (hub) => `Hubdesk was not granted access to the flows on ${hub}.` };
+const INSIGHTS_CALL: CallInfo = { what: 'insights', forbidden: (hub) => `Hubdesk was not granted access to the history of ${hub}.` };
+
+/** A 404 is an answer here (no history kept), not a failure. */
+const notFoundAsNull = <T>(outcome: HttpOutcome<T>): HttpOutcome<T | null> => (outcome.kind === 'status' && outcome.status === 404 ? { kind: 'ok', value: null } : outcome);
 
 export function createHubSessions({ cloud, hubClient, routes, pins, clock, logger }: HubSessionsDeps): HubSessions {
   let records = new Map<string, HubRecord>();
@@ -291,6 +300,13 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
     async triggerFlow(hubId, flowId) {
       const call: CallInfo = { what: 'starting a flow', forbidden: notAllowedToStartFlows, once: true };
       return (await withSession(hubId, call, (current, at) => hubClient.triggerFlow(at, current.token, flowId))).value;
+    },
+    async insightsLogs(hubId) {
+      return (await withSession(hubId, INSIGHTS_CALL, async (current, at) => notFoundAsNull(await hubClient.insightsLogs(at, current.token)))).value;
+    },
+    async insightsEntries(hubId, deviceId, capabilityId, resolution) {
+      const run = async (current: Session, at: HubAddress) => notFoundAsNull(await hubClient.insightsEntries(at, current.token, deviceLogUri(deviceId), deviceLogId(deviceId, capabilityId), resolution));
+      return (await withSession(hubId, INSIGHTS_CALL, run)).value;
     },
     async liveEndpoint(hubId) {
       const current = await session(hubId);

@@ -5,6 +5,7 @@ import { getBridge, getLinkStore } from './bridge';
 import { connectStores } from './stores/connect-stores';
 import { createDesktopStore } from './stores/desktop-store';
 import { createHubsStore } from './stores/hubs-store';
+import { createInsightsStore } from './stores/insights-store';
 import { resyncOnReconnect } from './stores/link-store';
 import { createOpenHubStore } from './stores/open-hub-store';
 import { createPreferencesStore, rememberOpenHub } from './stores/preferences-store';
@@ -22,11 +23,14 @@ const hubs = createHubsStore(bridge);
 // App shell (issue 13 §1): preferences first, so the theme is set before the first paint.
 const preferences = createPreferencesStore();
 followTheme(preferences);
+// Follows the hub list: opens a hub once the list is loaded, closes it on sign-out.
+const openHub = createOpenHubStore(bridge, hubs, { preferredHubId: () => preferences.getState().lastHubId });
 const stores = {
   session: createSessionStore(bridge),
   hubs,
-  // Follows the hub list: opens a hub once the list is loaded, closes it on sign-out.
-  openHub: createOpenHubStore(bridge, hubs, { preferredHubId: () => preferences.getState().lastHubId }),
+  openHub,
+  // Follows the open hub: its logs, and live values appended to the shown series.
+  insights: createInsightsStore(bridge, openHub),
   webhooks: createWebhooksStore(bridge),
   link: getLinkStore(),
   preferences,

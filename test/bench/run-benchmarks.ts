@@ -14,6 +14,7 @@
  *  8. `npm start` on a built checkout ÷ with the renderer rebuilt (start-up.ts; issue 13 §6)
  *  9. the inspector on a 100,000-message history, and 500 messages/s into it (inspector-history.ts; issue 14 §7)
  * 10. the hub's insights: entries p50/p95 per resolution, start-up, making a year of history (insights.ts; issue 16 §1)
+ * 11. a history chart of 100,000 points in Chromium: first draw, and hovering it (charts.ts; issue 16 §2)
  * Servers run in their own processes, so the load generator does not share their event loop.
  */
 import { readFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ import { startProgram } from '../e2e/support/processes';
 import { compiledServer } from './compiled-servers';
 import { startTestRedis } from '../support/redis-server';
 import { TestListener } from '../support/webhook-listener';
+import { charts } from './charts';
 import { liveView } from './live-view';
 import { inspectorBytes } from './inspector-bytes';
 import { inspectorHistory } from './inspector-history';
@@ -414,6 +416,7 @@ if (wanted('inspector')) rows.push(...(await inspectorBytes()));
 if (wanted('start')) rows.push(...(await startUp()));
 if (wanted('history')) rows.push(...(await inspectorHistory()));
 if (wanted('insights')) rows.push(...(await insightsBench()));
+if (wanted('charts')) rows.push(...(await charts()));
 
 console.log(`\nHubdesk benchmarks — ${new Date().toISOString()}, Node ${process.version}, ${LOAD_SECONDS} s per load run\n`);
 console.table(rows.map((row) => ({ figure: row.figure, value: row.value, baseline: row.baseline, ratio: row.ratio, target: row.target, met: row.target ? (row.met ? 'yes' : 'NO') : '' })));

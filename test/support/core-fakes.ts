@@ -2,9 +2,12 @@
  * Fakes of the core's ports for unit tests of one module: an in-memory store, a reversible cipher
  * (so tests can see what would be on disk), a logger that records, and a fixed backend.
  */
-import type { TokenObject } from '../../common/wire';
+import type { HubRecord, TokenObject } from '../../common/wire';
 import type { HubClient, PingOutcome } from '../../main/core/hub-client';
+import { createHubSessions, type HubSessions } from '../../main/core/hub-sessions';
 import type { BackendConfig, KeyValueStore, Logger, SecretCipher } from '../../main/core/ports';
+import { createRoutePins } from '../../main/core/route-pins';
+import { createParallelPingSelector } from '../../main/core/route-selection';
 
 export const TEST_BACKEND: BackendConfig = {
   authUrl: 'https://cloud.example.test',
@@ -71,8 +74,20 @@ export function jsonResponse(status: number, body: unknown): Response {
  */
 export function fakeHubClient(overrides: Partial<HubClient> & Pick<HubClient, 'login' | 'devices'>): HubClient {
   const missing = async () => ({ kind: 'status', status: 404, error: null }) as const;
-  return { ping: async () => ({ kind: 'failed', detail: 'not faked' }), logout: missing, setCapability: missing, flows: missing, triggerFlow: missing, sessionInfo: missing, ...overrides };
+  return { ping: async () => ({ kind: 'failed', detail: 'not faked' }), logout: missing, setCapability: missing, flows: missing, triggerFlow: missing, sessionInfo: missing, insightsLogs: missing, insightsEntries: missing, ...overrides };
 }
 
 /** A ping for route selection in which the hub is at every address (and proved it). */
 export const hubEverywhere = async (): Promise<PingOutcome> => ({ kind: 'hub' });
+
+/** Sessions on the user's one hub, reachable at every address, for tests of the calls made through them. */
+export function sessionsOnOneHub(hubClient: HubClient, hub: HubRecord): HubSessions {
+  return createHubSessions({
+    cloud: { getUser: async () => ({ _id: 'u', email: '', firstname: '', lastname: '', hubs: [hub] }), delegationToken: async () => 'delegation' },
+    hubClient,
+    routes: createParallelPingSelector(hubEverywhere),
+    pins: createRoutePins(memoryStore()),
+    clock: { now: () => 0 },
+    logger: recordingLogger(),
+  });
+}

@@ -68,6 +68,12 @@ function formatNumber(capability: CapabilityState, value: number): string {
   return capability.units ? `${text} ${capability.units}` : text;
 }
 
+/** A reading with the decimals and units a hub gives for it (e.g. a chart's minimum): "21.5 °C". */
+export function formatMeasurement(value: number, decimals: number | null, units: string | null): string {
+  const text = formatDecimal(value, decimals ?? undefined);
+  return units ? `${text} ${units}` : text;
+}
+
 /** Dim levels, positions, fan speeds…: fractions 0..1 on the wire, shown in percent. */
 export function isFraction(capability: Pick<CapabilityState, 'id' | 'units' | 'min' | 'max'>): boolean {
   if (capability.id === 'dim' || capability.id.startsWith('dim.')) return true;

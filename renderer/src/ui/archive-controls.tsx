@@ -8,6 +8,7 @@ import { type ChangeEvent, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { ARCHIVE_MAX_FILE_BYTES } from '../../../common/webhook-archive';
 import type { ArchiveFormat, ImportResult } from '../stores/webhook-archive-io';
+import { downloadText } from './download-text';
 import { FormDialog } from './form-dialog';
 import { useStores } from './stores-context';
 
@@ -101,12 +102,3 @@ function importSentence(fileName: string, result: ImportResult): string {
   return `${parts.join('; ')}.`;
 }
 
-/** Saves a text as a file: a download in the browser host, the save dialog in Electron. */
-function downloadText(fileName: string, text: string, mimeType: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: mimeType }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}

@@ -4,13 +4,16 @@
  * of it was refused (it stays until dismissed). While the link to the app's main process is down its
  * controls and star are disabled: nothing could confirm a change.
  */
-import { type CSSProperties, memo, useCallback } from 'react';
+import { type CSSProperties, memo, useCallback, useState } from 'react';
 import { useStore } from 'zustand';
 import type { CapabilityValue } from '../../../common/ipc-contract';
 import type { Device } from '../../../common/wire';
 import type { PendingValue } from '../stores/open-hub-store';
 import { capabilityStates } from '../format/format-capability';
+import { logsOf } from '../stores/insights-store';
 import { CapabilityControl } from './capability-control';
+import { CardSparkline } from './card-sparkline';
+import { DeviceHistoryDialog } from './device-history-dialog';
 import { DeviceIcon } from './device-icon';
 import { CrossIcon, StarIcon } from './line-icon';
 import { useLinked, useStores } from './stores-context';
@@ -56,6 +59,8 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
           ))}
         </dl>
       )}
+      <CardSparkline deviceId={id} />
+      <HistoryButton deviceId={id} deviceName={device.name} />
       <CardError deviceId={id} />
     </article>
   );
@@ -70,6 +75,22 @@ function lightColour(device: Device, pending: Readonly<Record<string, PendingVal
   const hue = valueOf('light_hue');
   if (hue === undefined) return undefined;
   return { '--light-hue': `${Math.round(hue * 360)}deg`, '--light-saturation': `${Math.round((valueOf('light_saturation') ?? 1) * 100)}%` } as CSSProperties;
+}
+
+/** Opens the device's history (issue 16 §2), when the hub keeps one of it. */
+function HistoryButton({ deviceId, deviceName }: { deviceId: string; deviceName: string }) {
+  const { insights } = useStores();
+  const logged = useStore(insights, (s) => logsOf(s, deviceId).length > 0);
+  const [open, setOpen] = useState(false);
+  if (!logged) return null;
+  return (
+    <>
+      <button type="button" className="insights-button" aria-label={`History of ${deviceName}`} onClick={() => setOpen(true)}>
+        History
+      </button>
+      {open && <DeviceHistoryDialog deviceId={deviceId} deviceName={deviceName} onClose={() => setOpen(false)} />}
+    </>
+  );
 }
 
 function CardError({ deviceId }: { deviceId: string }) {

@@ -11,6 +11,7 @@ import { deviceCountLabel, filterChoices, filterDevices, firstCards, groupWithFa
 import { formatFetchedAt, ROUTE_PIN_CHOICES, routeInUseLabel, routeOutcomeLabel } from '../format/hub-labels';
 import { DeviceCard } from './device-card';
 import { DeviceFilters } from './device-filters';
+import { EnergyDialog } from './energy-dialog';
 import { FlowsPanel } from './flows-panel';
 import { LiveIndicator } from './live-indicator';
 import { useStores } from './stores-context';
@@ -57,6 +58,7 @@ export function DevicesPanel() {
             Refresh
           </button>
         )}
+        {loaded && <EnergyButton hubName={hub.name} />}
         <RoutePin hub={hub} />
         <LiveIndicator />
       </div>
@@ -76,6 +78,34 @@ function DevicesSummary() {
   const time = route && formatFetchedAt(route.fetchedAt);
   const text = [deviceCountLabel(count, count, false), route && routeInUseLabel(route), time && `updated ${time}`].filter(Boolean).join(' · ');
   return <p className="muted">{text}</p>;
+}
+
+/** Opens the home's energy view (issue 16 §2), when the hub keeps the history of any meter; or says why there is no history at all. */
+function EnergyButton({ hubName }: { hubName: string }) {
+  const { insights } = useStores();
+  const metered = useStore(insights, (s) => s.logs.status === 'available' && Object.values(s.logs.byDevice).some((logs) => logs.some((log) => log.capabilityId === 'meter_power')));
+  const unavailable = useStore(insights, (s) => (s.logs.status === 'unavailable' ? s.logs.reason : undefined));
+  const failed = useStore(insights, (s) => (s.logs.status === 'error' ? s.logs.error.message : undefined));
+  const [open, setOpen] = useState(false);
+  if (unavailable) return <p className="muted insights-note">No charts: {unavailable}</p>;
+  if (failed)
+    return (
+      <p className="insights-note">
+        <span className="error-text">No charts: {failed}</span>{' '}
+        <button type="button" onClick={() => insights.getState().retryLogs()}>
+          Read the history again
+        </button>
+      </p>
+    );
+  if (!metered) return null;
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Energy
+      </button>
+      {open && <EnergyDialog hubName={hubName} onClose={() => setOpen(false)} />}
+    </>
+  );
 }
 
 /** Lets the user pin the route; a pinned route is the only one tried. */

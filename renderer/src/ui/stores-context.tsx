@@ -3,6 +3,7 @@ import { createContext, type ReactNode, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { DesktopStore } from '../stores/desktop-store';
 import type { HubsStore } from '../stores/hubs-store';
+import type { InsightsStore } from '../stores/insights-store';
 import { isConnected, type LinkStore } from '../stores/link-store';
 import type { OpenHubStore } from '../stores/open-hub-store';
 import type { PreferencesStore } from '../stores/preferences-store';
@@ -15,6 +16,8 @@ export interface Stores {
   hubs: HubsStore;
   /** Which hub is open, and its devices and flows as they change. */
   openHub: OpenHubStore;
+  /** The open hub's history: which capabilities it keeps, and the series the charts show (issue 16 §2). */
+  insights: InsightsStore;
   webhooks: WebhooksStore;
   /** The link to the app's main process (issue 13 §2). */
   link: LinkStore;

@@ -94,10 +94,11 @@ export interface SignedInApp {
   close(): Promise<void>;
 }
 
-export async function startSignedInApp(browser: Browser, profileName: string, options: { viewport?: { width: number; height: number }; client?: DemoClient } = {}): Promise<SignedInApp> {
+/** `bypassCSP`: lets a test add scripts to the page (axe-core), which the app's CSP refuses otherwise. */
+export async function startSignedInApp(browser: Browser, profileName: string, options: { viewport?: { width: number; height: number }; client?: DemoClient; bypassCSP?: boolean } = {}): Promise<SignedInApp> {
   const { stack, info } = await startStackProgram();
   const host = startBrowserHost(info, tempDir(profileName), options.client);
-  const context = await browser.newContext(options.viewport ? { viewport: options.viewport } : {});
+  const context = await browser.newContext({ ...(options.viewport && { viewport: options.viewport }), ...(options.bypassCSP && { bypassCSP: true }) });
   const page = await openApp(context, host);
   await signInThroughBrowser(context, page, host, info.user);
   return {

@@ -5,6 +5,7 @@
  * with the shared schemas; any refusal throws with the hub's status and body.
  */
 import { type CapabilityEventData, CapabilityEventDataSchema, type CapabilityValue } from '../../../common/hub-control';
+import { deviceLogId, deviceLogUri, type InsightsEntries, InsightsEntriesSchema, type InsightsResolution } from '../../../common/insights';
 import { type Device, DeviceMapSchema, JsonStringTokenSchema } from '../../../common/wire';
 import type { StackInfo } from '../../../services/stack';
 import { delegationToken, signIn } from '../../integration/services/oauth-helpers';
@@ -13,6 +14,8 @@ export interface HubClient {
   /** The hub's device of that name (names are unique per demo hub). */
   device(name: string): Promise<Device>;
   setCapability(deviceId: string, capabilityId: string, value: CapabilityValue): Promise<CapabilityEventData>;
+  /** One capability's history, as the hub answers any client. */
+  insightsEntries(deviceId: string, capabilityId: string, resolution: InsightsResolution): Promise<InsightsEntries>;
 }
 
 export async function connectHubClient(info: StackInfo, hubName: string): Promise<HubClient> {
@@ -33,6 +36,10 @@ export async function connectHubClient(info: StackInfo, hubName: string): Promis
     async setCapability(deviceId, capabilityId, value) {
       const path = `/api/manager/devices/device/${encodeURIComponent(deviceId)}/capability/${encodeURIComponent(capabilityId)}`;
       return CapabilityEventDataSchema.parse(await call(`${baseUrl}${path}`, 'PUT', session, { value }));
+    },
+    async insightsEntries(deviceId, capabilityId, resolution) {
+      const path = `/api/manager/insights/log/${encodeURIComponent(deviceLogUri(deviceId))}/${encodeURIComponent(deviceLogId(deviceId, capabilityId))}/entry?resolution=${resolution}`;
+      return InsightsEntriesSchema.parse(await call(`${baseUrl}${path}`, 'GET', session));
     },
   };
 }

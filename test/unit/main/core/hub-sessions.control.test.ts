@@ -3,11 +3,8 @@ import type { CapabilityEventData, FlowMap, SessionInfo } from '../../../../comm
 import type { DeviceMap, HubRecord } from '../../../../common/wire';
 import type { HubClient } from '../../../../main/core/hub-client';
 import { permissionsFromScopes } from '../../../../main/core/hub-permissions';
-import { createHubSessions } from '../../../../main/core/hub-sessions';
 import type { HttpOutcome } from '../../../../main/core/http';
-import { createRoutePins } from '../../../../main/core/route-pins';
-import { createParallelPingSelector } from '../../../../main/core/route-selection';
-import { fakeHubClient, hubEverywhere, memoryStore, recordingLogger } from '../../../support/core-fakes';
+import { fakeHubClient, sessionsOnOneHub } from '../../../support/core-fakes';
 
 const HOME: HubRecord = { _id: 'hub-1', name: 'Home', platform: 'local', localUrl: 'http://lan.test', localUrlSecure: null, remoteUrl: null };
 const DEVICES: DeviceMap = { spots: { id: 'spots', name: 'Kitchen spots', class: 'light', capabilities: ['dim'] } };
@@ -33,14 +30,7 @@ function setup(answer: { setCapability?: HttpOutcome<CapabilityEventData>; trigg
     flows: async (_url, token) => guard<FlowMap>(token, { kind: 'ok', value: { b: { id: 'b', name: 'Bedtime', enabled: true }, a: { id: 'a', name: 'Away', enabled: false } } }),
     triggerFlow: async (_url, token) => (counts.trigger++, guard(token, answer.trigger ?? { kind: 'ok', value: { id: 'a', triggeredAt: 'now' } })),
   });
-  const sessions = createHubSessions({
-    cloud: { getUser: async () => ({ _id: 'u', email: '', firstname: '', lastname: '', hubs: [HOME] }), delegationToken: async () => 'delegation' },
-    hubClient,
-    routes: createParallelPingSelector(hubEverywhere),
-    pins: createRoutePins(memoryStore()),
-    clock: { now: () => 0 },
-    logger: recordingLogger(),
-  });
+  const sessions = sessionsOnOneHub(hubClient, HOME);
   return { sessions, counts, expireAll: () => live.clear() };
 }
 

@@ -1,0 +1,113 @@
+/**
+ * How the app's charts look and behave, as uPlot options (no React here, so the bench draws exactly
+ * these charts): a history line (a boolean log as on/off bands), the sparkline of a card, and the
+ * energy bars. Times are epoch ms (`ms: 1`), shown in the user's time zone.
+ */
+import uPlot from 'uplot';
+import { booleanBands } from '../format/insights-series';
+import type { ChartTheme } from './chart-theme';
+
+export type ChartKind = 'number' | 'boolean';
+
+const FONT = '12px system-ui, sans-serif';
+
+const axis = (theme: ChartTheme, extra: uPlot.Axis = {}): uPlot.Axis => ({
+  stroke: theme.text,
+  font: FONT,
+  grid: { stroke: theme.grid, width: 1 },
+  ticks: { stroke: theme.grid, width: 1 },
+  ...extra,
+});
+
+/** Paints a boolean log's on-bands behind its line (below the axes' labels, inside the plot). */
+function drawBands(theme: ChartTheme): (u: uPlot) => void {
+  return (u) => {
+    const times = u.data[0] as number[];
+    const values = u.data[1] as (number | null)[];
+    const { ctx, bbox } = u;
+    ctx.save();
+    ctx.fillStyle = theme.fill;
+    for (const band of booleanBands(times, values, times[times.length - 1] ?? 0)) {
+      const left = u.valToPos(band.from, 'x', true);
+      const right = u.valToPos(band.to, 'x', true);
+      ctx.fillRect(left, bbox.top, Math.max(1, right - left), bbox.height);
+    }
+    ctx.restore();
+  };
+}
+
+function pointAt(u: uPlot, index: number | null | undefined): [number | null, number | null] {
+  if (index === null || index === undefined) return [null, null];
+  return [(u.data[0][index] as number | undefined) ?? null, (u.data[1]?.[index] as number | null | undefined) ?? null];
+}
+
+export interface TimeChartSetup {
+  kind: ChartKind;
+  theme: ChartTheme;
+  width: number;
+  height: number;
+  /** The pointer moved to the point at `time` with `value` (time null: it left the chart); for the value under the pointer. */
+  onCursor?(time: number | null, value: number | null): void;
+}
+
+/** The detail view's chart: axes, grid, a cursor that reports the point under the pointer. */
+export function historyChartOptions({ kind, theme, width, height, onCursor }: TimeChartSetup): uPlot.Options {
+  const boolean = kind === 'boolean';
+  return {
+    width,
+    height,
+    ms: 1,
+    legend: { show: false },
+    cursor: { y: false, points: { size: 6, fill: theme.line }, drag: { x: false, y: false } },
+    select: { show: false, left: 0, top: 0, width: 0, height: 0 },
+    scales: { x: { time: true }, y: boolean ? { range: [0, 1] } : { auto: true } },
+    series: [
+      {},
+      {
+        stroke: theme.line,
+        width: 1.5,
+        points: { show: false },
+        spanGaps: false,
+        ...(boolean && { paths: uPlot.paths.stepped!({ align: 1 }) }),
+      },
+    ],
+    axes: [axis(theme), axis(theme, boolean ? { values: (_u, splits) => splits.map((v) => (v === 1 ? 'on' : v === 0 ? 'off' : '')), splits: () => [0, 1] } : { size: 56 })],
+    hooks: {
+      ...(boolean && { drawClear: [drawBands(theme)] }),
+      ...(onCursor && { setCursor: [(u: uPlot) => onCursor(...pointAt(u, u.cursor.idx))] }),
+    },
+  };
+}
+
+/** A card's sparkline: the line alone, no axes, no cursor. */
+export function sparklineOptions({ kind, theme, width, height }: Omit<TimeChartSetup, 'onCursor'>): uPlot.Options {
+  const options = historyChartOptions({ kind, theme, width, height });
+  return {
+    ...options,
+    cursor: { show: false },
+    padding: [2, 0, 2, 0],
+    axes: [
+      { show: false, size: 0 },
+      { show: false, size: 0 },
+    ],
+  };
+}
+
+const DAY_MS = 86_400_000;
+/** Ticks of the energy bars: whole days, or weeks and months when days would crowd. */
+const DAY_INCREMENTS = [1, 2, 7, 14, 28, 56, 91, 182, 365].map((days) => days * DAY_MS);
+
+/** The energy view's bars: one per day (at the day's middle), the home's use that day. */
+export function energyBarsOptions({ theme, width, height, units }: { theme: ChartTheme; width: number; height: number; units: string }): uPlot.Options {
+  return {
+    width,
+    height,
+    ms: 1,
+    legend: { show: false },
+    cursor: { y: false, drag: { x: false, y: false } },
+    select: { show: false, left: 0, top: 0, width: 0, height: 0 },
+    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+    series: [{}, { stroke: theme.line, fill: theme.fill, width: 1, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.7, 48], align: 0 }) }],
+    axes: [axis(theme, { incrs: DAY_INCREMENTS }), axis(theme, { size: 72, values: (_u, splits) => splits.map((v) => `${v} ${units}`) })],
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * A uPlot chart in React: made once per look (options), its data replaced in place when it changes,
+ * sized to its box. The canvas says nothing to assistive technology, so the box is an image with the
+ * chart's words (`description`) as its name.
+ */
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { ShownSeries } from '../format/insights-series';
+
+/** A shown series as uPlot's columns (uPlot reads them and never writes, so the readonly arrays are passed as they are). */
+export const seriesData = (series: Pick<ShownSeries, 'times' | 'values'>): uPlot.AlignedData => [series.times as number[], series.values as (number | null)[]];
+
+export interface UplotChartProps {
+  /** Builds the options for a width; a new function makes a new chart (e.g. the theme changed). */
+  options(width: number): uPlot.Options;
+  data: uPlot.AlignedData;
+  description: string;
+  className?: string;
+}
+
+export function UplotChart({ options, data, description, className }: UplotChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  // The data a new chart starts with (set before the effect below makes one).
+  const latest = useRef(data);
+  useLayoutEffect(() => {
+    latest.current = data;
+  });
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const made = options(Math.max(1, element.clientWidth));
+    const chart = new uPlot(made, latest.current, element);
+    plot.current = chart;
+    const resize = new ResizeObserver(() => {
+      const width = Math.max(1, element.clientWidth);
+      if (width !== chart.width) chart.setSize({ width, height: made.height });
+    });
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      chart.destroy();
+      plot.current = null;
+    };
+  }, [options]);
+
+  useEffect(() => {
+    if (plot.current && plot.current.data !== data) plot.current.setData(data);
+  }, [data]);
+
+  return <div ref={box} role="img" aria-label={description} className={className ? `chart ${className}` : 'chart'} />;
+}

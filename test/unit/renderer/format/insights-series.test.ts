@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { appendLive, booleanBands, describeSeries, seriesCsv, seriesStats, type ShownSeries, sparklineLog } from '../../../../renderer/src/format/insights-series';
+
+const MIN = 60_000;
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+const at = (minutes: number) => T0 + minutes * MIN;
+const TEMPERATURE = { title: 'Temperature', type: 'number' as const, decimals: 1, units: '°C' };
+const MOTION = { title: 'Motion', type: 'boolean' as const, decimals: null, units: null };
+
+describe('min, max, average and last of a range', () => {
+  it('leave gaps out of every figure', () => {
+    expect(seriesStats([null, 18, 22, null, 20, null])).toEqual({ min: 18, max: 22, average: 20, last: 20, count: 3 });
+  });
+
+  it('are null when the range has no value at all', () => {
+    expect(seriesStats([null, null])).toBeNull();
+    expect(seriesStats([])).toBeNull();
+  });
+});
+
+describe('a boolean log as on-bands', () => {
+  it('makes one band per run of on, ending at the next point, and one still on at the end ends at `end`', () => {
+    const times = [0, 1, 2, 3, 4, 5].map(at);
+    expect(booleanBands(times, [0, 1, 1, 0, 1, 1], at(7))).toEqual([
+      { from: at(1), to: at(3) },
+      { from: at(4), to: at(7) },
+    ]);
+  });
+
+  it('a gap ends a band; all off is no band', () => {
+    expect(booleanBands([0, 1, 2].map(at), [1, null, 1], at(3))).toEqual([
+      { from: at(0), to: at(1) },
+      { from: at(2), to: at(3) },
+    ]);
+    expect(booleanBands([0, 1].map(at), [0, 0], at(2))).toEqual([]);
+  });
+});
+
+describe('live values appended to a shown range', () => {
+  const hour: ShownSeries = { times: [0, 10, 20, 30].map(at), values: [20, 21, 22, 23], windowMs: 60 * MIN };
+
+  it('appends a newer value and drops what left the window at the front', () => {
+    const next = appendLive(hour, at(75), 24);
+    expect(next.times).toEqual([20, 30, 75].map(at));
+    expect(next.values).toEqual([22, 23, 24]);
+  });
+
+  it('ignores a value not newer than the last point (the entries hold it already)', () => {
+    expect(appendLive(hour, at(30), 99)).toBe(hour);
+    expect(appendLive(hour, at(5), 99)).toBe(hour);
+  });
+
+  it('never holds more than its bound', () => {
+    let series: ShownSeries = { times: [], values: [], windowMs: 1e12 };
+    for (let i = 0; i < 50; i++) series = appendLive(series, at(i), i, 10);
+    expect(series.times).toHaveLength(10);
+    expect(series.values[0]).toBe(40);
+    expect(series.values.at(-1)).toBe(49);
+  });
+});
+
+describe('the text alternative of a chart', () => {
+  it('names the range and its minimum, maximum, average and last value with units', () => {
+    const series: ShownSeries = { times: [0, 1, 2].map(at), values: [18.24, 22.5, 20], windowMs: 60 * MIN };
+    expect(describeSeries(TEMPERATURE, 'the last hour', series)).toBe('Temperature over the last hour: minimum 18.2 °C, maximum 22.5 °C, average 20.2 °C, last 20.0 °C.');
+  });
+
+  it('says how often a boolean was on and its last state, or that nothing was recorded', () => {
+    const series: ShownSeries = { times: [0, 1, 2, 3].map(at), values: [1, 0, 1, 0], windowMs: 60 * MIN };
+    expect(describeSeries(MOTION, 'the last 24 hours', series)).toBe('Motion over the last 24 hours: on 2 times; last off.');
+    expect(describeSeries(MOTION, 'the last hour', { ...series, values: [null, null, null, null] })).toBe('Motion over the last hour: no values recorded.');
+  });
+});
+
+describe('CSV of the shown data', () => {
+  it('has one row per shown point, in order, with ISO times and the exact values (gaps empty)', () => {
+    const csv = seriesCsv(TEMPERATURE, { times: [0, 1, 2].map(at), values: [18.25, null, 0.1 + 0.2] });
+    expect(csv).toBe(`time,Temperature (°C)\r\n2026-03-01T10:00:00.000Z,18.25\r\n2026-03-01T10:01:00.000Z,\r\n2026-03-01T10:02:00.000Z,${0.1 + 0.2}\r\n`);
+  });
+
+  it('writes booleans as true/false, quotes a header with commas or quotes, and defuses one a spreadsheet would run', () => {
+    expect(seriesCsv(MOTION, { times: [at(0), at(1)], values: [1, 0] }).split('\r\n').slice(1, 3)).toEqual(['2026-03-01T10:00:00.000Z,true', '2026-03-01T10:01:00.000Z,false']);
+    expect(seriesCsv({ ...MOTION, title: 'Door "front", left' }, { times: [], values: [] })).toBe('time,"Door ""front"", left"\r\n');
+    expect(seriesCsv({ ...MOTION, title: '=HYPERLINK("x")' }, { times: [], values: [] })).toBe(`time,"'=HYPERLINK(""x"")"\r\n`);
+  });
+});
+
+describe("a card's sparkline", () => {
+  const log = (capabilityId: string, type: 'number' | 'boolean' = 'number', aggregation: 'mean' | 'last' | 'any' = 'mean') => ({ deviceId: 'd', capabilityId, title: capabilityId, type, units: null, decimals: null, aggregation });
+  const state = (id: string, setable: boolean) => ({ id, type: 'number' as const, title: id, value: 1, getable: true, setable, lastUpdated: null });
+
+  it("shows the device's first measured reading in the device's order: not a setting, a meter or a boolean", () => {
+    const device = {
+      capabilities: ['onoff', 'target_temperature', 'meter_power', 'measure_power', 'measure_temperature'],
+      capabilitiesObj: { target_temperature: state('target_temperature', true), measure_power: state('measure_power', false), meter_power: state('meter_power', false) },
+    };
+    const logs = [log('measure_temperature'), log('onoff', 'boolean', 'any'), log('target_temperature'), log('meter_power', 'number', 'last'), log('measure_power')];
+    expect(sparklineLog(logs, device)?.capabilityId).toBe('measure_power');
+    expect(sparklineLog([log('onoff', 'boolean', 'any')], device)).toBeUndefined();
+  });
+});
