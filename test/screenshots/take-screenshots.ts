@@ -84,7 +84,41 @@ async function showSettings(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible();
 }
 
-const SCENES: Record<string, (page: Page) => Promise<void>> = { devices: showHome, webhooks: showWebhooks, settings: showSettings };
+/** A thermostat's history over the week (issue 16 §2), drawn from the hub's backfilled year. */
+async function showHistory(page: Page): Promise<void> {
+  await showHome(page);
+  const devices = page.getByRole('region', { name: 'Devices on Home' });
+  await devices.getByRole('button', { name: 'History of Living room thermostat', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'History of Living room thermostat' });
+  await dialog.getByRole('group', { name: 'Range' }).getByRole('button', { name: 'Week', exact: true }).click();
+  await expect(dialog.getByRole('img', { name: /^Temperature over the last 7 days: minimum/ })).toBeVisible();
+}
+
+/** The home's energy per day over the month. */
+async function showEnergy(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await showHome(page);
+  await page.getByRole('region', { name: 'Devices on Home' }).getByRole('button', { name: 'Energy', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Energy on Home' });
+  await dialog.getByRole('group', { name: 'Range' }).getByRole('button', { name: 'Month', exact: true }).click();
+  await expect(dialog.getByRole('img', { name: /^Energy used per day over the last 31 days/ })).toBeVisible();
+}
+
+async function closeDialog(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+}
+
+const SCENES: Record<string, (page: Page) => Promise<void>> = {
+  devices: showHome,
+  history: showHistory,
+  energy: showEnergy,
+  webhooks: async (page) => {
+    await closeDialog(page);
+    await showWebhooks(page);
+  },
+  settings: showSettings,
+};
 
 for (const size of SIZES) {
   for (const theme of THEMES) {
