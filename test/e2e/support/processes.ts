@@ -7,7 +7,6 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 export const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const tsx = `${projectRoot}node_modules/.bin/tsx`;
 
 export interface RunningProgram {
   child: ChildProcess;
@@ -18,10 +17,15 @@ export interface RunningProgram {
   stop(): Promise<number | null>;
 }
 
-/** Runs `script` with tsx, or with plain node when it is already JavaScript (`.js`/`.mjs`, e.g. a bundled build). */
+/**
+ * Runs `script` in one node process: TypeScript through `node --import tsx`, plain node when it is
+ * already JavaScript (`.js`/`.mjs`, e.g. a bundled build). Not the tsx command: it runs the script in a
+ * second process and relays SIGTERM to it, and when the script does not confirm the signal within 30 ms
+ * (a loaded machine) it kills it with SIGKILL and exits 143 — a clean stop that looked like a crash.
+ */
 export function startProgram(script: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): RunningProgram {
-  const runner = /\.m?js$/.test(script) ? process.execPath : tsx;
-  const child = spawn(runner, [script, ...args], { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const loader = /\.m?js$/.test(script) ? [] : ['--import', 'tsx'];
+  const child = spawn(process.execPath, [...loader, script, ...args], { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const waiters: { prefix: string; resolve: (rest: string) => void }[] = [];
   let errors = '';

@@ -30,9 +30,10 @@ function getTrusting(url: string, ca: string, headers: Record<string, string> = 
 
 describe('stack-cli', () => {
   it('prints one line of StackInfo JSON once the services answer, and exits 0 on SIGTERM', async () => {
-    const child = spawn('node_modules/.bin/tsx', ['services/stack-cli.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // One process (`node --import tsx`, as test/e2e/support/processes.ts explains), so SIGTERM reaches the program itself.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'services/stack-cli.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
     // A failed expectation must not leave the stack running (announcing "Home" to the other tests).
-    onTestFinished(() => void (child.exitCode === null && child.kill('SIGTERM'))); // tsx passes it on to the program (a SIGKILL would orphan it)
+    onTestFinished(() => void (child.exitCode === null && child.kill('SIGTERM')));
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
