@@ -103,9 +103,9 @@ function ShownChart({ log, series, resolution, deviceName }: { log: InsightsLogV
           <Figure term="Last" value={formatLogValue(log, stats.last)} />
         </dl>
       )}
-      <UplotChart options={options} data={data} description={describeSeries(log, rangeLabel, series)} className="insights-chart" />
+      <UplotChart options={options} data={data} description={describeSeries(log, rangeLabel, series)} className="insights-chart" keyboard />
       <div className="chart-foot">
-        <p ref={readout} className="chart-readout muted">
+        <p ref={readout} className="chart-readout muted" aria-live="polite">
           {POINT_HINT}
         </p>
         <button type="button" onClick={exportCsv} disabled={series.times.length === 0} aria-label={`Export CSV of ${log.title}`}>
@@ -116,7 +116,7 @@ function ShownChart({ log, series, resolution, deviceName }: { log: InsightsLogV
   );
 }
 
-const POINT_HINT = 'Point at the chart to read a value.';
+const POINT_HINT = 'Point at the chart, or focus it and use the arrow keys, to read a value.';
 
 function Figure({ term, value }: { term: string; value: string }) {
   return (

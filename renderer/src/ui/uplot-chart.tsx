@@ -1,12 +1,15 @@
 /**
  * A uPlot chart in React: made once per look (options), its data replaced in place when it changes,
  * sized to its box. The canvas says nothing to assistive technology, so the box is an image with the
- * chart's words (`description`) as its name.
+ * chart's words (`description`) as its name. With `keyboard`, the box takes focus and the arrow keys
+ * (Page Up/Down a twentieth of the range, Home/End the ends) move the cursor from point to point, so
+ * the value under it (the options' setCursor hook) can be read without a pointer.
  */
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { type KeyboardEvent, useEffect, useLayoutEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ShownSeries } from '../format/insights-series';
+import { cursorIndexAfter } from './chart-keys';
 
 /** A shown series as uPlot's columns (uPlot reads them and never writes, so the readonly arrays are passed as they are). */
 export const seriesData = (series: Pick<ShownSeries, 'times' | 'values'>): uPlot.AlignedData => [series.times as number[], series.values as (number | null)[]];
@@ -17,9 +20,11 @@ export interface UplotChartProps {
   data: uPlot.AlignedData;
   description: string;
   className?: string;
+  /** Focusable, its cursor moved by the keys above. */
+  keyboard?: boolean;
 }
 
-export function UplotChart({ options, data, description, className }: UplotChartProps) {
+export function UplotChart({ options, data, description, className, keyboard = false }: UplotChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   // The data a new chart starts with (set before the effect below makes one).
@@ -50,5 +55,23 @@ export function UplotChart({ options, data, description, className }: UplotChart
     if (plot.current && plot.current.data !== data) plot.current.setData(data);
   }, [data]);
 
-  return <div ref={box} role="img" aria-label={description} className={className ? `chart ${className}` : 'chart'} />;
+  const moveCursor = (event: KeyboardEvent) => {
+    const chart = plot.current;
+    if (!chart) return;
+    const times = chart.data[0];
+    const index = cursorIndexAfter(event.key, chart.cursor.idx ?? null, times.length);
+    if (index === undefined) return;
+    event.preventDefault();
+    chart.setCursor({ left: chart.valToPos(times[index]!, 'x'), top: 0 });
+  };
+
+  return (
+    <div
+      ref={box}
+      role="img"
+      aria-label={description}
+      className={className ? `chart ${className}` : 'chart'}
+      {...(keyboard && { tabIndex: 0, onKeyDown: moveCursor })}
+    />
+  );
 }

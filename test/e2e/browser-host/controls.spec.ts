@@ -5,8 +5,8 @@
  * from the keyboard.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { openHomeLive, type SignedInApp, startSignedInApp } from '../support/browser-host';
-import { connectHubClient, type HubClient } from '../support/hub-client';
+import { type SignedInApp, startAppOnHome } from '../support/browser-host';
+import type { HubClient } from '../support/hub-client';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -16,10 +16,7 @@ let home: Locator;
 let hub: HubClient;
 
 test.beforeAll(async ({ browser }) => {
-  app = await startSignedInApp(browser, 'e2e-controls');
-  page = app.page;
-  home = await openHomeLive(page);
-  hub = await connectHubClient(app.info, 'Home');
+  ({ app, page, home, hub } = await startAppOnHome(browser, 'e2e-controls'));
 });
 test.afterAll(() => app?.close());
 

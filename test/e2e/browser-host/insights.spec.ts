@@ -8,8 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { INSIGHTS_RESOLUTIONS, type InsightsResolution } from '../../../common/insights';
-import { connectHubClient, type HubClient } from '../support/hub-client';
-import { openHomeLive, type SignedInApp, startSignedInApp } from '../support/browser-host';
+import type { HubClient } from '../support/hub-client';
+import { openHomeLive, type SignedInApp, startAppOnHome, startSignedInApp } from '../support/browser-host';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -19,10 +19,7 @@ let home: Locator;
 let hub: HubClient;
 
 test.beforeAll(async ({ browser }) => {
-  app = await startSignedInApp(browser, 'e2e-insights', { bypassCSP: true });
-  page = app.page;
-  home = await openHomeLive(page);
-  hub = await connectHubClient(app.info, 'Home');
+  ({ app, page, home, hub } = await startAppOnHome(browser, 'e2e-insights', { bypassCSP: true }));
 });
 test.afterAll(() => app?.close());
 
@@ -109,6 +106,27 @@ test('a device history: a chart per capability, the range switch reads that rang
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
   await expect(home.getByRole('button', { name: 'History of Bathroom climate sensor', exact: true })).toBeFocused();
+});
+
+test('a chart is read from the keyboard: focused, End reads its last point (the Last figure), Home its first, and the reading is announced', async () => {
+  const dialog = await openHistory('Bathroom climate sensor');
+  const section = dialog.getByRole('region', { name: /^Temperature/ });
+  const chart = section.getByRole('img', { name: /^Temperature over the last 24 hours: / });
+  const readout = section.locator('.chart-readout');
+  await expect(readout).toHaveAttribute('aria-live', 'polite');
+  await chart.focus();
+  await expect(chart).toBeFocused();
+
+  await page.keyboard.press('End');
+  const last = (await section.getByRole('definition').last().textContent())!;
+  await expect(readout).toHaveText(new RegExp(`: ${last.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+  const atEnd = (await readout.textContent())!;
+
+  await page.keyboard.press('Home');
+  await expect(readout).not.toHaveText(atEnd);
+  await expect(readout).toHaveText(/^.+: [\d.]+ °C$/);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
 });
 
 test('a boolean is drawn as on/off bands and said in words; the history opens from the keyboard and Escape closes it', async () => {

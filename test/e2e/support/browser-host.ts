@@ -7,6 +7,7 @@ import { type Browser, type BrowserContext, expect, type Locator, type Page, tes
 import type { StackInfo } from '../../../services/stack';
 import { type RunningProgram, startProgram } from './processes';
 import { tempDir } from '../../support/temp-dir';
+import { connectHubClient, type HubClient } from './hub-client';
 
 const RUNNING = 'Hubdesk is running at ';
 const OPEN_EXTERNAL = 'open-external: ';
@@ -116,6 +117,12 @@ export async function startSignedInApp(browser: Browser, profileName: string, op
 }
 
 /** Opens "Home" from the sidebar and waits until it is live; returns its devices region. */
+/** A signed-in app showing Home live, and a client of Home's hub of the test's own (to change, or read back, what the app shows). */
+export async function startAppOnHome(browser: Browser, profileName: string, options: Parameters<typeof startSignedInApp>[2] = {}): Promise<{ app: SignedInApp; page: Page; home: Locator; hub: HubClient }> {
+  const app = await startSignedInApp(browser, profileName, options);
+  return { app, page: app.page, home: await openHomeLive(app.page), hub: await connectHubClient(app.info, 'Home') };
+}
+
 export async function openHomeLive(page: Page): Promise<Locator> {
   await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
   const home = page.getByRole('region', { name: 'Devices on Home' });
