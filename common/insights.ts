@@ -83,7 +83,7 @@ export type InsightsLog = z.infer<typeof InsightsLogSchema>;
 export const InsightsLogMapSchema = z.record(z.string(), InsightsLogSchema);
 export type InsightsLogMap = z.infer<typeof InsightsLogMapSchema>;
 
-/** The most entries one answer may carry (a year of hours is 8,761). */
+/** The most entries one answer may carry (a year of hours is 8,760). */
 export const MAX_INSIGHTS_ENTRIES = 20_000;
 
 export const InsightsEntrySchema = z.object({

@@ -30,6 +30,11 @@ export interface InsightsState {
   load(deviceId: string, capabilityId: string, resolution: InsightsResolution): void;
   /** Reads the open hub's logs again (after an error). */
   retryLogs(): void;
+  /**
+   * After the link to the core was down: the logs again unless they were read, and every kept series
+   * again (live values may have been missed meanwhile), each still shown until its new answer arrives.
+   */
+  reload(): void;
 }
 
 export type InsightsStore = StoreApi<InsightsState> & { dispose(): void };
@@ -55,13 +60,18 @@ export function createInsightsStore(bridge: Pick<Bridge, 'insights'>, openHub: P
       const key = seriesKey(deviceId, capabilityId, resolution);
       const known = get().series[key];
       if (known?.status === 'loading' || (known?.status === 'loaded' && now() - known.readAt < SERIES_FRESH_MS)) return;
-      const startedIn = generation;
-      // A series read again keeps showing its points until the new ones arrive.
-      if (known?.status !== 'loaded') setSeries(key, { status: 'loading' });
-      void settle(() => bridge.insights.series(hubId, { deviceId, capabilityId, resolution })).then((result) => {
-        if (startedIn !== generation) return;
-        setSeries(key, result.ok ? { status: 'loaded', series: shownFrom(result.value), readAt: now() } : { status: 'error', error: result.error });
-      });
+      readSeries(hubId, key, { deviceId, capabilityId, resolution });
+    },
+    reload() {
+      const hubId = get().hubId;
+      if (hubId === null) return;
+      const { logs, series } = get();
+      if (logs.status === 'error' || logs.status === 'unavailable') readLogs(hubId);
+      for (const [key, state] of Object.entries(series)) {
+        if (state.status === 'loading') continue;
+        const [deviceId, capabilityId, resolution] = key.split('\u0000') as [string, string, InsightsResolution];
+        readSeries(hubId, key, { deviceId, capabilityId, resolution });
+      }
     },
     retryLogs() {
       const hubId = get().hubId;
@@ -69,6 +79,16 @@ export function createInsightsStore(bridge: Pick<Bridge, 'insights'>, openHub: P
     },
   }));
   const { getState: get, setState: set } = store;
+
+  /** Reads a series; a loaded one stays shown until the answer replaces it. */
+  const readSeries = (hubId: string, key: string, request: { deviceId: string; capabilityId: string; resolution: InsightsResolution }) => {
+    const startedIn = generation;
+    if (get().series[key]?.status !== 'loaded') setSeries(key, { status: 'loading' });
+    void settle(() => bridge.insights.series(hubId, request)).then((result) => {
+      if (startedIn !== generation) return;
+      setSeries(key, result.ok ? { status: 'loaded', series: shownFrom(result.value), readAt: now() } : { status: 'error', error: result.error });
+    });
+  };
 
   /** Sets one series, dropping the oldest beyond MAX_SERIES (a key set again moves to the back). */
   const setSeries = (key: string, state: SeriesState) => {

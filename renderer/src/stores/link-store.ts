@@ -46,11 +46,14 @@ export interface ResyncTargets {
   webhooks?: { getState(): { load(): Promise<void> } };
   /** The desktop preferences (another window or the tray may have changed them). */
   desktop?: { getState(): { load(): Promise<void> } };
+  /** The open hub's history: the series shown may have missed live values meanwhile. */
+  insights?: { getState(): { reload(): void } };
 }
 
 /**
  * When the link comes back after it was down, reads what may have changed meanwhile: the session
- * (`session.get`), the open hub (`hubs.open` with its id again) and the webhooks. Returns the unsubscribe.
+ * (`session.get`), the open hub (`hubs.open` with its id again), the webhooks and the history shown.
+ * Returns the unsubscribe.
  */
 export function resyncOnReconnect(link: LinkStore, targets: ResyncTargets): () => void {
   return link.subscribe((state, previous) => {
@@ -59,5 +62,6 @@ export function resyncOnReconnect(link: LinkStore, targets: ResyncTargets): () =
     targets.openHub.getState().reload();
     void targets.webhooks?.getState().load();
     void targets.desktop?.getState().load();
+    targets.insights?.getState().reload();
   });
 }

@@ -101,6 +101,32 @@ describe('the insights store', () => {
     expect(keys.at(-1)).toBe(seriesKey(`d${MAX_SERIES + 4}`, 'measure_temperature', 'lastHour'));
   });
 
+  it('reload (the link came back) reads every kept series again, still showing each, and logs that had failed', async () => {
+    const { fake, openHub, insights } = setup();
+    openHub.setState({ hubId: 'h1' });
+    fake.waiting('insights.logs')[0]!.resolve({ ok: false, error: { code: 'hub-unreachable', message: 'Home did not answer.' } });
+    insights.getState().load('thermo', 'measure_temperature', 'lastHour');
+    insights.getState().load('thermo', 'measure_temperature', 'last7Days');
+    fake.waiting('insights.series')[0]!.resolve(ok(series()));
+    fake.waiting('insights.series')[0]!.resolve({ ok: false, error: { code: 'hub-unreachable', message: 'Home did not answer.' } });
+    await flush();
+    const asked = fake.argsOf('insights.series').length;
+
+    insights.getState().reload();
+    expect(fake.argsOf('insights.logs')).toHaveLength(2);
+    expect(fake.argsOf('insights.series').slice(asked)).toEqual([
+      ['h1', { deviceId: 'thermo', capabilityId: 'measure_temperature', resolution: 'lastHour' }],
+      ['h1', { deviceId: 'thermo', capabilityId: 'measure_temperature', resolution: 'last7Days' }],
+    ]);
+    // Fresh or not, each is read again; the one shown stays shown until its answer arrives.
+    expect(insights.getState().series[seriesKey('thermo', 'measure_temperature', 'lastHour')]?.status).toBe('loaded');
+    expect(insights.getState().series[seriesKey('thermo', 'measure_temperature', 'last7Days')]?.status).toBe('loading');
+    fake.waiting('insights.series')[0]!.resolve(ok({ ...series(), values: [30, 31] }));
+    await flush();
+    const shown = insights.getState().series[seriesKey('thermo', 'measure_temperature', 'lastHour')];
+    expect(shown?.status === 'loaded' && shown.series.values).toEqual([30, 31]);
+  });
+
   it('a failed read is shown as its error', async () => {
     const { fake, openHub, insights } = setup();
     openHub.setState({ hubId: 'h1' });

@@ -6,15 +6,18 @@ const targets = () => {
   const reload = vi.fn();
   const webhooksLoad = vi.fn(() => Promise.resolve());
   const desktopLoad = vi.fn(() => Promise.resolve());
+  const insightsReload = vi.fn();
   return {
     load,
     reload,
     webhooksLoad,
     desktopLoad,
+    insightsReload,
     session: { getState: () => ({ load }) },
     openHub: { getState: () => ({ reload }) },
     webhooks: { getState: () => ({ load: webhooksLoad }) },
     desktop: { getState: () => ({ load: desktopLoad }) },
+    insights: { getState: () => ({ reload: insightsReload }) },
   };
 };
 
@@ -39,7 +42,7 @@ describe('link store', () => {
     expect(seen).toHaveBeenCalledTimes(1);
   });
 
-  it('re-reads the session and the open hub when the link comes back, and only then', () => {
+  it('re-reads the session, the open hub, the webhooks, the preferences and the history shown when the link comes back, and only then', () => {
     const link = createLinkStore();
     const t = targets();
     const stop = resyncOnReconnect(link, t);
@@ -52,6 +55,7 @@ describe('link store', () => {
     expect(t.reload).toHaveBeenCalledTimes(1);
     expect(t.webhooksLoad).toHaveBeenCalledTimes(1);
     expect(t.desktopLoad).toHaveBeenCalledTimes(1);
+    expect(t.insightsReload).toHaveBeenCalledTimes(1);
     link.getState().setLink({ state: 'connected' });
     expect(t.load).toHaveBeenCalledTimes(1);
 
