@@ -124,7 +124,10 @@ async function deliveryThroughput(mode: 'memory' | 'redis'): Promise<void> {
   const bare = startProgram(await compiledServer('bare-server'));
   const bareUrl = (JSON.parse(await bare.line('{"url"', 30_000).then((rest) => `{"url"${rest}`)) as { url: string }).url;
   const { forwarder, info, intake } = await startBenchForwarder(redis ? { REDIS_URL: redis.url } : {});
-  if (mode === 'redis') await latency(info, intake, 'Redis mode');
+  if (mode === 'redis') {
+    await latency(info, intake, 'Redis mode');
+    await answerFloor(redis!.url);
+  }
   const listener = startProgram(await compiledServer('acking-listener'), [], { FORWARDER_URL: info.url, WEBHOOK_ID: info.webhookId, SECRET: info.secret, KEY: 'live' });
   await listener.line('{"ready"', 30_000);
   const loadBare = () => loadTest(bareUrl, () => 'live');
@@ -268,6 +271,40 @@ async function latency(info: { url: string; webhookId: string; secret: string },
 }
 
 /** Calls `send(0..total-1)` at `rate` per second; catches up when timers fire late, so the rate holds. */
+/**
+ * What this machine allows the Redis-mode latency: the time to a 202 at 1,000 requests/s from the bare
+ * server (bare-server.ts), alone and answering only after one Redis script, paced, warmed up and counted
+ * as `latency` is. No forwarder code runs; the forwarder's figure adds routing and the delivery to a listener.
+ */
+async function answerFloor(redisUrl: string): Promise<void> {
+  const total = 1000 * Math.max(3, Math.min(LOAD_SECONDS, 10));
+  for (const [label, env] of [
+    ['bare Node', {}],
+    ['bare Node after one Redis script', { REDIS_URL: redisUrl }],
+  ] as const) {
+    const server = startProgram(await compiledServer('bare-server'), [], env);
+    const { url } = JSON.parse(await server.line('{"url"', 30_000).then((rest) => `{"url"${rest}`)) as { url: string };
+    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+    const warmUp: Promise<number>[] = [];
+    await paced(1000, 1000, (seq) => warmUp.push(postJson(agent, url, { device: { id: 'floor' }, seq: -1 - seq })));
+    await Promise.all(warmUp);
+    const answers: Promise<number>[] = [];
+    await paced(1000, total, (seq) => answers.push(postJson(agent, url, { device: { id: 'floor' }, seq })));
+    const times = (await Promise.all(answers)).filter(Number.isFinite).sort((a, b) => a - b);
+    agent.destroy();
+    await server.stop();
+    const pct = (p: number) => percentile(times, p).toFixed(2);
+    rows.push({
+      figure: `floor of this machine: time to a 202 at 1,000 req/s, ${label}, p99 (ms)`,
+      value: pct(99),
+      baseline: `p50 ${pct(50)}, p90 ${pct(90)}, max ${times.at(-1)?.toFixed(2)}${times.length < total ? `; ${total - times.length} failed` : ''}`,
+      ratio: '',
+      target: '',
+      met: times.length === total,
+    });
+  }
+}
+
 async function paced(rate: number, total: number, send: (seq: number) => void): Promise<void> {
   let seq = 0;
   const started = performance.now();
