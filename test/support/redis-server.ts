@@ -16,6 +16,9 @@ export interface TestRedis {
   /** Stops Redis (SIGTERM: it writes its append-only file first); `start` brings it back on the same port with the same data. */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Freezes Redis (SIGSTOP): its connections stay open and nothing is answered, as a hung server; `resume` thaws it. */
+  pause(): void;
+  resume(): void;
 }
 
 async function freePort(): Promise<number> {
@@ -49,6 +52,8 @@ export async function startTestRedis(): Promise<TestRedis> {
     url: `redis://127.0.0.1:${port}`,
     port,
     start,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     async stop() {
       const running = child;
       child = undefined;

@@ -52,6 +52,12 @@ const ALIVE_MS = 15_000;
 const RETRY_MS = 250;
 /** Acks wait this long to go to Redis together: fewer script runs, and an ack only has to arrive before a resume. */
 const ACK_BATCH_MS = 10;
+/**
+ * Redis hangs (up, but not answering) when an intake script has waited this long: the command connection
+ * is dropped, which fails every command waiting on it at once (the intakes answer 503, nothing is queued
+ * or sent again), and ioredis connects again. Checked by one timer, every quarter of it.
+ */
+export const STALL_MS = 2_000;
 /** Bounds a script's arguments (each intake adds six and one per target). */
 const MAX_INTAKES_PER_SCRIPT = 100;
 const MAX_LOST_COUNTS = 10_000;
@@ -212,22 +218,42 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
    * The intakes of one turn go to Redis in one script (at most MAX_INTAKES_PER_SCRIPT each), in order:
    * one script run and one round trip for many requests under load, as soon as the turn ends when alone.
    */
-  let toStore: Array<{ intake: IntakeToStore; stored: (result: StoredIntake) => void; failed: (error: unknown) => void }> = [];
+  type ToStore = { intake: IntakeToStore; stored: (result: StoredIntake) => void; failed: (error: unknown) => void };
+  let toStore: ToStore[] = [];
+  /** The intake scripts sent and not yet answered, and when each was sent (oldest first). */
+  const unanswered = new Map<ToStore[], number>();
   const storeIntakes = () => {
     const batch = toStore;
     toStore = [];
     for (let start = 0; start < batch.length; start += MAX_INTAKES_PER_SCRIPT) {
       const part = batch.slice(start, start + MAX_INTAKES_PER_SCRIPT);
       const caps = { instance, time: timeText(now()), countCap: options.countCap, byteCap: options.byteCap, budget: options.budget };
+      unanswered.set(part, performance.now());
       scripts.intake(part.map(({ intake }) => intake), caps).then(
         ({ stored, lost }) => {
+          if (!unanswered.delete(part)) return; // already failed as stalled: its requests were answered 503
           if (lost.length > 0) reportLost(lost);
           part.forEach(({ stored: done }, i) => done(stored[i]!));
         },
-        (error: unknown) => part.forEach(({ failed }) => failed(error)),
+        (error: unknown) => {
+          if (unanswered.delete(part)) part.forEach(({ failed }) => failed(error));
+        },
       );
     }
   };
+  // One timer for all intakes rather than ioredis's commandTimeout, which arms a timer per command: that
+  // cost about 3 ms of the p99 latency at 1,000 requests/s (docs/benchmarks.md, the forwarder on Redis).
+  const stallTimer = setInterval(() => {
+    const oldest = unanswered.values().next().value;
+    if (oldest === undefined || performance.now() - oldest < STALL_MS) return;
+    logger.warn('forwarder: Redis did not answer an intake in time; reconnecting', { waitedMs: Math.round(performance.now() - oldest) });
+    const stalled = [...unanswered.keys()];
+    unanswered.clear();
+    const error = new Error('Redis did not answer in time');
+    for (const part of stalled) for (const { failed } of part) failed(error);
+    redis.disconnect(true);
+  }, STALL_MS / 4);
+  stallTimer.unref();
 
   const publishTap = (webhookId: string, message: RawWebhookMessage, summary: IntakeSummary) =>
     redis.publish(tapChannel(webhookId), JSON.stringify({ message, summary } satisfies PublishedTap)).catch((error: unknown) => {
@@ -362,6 +388,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       closed = true;
       clearInterval(aliveTimer);
       clearInterval(sweepTimer);
+      clearInterval(stallTimer);
       // Gone at once rather than when the alive key runs out: other instances' sweeps make its listeners away.
       await redis.del(ALIVE_PREFIX + instance).catch(() => {});
     },

@@ -4,9 +4,10 @@
  * routing reads, and the webhook store on it (reads from the mirror, writes to Redis). The developer
  * portal and the forwarder of one process share it.
  *
- * Nothing is queued while Redis is away: a command fails at once (or after COMMAND_TIMEOUT_MS when Redis
- * hangs), so the intake answers 503 instead of a 202 it cannot keep, and nothing is sent twice when Redis
- * comes back. ioredis reconnects by itself; the mirror then loads again.
+ * Nothing is queued while Redis is away: a command fails at once (when Redis hangs, the backend drops the
+ * connection after STALL_MS, which fails what waits), so the intake answers 503 instead of a 202 it cannot
+ * keep, and nothing is sent twice when Redis comes back. ioredis reconnects by itself; the mirror then
+ * loads again.
  */
 import { randomBytes } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
@@ -16,7 +17,6 @@ import { KEYS } from './redis-keys';
 import { parseStoredWebhook, RedisMirror } from './redis-mirror';
 import { ForwarderScripts } from './redis-scripts';
 
-const COMMAND_TIMEOUT_MS = 2_000;
 /** A write retried this often while other writers keep changing the same webhook. */
 const MAX_WRITE_ATTEMPTS = 10;
 
@@ -49,7 +49,7 @@ export async function connectRedis(url: string, options: RedisStateOptions): Pro
   };
   // No auto-pipelining: ioredis runs one auto-pipeline at a time, so a command waits for the batch in flight
   // (measured: no throughput gained, latency lost). The backend batches what can wait itself (acks).
-  const redis = new Redis(url, { ...base, commandTimeout: COMMAND_TIMEOUT_MS });
+  const redis = new Redis(url, base);
   const reader = new Redis(url, base);
   // The subscriber keeps its subscriptions across reconnects (ioredis subscribes again).
   const subscriber = new Redis(url, { ...base, autoResubscribe: true });

@@ -8,11 +8,13 @@
  *   lost, duplicates only of what the killed connection had already received;
  * - Redis away: intake answers 503 with Retry-After and /readyz says not ready; both come back by
  *   themselves when Redis does, and what was stored before is still delivered;
+ * - Redis that hangs (frozen with SIGSTOP): an intake waiting on it is answered 503 after the stall limit;
  * - what an instance reads from Redis is checked: a record that fails is skipped and logged.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sequenceOf } from '../../../services/forwarder/message-ids';
+import { STALL_MS } from '../../../services/forwarder/redis/redis-backend';
 import { KEYS, slotKey } from '../../../services/forwarder/redis/redis-keys';
 import { connectRedis } from '../../../services/forwarder/redis/redis-state';
 import { type ForwarderInfo, runForwarderCli } from '../../support/forwarder-cli';
@@ -182,6 +184,28 @@ describe('Redis away', () => {
     expect(again.resumed).toBe(2);
     expect([(await again.nextMessage()).id, (await again.nextMessage()).id]).toEqual([before, after]);
     await again.close();
+  });
+});
+
+describe('Redis that hangs', () => {
+  it("an intake waiting on a frozen Redis is answered 503 with Retry-After once the stall limit has passed, not left waiting; intake works again once Redis thaws", async () => {
+    const { infos } = await instances(1);
+    const [info] = infos as [ForwarderInfo];
+    const { id: webhookId } = info.webhook;
+    expect(await post(info.webhook_url, webhookId, { device: { id: 'lamp-1' } })).toBeDefined();
+
+    redis.pause(); // connections stay open; nothing is answered
+    try {
+      const sent = performance.now();
+      const refused = await fetch(`${info.webhook_url}/webhook/${webhookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"device":{"id":"lamp-1"}}', signal: AbortSignal.timeout(10_000) });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      // Not before the stall limit (Redis was only slow until then), and not long after it.
+      expect(performance.now() - sent).toBeGreaterThanOrEqual(STALL_MS);
+    } finally {
+      redis.resume();
+    }
+    await vi.waitFor(async () => expect(await post(info.webhook_url, webhookId, { device: { id: 'lamp-1' } })).toBeDefined(), { timeout: 15_000, interval: 100 });
   });
 });
 
