@@ -51,6 +51,22 @@ export function deviceLogId(deviceId: string, capabilityId: string): string {
   return `${deviceLogUri(deviceId)}:${capabilityId}`;
 }
 
+const DEVICE_LOG_OWNER = deviceLogUri('');
+
+/**
+ * The device and capability a log's owner URI and id name: the id in full (`homey:device:<d>:<c>`,
+ * under that same owner) or its last part (`<c>`); undefined for anything else, an id under another
+ * owner or a log that is not a device's included. The hub reads a request's path with it, the app a
+ * hub's list of logs.
+ */
+export function deviceLogOf(ownerUri: string, id: string): { deviceId: string; capabilityId: string } | undefined {
+  if (!ownerUri.startsWith(DEVICE_LOG_OWNER)) return undefined;
+  const deviceId = ownerUri.slice(DEVICE_LOG_OWNER.length);
+  if (deviceId === '' || deviceId.includes(':')) return undefined;
+  const capabilityId = id.startsWith(`${ownerUri}:`) ? id.slice(ownerUri.length + 1) : id;
+  return capabilityId === '' || capabilityId.includes(':') ? undefined : { deviceId, capabilityId };
+}
+
 /**
  * How a step's value is made from the values the capability had during it: `mean` (time-weighted) for a
  * measurement, `last` for a cumulative meter (`meter_*`, so the difference of two steps is what was used

@@ -7,7 +7,7 @@
  * (404) or a sign-in that may not read it (403) is an answer the window shows, not a failure.
  */
 import { AppError } from '../../common/app-error';
-import { aggregationOf, type InsightsEntries, type InsightsLogMap } from '../../common/insights';
+import { aggregationOf, deviceLogOf, type InsightsEntries, type InsightsLogMap } from '../../common/insights';
 import type { InsightsLogsView, InsightsLogView, InsightsSeries, InsightsSeriesRequest } from '../../common/ipc-contract';
 import type { HubSessions } from './hub-sessions';
 
@@ -38,8 +38,6 @@ export function createInsights(sessions: Pick<HubSessions, 'insightsLogs' | 'ins
   };
 }
 
-const DEVICE_URI = 'homey:device:';
-
 /**
  * The logs of devices, by device and capability, sorted (a log of anything else, e.g. an app's, is not a
  * device's chart and is left out). A log's id is its full id (`<uri>:<capability>`) or the capability alone.
@@ -47,10 +45,9 @@ const DEVICE_URI = 'homey:device:';
 export function deviceLogs(map: InsightsLogMap): InsightsLogView[] {
   const views: InsightsLogView[] = [];
   for (const log of Object.values(map)) {
-    if (!log.ownerUri.startsWith(DEVICE_URI)) continue;
-    const deviceId = log.ownerUri.slice(DEVICE_URI.length);
-    const capabilityId = log.id.startsWith(`${log.ownerUri}:`) ? log.id.slice(log.ownerUri.length + 1) : log.id;
-    if (deviceId === '' || capabilityId === '' || capabilityId.includes(':')) continue;
+    const target = deviceLogOf(log.ownerUri, log.id);
+    if (!target) continue;
+    const { deviceId, capabilityId } = target;
     views.push({ deviceId, capabilityId, title: log.title, type: log.type, units: log.units, decimals: log.decimals, aggregation: aggregationOf(capabilityId, log.type) });
   }
   return views.sort((a, b) => a.deviceId.localeCompare(b.deviceId) || a.capabilityId.localeCompare(b.capabilityId));

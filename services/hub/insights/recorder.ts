@@ -8,6 +8,7 @@
  */
 import {
   deviceLogId,
+  deviceLogOf,
   deviceLogUri,
   aggregationOf,
   INSIGHTS_RESOLUTIONS,
@@ -57,8 +58,6 @@ interface LogState {
   log: TieredLog | undefined;
   readonly aggregation: ReturnType<typeof aggregationOf>;
 }
-
-const OWNER_PREFIX = deviceLogUri('');
 
 export function createInsightsRecorder(home: DemoHome, { now }: InsightsRecorderOptions): InsightsRecorder {
   /** deviceId → capabilityId → its log. */
@@ -132,7 +131,7 @@ export function createInsightsRecorder(home: DemoHome, { now }: InsightsRecorder
     },
 
     entries(uri, id, resolution) {
-      const found = findLog(uri, id);
+      const found = deviceLogOf(uri, id);
       const state = found && states.get(found.deviceId)?.get(found.capabilityId);
       if (!found || !state) return undefined;
       const { windowMs, stepMs } = INSIGHTS_RESOLUTIONS[resolution];
@@ -172,19 +171,6 @@ export function createInsightsRecorder(home: DemoHome, { now }: InsightsRecorder
 
     stop: unsubscribe,
   };
-}
-
-/**
- * The device and capability a log's owner URI and id name: the id in full (`homey:device:<d>:<c>`,
- * under that same owner) or its last part (`<c>`); undefined for anything else, an id under another
- * owner included.
- */
-export function findLog(uri: string, id: string): { deviceId: string; capabilityId: string } | undefined {
-  if (!uri.startsWith(OWNER_PREFIX)) return undefined;
-  const deviceId = uri.slice(OWNER_PREFIX.length);
-  if (deviceId === '' || deviceId.includes(':')) return undefined;
-  const capabilityId = id.startsWith(`${uri}:`) ? id.slice(uri.length + 1) : id;
-  return capabilityId === '' || capabilityId.includes(':') ? undefined : { deviceId, capabilityId };
 }
 
 function stored(value: unknown): number | undefined {

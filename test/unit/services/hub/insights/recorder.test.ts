@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { deviceLogId, deviceLogUri, InsightsEntriesSchema, InsightsLogMapSchema, type InsightsResolution } from '../../../../../common/insights';
 import { createDemoHome } from '../../../../../services/hub/demo-home';
-import { createInsightsRecorder, findLog } from '../../../../../services/hub/insights/recorder';
+import { createInsightsRecorder } from '../../../../../services/hub/insights/recorder';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -179,20 +179,6 @@ describe('the insights recorder', () => {
     expect(recorder.entries(deviceLogUri('nope'), 'onoff', 'lastHour')).toBeUndefined();
     expect(recorder.entries(deviceLogUri(lamp), 'volume_set', 'lastHour')).toBeUndefined();
     expect(recorder.entries(deviceLogUri(idOf('Living room thermostat')), 'thermostat_mode', 'lastHour')).toBeUndefined();
-  });
-});
-
-describe('findLog', () => {
-  it.each([
-    ['homey:device:abc', 'homey:device:abc:onoff', { deviceId: 'abc', capabilityId: 'onoff' }],
-    ['homey:device:abc', 'onoff', { deviceId: 'abc', capabilityId: 'onoff' }],
-    ['homey:device:abc', 'homey:device:xyz:onoff', undefined],
-    ['homey:device:abc', 'homey:device:abc:', undefined],
-    ['homey:device:', 'onoff', undefined],
-    ['homey:manager:abc', 'onoff', undefined],
-    ['homey:device:a:b', 'onoff', undefined],
-  ])('%s + %s', (uri, id, expected) => {
-    expect(findLog(uri, id)).toEqual(expected);
   });
 });
 
