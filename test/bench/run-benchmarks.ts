@@ -28,6 +28,7 @@ import { route, type RouteInput } from '../../services/forwarder/router';
 import type { WebhookRecord } from '../../services/forwarder/webhook-store';
 import { startProgram } from '../e2e/support/processes';
 import { compiledServer } from './compiled-servers';
+import { watchMachine } from './machine-load';
 import { startTestRedis } from '../support/redis-server';
 import { TestListener } from '../support/webhook-listener';
 import { charts } from './charts';
@@ -102,7 +103,7 @@ async function intakeThroughput(): Promise<void> {
   });
   if (measured.errors > 0 || baseline.errors > 0) console.warn(`errors during load: forwarder ${measured.errors}, bare ${baseline.errors}`);
 
-  await latency(info, intake);
+  await latency(info, intake, 'memory mode', { forwarder: forwarder.child.pid });
   await forwarder.stop();
 }
 
@@ -125,7 +126,7 @@ async function deliveryThroughput(mode: 'memory' | 'redis'): Promise<void> {
   const bareUrl = (JSON.parse(await bare.line('{"url"', 30_000).then((rest) => `{"url"${rest}`)) as { url: string }).url;
   const { forwarder, info, intake } = await startBenchForwarder(redis ? { REDIS_URL: redis.url } : {});
   if (mode === 'redis') {
-    await latency(info, intake, 'Redis mode');
+    await latency(info, intake, 'Redis mode', { forwarder: forwarder.child.pid, Redis: redis!.pid });
     await answerFloor(redis!.url);
   }
   const listener = startProgram(await compiledServer('acking-listener'), [], { FORWARDER_URL: info.url, WEBHOOK_ID: info.webhookId, SECRET: info.secret, KEY: 'live' });
@@ -223,8 +224,11 @@ async function failoverCost(): Promise<void> {
   });
 }
 
-/** Paced at 1,000 requests/s; each request's latency is send → the listener's receipt, on one clock. */
-async function latency(info: { url: string; webhookId: string; secret: string }, intake: string, mode = 'memory mode'): Promise<void> {
+/**
+ * Paced at 1,000 requests/s; each request's latency is send → the listener's receipt, on one clock.
+ * Printed with what the machine did meanwhile (machine-load.ts): `watched` processes' wait for a CPU.
+ */
+async function latency(info: { url: string; webhookId: string; secret: string }, intake: string, mode: string, watched: Record<string, number | undefined>): Promise<void> {
   const probe = await TestListener.connect({ forwarderUrl: info.url, webhookId: info.webhookId, secret: info.secret, listenerId: 'latency-probe', data: { $key: 'latency-probe' } });
   const sentAt = new Map<number, number>();
   const latencies: number[] = [];
@@ -241,12 +245,14 @@ async function latency(info: { url: string; webhookId: string; secret: string },
   await paced(1000, 1000, (seq) => warmUp.push(postJson(agent, intake, { device: { id: 'latency-probe' }, seq: -1 - seq })));
   await Promise.all(warmUp);
   const total = 1000 * Math.max(3, Math.min(LOAD_SECONDS, 10));
+  const machine = watchMachine({ ...watched, 'sender and probe': process.pid });
   await paced(1000, total, (seq) => {
     sentAt.set(seq, performance.now());
     void postJson(agent, intake, { device: { id: 'latency-probe' }, seq });
   });
   const deadline = performance.now() + 5000;
   while (latencies.length < total && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  const meanwhile = machine();
   agent.destroy();
   await probe.close();
   latencies.sort((a, b) => a - b);
@@ -255,7 +261,7 @@ async function latency(info: { url: string; webhookId: string; secret: string },
   rows.push({
     figure: `intake → listener latency at 1,000 req/s, ${mode}, p50 (ms)`,
     value: pct(50).toFixed(2),
-    baseline: '',
+    baseline: `meanwhile: ${meanwhile}`,
     ratio: '',
     target: '',
     met: true,

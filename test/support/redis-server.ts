@@ -13,6 +13,8 @@ import { tempDir } from './temp-dir';
 export interface TestRedis {
   readonly url: string;
   readonly port: number;
+  /** The running server's process id (undefined while stopped). */
+  readonly pid: number | undefined;
   /** Stops Redis (SIGTERM: it writes its append-only file first); `start` brings it back on the same port with the same data. */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -51,6 +53,9 @@ export async function startTestRedis(): Promise<TestRedis> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    get pid() {
+      return child?.pid;
+    },
     start,
     pause: () => void child?.kill('SIGSTOP'),
     resume: () => void child?.kill('SIGCONT'),
