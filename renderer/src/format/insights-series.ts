@@ -6,6 +6,7 @@
 import type { InsightsLogView, InsightsResolution, InsightsSeries } from '../../../common/ipc-contract';
 import type { Device } from '../../../common/wire';
 import { formatMeasurement } from './format-capability';
+import { fileStamp } from './file-stamp';
 
 /** A series as a chart shows it: rising times (epoch ms) and values of the same length. */
 export interface ShownSeries {
@@ -140,7 +141,7 @@ export function csvCell(text: string): string {
 /** A file name for a chart's CSV: the device and capability, the range, and when. */
 export function csvFileName(deviceName: string, log: Pick<InsightsLogView, 'capabilityId'>, resolution: InsightsResolution, now: Date): string {
   const slug = `${deviceName}-${log.capabilityId}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'history';
-  return `hubdesk-${slug}-${resolution}-${now.toISOString().replaceAll(':', '-').slice(0, 19)}.csv`;
+  return `hubdesk-${slug}-${resolution}-${fileStamp(now)}.csv`;
 }
 
 /**

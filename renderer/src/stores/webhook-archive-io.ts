@@ -10,6 +10,7 @@ import { type ArchiveReadResult, readArchive, toHar, toNdjson } from '../../../c
 import { intakeUrl } from '../../../common/webhook-protocol';
 import { version } from '../../../package.json';
 import { settle, type UiError } from './settle';
+import { fileStamp } from '../format/file-stamp';
 
 export type ArchiveFormat = 'har' | 'ndjson';
 
@@ -43,11 +44,10 @@ export async function exportMessages(bridge: Pick<Bridge, 'inspector'>, entries:
     messages.push({ webhookId: message.webhookId, id: message.id, receivedAt: message.receivedAt, method: message.method ?? 'POST', headers: message.headers, query: message.query, rawBody: message.rawBody, routing: message.routing, delivered: message.delivered });
   }
   const urlOf = (webhookId: string) => views.find((view) => view.id === webhookId)?.intakeUrl ?? intakeUrl(UNKNOWN_FORWARDER, webhookId);
-  const stamp = now.toISOString().replaceAll(':', '-').slice(0, 19);
-  const text = format === 'har' ? toHar(messages, { name: 'Hubdesk', version }, urlOf) : toNdjson(messages);
+    const text = format === 'har' ? toHar(messages, { name: 'Hubdesk', version }, urlOf) : toNdjson(messages);
   return {
     ok: true,
-    value: { fileName: `hubdesk-webhooks-${stamp}.${format === 'har' ? 'har' : 'ndjson'}`, mimeType: format === 'har' ? 'application/json' : 'application/x-ndjson', text, exported: messages.length, gone },
+    value: { fileName: `hubdesk-webhooks-${fileStamp(now)}.${format === 'har' ? 'har' : 'ndjson'}`, mimeType: format === 'har' ? 'application/json' : 'application/x-ndjson', text, exported: messages.length, gone },
   };
 }
 

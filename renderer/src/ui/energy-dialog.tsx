@@ -8,6 +8,7 @@ import { useStore } from 'zustand';
 import type { InsightsLogView, InsightsResolution } from '../../../common/ipc-contract';
 import { type DeviceUse, dailyUse, describeEnergy, energyCsv, formatEnergy, homeEnergy, homePower } from '../format/daily-energy';
 import { formatMeasurement } from '../format/format-capability';
+import { fileStamp } from '../format/file-stamp';
 import { RANGE_LABELS } from '../format/insights-series';
 import { seriesKey } from '../stores/insights-store';
 import { energyBarsOptions } from './chart-options';
@@ -95,7 +96,7 @@ function DailyEnergy({ meters, resolution }: { meters: readonly InsightsLogView[
   const nameOf = (deviceId: string) => devices[deviceId]?.name ?? deviceId;
   const largest = Math.max(...home.devices.map((device) => device.total), 0);
   const rangeLabel = RANGE_LABELS[resolution] ?? resolution;
-  const exportCsv = () => downloadText(`hubdesk-energy-${resolution}-${new Date().toISOString().replaceAll(':', '-').slice(0, 19)}.csv`, energyCsv(home, nameOf, units), 'text/csv');
+  const exportCsv = () => downloadText(`hubdesk-energy-${resolution}-${fileStamp(new Date())}.csv`, energyCsv(home, nameOf, units), 'text/csv');
   return (
     <section className="capability-history" aria-label="Energy per day">
       <UplotChart options={options} data={data} description={describeEnergy(home, rangeLabel, units)} className="energy-chart" />
