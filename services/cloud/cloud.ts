@@ -38,6 +38,8 @@ export interface CloudOptions {
   connectionLimits?: Partial<ConnectionLimits>;
   /** Told of every request (tests count calls). */
   requestLog?: RequestLog;
+  /** scrypt's cost for the users' password hashes (users.ts DEFAULT_SCRYPT_COST unless given). */
+  scryptCost?: number;
 }
 
 export interface RunningCloud {
@@ -55,7 +57,7 @@ export async function startCloud(options: CloudOptions): Promise<RunningCloud> {
   const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
   const clients = new ClientRegistry(options.clients);
-  const users = await UserDirectory.create(options.users);
+  const users = await UserDirectory.create(options.users, options.scryptCost);
   const grants = new GrantStore(
     {
       accessTokenTtlSec: options.accessTokenTtlSec ?? 3600,

@@ -42,31 +42,36 @@ interface PasswordHash {
 
 const KEY_LENGTH = 32;
 
+/** scrypt's cost parameter N: Node's default, about 50 ms and 16 MiB per hash on a laptop. */
+export const DEFAULT_SCRYPT_COST = 16_384;
+
 /** Every reference hub speaks version 3 of the hub API, the one the official client's HomeyAPIV3 classes are made for. */
 const HUB_API_VERSION = 3;
 
-function derive(password: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, (error, key) => (error ? reject(error) : resolve(key))));
+function derive(password: string, salt: Buffer, cost: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { cost }, (error, key) => (error ? reject(error) : resolve(key))));
 }
 
-async function hashPassword(password: string): Promise<PasswordHash> {
+async function hashPassword(password: string, cost: number): Promise<PasswordHash> {
   const salt = randomBytes(16);
-  return { salt, hash: await derive(password, salt) };
+  return { salt, hash: await derive(password, salt, cost) };
 }
 
 export class UserDirectory {
   private constructor(
     private readonly byId: Map<string, StoredUser>,
     private readonly decoy: PasswordHash,
+    private readonly cost: number,
   ) {}
 
-  static async create(seeds: readonly UserSeed[]): Promise<UserDirectory> {
+  /** `scryptCost`: DEFAULT_SCRYPT_COST unless given (a power of two); tests of what surrounds the check lower it. */
+  static async create(seeds: readonly UserSeed[], scryptCost = DEFAULT_SCRYPT_COST): Promise<UserDirectory> {
     const byId = new Map<string, StoredUser>();
     for (const { password, ...record } of seeds) {
       const hubs = record.hubs.map((hub) => ({ ...hub, apiVersion: HUB_API_VERSION }));
-      byId.set(record._id, { record: structuredClone({ ...record, email: record.email.toLowerCase(), hubs }), passwordHash: await hashPassword(password) });
+      byId.set(record._id, { record: structuredClone({ ...record, email: record.email.toLowerCase(), hubs }), passwordHash: await hashPassword(password, scryptCost) });
     }
-    return new UserDirectory(byId, await hashPassword(randomBytes(16).toString('hex')));
+    return new UserDirectory(byId, await hashPassword(randomBytes(16).toString('hex'), scryptCost), scryptCost);
   }
 
   /** The user's id when the e-mail and password match, otherwise null. */
@@ -74,7 +79,7 @@ export class UserDirectory {
     const wanted = email.trim().toLowerCase();
     const user = [...this.byId.values()].find((u) => u.record.email === wanted);
     const stored = user?.passwordHash ?? this.decoy;
-    const presented = await derive(password, stored.salt);
+    const presented = await derive(password, stored.salt, this.cost);
     return timingSafeEqual(presented, stored.hash) && user ? user.record._id : null;
   }
 

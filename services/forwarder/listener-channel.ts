@@ -22,7 +22,7 @@
  *   receives it as a delivery.
  * - Back-pressure (socket-writer.ts): nothing more is written to a socket holding over HIGH_WATER_BYTES
  *   unsent; the messages wait and go out as acknowledgements arrive. Tap events are skipped instead.
- * - Heartbeat: a ping every `heartbeatMs`; a peer that has not answered the previous ping is terminated.
+ * - Heartbeat: a ping every `heartbeatMs`; a peer that answered neither of the last two pings is terminated.
  */
 
 import { randomBytes } from 'node:crypto';

@@ -15,7 +15,7 @@
  *   socket) or at once on `expireAll()` (the hub's expireSessions).
  * - A socket holding more than `maxBufferedBytes` unsent is closed with CLOSE_TOO_SLOW rather than
  *   letting the hub's memory grow; the app refetches on reconnect.
- * - Heartbeat: a ping every `heartbeatMs`; a peer that has not answered the previous one is terminated.
+ * - Heartbeat: a ping every `heartbeatMs`; a peer that answered neither of the last two is terminated.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';

@@ -20,6 +20,9 @@ import { rawExchange, writeAsync } from '../../support/raw-http';
 import { ChannelClosed, newTapCredential, TestListener, type TestListenerOptions } from '../../support/webhook-listener';
 import { WebSocket } from 'ws';
 
+/** Small enough for the size tests to reach quickly; the time limits stay the service's defaults. */
+const SMALL_LIMITS = { bodyBytes: 64 * 1024, jsonDepth: 64, headers: 100 };
+
 describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
   let stores: ForwarderStores;
   let store: WebhookStore;
@@ -30,10 +33,9 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
   beforeAll(async () => {
     stores = await forwarderStores(kind);
     store = stores.store;
-    forwarder = await stores.start({
-      limits: { bodyBytes: 64 * 1024, jsonDepth: 64, headers: 100, headersTimeoutMs: 300, requestTimeoutMs: 600 },
-      heartbeatMs: 60_000,
-    });
+    // The default time limits (seconds): the slow-client test below starts an instance with short ones, so
+    // no other test's request can run into them on a busy machine.
+    forwarder = await stores.start({ limits: SMALL_LIMITS, heartbeatMs: 60_000 });
   });
   afterAll(() => stores.close());
   afterEach(async () => {
@@ -613,10 +615,15 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
 
     it('408 for headers that do not arrive in time, and for a body that does not', async () => {
       await newWebhook();
-      const slowHeaders = await rawExchange(forwarder.url, (socket) => void socket.write(`POST /webhook/${webhook.id} HTTP/1.1\r\nHost: 127.0.0.1\r\n`));
-      expect(slowHeaders.status).toBe(408);
-      const slowBody = await rawExchange(forwarder.url, (socket) => void socket.write(head(`/webhook/${webhook.id}`, ['Content-Type: application/json', 'Content-Length: 100']) + '{"a":'));
-      expect(slowBody.status).toBe(408);
+      const impatient = await stores.start({ limits: { ...SMALL_LIMITS, headersTimeoutMs: 300, requestTimeoutMs: 600 }, heartbeatMs: 60_000 });
+      try {
+        const slowHeaders = await rawExchange(impatient.url, (socket) => void socket.write(`POST /webhook/${webhook.id} HTTP/1.1\r\nHost: 127.0.0.1\r\n`));
+        expect(slowHeaders.status).toBe(408);
+        const slowBody = await rawExchange(impatient.url, (socket) => void socket.write(head(`/webhook/${webhook.id}`, ['Content-Type: application/json', 'Content-Length: 100']) + '{"a":'));
+        expect(slowBody.status).toBe(408);
+      } finally {
+        await impatient.close();
+      }
       await expectServing();
     });
 

@@ -58,6 +58,7 @@ async function answer(response: Awaited<ReturnType<typeof undiciFetch>>): Promis
 
 const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!;
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const CHEAP_SCRYPT_COST = 1_024;
 const FORM = 'application/x-www-form-urlencoded';
 
 async function cloudFixture(): Promise<Fixture> {
@@ -68,6 +69,8 @@ async function cloudFixture(): Promise<Fixture> {
     users: [{ _id: 'u1', ...USER, firstname: 'Ada', lastname: 'Lovelace', hubs: [] }],
     now: () => clock.now,
     logger: recordingLogger(logged),
+    // These tests count checks and waits, not what one check costs: a cheap hash keeps a hundred checks quick on a busy machine.
+    scryptCost: CHEAP_SCRYPT_COST,
   });
   const fixture: Fixture = {
     clock,
@@ -88,7 +91,7 @@ async function cloudFixture(): Promise<Fixture> {
 async function portalFixture(): Promise<Fixture> {
   const clock = { now: Date.parse('2030-01-01T00:00:00Z') };
   const logged: string[] = [];
-  const users = await UserDirectory.create([{ _id: 'u1', ...USER, firstname: 'Ada', lastname: 'Lovelace', hubs: [] }]);
+  const users = await UserDirectory.create([{ _id: 'u1', ...USER, firstname: 'Ada', lastname: 'Lovelace', hubs: [] }], CHEAP_SCRYPT_COST);
   const portal: RunningToolsPortal = await startToolsPortal({ store: createWebhookStore(), users, now: () => clock.now, logger: recordingLogger(logged) });
   const fixture: Fixture = {
     clock,
