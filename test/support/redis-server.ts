@@ -17,6 +17,8 @@ export interface TestRedis {
   readonly pid: number | undefined;
   /** Stops Redis (SIGTERM: it writes its append-only file first); `start` brings it back on the same port with the same data. */
   stop(): Promise<void>;
+  /** Kills Redis (SIGKILL), as a crash would: what it had not written to its append-only file yet is lost. */
+  kill(): Promise<void>;
   start(): Promise<void>;
   /** Freezes Redis (SIGSTOP): its connections stay open and nothing is answered, as a hung server; `resume` thaws it. */
   pause(): void;
@@ -49,6 +51,13 @@ export async function startTestRedis(): Promise<TestRedis> {
     started.once('exit', () => process.off('exit', killOnExit));
     await waitForPort(port, started, () => output);
   };
+  const end = async (signal: NodeJS.Signals) => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    running.kill(signal);
+    await once(running, 'exit');
+  };
   await start();
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -59,13 +68,8 @@ export async function startTestRedis(): Promise<TestRedis> {
     start,
     pause: () => void child?.kill('SIGSTOP'),
     resume: () => void child?.kill('SIGCONT'),
-    async stop() {
-      const running = child;
-      child = undefined;
-      if (!running || running.exitCode !== null) return;
-      running.kill('SIGTERM');
-      await once(running, 'exit');
-    },
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
   };
 }
 
