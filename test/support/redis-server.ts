@@ -25,7 +25,8 @@ export interface TestRedis {
   resume(): void;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the OS's pick, released at once for the server to take). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -73,16 +74,17 @@ export async function startTestRedis(): Promise<TestRedis> {
   };
 }
 
-/** Resolves once the port answers PING with PONG; rejects if the process exits first or after 10 s. */
-async function waitForPort(port: number, child: ChildProcess, output: () => string): Promise<void> {
+/** Resolves once the server on `port` answers (by default: PING with PONG); rejects if the process exits first or after 10 s. */
+export async function waitForPort(port: number, child: ChildProcess, output: () => string, answers: (port: number) => Promise<boolean> = pings): Promise<void> {
+  const name = child.spawnfile;
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${output()}`);
-    if (await pings(port)) return;
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${output()}`);
+    if (await answers(port)) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   child.kill('SIGKILL');
-  throw new Error(`redis-server did not answer on port ${port} within 10 s: ${output()}`);
+  throw new Error(`${name} did not answer on port ${port} within 10 s: ${output()}`);
 }
 
 async function pings(port: number): Promise<boolean> {
