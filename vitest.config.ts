@@ -11,6 +11,8 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['test/support/vitest-setup.ts'],
+          // Some run the services as deployed: built to plain JavaScript once, before any test file.
+          globalSetup: ['test/support/built-services-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -10,6 +10,7 @@
  * `drain`: no new intake, the requests under way answered, listeners told to reconnect elsewhere with
  * CLOSE_GOING_AWAY) and exits 0. A bad option is answered with the usage on stderr and exit code 2.
  */
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createConsoleLogger } from '../common/logger';
 import { DEMO_USER } from './demo-account';
@@ -98,4 +99,5 @@ async function main(): Promise<void> {
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) void main();
+// Run as a program (`node out/services/forwarder-cli.js`, `node --import tsx services/forwarder-cli.ts`), not when imported by a test.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

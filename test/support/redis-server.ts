@@ -17,13 +17,16 @@ export interface TestRedis {
   readonly pid: number | undefined;
   /** Stops Redis (SIGTERM: it writes its append-only file first); `start` brings it back on the same port with the same data. */
   stop(): Promise<void>;
+  /** Kills Redis (SIGKILL), as a crash would: what it had not written to its append-only file yet is lost. */
+  kill(): Promise<void>;
   start(): Promise<void>;
   /** Freezes Redis (SIGSTOP): its connections stay open and nothing is answered, as a hung server; `resume` thaws it. */
   pause(): void;
   resume(): void;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the OS's pick, released at once for the server to take). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -49,6 +52,13 @@ export async function startTestRedis(): Promise<TestRedis> {
     started.once('exit', () => process.off('exit', killOnExit));
     await waitForPort(port, started, () => output);
   };
+  const end = async (signal: NodeJS.Signals) => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    running.kill(signal);
+    await once(running, 'exit');
+  };
   await start();
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -59,26 +69,22 @@ export async function startTestRedis(): Promise<TestRedis> {
     start,
     pause: () => void child?.kill('SIGSTOP'),
     resume: () => void child?.kill('SIGCONT'),
-    async stop() {
-      const running = child;
-      child = undefined;
-      if (!running || running.exitCode !== null) return;
-      running.kill('SIGTERM');
-      await once(running, 'exit');
-    },
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
   };
 }
 
-/** Resolves once the port answers PING with PONG; rejects if the process exits first or after 10 s. */
-async function waitForPort(port: number, child: ChildProcess, output: () => string): Promise<void> {
+/** Resolves once the server on `port` answers (by default: PING with PONG); rejects if the process exits first or after 10 s. */
+export async function waitForPort(port: number, child: ChildProcess, output: () => string, answers: (port: number) => Promise<boolean> = pings): Promise<void> {
+  const name = child.spawnfile;
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${output()}`);
-    if (await pings(port)) return;
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}): ${output()}`);
+    if (await answers(port)) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   child.kill('SIGKILL');
-  throw new Error(`redis-server did not answer on port ${port} within 10 s: ${output()}`);
+  throw new Error(`${name} did not answer on port ${port} within 10 s: ${output()}`);
 }
 
 async function pings(port: number): Promise<boolean> {

@@ -19,6 +19,7 @@
  *   open subscribe to. Each intake is published once, so each tap sees it once.
  */
 import { randomBytes } from 'node:crypto';
+import { ReplyError } from 'ioredis';
 import type { WebSocket } from 'ws';
 import type { Logger } from '../../../common/logger';
 import { CLOSE_REPLACED, type ListenerServerMessage, type RawWebhookMessage, type WebhookMessage } from '../../../common/webhook-protocol';
@@ -222,6 +223,17 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   let toStore: ToStore[] = [];
   /** The intake scripts sent and not yet answered, and when each was sent (oldest first). */
   const unanswered = new Map<ToStore[], number>();
+  /**
+   * Intakes are being answered 503 for want of Redis (an intake script stalled, or failed other than by
+   * Redis's own error reply): not ready from then on, so `/readyz` says so from the first such 503, not
+   * once ioredis has noticed (a stalled connection stays `ready` until its socket is destroyed, 2 s
+   * later: `disconnectTimeout`). Ready again once the command connection is (a new connection that
+   * answered its ready check) or an intake is stored. An error reply (e.g. OOM under `noeviction`) does
+   * not count: Redis answers, every instance would be as unready, and a balancer could do nothing
+   * (docs/services.md, "Running several instances on Redis", readiness).
+   */
+  let unreachable = false;
+  redis.on('ready', () => (unreachable = false));
   const storeIntakes = () => {
     const batch = toStore;
     toStore = [];
@@ -232,11 +244,14 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       scripts.intake(part.map(({ intake }) => intake), caps).then(
         ({ stored, lost }) => {
           if (!unanswered.delete(part)) return; // already failed as stalled: its requests were answered 503
+          unreachable = false;
           if (lost.length > 0) reportLost(lost);
           part.forEach(({ stored: done }, i) => done(stored[i]!));
         },
         (error: unknown) => {
-          if (unanswered.delete(part)) part.forEach(({ failed }) => failed(error));
+          if (!unanswered.delete(part)) return;
+          if (!(error instanceof ReplyError)) unreachable = true;
+          part.forEach(({ failed }) => failed(error));
         },
       );
     }
@@ -249,6 +264,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
     logger.warn('forwarder: Redis did not answer an intake in time; reconnecting', { waitedMs: Math.round(performance.now() - oldest) });
     const stalled = [...unanswered.keys()];
     unanswered.clear();
+    unreachable = true;
     const error = new Error('Redis did not answer in time');
     for (const part of stalled) for (const { failed } of part) failed(error);
     redis.disconnect(true);
@@ -264,7 +280,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
     store: state.store,
     registry: mirror.registry,
     sync: () => mirror.sync(),
-    ready: state.ready,
+    ready: () => !unreachable && state.ready(),
     async open(webhook, listenerId, registration, resumeAfter, socket) {
       await subscribeWakes();
       const key = slotKey(webhook.id, listenerId);

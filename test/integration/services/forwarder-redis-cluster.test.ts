@@ -9,6 +9,8 @@
  * - Redis away: intake answers 503 with Retry-After and /readyz says not ready; both come back by
  *   themselves when Redis does, and what was stored before is still delivered;
  * - Redis that hangs (frozen with SIGSTOP): an intake waiting on it is answered 503 after the stall limit;
+ * - readiness follows the intake: once an intake is answered 503 for want of Redis (frozen or killed),
+ *   the next /readyz is 503 too, and 200 again once an intake is stored;
  * - what an instance reads from Redis is checked: a record that fails is skipped and logged.
  */
 import { Redis } from 'ioredis';
@@ -206,6 +208,45 @@ describe('Redis that hangs', () => {
       redis.resume();
     }
     await vi.waitFor(async () => expect(await post(info.webhook_url, webhookId, { device: { id: 'lamp-1' } })).toBeDefined(), { timeout: 15_000, interval: 100 });
+  });
+});
+
+describe('readiness follows the intake', () => {
+  /** An intake's status, then the very next /readyz's: the two must agree. */
+  async function intakeThenReady(info: ForwarderInfo): Promise<[number, number]> {
+    const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"device":{"id":"lamp-1"}}', signal: AbortSignal.timeout(15_000) });
+    await intake.body?.cancel();
+    const ready = await fetch(info.health.ready);
+    await ready.body?.cancel();
+    return [intake.status, ready.status];
+  }
+
+  it('frozen Redis (SIGSTOP): from the first intake answered 503, /readyz is 503 too; after SIGCONT, 200 again once an intake is stored', async () => {
+    const { infos } = await instances(1);
+    const [info] = infos as [ForwarderInfo];
+    expect(await intakeThenReady(info)).toEqual([202, 200]);
+
+    redis.pause();
+    try {
+      // The first one waits for the stall limit; then no window where intakes are refused and the instance looks ready.
+      for (let n = 0; n < 5; n++) expect(await intakeThenReady(info)).toEqual([503, 503]);
+    } finally {
+      redis.resume();
+    }
+    await vi.waitFor(async () => expect((await intakeThenReady(info))[0]).toBe(202), { timeout: 15_000, interval: 50 });
+    expect(await intakeThenReady(info)).toEqual([202, 200]);
+  });
+
+  it('Redis killed (SIGKILL): 503 for intakes and /readyz together; Redis started again on the same port: 200 once an intake is stored', async () => {
+    const { infos } = await instances(1);
+    const [info] = infos as [ForwarderInfo];
+    expect(await intakeThenReady(info)).toEqual([202, 200]);
+
+    await redis.kill();
+    for (let n = 0; n < 5; n++) expect(await intakeThenReady(info)).toEqual([503, 503]);
+    await redis.start();
+    await vi.waitFor(async () => expect((await intakeThenReady(info))[0]).toBe(202), { timeout: 15_000, interval: 50 });
+    expect(await intakeThenReady(info)).toEqual([202, 200]);
   });
 });
 

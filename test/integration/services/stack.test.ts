@@ -4,12 +4,12 @@
  * new addresses, and the cloud's user record says so; the demo webhook routes by its key path; the
  * portal and the legacy webhooks are there).
  */
-import { spawn } from 'node:child_process';
 import { get } from 'node:https';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deviceUri, MANAGER_DEVICES_URI, SessionInfoSchema } from '../../../common/hub-control';
 import { DeviceMapSchema, UserRecordSchema } from '../../../common/wire';
 import { DEMO_USER, type StackInfo, startStack } from '../../../services/stack';
+import { startServiceProgram } from '../../support/service-program';
 import { TestListener } from '../../support/webhook-listener';
 import { parseTapCredential } from '../../../common/webhook-protocol';
 import { RealtimeTestClient } from './hub-fixture';
@@ -30,21 +30,10 @@ function getTrusting(url: string, ca: string, headers: Record<string, string> = 
 
 describe('stack-cli', () => {
   it('prints one line of StackInfo JSON once the services answer, and exits 0 on SIGTERM', async () => {
-    // One process (`node --import tsx`, as test/e2e/support/processes.ts explains), so SIGTERM reaches the program itself.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'services/stack-cli.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    // A failed expectation must not leave the stack running (announcing "Home" to the other tests).
-    onTestFinished(() => void (child.exitCode === null && child.kill('SIGTERM')));
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const firstLine = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
-      });
-      void exited.then((code) => reject(new Error(`stack-cli exited with ${code} before printing: ${stderr}`)));
-    });
+    // One process (`node --import tsx`, as test/e2e/support/processes.ts explains), so SIGTERM reaches the program itself;
+    // stopped when the test ends, so a failed expectation does not leave "Home" announced to the other tests.
+    const stack = startServiceProgram('stack', []);
+    const firstLine = await stack.firstLine;
     const info = JSON.parse(firstLine) as StackInfo;
     expect(info.client).toEqual({
       id: 'hubdesk-desktop',
@@ -69,10 +58,10 @@ describe('stack-cli', () => {
     const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(intake.status).toBe(202);
 
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(stdout).toBe(`${firstLine}\n`); // exactly one line; logs went to stderr
-    expect(stderr).toContain('stopping');
+    stack.child.kill('SIGTERM');
+    expect(await stack.exited).toBe(0);
+    expect(stack.output().stdout).toBe(`${firstLine}\n`); // exactly one line; logs went to stderr
+    expect(stack.output().stderr).toContain('stopping');
     await expect(fetch(`${info.auth_url}/.well-known/jwks.json`)).rejects.toThrow();
     await expect(fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST' })).rejects.toThrow();
     await expect(fetch(`${info.tools_url}/webhooks`)).rejects.toThrow();
