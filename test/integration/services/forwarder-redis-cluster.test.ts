@@ -1,6 +1,6 @@
 /**
- * Several forwarder instances on one Redis (issue 15 §2, §3), each `npm run forwarder -- --redis` in a
- * process of its own, as deployed:
+ * Several forwarder instances on one Redis (docs/services.md, "Running several instances on Redis"), each
+ * `node out/services/forwarder-cli.js --redis …` in a process of its own, as deployed:
  * - three instances: posts spread over all three, listeners spread over all three, each message
  *   delivered to exactly the matching listeners, and a tap sees every intake once;
  * - failover: `kill -9` of the instance a listener is connected to while requests stream in at a steady
@@ -29,15 +29,18 @@ beforeAll(async () => {
 });
 afterAll(() => redis.stop());
 
-/** Instances started one after the other (the first makes the demo webhook, the others find it). */
+/**
+ * Instances built as deployed (`node out/services/forwarder-cli.js`). The first makes the demo webhooks
+ * and the others, started together once it has, find them: one start after another made most of a
+ * test's time on a busy machine.
+ */
 async function instances(count: number) {
-  const started: Array<ReturnType<typeof runForwarderCli> & { info: Promise<ForwarderInfo> }> = [];
-  const infos: ForwarderInfo[] = [];
-  for (let i = 0; i < count; i++) {
-    const cli = runForwarderCli(['--redis', redis.url]);
-    started.push(cli);
-    infos.push(await cli.info);
-  }
+  const start = () => runForwarderCli(['--redis', redis.url], 'built');
+  const first = start();
+  const firstInfo = await first.info;
+  const others = Array.from({ length: count - 1 }, start);
+  const started = [first, ...others];
+  const infos: ForwarderInfo[] = [firstInfo, ...(await Promise.all(others.map((cli) => cli.info)))];
   return { clis: started, infos };
 }
 
