@@ -84,6 +84,7 @@ export function createCloudClient(deps: CloudClientDeps): CloudClient {
   };
 
   const authorized = async <T>(build: (accessToken: string) => HttpRequest, schema: z.ZodType<T>): Promise<HttpOutcome<T>> => {
+    await vault.settled(); // a call made while the saved sign-in is restored uses the tokens it restores
     for (let attempt = 1; ; attempt++) {
       const tokens = vault.current();
       if (!tokens) throw new AppError('signed-out', NOT_SIGNED_IN);

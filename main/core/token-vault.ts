@@ -23,6 +23,11 @@ export interface TokenVault {
   /** Whether a token record is saved (cheap, synchronous: decides whether start-up shows "restoring"). */
   hasRecord(): boolean;
   load(): Promise<LoadResult>;
+  /**
+   * Resolves once a `load` in progress has ended (at once when none is): the core accepts signed-in
+   * calls while a saved sign-in is being restored, and their tokens are those the load reads.
+   */
+  settled(): Promise<void>;
   current(): TokenObject | null;
   /** Keeps the whole token object (refresh tokens rotate) in memory and, where allowed, on disk. */
   save(tokens: TokenObject): Promise<void>;
@@ -57,23 +62,31 @@ export interface TokenVaultDeps {
 export function createTokenVault({ backend, secrets, logger }: TokenVaultDeps): TokenVault {
   const recordKey = tokenRecordKey(backend);
   let tokens: TokenObject | null = null;
+  let loading: Promise<unknown> = Promise.resolve();
+
+  const load = async (): Promise<LoadResult> => {
+    const read = await secrets.get(recordKey);
+    if (read.status === 'missing') return 'empty';
+    if (read.status === 'unreadable') return 'unreadable'; // the secret store deleted it and said why
+    const parsed = parseJsonMessage(TokenObjectSchema, read.value);
+    if (!parsed) {
+      secrets.delete(recordKey);
+      logger.warn('vault: discarded a saved sign-in that could not be read', { why: 'decrypted record is not a token object' });
+      return 'unreadable';
+    }
+    tokens = parsed;
+    return 'loaded';
+  };
 
   return {
     backendKey: backendKeyOf(backend),
     hasRecord: () => secrets.has(recordKey),
-    async load() {
-      const read = await secrets.get(recordKey);
-      if (read.status === 'missing') return 'empty';
-      if (read.status === 'unreadable') return 'unreadable'; // the secret store deleted it and said why
-      const parsed = parseJsonMessage(TokenObjectSchema, read.value);
-      if (!parsed) {
-        secrets.delete(recordKey);
-        logger.warn('vault: discarded a saved sign-in that could not be read', { why: 'decrypted record is not a token object' });
-        return 'unreadable';
-      }
-      tokens = parsed;
-      return 'loaded';
+    load() {
+      const loaded = load();
+      loading = loaded.catch(() => {});
+      return loaded;
     },
+    settled: () => loading.then(() => {}),
     current: () => tokens,
     async save(value) {
       tokens = value;

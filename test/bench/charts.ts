@@ -1,5 +1,5 @@
 /**
- * Issue 16 §2: a history chart of 100,000 points in Chromium. The app's own chart options
+ * A history chart of 100,000 points in Chromium. The app's own chart options
  * (renderer/src/ui/chart-options.ts) with uPlot, bundled by esbuild into a page of its own:
  *  1. render: from `new uPlot(…)` to the end of its first draw (uPlot's `draw` hook), RUNS times, each a
  *     new chart (the previous one destroyed); median and p95 (target: p95 < 50 ms); and to the next frame;
@@ -16,10 +16,11 @@ import { build } from 'esbuild';
 import config, { chromiumPath } from '../../playwright.config';
 import { projectRoot } from '../e2e/support/processes';
 import type { BenchRow } from './route-opening';
+import { sized } from './bench-mode';
 
-const POINTS = 100_000;
-const RUNS = 20;
-const MOVES = 300;
+const POINTS = sized(100_000, 10_000);
+const RUNS = sized(20, 2);
+const MOVES = sized(300, 20);
 
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);

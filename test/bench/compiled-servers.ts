@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { projectRoot } from '../e2e/support/processes';
 
-const OUT_DIR = join(projectRoot, 'node_modules', '.cache', 'hubdesk-bench');
+// In the checkout's own build folder (ignored by git), not under node_modules, which worktrees may share;
+// inside the project, so the bundles' external packages resolve from its node_modules.
+const OUT_DIR = join(projectRoot, 'out', 'bench-servers');
 
 /** Bundles `test/bench/<name>.ts` and returns the path of the JavaScript to run. */
 export async function compiledServer(name: 'bare-server' | 'forwarder-server' | 'acking-listener'): Promise<string> {

@@ -1,5 +1,5 @@
 /**
- * Issue 16 §1: the hub's insights. A real hub and cloud over real HTTP (one keep-alive connection,
+ * The hub's insights (docs/benchmarks.md, "The hub's insights"). A real hub and cloud over real HTTP (one keep-alive connection,
  * requests one at a time, the time from sending a request to the last byte of its answer):
  *  - each resolution over several logs of the demo home (numbers, meters, booleans), after every log
  *    was read once, p50/p95 per resolution and overall (target ≤ 20 ms p95): a year of hourly and 31
@@ -17,9 +17,10 @@ import { startHub } from '../../services/hub/hub';
 import { createInsightsRecorder } from '../../services/hub/insights/recorder';
 import { delegationToken, signIn } from '../integration/services/oauth-helpers';
 import type { BenchRow } from './route-opening';
+import { sized } from './bench-mode';
 
-const ROUNDS = 20;
-const STARTS = 10;
+const ROUNDS = sized(20, 2);
+const STARTS = sized(10, 2);
 const TARGET_P95_MS = 20;
 const USER = { email: 'bench@example.test', password: 'insights-bench-1' };
 const CLIENT = { id: 'bench', secret: 'bench-secret', redirectUri: 'io.example.bench:/cb' };
@@ -53,7 +54,7 @@ export async function insightsBench(): Promise<BenchRow[]> {
     starts.push(performance.now() - from);
     await hub.close();
   }
-  row('hub start-up, demo home (median of 10, ms)', median(starts).toFixed(1));
+  row(`hub start-up, demo home (median of ${STARTS}, ms)`, median(starts).toFixed(1));
   for (const devices of [0, 1_000]) {
     const times = Array.from({ length: STARTS }, () => {
       const home = createDemoHome('home', { devices });

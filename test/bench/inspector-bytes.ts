@@ -1,5 +1,5 @@
 /**
- * Issue 12 §4: bytes per webhook intake on the way to the inspector. The real forwarder (in this
+ * Bytes per webhook intake on the way to the inspector. The real forwarder (in this
  * process) and the app's real webhook listener (listener and tap sockets, with the owner's tap
  * credential), one webhook with key path `body.device.id`. For a JSON body of 1 KiB and of 64 KiB:
  *  - forwarder → app: the payload bytes of the text frames received on the app's two sockets (the
@@ -24,8 +24,9 @@ import { startForwarder } from '../../services/forwarder/forwarder';
 import { createWebhookStore } from '../../services/forwarder/webhook-store';
 import { fakeCipher, memoryStore, recordingLogger } from '../support/core-fakes';
 import type { BenchRow } from './route-opening';
+import { sized } from './bench-mode';
 
-const INTAKES = 20;
+const INTAKES = sized(20, 3);
 const SIZES = [1024, 64 * 1024];
 const MINE = 'lamp-1';
 

@@ -1,9 +1,9 @@
 /**
- * Issue 4 §5: time from "open hub" to devices listed, against the real stack with the default relay
+ * Time from "open hub" to devices listed, against the real stack with the default relay
  * latency. "Open hub" is a new core on a signed-in profile (no session, no cached address) calling
  * the snapshot of the Home hub (hubs.open); it includes /user/me, route selection, delegation, login and the list.
  *  (a) all routes healthy  (b) secure LAN dead (accepts, never answers): the plain LAN route waits for it
- *  to fail (issue 11), so the remote one is used  (c) both LAN routes dead  (d) no secure LAN route
+ *  to fail (docs/security.md, "Route trust"), so the remote one is used  (c) both LAN routes dead  (d) no secure LAN route
  * Each scenario runs ROUNDS times; the median is reported.
  */
 import { performance } from 'node:perf_hooks';
@@ -16,8 +16,9 @@ import { consent } from '../support/consent-driver';
 import { fakeCipher, memoryStore, recordingLogger } from '../support/core-fakes';
 import { startSilentListener } from '../support/silent-listener';
 import { readDevices } from '../support/open-hub';
+import { sized } from './bench-mode';
 
-const ROUNDS = 7;
+const ROUNDS = sized(7, 1);
 /** Round trips on the remote route while opening a hub: ping, login, device list. */
 const REMOTE_ROUND_TRIPS = 3;
 

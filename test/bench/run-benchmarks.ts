@@ -1,21 +1,22 @@
 /**
- * `npm run bench`: the webhook forwarder's figures, each next to a baseline measured in the same run on
- * this machine (method and latest figures: docs/benchmarks.md).
- *  1. intake throughput, 10,000 registrations, key-path routing ÷ a bare Node HTTP server  (target ≥ 0.5)
- *  2. intake → listener latency p50/p99 at 1,000 requests/s                                 (target p99 ≤ 10 ms)
- *  2b. intake throughput with one live listener acknowledging every message ÷ bare Node     (target ≥ 0.6 in memory,
- *      ≥ 0.3 on Redis; issue 15 §5), and 2. on Redis too
- *  2c. on Redis, the cost of a failover: kill -9 of a listener's instance → messages again   (issue 15 §5)
- *  3. routing time per request with 100,000 registrations ÷ with 10                         (target ≤ 1.3)
- *  4. legacy-function routing throughput, 100 registrations
- *  5. opening a hub with healthy, secure-LAN-dead and LAN-dead routes (route-opening.ts; issue 4 §5)
- *  6. the live device view of 1,000 devices under 200 events/s, in Chromium (live-view.ts; issue 5 §3)
- *  7. bytes per webhook intake to the app and to its renderer (inspector-bytes.ts; issue 12 §4)
- *  8. `npm start` on a built checkout ÷ with the renderer rebuilt (start-up.ts; issue 13 §6)
- *  9. the inspector on a 100,000-message history, and 500 messages/s into it (inspector-history.ts; issue 14 §7)
- * 10. the hub's insights: entries p50/p95 per resolution, start-up, making a year of history (insights.ts; issue 16 §1)
- * 11. a history chart of 100,000 points in Chromium: first draw, and hovering it (charts.ts; issue 16 §2)
- * Servers run in their own processes, so the load generator does not share their event loop.
+ * `npm run bench`: Hubdesk's figures, each next to a baseline measured in the same run on this machine.
+ * Method, targets and the latest figures: docs/benchmarks.md (the section named after each part).
+ * Parts, by their `BENCH_ONLY` name:
+ *   routes     opening a hub with healthy, secure-LAN-dead and LAN-dead routes (route-opening.ts; "Opening a hub: route choice")
+ *   live       the live device view of 1,000 devices under 200 events/s, in Chromium (live-view.ts; "The live device view under an event storm")
+ *   routing    routing time per request with 100,000 registrations ÷ with 10, and the routing function alone ("Method")
+ *   legacy     legacy-function routing throughput, 100 registrations ("Method")
+ *   intake     intake throughput, 10,000 registrations ÷ a bare Node server; intake → listener latency at 1,000 requests/s ("Method")
+ *   delivery   intake with one live listener acknowledging every message ÷ bare Node ("Intake with one live listener")
+ *   redis      the same on Redis, its latency against this machine's floor, and a failover ("The forwarder on Redis")
+ *   inspector  bytes per webhook intake to the app and to its renderer (inspector-bytes.ts; "Inspector: bytes per intake")
+ *   start      `npm start` on a built checkout ÷ with the renderer rebuilt (start-up.ts; "Start-up on a built checkout")
+ *   history    the inspector on a 100,000-message history, and 500 messages/s into it (inspector-history.ts; "The inspector on a large history")
+ *   insights   the hub's insights per resolution, start-up, a year of history (insights.ts; "The hub's insights")
+ *   charts     a history chart of 100,000 points in Chromium (charts.ts; "A history chart of 100,000 points")
+ * `BENCH_SMOKE=1` runs every part at its smallest sizes and judges no target (bench-mode.ts; "Smoke run").
+ * A part that throws is reported and the others still run; the exit code is then 1, as it is when a part
+ * printed no rows. Servers run in their own processes, so the load generator does not share their event loop.
  */
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -38,15 +39,17 @@ import { inspectorHistory } from './inspector-history';
 import { insightsBench } from './insights';
 import { startUp } from './start-up';
 import { type BenchRow, routeOpening } from './route-opening';
+import { LOAD_SECONDS, SMOKE, sized } from './bench-mode';
+import { stopLeftoverChildren } from './leftovers';
 
-const REGISTRATIONS = 10_000;
-const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const REGISTRATIONS = sized(10_000, 1_000);
+/** The large registry of the routing-cost figures (against 10 registrations). */
+const MANY_REGISTRATIONS = sized(100_000, 10_000);
 const CONNECTIONS = 32;
-
-const THROUGHPUT_ROUNDS = 2;
-/** `BENCH_ONLY=intake,latency…` runs only the named parts (names below); unset runs everything. */
-const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean));
-const wanted = (name: string) => ONLY.size === 0 || ONLY.has(name);
+const THROUGHPUT_ROUNDS = sized(2, 1);
+/** Requests paced at 1,000/s in a latency run (at most 10 s), and in the uncounted second before it. */
+const LATENCY_REQUESTS = sized(1000 * Math.max(3, Math.min(LOAD_SECONDS, 10)), 500);
+const WARM_UP_REQUESTS = sized(1000, 200);
 
 const rows: BenchRow[] = [];
 
@@ -115,20 +118,17 @@ async function startBenchForwarder(env: Record<string, string> = {}) {
 }
 
 /**
- * Intake with one live listener (issue 15 §5): every request is routed to a listener in its own process
+ * Intake with one live listener (docs/benchmarks.md, "Intake with one live listener"): every request is routed to a listener in its own process
  * that acknowledges each message, so each one is framed, sent (in Redis mode: stored, read back), acknowledged
  * and let go, as in use. Alternated with the bare server as above; every 202 must reach the listener.
- * In Redis mode the latency at 1,000 requests/s is measured on the same forwarder afterwards.
+ * In Redis mode the latency at 1,000 requests/s against this machine's floor is measured on the same forwarder first.
  */
 async function deliveryThroughput(mode: 'memory' | 'redis'): Promise<void> {
   const redis = mode === 'redis' ? await startTestRedis() : undefined;
   const bare = startProgram(await compiledServer('bare-server'));
   const bareUrl = (JSON.parse(await bare.line('{"url"', 30_000).then((rest) => `{"url"${rest}`)) as { url: string }).url;
   const { forwarder, info, intake } = await startBenchForwarder(redis ? { REDIS_URL: redis.url } : {});
-  if (mode === 'redis') {
-    await latency(info, intake, 'Redis mode', { forwarder: forwarder.child.pid, Redis: redis!.pid });
-    await answerFloor(redis!.url);
-  }
+  if (redis) await redisLatency(info, intake, redis, forwarder.child.pid);
   const listener = startProgram(await compiledServer('acking-listener'), [], { FORWARDER_URL: info.url, WEBHOOK_ID: info.webhookId, SECRET: info.secret, KEY: 'live' });
   await listener.line('{"ready"', 30_000);
   const loadBare = () => loadTest(bareUrl, () => 'live');
@@ -196,8 +196,8 @@ async function failoverCost(): Promise<void> {
       req.end(body);
     });
   const pending: Promise<void>[] = [];
-  const streaming = paced(1000, 6000, (seq) => pending.push(post(seq)));
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const streaming = paced(1000, sized(6000, 2000), (seq) => pending.push(post(seq)));
+  await new Promise((resolve) => setTimeout(resolve, sized(2000, 1000)));
   const reconnected = before.closed.then(() => TestListener.connect({ ...options, forwarderUrl: second.info.url, resumeAfter: before.ids().at(-1) }));
   const killedAt = performance.now();
   first.forwarder.child.kill('SIGKILL');
@@ -224,93 +224,151 @@ async function failoverCost(): Promise<void> {
   });
 }
 
+/** Requests paced at 1,000/s: sorted times, and how many of `total` got none. */
+interface PacedTimes {
+  sorted: number[];
+  total: number;
+  lost: number;
+}
+
 /**
- * Paced at 1,000 requests/s; each request's latency is send → the listener's receipt, on one clock.
- * Printed with what the machine did meanwhile (machine-load.ts): `watched` processes' wait for a CPU.
+ * One latency run: after WARM_UP_REQUESTS at the same rate (not counted: connections opened, code and
+ * scripts warm), LATENCY_REQUESTS paced at 1,000/s, each timed from its send to the probe listener's
+ * receipt of its message, on one clock. Messages not received within 5 s of the last send are lost.
  */
-async function latency(info: { url: string; webhookId: string; secret: string }, intake: string, mode: string, watched: Record<string, number | undefined>): Promise<void> {
+async function deliveryTimes(info: { url: string; webhookId: string; secret: string }, intake: string): Promise<PacedTimes> {
   const probe = await TestListener.connect({ forwarderUrl: info.url, webhookId: info.webhookId, secret: info.secret, listenerId: 'latency-probe', data: { $key: 'latency-probe' } });
   const sentAt = new Map<number, number>();
   const latencies: number[] = [];
   probe.socket.on('message', (data: Buffer) => {
     const frame = JSON.parse(data.toString()) as { type: string; message?: { body: { seq: number } } };
     if (frame.type !== 'message') return;
-    const seq = frame.message!.body.seq;
-    const started = sentAt.get(seq);
+    const started = sentAt.get(frame.message!.body.seq);
     if (started !== undefined) latencies.push(performance.now() - started);
   });
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  // A second at the same rate first, not counted: connections opened, code and scripts warm.
   const warmUp: Promise<number>[] = [];
-  await paced(1000, 1000, (seq) => warmUp.push(postJson(agent, intake, { device: { id: 'latency-probe' }, seq: -1 - seq })));
+  await paced(1000, WARM_UP_REQUESTS, (seq) => warmUp.push(postJson(agent, intake, { device: { id: 'latency-probe' }, seq: -1 - seq })));
   await Promise.all(warmUp);
-  const total = 1000 * Math.max(3, Math.min(LOAD_SECONDS, 10));
-  const machine = watchMachine({ ...watched, 'sender and probe': process.pid });
+  const total = LATENCY_REQUESTS;
   await paced(1000, total, (seq) => {
     sentAt.set(seq, performance.now());
     void postJson(agent, intake, { device: { id: 'latency-probe' }, seq });
   });
   const deadline = performance.now() + 5000;
   while (latencies.length < total && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  const meanwhile = machine();
   agent.destroy();
   await probe.close();
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => percentile(latencies, p);
-  const lost = total - latencies.length;
-  rows.push({
-    figure: `intake → listener latency at 1,000 req/s, ${mode}, p50 (ms)`,
-    value: pct(50).toFixed(2),
-    baseline: `meanwhile: ${meanwhile}`,
-    ratio: '',
-    target: '',
-    met: true,
-  });
+  return { sorted: latencies.sort((a, b) => a - b), total, lost: total - latencies.length };
+}
+
+/** As `deliveryTimes`, but each request timed from its send to its 202 (a server with no listener). */
+async function answerTimes(url: string): Promise<PacedTimes> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const warmUp: Promise<number>[] = [];
+  await paced(1000, WARM_UP_REQUESTS, (seq) => warmUp.push(postJson(agent, url, { device: { id: 'floor' }, seq: -1 - seq })));
+  await Promise.all(warmUp);
+  const answers: Promise<number>[] = [];
+  const total = LATENCY_REQUESTS;
+  await paced(1000, total, (seq) => answers.push(postJson(agent, url, { device: { id: 'floor' }, seq })));
+  const sorted = (await Promise.all(answers)).filter(Number.isFinite).sort((a, b) => a - b);
+  agent.destroy();
+  return { sorted, total, lost: total - sorted.length };
+}
+
+/** Several runs' times as one set. */
+function pooled(runs: readonly PacedTimes[]): PacedTimes {
+  return { sorted: runs.flatMap((run) => run.sorted).sort((a, b) => a - b), total: runs.reduce((sum, run) => sum + run.total, 0), lost: runs.reduce((sum, run) => sum + run.lost, 0) };
+}
+
+const ms = (value: number | undefined) => (value ?? Number.NaN).toFixed(2);
+
+/** Memory mode: the intake → listener latency at 1,000 requests/s, printed with what the machine did meanwhile (machine-load.ts). */
+async function latency(info: { url: string; webhookId: string; secret: string }, intake: string, mode: string, watched: Record<string, number | undefined>): Promise<void> {
+  const machine = watchMachine({ ...watched, 'sender and probe': process.pid });
+  const { sorted, total, lost } = await deliveryTimes(info, intake);
+  const meanwhile = machine();
+  const pct = (p: number) => percentile(sorted, p);
+  rows.push({ figure: `intake → listener latency at 1,000 req/s, ${mode}, p50 (ms)`, value: ms(pct(50)), baseline: `meanwhile: ${meanwhile}`, ratio: '', target: '', met: true });
   rows.push({
     figure: `intake → listener latency at 1,000 req/s, ${mode}, p99 (ms)${lost ? `, ${lost} not delivered` : ''}`,
-    value: pct(99).toFixed(2),
-    baseline: `${total} requests; p90 ${pct(90).toFixed(2)}, max ${latencies.at(-1)?.toFixed(2)}`,
+    value: ms(pct(99)),
+    baseline: `${total} requests; p90 ${ms(pct(90))}, max ${ms(sorted.at(-1))}`,
     ratio: '',
     target: '≤ 10 ms',
     met: pct(99) <= 10 && lost === 0,
   });
 }
 
-/** Calls `send(0..total-1)` at `rate` per second; catches up when timers fire late, so the rate holds. */
+/** Alternated pairs of runs (floor, forwarder) behind the Redis-mode latency's ratio. */
+const FLOOR_PAIRS = sized(3, 1);
+/** The Redis-mode latency's target, as a multiple of this machine's floor in the same run. */
+const FLOOR_TARGET = 1.5;
+
 /**
- * What this machine allows the Redis-mode latency: the time to a 202 at 1,000 requests/s from the bare
- * server (bare-server.ts), alone and answering only after one Redis script, paced, warmed up and counted
- * as `latency` is. No forwarder code runs; the forwarder's figure adds routing and the delivery to a listener.
+ * The Redis-mode latency against this machine's floor (docs/benchmarks.md, "The forwarder on Redis"):
+ * the floor is the bare server (bare-server.ts) answering its 202 only after one Redis script on the
+ * same Redis, with none of the forwarder's code, paced, warmed up and counted as the forwarder is. Its
+ * runs and the forwarder's alternate (floor, forwarder, floor, forwarder…) so a slow minute of this
+ * shared machine weighs on both; each side's p50 and p99 are over all its runs together, and the
+ * forwarder's are reported as ratios to the floor's (target ≤ FLOOR_TARGET×). Bare Node without Redis
+ * is measured once before, for scale.
  */
-async function answerFloor(redisUrl: string): Promise<void> {
-  const total = 1000 * Math.max(3, Math.min(LOAD_SECONDS, 10));
-  for (const [label, env] of [
-    ['bare Node', {}],
-    ['bare Node after one Redis script', { REDIS_URL: redisUrl }],
-  ] as const) {
+async function redisLatency(info: { url: string; webhookId: string; secret: string }, intake: string, redis: { url: string; pid: number | undefined }, forwarderPid: number | undefined): Promise<void> {
+  const startBare = async (env: Record<string, string>) => {
     const server = startProgram(await compiledServer('bare-server'), [], env);
     const { url } = JSON.parse(await server.line('{"url"', 30_000).then((rest) => `{"url"${rest}`)) as { url: string };
-    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-    const warmUp: Promise<number>[] = [];
-    await paced(1000, 1000, (seq) => warmUp.push(postJson(agent, url, { device: { id: 'floor' }, seq: -1 - seq })));
-    await Promise.all(warmUp);
-    const answers: Promise<number>[] = [];
-    await paced(1000, total, (seq) => answers.push(postJson(agent, url, { device: { id: 'floor' }, seq })));
-    const times = (await Promise.all(answers)).filter(Number.isFinite).sort((a, b) => a - b);
-    agent.destroy();
-    await server.stop();
-    const pct = (p: number) => percentile(times, p).toFixed(2);
+    return { server, url };
+  };
+  const bare = await startBare({});
+  const bareNode = await answerTimes(bare.url);
+  await bare.server.stop();
+  const floorServer = await startBare({ REDIS_URL: redis.url });
+  const machine = watchMachine({ forwarder: forwarderPid, Redis: redis.pid, 'floor server': floorServer.server.child.pid, 'sender and probe': process.pid });
+  const floorRuns: PacedTimes[] = [];
+  const forwarderRuns: PacedTimes[] = [];
+  for (let pair = 0; pair < FLOOR_PAIRS; pair++) {
+    floorRuns.push(await answerTimes(floorServer.url));
+    forwarderRuns.push(await deliveryTimes(info, intake));
+  }
+  const meanwhile = machine();
+  await floorServer.server.stop();
+  const p99s = (runs: PacedTimes[]) => runs.map((run) => ms(percentile(run.sorted, 99))).join(', ');
+  console.log(`Redis-mode latency, ${FLOOR_PAIRS} alternated pair${FLOOR_PAIRS > 1 ? 's' : ''}: floor p99 ${p99s(floorRuns)} ms; forwarder p99 ${p99s(forwarderRuns)} ms`);
+  const floor = pooled(floorRuns);
+  const forwarder = pooled(forwarderRuns);
+  const at = (times: PacedTimes, p: number) => percentile(times.sorted, p);
+  const runs = `${FLOOR_PAIRS} run${FLOOR_PAIRS > 1 ? 's' : ''} of ${LATENCY_REQUESTS} requests each`;
+  for (const p of [50, 99]) {
+    const ratio = at(forwarder, p) / at(floor, p);
+    rows.push({
+      figure: `intake → listener latency at 1,000 req/s, Redis mode, p${p} (ms)${p === 99 && forwarder.lost ? `, ${forwarder.lost} not delivered` : ''}`,
+      value: ms(at(forwarder, p)),
+      baseline:
+        p === 50
+          ? `floor ${ms(at(floor, p))} (${runs}, alternated); meanwhile: ${meanwhile}`
+          : `floor ${ms(at(floor, p))}; forwarder p90 ${ms(at(forwarder, 90))}, max ${ms(forwarder.sorted.at(-1))}`,
+      ratio: ratio.toFixed(2),
+      target: `≤ ${FLOOR_TARGET.toFixed(1)}× floor`,
+      met: ratio <= FLOOR_TARGET && forwarder.lost === 0 && floor.lost === 0,
+    });
+  }
+  for (const [label, times] of [
+    ['bare Node after one Redis script (the floor)', floor],
+    ['bare Node, no Redis (once, before)', bareNode],
+  ] as const) {
     rows.push({
       figure: `floor of this machine: time to a 202 at 1,000 req/s, ${label}, p99 (ms)`,
-      value: pct(99),
-      baseline: `p50 ${pct(50)}, p90 ${pct(90)}, max ${times.at(-1)?.toFixed(2)}${times.length < total ? `; ${total - times.length} failed` : ''}`,
+      value: ms(at(times, 99)),
+      baseline: `p50 ${ms(at(times, 50))}, p90 ${ms(at(times, 90))}, max ${ms(times.sorted.at(-1))}${times.lost ? `; ${times.lost} failed` : ''}`,
       ratio: '',
       target: '',
-      met: times.length === total,
+      met: times.lost === 0,
     });
   }
 }
 
+/** Calls `send(0..total-1)` at `rate` per second; catches up when timers fire late, so the rate holds. */
 async function paced(rate: number, total: number, send: (seq: number) => void): Promise<void> {
   let seq = 0;
   const started = performance.now();
@@ -359,18 +417,19 @@ async function intakeRoutingScale(): Promise<void> {
       await paced(500, count, () => pending.push(postJson(agent, intake, { device: { id: `pre-${(Math.random() * registrations) | 0}` } })));
       return Promise.all(pending);
     };
-    await run(1000); // warm-up
-    const times = (await run(3000)).filter((t) => Number.isFinite(t)).sort((a, b) => a - b);
+    await run(sized(1000, 200)); // warm-up
+    const counted = sized(3000, 500);
+    const times = (await run(counted)).filter((t) => Number.isFinite(t)).sort((a, b) => a - b);
     agent.destroy();
     await forwarder.stop();
-    if (times.length < 2900) throw new Error(`intake failed for ${3000 - times.length} of 3000 requests`);
+    if (times.length < counted * 0.97) throw new Error(`intake failed for ${counted - times.length} of ${counted} requests`);
     return percentile(times, 50);
   };
   const small = await medianFor(10);
-  const large = await medianFor(100_000);
+  const large = await medianFor(MANY_REGISTRATIONS);
   const ratio = large / small;
   rows.push({
-    figure: 'intake time per request (key-path routing), 100,000 registrations, p50 (ms)',
+    figure: `intake time per request (key-path routing), ${MANY_REGISTRATIONS.toLocaleString('en-US')} registrations, p50 (ms)`,
     value: large.toFixed(3),
     baseline: `${small.toFixed(3)} (10 registrations)`,
     ratio: ratio.toFixed(2),
@@ -379,7 +438,9 @@ async function intakeRoutingScale(): Promise<void> {
   });
 }
 
-/** Routing alone, in this process: the same requests against 10 and 100,000 registrations. */
+const ROUTING_ROUNDS = sized(7, 3);
+
+/** Routing alone, in this process: the same requests against 10 and MANY_REGISTRATIONS registrations. */
 async function routingScale(): Promise<void> {
   const keyPath = parseKeyPath('body.device.id');
   const webhook: WebhookRecord = { id: 'wh_bench', name: 'bench', ownerId: 'bench', secret: 'x', keyPath: keyPath.source, legacyFunction: null, createdAt: 0 };
@@ -388,26 +449,26 @@ async function routingScale(): Promise<void> {
     const registry = new ListenerRegistry({ bufferCapacity: 10, maxListenersPerWebhook: Infinity, maxListenersPerOwner: Infinity });
     for (let i = 0; i < registrations; i++) registry.register(webhook, `l-${i}`, { hubId: undefined, data: { $key: `dev-${i}` }, keys: [`dev-${i}`] });
     const context = { webhook, keyPath, listeners: registry.of(webhook.id), legacyRunner: undefined };
-    const inputs: RouteInput[] = Array.from({ length: 50_000 }, () => ({
+    const inputs: RouteInput[] = Array.from({ length: sized(50_000, 5_000) }, () => ({
       headers: {},
       query: {},
       body: { device: { id: `dev-${(Math.random() * registrations) | 0}` } },
     }));
     const samples: number[] = [];
-    for (let round = 0; round < 7; round++) {
+    for (let round = 0; round < ROUTING_ROUNDS; round++) {
       const start = performance.now();
       for (const input of inputs) route(context, input); // key-path routing is synchronous
       samples.push(((performance.now() - start) * 1e6) / inputs.length);
     }
     samples.sort((a, b) => a - b);
-    return samples[3]!; // median of 7 rounds, in ns
+    return samples[ROUTING_ROUNDS >> 1]!; // the median round, in ns
   };
   await timePerRoute(10); // warm-up
   const small = await timePerRoute(10);
-  const large = await timePerRoute(100_000);
+  const large = await timePerRoute(MANY_REGISTRATIONS);
   const ratio = large / small;
   rows.push({
-    figure: 'routing function alone, hot loop, 100,000 registrations (ns) — see docs/benchmarks.md',
+    figure: `routing function alone, hot loop, ${MANY_REGISTRATIONS.toLocaleString('en-US')} registrations (ns) — see docs/benchmarks.md`,
     value: large.toFixed(0),
     baseline: `${small.toFixed(0)} (10 registrations)`,
     ratio: ratio.toFixed(2),
@@ -446,21 +507,57 @@ async function legacyThroughput(): Promise<void> {
   });
 }
 
-if (wanted('routes')) rows.push(...(await routeOpening()));
-if (wanted('live')) rows.push(...(await liveView()));
-if (wanted('routing')) await routingScale();
-if (wanted('routing')) await intakeRoutingScale();
-if (wanted('legacy')) await legacyThroughput();
-if (wanted('intake')) await intakeThroughput();
-if (wanted('delivery')) await deliveryThroughput('memory');
-if (wanted('redis')) await deliveryThroughput('redis');
-if (wanted('redis')) await failoverCost();
-if (wanted('inspector')) rows.push(...(await inspectorBytes()));
-if (wanted('start')) rows.push(...(await startUp()));
-if (wanted('history')) rows.push(...(await inspectorHistory()));
-if (wanted('insights')) rows.push(...(await insightsBench()));
-if (wanted('charts')) rows.push(...(await charts()));
+const PARTS: { name: string; run(): Promise<unknown> }[] = [
+  { name: 'routes', run: async () => rows.push(...(await routeOpening())) },
+  { name: 'live', run: async () => rows.push(...(await liveView())) },
+  { name: 'routing', run: async () => (await routingScale(), await intakeRoutingScale()) },
+  { name: 'legacy', run: legacyThroughput },
+  { name: 'intake', run: intakeThroughput },
+  { name: 'delivery', run: () => deliveryThroughput('memory') },
+  { name: 'redis', run: async () => (await deliveryThroughput('redis'), await failoverCost()) },
+  { name: 'inspector', run: async () => rows.push(...(await inspectorBytes())) },
+  { name: 'start', run: async () => rows.push(...(await startUp())) },
+  { name: 'history', run: async () => rows.push(...(await inspectorHistory())) },
+  { name: 'insights', run: async () => rows.push(...(await insightsBench())) },
+  { name: 'charts', run: async () => rows.push(...(await charts())) },
+];
 
-console.log(`\nHubdesk benchmarks — ${new Date().toISOString()}, Node ${process.version}, ${LOAD_SECONDS} s per load run\n`);
-console.table(rows.map((row) => ({ figure: row.figure, value: row.value, baseline: row.baseline, ratio: row.ratio, target: row.target, met: row.target ? (row.met ? 'yes' : 'NO') : '' })));
-process.exit(0);
+/** `BENCH_ONLY=intake,redis…` runs only the named parts; unset runs every part. */
+const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean));
+const unknown = [...ONLY].filter((name) => !PARTS.some((part) => part.name === name));
+if (unknown.length > 0) {
+  console.error(`BENCH_ONLY names no part called ${unknown.join(', ')}; the parts are ${PARTS.map((part) => part.name).join(', ')}`);
+  process.exit(2);
+}
+
+const benchStarted = performance.now();
+const failures: string[] = [];
+const durations: string[] = [];
+for (const part of PARTS.filter(({ name }) => ONLY.size === 0 || ONLY.has(name))) {
+  const started = performance.now();
+  const before = rows.length;
+  console.log(`bench: ${part.name}…`);
+  try {
+    await part.run();
+    if (rows.length === before) failures.push(`${part.name}: printed no rows`);
+  } catch (error) {
+    console.error(`bench: ${part.name} failed:`, error);
+    failures.push(`${part.name}: ${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)}`);
+  }
+  durations.push(`${part.name} ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+const leftovers = stopLeftoverChildren();
+if (leftovers.length > 0) failures.push(`child processes left running (now stopped): ${leftovers.join(', ')}`);
+
+const mode = SMOKE ? 'smoke run (smallest sizes; figures not comparable, targets not judged)' : 'full run';
+console.log(`\nHubdesk benchmarks — ${new Date().toISOString()}, Node ${process.version}, ${LOAD_SECONDS} s per load run, ${mode}\n`);
+console.table(
+  rows.map((row) =>
+    SMOKE
+      ? { figure: row.figure, value: row.value, baseline: row.baseline, ratio: row.ratio }
+      : { figure: row.figure, value: row.value, baseline: row.baseline, ratio: row.ratio, target: row.target, met: row.target ? (row.met ? 'yes' : 'NO') : '' },
+  ),
+);
+console.log(`\n${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all: ${durations.join(', ')}`);
+if (failures.length > 0) console.error(`\nbench: ${failures.length} part(s) did not complete:\n  ${failures.join('\n  ')}`);
+process.exit(failures.length > 0 ? 1 : 0);

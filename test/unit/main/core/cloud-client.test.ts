@@ -38,12 +38,13 @@ function fakeCloud(options: { refreshAnswer?: 'rotate' | 'invalid_grant' | 'netw
   return { fetch, release, refreshes: () => refreshes, refreshBodies, expire: () => generation++ };
 }
 
-async function setup(cloud: ReturnType<typeof fakeCloud>, backend = TEST_BACKEND) {
-  const store = memoryStore();
-  const cipher = fakeCipher();
+/** A cloud client on a signed-in vault; given a profile (`restart`), a fresh vault on it, not yet loaded. */
+async function setup(cloud: ReturnType<typeof fakeCloud>, backend = TEST_BACKEND, restart?: { store: ReturnType<typeof memoryStore>; cipher: ReturnType<typeof fakeCipher> }) {
+  const store = restart?.store ?? memoryStore();
+  const cipher = restart?.cipher ?? fakeCipher();
   const logger = recordingLogger();
   const vault = createTokenVault({ backend: TEST_BACKEND, secrets: createSecretStore({ cipher, store, logger }), logger });
-  await vault.save(tokens(1));
+  if (!restart) await vault.save(tokens(1));
   const lifetime = new AbortController().signal;
   const onSessionEnded = vi.fn();
   const client = createCloudClient({
@@ -126,6 +127,16 @@ describe('cloud client', () => {
     await expect(client.getUser()).rejects.toMatchObject({ code: 'cloud-unreachable' });
     expect(onSessionEnded).not.toHaveBeenCalled();
     expect(vault.current()).toEqual(tokens(1));
+  });
+
+  it('a call made while the saved sign-in is being restored waits for it and uses the restored tokens', async () => {
+    const cloud = fakeCloud();
+    const { store, cipher } = await setup(cloud);
+    // A restart on the same profile: a new vault that has the saved record but has not read it yet.
+    const { client, vault } = await setup(cloud, TEST_BACKEND, { store, cipher });
+    const restoring = vault.load();
+    await expect(client.getUser()).resolves.toMatchObject({ email: USER.email });
+    await expect(restoring).resolves.toBe('loaded');
   });
 
   it('never logs a token', async () => {
