@@ -64,6 +64,12 @@ const ACK_BATCH_MS = 10;
 export const STALL_MS = 2_000;
 /** Bounds a script's arguments (each intake adds six and one per target). */
 const MAX_INTAKES_PER_SCRIPT = 100;
+/**
+ * Bounds the frames one script carries: Redis runs a script alone, so 100 intakes of 256 KiB bodies
+ * (60 MB of frames) held every other client — other instances' reads, wake-ups and renewals — for as long
+ * as it took to write them (docs/services.md, "Delivery across instances").
+ */
+const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
 const MAX_LOST_COUNTS = 10_000;
 
 /** A listener connected to this instance, and how far its stream has been sent. */
@@ -243,8 +249,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   const storeIntakes = () => {
     const batch = toStore;
     toStore = [];
-    for (let start = 0; start < batch.length; start += MAX_INTAKES_PER_SCRIPT) {
-      const part = batch.slice(start, start + MAX_INTAKES_PER_SCRIPT);
+    for (const part of scriptParts(batch, ({ intake }) => intakeBytes(intake), { items: MAX_INTAKES_PER_SCRIPT, bytes: MAX_SCRIPT_BYTES })) {
       const caps = { instance, time: timeText(now()), countCap: options.countCap, byteCap: options.byteCap, budget: options.budget };
       unanswered.set(part, performance.now());
       scripts.intake(part.map(({ intake }) => intake), caps).then(
@@ -439,4 +444,33 @@ function parsePublishedTap(text: string): PublishedTap | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** About what an intake's frames weigh in Redis: each target's form (characters, as sent). */
+function intakeBytes({ forms, formOf }: IntakeToStore): number {
+  let bytes = 0;
+  for (const form of formOf) bytes += forms[form - 1]![0].length + forms[form - 1]![1].length;
+  return bytes;
+}
+
+/**
+ * `items` cut, in order, into parts of at most `limits.items` items and `limits.bytes` bytes (an item
+ * larger than that goes alone): the intake scripts of one turn.
+ */
+export function scriptParts<T>(items: readonly T[], bytesOf: (item: T) => number, limits: { items: number; bytes: number }): T[][] {
+  const parts: T[][] = [];
+  let part: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = bytesOf(item);
+    if (part.length > 0 && (part.length === limits.items || bytes + size > limits.bytes)) {
+      parts.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(item);
+    bytes += size;
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
 }
