@@ -33,6 +33,8 @@ export interface ChildOptions {
   legacy?: boolean;
   forwarderOptions?: Record<string, unknown>;
   legacyOptions?: Record<string, unknown>;
+  /** State in this Redis (forwarder-process.ts): children given the same URL are instances of one deployment. */
+  redisUrl?: string;
 }
 
 export async function startForwarderChild(options: ChildOptions): Promise<ForwarderChild> {
@@ -43,6 +45,7 @@ export async function startForwarderChild(options: ChildOptions): Promise<Forwar
       LEGACY: options.legacy ? '1' : '0',
       FORWARDER_OPTIONS: JSON.stringify(options.forwarderOptions ?? {}),
       LEGACY_OPTIONS: JSON.stringify(options.legacyOptions ?? {}),
+      REDIS_URL: options.redisUrl ?? '',
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

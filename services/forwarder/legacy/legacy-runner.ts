@@ -66,8 +66,13 @@ export const LEGACY_LIMITS = {
    */
   stackBytes: 128 * 1024,
   workerStackMb: 8,
-  /** The watchdog's allowance beyond the deadline before it replaces a worker. */
+  /** The watchdog's allowance beyond the deadline (counted from when the worker began the job) before it replaces a worker. */
   watchdogGraceMs: 250,
+  /**
+   * How long a posted job may wait for its worker to begin it (the worker is preparing the next sandbox,
+   * or gets no CPU on a busy machine): far longer than either takes, only so a wedged worker is replaced.
+   */
+  beginWithinMs: 5_000,
 } as const;
 
 const WORKER_URL = new URL('./legacy-worker.mjs', import.meta.url);
@@ -91,6 +96,7 @@ export function createLegacyRunner(options: LegacyRunnerOptions = {}): LegacyRun
     // Bounds the worker's own V8 heap (QuickJS's heap is WebAssembly memory, bounded by memoryBytes).
     resourceLimits: { maxOldGenerationSizeMb: 128, stackSizeMb: LEGACY_LIMITS.workerStackMb },
     answerWithinMs,
+    startWithinMs: LEGACY_LIMITS.beginWithinMs,
     queue,
   });
 

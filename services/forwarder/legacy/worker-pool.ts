@@ -5,10 +5,17 @@
  * validates the answers.
  *
  * Worker protocol: the worker posts `{type: 'ready'}` once it can take jobs; the pool then posts
- * `{id, job}` and expects `{type: 'answer', id, answer}`. A worker that does not answer within
- * `answerWithinMs` is terminated and replaced (its job answers `timeout`); a worker that exits or fails
- * answers `crashed` and is replaced. A worker that dies before it was ever ready is not respawned at once
+ * `{id, job, progress}` and expects `{type: 'answer', id, answer}`; a worker that exits or fails answers
+ * `crashed` and is replaced. A worker that dies before it was ever ready is not respawned at once
  * (a broken script would otherwise spin): the next `submit` tries again.
+ *
+ * What the watchdog measures (docs/legacy-functions.md, "Limits"): the job's own run in the worker, from
+ * when the worker began it to its answer, as the worker writes them in `progress` (job-progress.mjs),
+ * not the time since the main thread posted it. So a job that waited in the worker's queue (the worker
+ * was still preparing its next sandbox, or got no CPU on a busy machine), or an answer that waited for a
+ * main thread busy elsewhere, does not count. A worker that has begun a job and not answered it within
+ * `answerWithinMs` is terminated and replaced (the job answers `timeout`); one that has not even begun
+ * it within `startWithinMs` of its posting is too (`crashed`).
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { FairQueue, type FairQueueLimits } from './fair-queue';
@@ -29,8 +36,10 @@ export interface WorkerPoolOptions {
   /** Passed to every worker as `workerData`. */
   workerData: unknown;
   resourceLimits?: ResourceLimits;
-  /** Watchdog: a dispatched job must be answered within this many milliseconds. */
+  /** Watchdog: a job must be answered within this many milliseconds of when the worker began it. */
   answerWithinMs: number;
+  /** Watchdog: a dispatched job must be begun within this many milliseconds (default `answerWithinMs`). */
+  startWithinMs?: number;
   /** What may wait for a free worker, per key and in all (counts and bytes); beyond it `submit` answers `key-full` or `busy`. */
   queue: FairQueueLimits;
 }
@@ -61,7 +70,15 @@ interface Slot {
   ready: boolean;
   current: PendingJob | undefined;
   watchdog: NodeJS.Timeout | undefined;
+  /** Shared with the worker (job-progress.mjs): [0] job begun, [1] when (Date.now()), [2] job answered. */
+  progress: BigInt64Array;
 }
+
+const BEGUN = 0;
+const BEGUN_AT = 1;
+const ANSWERED = 2;
+
+const newProgress = () => new BigInt64Array(new SharedArrayBuffer(3 * BigInt64Array.BYTES_PER_ELEMENT));
 
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const slots: Slot[] = Array.from({ length: options.workers }, () => ({
@@ -69,7 +86,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     ready: false,
     current: undefined,
     watchdog: undefined,
+    progress: newProgress(),
   }));
+  const startWithinMs = options.startWithinMs ?? options.answerWithinMs;
   const queue = new FairQueue<PendingJob>(options.queue);
   const exits = new Set<Promise<number>>();
   let nextId = 1;
@@ -86,6 +105,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     worker.unref();
     slot.worker = worker;
     slot.ready = false;
+    // Its own: a replaced worker still writing cannot be read as the new one.
+    slot.progress = newProgress();
     const isCurrent = (): boolean => slot.worker === worker && !closed;
     worker.on('message', (message: unknown) => {
       if (!isCurrent()) return;
@@ -144,14 +165,24 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     const worker = slot.worker;
     if (worker === undefined) return;
     slot.current = pending;
-    slot.watchdog = setTimeout(() => {
-      // The sandbox's own deadline did not stop it (e.g. a long native builtin): replace the worker.
-      finish(slot, { kind: 'timeout' });
+    const { progress } = slot;
+    const postedAt = Date.now();
+    const check = () => {
+      const id = BigInt(pending.id);
+      const now = Date.now();
+      // Answered: the answer waits for this (late) thread; check again later only to keep the process alive meanwhile.
+      if (Atomics.load(progress, ANSWERED) === id) return void (slot.watchdog = setTimeout(check, options.answerWithinMs));
+      const begunAt = Atomics.load(progress, BEGUN) === id ? Number(Atomics.load(progress, BEGUN_AT)) : undefined;
+      const due = begunAt === undefined ? postedAt + startWithinMs : begunAt + options.answerWithinMs;
+      if (now < due) return void (slot.watchdog = setTimeout(check, due - now));
+      // The sandbox's own deadline did not stop it (e.g. a long native builtin), or it never began: replace the worker.
+      finish(slot, begunAt === undefined ? { kind: 'crashed', reason: `the sandbox worker did not begin the job within ${startWithinMs} ms; worker replaced` } : { kind: 'timeout' });
       slot.worker = undefined;
       terminate(worker);
       spawn(slot);
-    }, options.answerWithinMs);
-    worker.postMessage({ id: pending.id, job: pending.job });
+    };
+    slot.watchdog = setTimeout(check, Math.min(options.answerWithinMs, startWithinMs));
+    worker.postMessage({ id: pending.id, job: pending.job, progress });
   }
 
   function pump(): void {

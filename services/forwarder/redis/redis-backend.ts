@@ -13,7 +13,10 @@
  *   (`resumeAfter`), and the stream is sent from its start. An ack deletes the entry (XDEL). Delivery is
  *   at least once: an ack lost with a connection means the message is sent again, with the same id.
  * - Instances keep an alive key; every instance sweeps now and then (idempotent): the listeners of an
- *   instance that is gone are away from then, and any listener away `forgetAfterMs` is forgotten.
+ *   instance that is gone are away from then, and any listener away `forgetAfterMs` is forgotten. An
+ *   instance swept while only busy takes its connected listeners back when it renews the key (ALIVE).
+ * - Listener reads and the alive renewal use their own connection (`side`), never queued behind this
+ *   instance's intake scripts.
  * - Taps: opening one adds it to the webhook's set in Redis; the INTAKE script says whether any is open,
  *   and then the event is published on the webhook's tap channel, which the instances with a tap of it
  *   open subscribe to. Each intake is published once, so each tap sees it once.
@@ -54,13 +57,20 @@ const RETRY_MS = 250;
 /** Acks wait this long to go to Redis together: fewer script runs, and an ack only has to arrive before a resume. */
 const ACK_BATCH_MS = 10;
 /**
- * Redis hangs (up, but not answering) when an intake script has waited this long: the command connection
+ * Redis hangs (up, but not answering) when an intake script has waited this long with no intake script
+ * answered meanwhile: the command connection
  * is dropped, which fails every command waiting on it at once (the intakes answer 503, nothing is queued
  * or sent again), and ioredis connects again. Checked by one timer, every quarter of it.
  */
 export const STALL_MS = 2_000;
 /** Bounds a script's arguments (each intake adds six and one per target). */
 const MAX_INTAKES_PER_SCRIPT = 100;
+/**
+ * Bounds the frames one script carries: Redis runs a script alone, so 100 intakes of 256 KiB bodies
+ * (60 MB of frames) held every other client — other instances' reads, wake-ups and renewals — for as long
+ * as it took to write them (docs/services.md, "Delivery across instances").
+ */
+const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
 const MAX_LOST_COUNTS = 10_000;
 
 /** A listener connected to this instance, and how far its stream has been sent. */
@@ -84,7 +94,7 @@ interface PublishedTap {
 }
 
 export function createRedisBackend(state: RedisState, options: RedisBackendOptions): ForwarderBackend {
-  const { redis, subscriber, scripts, mirror, instance } = state;
+  const { redis, side, subscriber, scripts, sideScripts, mirror, instance } = state;
   const { logger, now, writer } = options;
   const connected = new Map<string, Connected>();
   const tapIds = new Map<WebSocket, string>();
@@ -123,7 +133,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
         listener.more = false;
         if (closed || connected.get(listener.key) !== listener) return;
         if (full(listener)) return void (listener.blocked = true);
-        const entries = (await redis.xrange(listener.key, `(${listener.lastSent}`, '+', 'COUNT', READ_COUNT)) as Array<[string, string[]]>;
+        const entries = (await side.xrange(listener.key, `(${listener.lastSent}`, '+', 'COUNT', READ_COUNT)) as Array<[string, string[]]>;
         for (const [entry, fields] of entries) sendSoon(listener, fields[1]!, entry);
         if (entries.length === READ_COUNT) listener.more = true;
       } while (listener.more);
@@ -180,7 +190,19 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       () => unreleased.add(key),
     );
 
-  const beAlive = () => redis.set(ALIVE_PREFIX + instance, '1', 'PX', ALIVE_MS).catch(() => {});
+  // On `side`, so a renewal never waits behind a flood's intake scripts; the listeners a sweep took while
+  // this instance was late are taken back and read (docs/services.md, "Delivery across instances").
+  const beAlive = () =>
+    sideScripts.alive(instance, ALIVE_MS, [...connected.keys()]).then(
+      (reclaimed) => {
+        if (reclaimed.length > 0) logger.warn('forwarder: this instance was swept as gone while alive; its listeners are taken back', { listeners: reclaimed.length });
+        for (const key of reclaimed) {
+          const listener = connected.get(key);
+          if (listener) void read(listener);
+        }
+      },
+      () => {},
+    );
   void beAlive();
   const aliveTimer = setInterval(beAlive, ALIVE_MS / 3);
   aliveTimer.unref();
@@ -234,15 +256,17 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
    */
   let unreachable = false;
   redis.on('ready', () => (unreachable = false));
+  /** When Redis last answered an intake script: a Redis that answers is busy, not hung. */
+  let lastAnswer = 0;
   const storeIntakes = () => {
     const batch = toStore;
     toStore = [];
-    for (let start = 0; start < batch.length; start += MAX_INTAKES_PER_SCRIPT) {
-      const part = batch.slice(start, start + MAX_INTAKES_PER_SCRIPT);
+    for (const part of scriptParts(batch, ({ intake }) => intakeBytes(intake), { items: MAX_INTAKES_PER_SCRIPT, bytes: MAX_SCRIPT_BYTES })) {
       const caps = { instance, time: timeText(now()), countCap: options.countCap, byteCap: options.byteCap, budget: options.budget };
       unanswered.set(part, performance.now());
       scripts.intake(part.map(({ intake }) => intake), caps).then(
         ({ stored, lost }) => {
+          lastAnswer = performance.now();
           if (!unanswered.delete(part)) return; // already failed as stalled: its requests were answered 503
           unreachable = false;
           if (lost.length > 0) reportLost(lost);
@@ -260,7 +284,10 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   // cost about 3 ms of the p99 latency at 1,000 requests/s (docs/benchmarks.md, the forwarder on Redis).
   const stallTimer = setInterval(() => {
     const oldest = unanswered.values().next().value;
-    if (oldest === undefined || performance.now() - oldest < STALL_MS) return;
+    // Hung: nothing answered for STALL_MS while an intake waits. An intake that waits longer behind others
+    // Redis is answering (a flood's scripts, in order on one connection) is not a hang: failing it would
+    // answer 503 for what Redis is storing, and cut the connection the others wait on.
+    if (oldest === undefined || performance.now() - Math.max(oldest, lastAnswer) < STALL_MS) return;
     logger.warn('forwarder: Redis did not answer an intake in time; reconnecting', { waitedMs: Math.round(performance.now() - oldest) });
     const stalled = [...unanswered.keys()];
     unanswered.clear();
@@ -433,4 +460,33 @@ function parsePublishedTap(text: string): PublishedTap | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** About what an intake's frames weigh in Redis: each target's form (characters, as sent). */
+function intakeBytes({ forms, formOf }: IntakeToStore): number {
+  let bytes = 0;
+  for (const form of formOf) bytes += forms[form - 1]![0].length + forms[form - 1]![1].length;
+  return bytes;
+}
+
+/**
+ * `items` cut, in order, into parts of at most `limits.items` items and `limits.bytes` bytes (an item
+ * larger than that goes alone): the intake scripts of one turn.
+ */
+export function scriptParts<T>(items: readonly T[], bytesOf: (item: T) => number, limits: { items: number; bytes: number }): T[][] {
+  const parts: T[][] = [];
+  let part: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = bytesOf(item);
+    if (part.length > 0 && (part.length === limits.items || bytes + size > limits.bytes)) {
+      parts.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(item);
+    bytes += size;
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
 }

@@ -159,6 +159,27 @@ redis.call('ZADD', '${KEYS.away}', ARGV[2], KEYS[1])
 return 1
 `;
 
+/**
+ * This instance is alive (its key renewed for ARGV[2] ms), and the listeners connected to it (KEYS) are
+ * its own again where a sweep took them away meanwhile: an instance too busy to renew its key in time
+ * (a flood) was swept as gone, and the wake-ups for its listeners went to nobody while they were still
+ * connected to it. A slot registered elsewhere since (another owner) or forgotten (no record) is left
+ * alone. Returns the slots taken back (their streams may hold messages nobody was woken for).
+ * ARGV: this instance, ms.
+ */
+const ALIVE = `
+redis.call('SET', '${ALIVE_PREFIX}' .. ARGV[1], '1', 'PX', ARGV[2])
+local reclaimed = {}
+for _, slot in ipairs(KEYS) do
+  if not redis.call('HGET', '${KEYS.owners}', slot) and redis.call('HEXISTS', '${KEYS.slots}', slot) == 1 then
+    redis.call('HSET', '${KEYS.owners}', slot, ARGV[1])
+    redis.call('ZREM', '${KEYS.away}', slot)
+    table.insert(reclaimed, slot)
+  end
+end
+return reclaimed
+`;
+
 /** A tap opened (ARGV[3] = 1) or closed (0) on this instance. KEYS: none. ARGV: webhook id, `<instance>/<tap>`, 1 or 0. */
 const TAP = `${COMMON}
 local taps = '${tapsKey('')}' .. ARGV[1]
@@ -233,7 +254,7 @@ for _, queue in ipairs(redis.call('ZRANGE', '${KEYS.queueBytes}', 0, -1)) do mes
 return { messages, tonumber(redis.call('GET', '${KEYS.pendingBytes}') or '0') }
 `;
 
-const SCRIPTS = { fwIntake: INTAKE, fwAcknowledge: ACKNOWLEDGE, fwRegister: REGISTER, fwRelease: RELEASE, fwTap: TAP, fwSweep: SWEEP, fwPutWebhook: PUT_WEBHOOK, fwPending: PENDING };
+const SCRIPTS = { fwAlive: ALIVE, fwIntake: INTAKE, fwAcknowledge: ACKNOWLEDGE, fwRegister: REGISTER, fwRelease: RELEASE, fwTap: TAP, fwSweep: SWEEP, fwPutWebhook: PUT_WEBHOOK, fwPending: PENDING };
 type ScriptName = keyof typeof SCRIPTS;
 
 /** One intake for the INTAKE script: its target queues, the frame around the id in both forms, and each target's form. */
@@ -282,6 +303,11 @@ export class ForwarderScripts {
   async register(queue: string, args: { record: string; webhookId: string; ownerId: string; maxPerWebhook: number; maxPerOwner: number; instance: string; resumeAfterEntry: string | undefined }): Promise<{ refused: string } | { version: string; waiting: number }> {
     const reply = (await this.run('fwRegister', [queue], [args.record, args.webhookId, args.ownerId, args.maxPerWebhook, args.maxPerOwner, args.instance, args.resumeAfterEntry ?? ''])) as Array<string | number>;
     return reply[0] === 'refused' ? { refused: String(reply[1]) } : { version: String(reply[1]), waiting: Number(reply[2]) };
+  }
+
+  /** Renews the instance's alive key and takes back the `connected` slots a sweep made away; those taken back. */
+  async alive(instance: string, aliveMs: number, connected: readonly string[]): Promise<string[]> {
+    return ((await this.run('fwAlive', connected, [instance, aliveMs])) as Reply[]).map(String);
   }
 
   async release(queue: string, instance: string, now: number): Promise<void> {

@@ -1,6 +1,6 @@
 /**
- * A forwarder instance's connection to Redis (`npm run forwarder -- --redis redis://…`): three connections
- * (commands; the change stream's blocking reads; pub/sub), the scripts, the mirror of what
+ * A forwarder instance's connection to Redis (`npm run forwarder -- --redis redis://…`): four connections
+ * (commands; the change stream's blocking reads; listener stream reads and the alive renewal; pub/sub), the scripts, the mirror of what
  * routing reads, and the webhook store on it (reads from the mirror, writes to Redis). The developer
  * portal and the forwarder of one process share it.
  *
@@ -24,8 +24,15 @@ export interface RedisState {
   /** This instance's name in Redis (the owner of the listeners connected here). */
   readonly instance: string;
   readonly redis: Redis;
+  /**
+   * For what must not wait behind this instance's intake scripts (each up to megabytes during a flood of
+   * large requests): listeners' stream reads and the alive renewal (docs/services.md, "Delivery across instances").
+   */
+  readonly side: Redis;
   readonly subscriber: Redis;
   readonly scripts: ForwarderScripts;
+  /** The scripts on `side`. */
+  readonly sideScripts: ForwarderScripts;
   readonly mirror: RedisMirror;
   readonly store: WebhookStore;
   /** Redis answers and the mirror is loaded. */
@@ -51,10 +58,11 @@ export async function connectRedis(url: string, options: RedisStateOptions): Pro
   // (measured: no throughput gained, latency lost). The backend batches what can wait itself (acks).
   const redis = new Redis(url, base);
   const reader = new Redis(url, base);
+  const side = new Redis(url, base);
   // The subscriber keeps its subscriptions across reconnects (ioredis subscribes again).
   const subscriber = new Redis(url, { ...base, autoResubscribe: true });
   let reported = false;
-  for (const connection of [redis, reader, subscriber]) {
+  for (const connection of [redis, reader, side, subscriber]) {
     connection.on('error', (error: Error) => {
       if (reported) return;
       reported = true;
@@ -62,11 +70,11 @@ export async function connectRedis(url: string, options: RedisStateOptions): Pro
     });
     connection.on('ready', () => (reported = false));
   }
-  const closeAll = () => Promise.allSettled([redis, reader, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
+  const closeAll = () => Promise.allSettled([redis, reader, side, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
   try {
-    await Promise.all([redis.connect(), reader.connect(), subscriber.connect()]);
+    await Promise.all([redis.connect(), reader.connect(), side.connect(), subscriber.connect()]);
   } catch (error) {
-    for (const connection of [redis, reader, subscriber]) connection.disconnect();
+    for (const connection of [redis, reader, side, subscriber]) connection.disconnect();
     throw new Error(`cannot reach Redis at ${url}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const scripts = new ForwarderScripts(redis);
@@ -93,8 +101,10 @@ export async function connectRedis(url: string, options: RedisStateOptions): Pro
   return {
     instance: randomBytes(8).toString('hex'),
     redis,
+    side,
     subscriber,
     scripts,
+    sideScripts: new ForwarderScripts(side),
     mirror,
     store,
     ready: () => redis.status === 'ready' && mirror.ready,

@@ -5,16 +5,22 @@
  * - 31 listener slots of one webhook filling their resume buffers, against a forwarder child whose heap
  *   is smaller than those buffers would hold without the forwarder-wide budget;
  * - a flood of large requests to one legacy webhook, in-process, while another legacy webhook sends one;
+ * - the same in memory and on Redis with three instances: the other webhook's messages that got a 202
+ *   reach its listener while the flood is still being answered, and an instance swept as gone while it
+ *   was only busy keeps delivering to its listeners;
  * - the caps on listeners per webhook and per owner, and on connections.
  * Nothing here measures time: each flood checks state (bytes held, queue contents, who got what).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { LISTEN_PATH } from '../../../common/webhook-protocol';
 import { type RunningForwarder, startForwarder } from '../../../services/forwarder/forwarder';
 import { createLegacyRunner, type LegacyRunner } from '../../../services/forwarder/legacy/legacy-runner';
+import { ALIVE_PREFIX, KEYS, slotKey } from '../../../services/forwarder/redis/redis-keys';
 import { createWebhookStore, type WebhookRecord } from '../../../services/forwarder/webhook-store';
 import { type ForwarderChild, paddedBody, pooled, postRaw, type PostResult, startForwarderChild } from '../../support/flood';
+import { forwarderStores, STORE_KINDS } from '../../support/forwarder-stores';
 import { TestListener } from '../../support/webhook-listener';
 
 const MiB = 1024 * 1024;
@@ -148,6 +154,108 @@ describe('a flood of large requests to one legacy webhook (in-process)', () => {
     // Every accepted request was answered after its run: nothing waits any more.
     expect(forwarder.stats().legacyWaiting).toEqual({});
   }, 60_000);
+});
+
+const BY_ROOM_FN = 'function (hubData, webhookData) { return hubData.room === webhookData.body.room; }';
+// Loops a little first, so the flood's sandbox queues stay full while the test runs (see above).
+const SLOW_BY_ROOM_FN = 'function (hubData, webhookData) { for (var i = 0, n = 0; i < 100000; i++) n += i; return hubData.room === webhookData.body.room; }';
+const floodWebhook = (id: string, ownerId: string, legacyFunction: string): WebhookRecord => ({ id, name: id, ownerId, secret: `secret-of-${id}`, keyPath: null, legacyFunction, createdAt: 0 });
+
+describe.each(STORE_KINDS)('a flood of one legacy webhook does not starve another (%s)', (kind) => {
+  // Scaled down from the audit's 1,200 × 256 KiB (test/bench/forwarder-floods.ts legacy, REDIS=1 for three
+  // instances): SENDERS clients each post BODY-byte requests to the flooded webhook, one after the other,
+  // spread over the instances, until the other webhook's messages have arrived or MAX_FLOOD were sent.
+  // SENDERS is more than the instances' sandbox queues hold together, so the flood is also refused (429).
+  // Once it is under way (a first flood request answered), the other webhook sends OTHER requests to another
+  // instance than its listener's. Nothing is timed: every one of them that got a 202 must arrive, in order, while
+  // the flood still goes on (before its MAX_FLOOD-th request was answered).
+  const SENDERS = 40;
+  const MAX_FLOOD = 1_000;
+  const BODY = 64 * 1024;
+  const OTHER = 5;
+
+  it('delivers every 202\'d message of the other webhook while the flood is still going on', async () => {
+    const stores = await forwarderStores(kind);
+    cleanup.push(() => stores.close());
+    const flood = floodWebhook('wh_flood', 'attacker', SLOW_BY_ROOM_FN);
+    const other = floodWebhook('wh_other', 'tenant', BY_ROOM_FN);
+    await stores.store.seed(flood);
+    await stores.store.seed(other);
+    const forwarders: RunningForwarder[] = [];
+    for (let i = 0; i < (kind === 'redis' ? 3 : 1); i++) {
+      const runner = createLegacyRunner({ workers: 1, maxQueuePerWebhook: 8 });
+      cleanup.push(() => runner.close());
+      forwarders.push(await stores.start({ legacyRunner: runner }));
+    }
+    const at = (i: number) => forwarders[i % forwarders.length]!.url;
+    const floodListener = await TestListener.connect({ forwarderUrl: at(0), webhookId: flood.id, secret: flood.secret, listenerId: 'f', data: { room: 'a' } });
+    const otherListener = await TestListener.connect({ forwarderUrl: at(1), webhookId: other.id, secret: other.secret, listenerId: 'o', data: { room: 'b' } });
+    cleanup.push(() => floodListener.close(), () => otherListener.close());
+
+    let sent = 0;
+    let answered = 0;
+    let delivered = false;
+    let firstAnswer!: () => void;
+    const underWay = new Promise<void>((resolve) => (firstAnswer = resolve));
+    const statuses = new Set<number>();
+    const senders = Promise.all(
+      Array.from({ length: SENDERS }, async () => {
+        while (!delivered && sent < MAX_FLOOD) {
+          const { status } = await postRaw(`${at(sent++)}/webhook/${flood.id}`, paddedBody('a', BODY));
+          answered++;
+          statuses.add(status);
+          firstAnswer();
+        }
+      }),
+    );
+    await underWay;
+    const accepted: string[] = [];
+    for (let n = 0; n < OTHER; n++) {
+      const { status, body } = await postRaw(`${at(2)}/webhook/${other.id}`, paddedBody('b', 100));
+      expect(status).toBe(202);
+      accepted.push((JSON.parse(body) as { id: string }).id);
+    }
+    const ids: string[] = [];
+    for (let n = 0; n < OTHER; n++) ids.push((await otherListener.nextMessage()).id);
+    const floodAnsweredAtDelivery = answered;
+    delivered = true;
+    await senders;
+
+    expect(ids).toEqual(accepted);
+    // The flood had not run its course: the other webhook's messages did not wait for it to end.
+    expect(floodAnsweredAtDelivery).toBeLessThan(MAX_FLOOD);
+    expect([...statuses].sort()).toEqual([202, 429]);
+  }, 60_000);
+});
+
+describe('an instance on Redis swept as gone while it was only busy', () => {
+  it('takes its listeners back when it renews its alive key, and delivers what was stored for them meanwhile', async () => {
+    const stores = await forwarderStores('redis');
+    cleanup.push(() => stores.close());
+    const webhook = await stores.store.create({ name: 'busy', ownerId: 'alice' });
+    // `busy` holds the listener; `sweeper` sweeps every 50 ms and takes the intake.
+    const busy = await stores.start({ sweepMs: 60_000 });
+    const sweeper = await stores.start({ sweepMs: 50 });
+    const listener = await TestListener.connect({ forwarderUrl: busy.url, webhookId: webhook.id, secret: webhook.secret, listenerId: 'l', hubId: 'h' });
+    cleanup.push(() => listener.close());
+    const client = new Redis(stores.redis!.url);
+    cleanup.push(() => client.quit());
+    const slot = slotKey(webhook.id, 'l');
+    const owner = await client.hget(KEYS.owners, slot);
+    expect(owner).not.toBeNull();
+
+    // Its alive key lapses, as it does when a flood keeps the instance from renewing it within 15 s: the
+    // sweeper's next sweep takes its listener as away, though it is still connected.
+    await client.del(ALIVE_PREFIX + owner!);
+    await vi.waitFor(async () => expect(await client.hget(KEYS.owners, slot)).toBeNull(), { timeout: 10_000, interval: 20 });
+
+    const { status, body } = await postRaw(`${sweeper.url}/webhook/${webhook.id}?hub=h`, '{"n":1}');
+    expect(status).toBe(202);
+    // Nobody was woken for it; the busy instance's next renewal (every 5 s) takes the listener back and reads.
+    const message = await listener.nextMessage();
+    expect(message.id).toBe((JSON.parse(body) as { id: string }).id);
+    expect(await client.hget(KEYS.owners, slot)).toBe(owner);
+  }, 30_000);
 });
 
 describe('the cap on connections', () => {

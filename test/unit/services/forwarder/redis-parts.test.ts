@@ -1,11 +1,12 @@
 /**
  * The pure parts of the forwarder's Redis mode: a frame split where the id goes (the intake script
- * puts it there), slot keys, change-stream versions, and ids made from the shared sequence.
+ * puts it there), intakes cut into scripts, slot keys, change-stream versions, and ids made from the
+ * shared sequence.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { messageId, sequenceOf, timeOf } from '../../../../services/forwarder/message-ids';
-import { frameAround } from '../../../../services/forwarder/redis/redis-backend';
+import { frameAround, scriptParts } from '../../../../services/forwarder/redis/redis-backend';
 import { slotKey } from '../../../../services/forwarder/redis/redis-keys';
 import { compareVersions, parseSlotKey } from '../../../../services/forwarder/redis/redis-mirror';
 
@@ -19,6 +20,27 @@ describe('frameAround', () => {
         expect(prefix + id + suffix).toBe(JSON.stringify({ type: 'message', message: { ...message, id } }));
       }),
     );
+  });
+});
+
+describe('scriptParts', () => {
+  it('keeps every intake once, in order, each part within the count and bytes (or one larger intake alone)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 1000 })), fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 2000 }), (sizes, items, bytes) => {
+        const parts = scriptParts(sizes, (size) => size, { items, bytes });
+        expect(parts.flat()).toEqual(sizes);
+        for (const part of parts) {
+          expect(part.length).toBeGreaterThan(0);
+          expect(part.length).toBeLessThanOrEqual(items);
+          if (part.length > 1) expect(part.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(bytes);
+        }
+      }),
+    );
+  });
+
+  it('cuts a flood of large intakes into scripts of a few, and small ones into scripts of the count limit', () => {
+    expect(scriptParts(Array(10).fill(600_000), (size) => size, { items: 100, bytes: 4 * 1024 * 1024 }).map((part) => part.length)).toEqual([6, 4]);
+    expect(scriptParts(Array(250).fill(300), (size) => size, { items: 100, bytes: 4 * 1024 * 1024 }).map((part) => part.length)).toEqual([100, 100, 50]);
   });
 });
 

@@ -40,6 +40,39 @@ describe('worker pool', () => {
     await expect(p.submit({ mode: 'echo', n: 2 })).resolves.toEqual({ kind: 'answer', answer: { mode: 'echo', n: 2 } });
   });
 
+  describe('the watchdog counts from when the worker begins the job (busy machine)', () => {
+    it('does not replace a worker that begins the job late and then answers in time', async () => {
+      // The job waits 3 × answerWithinMs in the worker before it begins: counted from posting, it would time out.
+      const p = pool({ startWithinMs: 10_000 });
+      await p.submit({ mode: 'echo' }); // the worker is ready
+      await expect(p.submit({ mode: 'late', ms: 900 })).resolves.toEqual({ kind: 'answer', answer: { mode: 'late', ms: 900 } });
+    });
+
+    it('does not replace a worker whose answer waited for a busy main thread', async () => {
+      const p = pool();
+      await p.submit({ mode: 'echo' }); // the worker is ready
+      // The worker answers 50 ms after this thread has begun to be busy (in a callback of its own, as the
+      // forwarder's intake would be) past the watchdog: the next turn of the loop runs the expired watchdog
+      // before it reads the answer waiting in the queue.
+      const answered = p.submit({ mode: 'late', ms: 50 });
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          const until = Date.now() + 900;
+          while (Date.now() < until);
+          resolve();
+        }),
+      );
+      await expect(answered).resolves.toEqual({ kind: 'answer', answer: { mode: 'late', ms: 50 } });
+    });
+
+    it('replaces a worker that does not begin a job within startWithinMs', async () => {
+      const p = pool({ startWithinMs: 300 });
+      await p.submit({ mode: 'echo' }); // the worker is ready
+      await expect(p.submit({ mode: 'late', ms: 5_000 })).resolves.toEqual({ kind: 'crashed', reason: expect.stringContaining('did not begin the job within 300 ms') });
+      await expect(p.submit({ mode: 'echo', n: 8 })).resolves.toMatchObject({ kind: 'answer' });
+    });
+  });
+
   it('answers crashed when a worker exits mid-job, then serves from a new worker', async () => {
     const p = pool();
     await expect(p.submit({ mode: 'exit' })).resolves.toEqual({ kind: 'crashed', reason: 'sandbox worker exited (code 3)' });
