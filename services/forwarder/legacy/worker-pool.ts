@@ -6,8 +6,9 @@
  *
  * Worker protocol: the worker posts `{type: 'ready'}` once it can take jobs; the pool then posts
  * `{id, job, progress}` and expects `{type: 'answer', id, answer}`; a worker that exits or fails answers
- * `crashed` and is replaced. A worker that dies before it was ever ready is not respawned at once
- * (a broken script would otherwise spin): the next `submit` tries again.
+ * `crashed` and is replaced. Workers start with the first `submit`, not with the pool. A worker that dies
+ * before it was ever ready is not respawned at once (a broken script would otherwise spin): the next
+ * `submit` tries again.
  *
  * What the watchdog measures (docs/legacy-functions.md, "Limits"): the job's own run in the worker, from
  * when the worker began it to its answer, as the worker writes them in `progress` (job-progress.mjs),
@@ -192,7 +193,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     }
   }
 
-  for (const slot of slots) spawn(slot);
+  // No worker before the first job: most forwarders never run a legacy function, and a warm worker costs
+  // its start (QuickJS compiled and warmed) and its resident memory (docs/legacy-functions.md, "Limits").
 
   return {
     submit(job, ticket = { key: '', bytes: 0 }) {

@@ -117,15 +117,23 @@ describe('worker pool', () => {
     await expect(p.submit({ mode: 'echo' })).resolves.toMatchObject({ kind: 'crashed' });
   });
 
+  it('starts no worker before the first job', async () => {
+    const portCell = new Int32Array(new SharedArrayBuffer(4));
+    const p = pool({ workerData: { portCell } });
+    // A worker started with the pool writes its port within milliseconds (the next test waits for that).
+    expect(Atomics.wait(portCell, 0, 0, 2_000)).toBe('timed-out');
+    await p.close();
+  });
+
   it('close() answers pending jobs and terminates the workers', async () => {
     const portCell = new Int32Array(new SharedArrayBuffer(4));
     const p = pool({ workerData: { portCell } });
+    const inFlight = p.submit({ mode: 'spin' }); // workers start with the first job
     // The worker runs on its own thread, so blocking this one briefly while it starts is fine.
     expect(Atomics.wait(portCell, 0, 0, 10_000)).not.toBe('timed-out');
     const port = Atomics.load(portCell, 0);
     expect(await canConnect(port)).toBe(true);
 
-    const inFlight = p.submit({ mode: 'spin' });
     const waiting = p.submit({ mode: 'echo' });
     await p.close();
     await expect(inFlight).resolves.toEqual({ kind: 'closed' });
