@@ -2,7 +2,7 @@
 // @ts-check
 /**
  * Keeps the machine busy: N child processes that each spin on a core, for running tests (or anything)
- * on a loaded machine on purpose (docs/testing.md, "Under load").
+ * on a loaded machine on purpose (docs/testing.md, "A suite that passes on a busy machine").
  *
  *   node scripts/cpu-load.mjs [N] [-- command args…]
  *
