@@ -14,7 +14,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { Logger } from '../common/logger';
 import { type ClientRegistration, type HubAddresses, type RunningCloud, startCloud } from './cloud/cloud';
 import { DEMO_USER } from './demo-account';
-import type { RunningForwarder } from './forwarder/forwarder';
+import type { ForwarderOptions, RunningForwarder } from './forwarder/forwarder';
 import type { WebhookStore } from './forwarder/webhook-store';
 import { createDemoHome, type DemoHome } from './hub/demo-home';
 import { advertiseHub, type HubAdvertisement } from './hub/hub-advertiser';
@@ -52,6 +52,8 @@ export interface StackOptions {
   requestLog?: (request: { service: string; method: string; path: string }) => void;
   /** The bench: "Home" makes this many capability changes a second in all, spread over its devices. */
   eventsPerSecond?: number;
+  /** Passed on to the forwarder: what it keeps for listeners that lag (tests that flood a listener). */
+  forwarder?: Pick<ForwarderOptions, 'resumeBufferSize' | 'resumeBufferBytes' | 'resumeBudgetBytes'>;
 }
 
 /** What a client needs to use the stack; printed as JSON by stack-cli. */
@@ -186,7 +188,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   try {
     const lanHubIds = specs.filter((spec) => spec.platform === 'local').map((spec) => spec.id);
     certificates = await createStackCertificates([host, '127.0.0.1', 'localhost'], lanHubIds);
-    webhookServices = await startWebhookServices({ host, now: options.now, logger });
+    webhookServices = await startWebhookServices({ host, now: options.now, logger, ...(options.forwarder && { forwarder: options.forwarder }) });
     info = {
       auth_url: cloud.url,
       hubs: [],

@@ -28,8 +28,8 @@ export interface WebhookServicesOptions {
   logger: Logger;
   /** Keep the state in this Redis (`redis://host:port`), shared with other instances; in memory without. */
   redis?: string;
-  /** Passed on to the forwarder (tests shorten its drain). */
-  forwarder?: Pick<ForwarderOptions, 'drainTimeoutMs'>;
+  /** Passed on to the forwarder (tests shorten its drain, or let it keep a flood for a lagging listener). */
+  forwarder?: Pick<ForwarderOptions, 'drainTimeoutMs' | 'resumeBufferSize' | 'resumeBufferBytes' | 'resumeBudgetBytes'>;
 }
 
 export interface WebhookServices {

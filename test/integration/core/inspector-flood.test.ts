@@ -26,6 +26,7 @@ import { tempDir } from '../../support/temp-dir';
 const FLOOD = 1100;
 const BODY_BYTES = 256 * 1024;
 const MiB = 1024 * 1024;
+const FLOOD_BYTES = FLOOD * BODY_BYTES;
 /**
  * The host's old-space limit: the history's 128 MiB of bodies (with 256 MiB the host, busy collecting
  * garbage near the cap while other suites ran, took over 120 s to show the last message), the journal's
@@ -41,7 +42,11 @@ let bridge: Awaited<ReturnType<typeof openBridge>>;
 let profile: string;
 
 beforeAll(async () => {
-  stack = await startStack({ remoteLatencyMs: 0 });
+  // The forwarder keeps the whole flood for the app's listener: on a busy machine the host falls behind,
+  // and with the default 32 MiB per listener the forwarder would drop the deliveries it cannot hold
+  // (docs/services.md, back-pressure): those entries would wait for a body that never comes, and this
+  // test is about the app's own bound, not the forwarder's.
+  stack = await startStack({ remoteLatencyMs: 0, forwarder: { resumeBufferSize: FLOOD + 10, resumeBufferBytes: FLOOD_BYTES + 16 * MiB, resumeBudgetBytes: FLOOD_BYTES + 16 * MiB } });
   profile = tempDir('flood');
   host = startProgram('main/browser-host/bin.ts', ['--profile', profile, '--skip-build'], {
     HUBDESK_AUTH_URL: stack.info.auth_url,
