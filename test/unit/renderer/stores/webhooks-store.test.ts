@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { WEBHOOK_UNDO_MS, type WebhookEntryPatch, type WebhookFullMessage } from '../../../../common/ipc-contract';
+import { DEFAULT_HISTORY_SETTINGS, WEBHOOK_UNDO_MS, type WebhookEntryPatch, type WebhookFullMessage } from '../../../../common/ipc-contract';
 import {
   createWebhooksStore,
   entryBytes,
@@ -158,8 +158,13 @@ describe('webhooks store', () => {
     const clearing = store.getState().clear();
     expect(store.getState()).toMatchObject({ entries: [], held: [], selectedKey: null });
     fake.waiting('inspector.clear')[0]!.resolve(ok(undefined));
+    await flush();
+    // Then it reads the history's figures again (answered here, not left to settle's deadline).
+    const emptied = { ...DEFAULT_HISTORY_SETTINGS, storage: 'encrypted' as const, messages: 0, bytes: 0, error: null };
+    fake.waiting('inspector.history')[0]!.resolve(ok(emptied));
     await clearing;
     expect(store.getState().actionError).toBeNull();
+    expect(store.getState().history).toEqual(emptied);
   });
 
   it('applies status events, before and after the list; the bridge drops malformed events before the store', async () => {
