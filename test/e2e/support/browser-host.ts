@@ -156,10 +156,16 @@ export async function addWebhookInApp(page: Page, webhook: { id: string; secret:
   await expect(dialog).toBeHidden();
 }
 
-/** Clears the inspector's history through "Clear…", which asks first. */
+/**
+ * Clears the inspector's history through "Clear…", which asks first, and waits until main has cleared
+ * it (memory and disk). The list empties at once, before main has even read the request: a host stopped
+ * then may never clear. "Clear…" is disabled from the click until main answers (history-settings.tsx).
+ */
 export async function clearHistoryInApp(page: Page): Promise<void> {
-  await page.getByRole('region', { name: 'Inspector' }).getByRole('button', { name: 'Clear…' }).click();
+  const clearButton = page.getByRole('region', { name: 'Inspector' }).getByRole('button', { name: 'Clear…' });
+  await clearButton.click();
   const dialog = page.getByRole('dialog', { name: 'Clear the webhook history?' });
   await dialog.getByRole('button', { name: 'Clear history' }).click();
   await expect(dialog).toBeHidden();
+  await expect(clearButton).toBeEnabled();
 }
