@@ -3,21 +3,32 @@
  * core and renderer) on its own profile against a running stack, opened in a Chromium page, and the
  * sign-in through the consent pages in "the system browser" (a second page of the same context).
  */
+import { join } from 'node:path';
 import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
 import { type RunningProgram, startProgram } from './processes';
 import { tempDir } from '../../support/temp-dir';
 import { connectHubClient, type HubClient } from './hub-client';
+import { buildServicesWhenStale } from '../../../scripts/build-services';
 
 const RUNNING = 'Hubdesk is running at ';
 const OPEN_EXTERNAL = 'open-external: ';
 
+let servicesBuilt: Promise<string> | undefined;
+/** out/services, built once per process when a source changed (Playwright's global setup usually built it already). */
+const builtServices = () => (servicesBuilt ??= buildServicesWhenStale());
+
 /** Which of the stack's demo clients the app signs in with. */
 export type DemoClient = 'full' | 'readonly';
 
-/** The reference stack as its own process (`npm run stack`), and the addresses it printed. */
+/**
+ * The reference stack as its own process, built to plain JavaScript (`node out/services/stack-cli.js`,
+ * docs/services.md "Running the built services"), and the addresses it printed. Built, not through tsx:
+ * tsx compiling the stack's modules at start-up took most of its start on a busy machine (docs/testing.md,
+ * "A suite that passes on a busy machine").
+ */
 export async function startStackProgram(): Promise<{ stack: RunningProgram; info: StackInfo }> {
-  const stack = startProgram('services/stack-cli.ts');
+  const stack = startProgram(join(await builtServices(), 'stack-cli.js'));
   const info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
   return { stack, info };
 }
@@ -145,10 +156,16 @@ export async function addWebhookInApp(page: Page, webhook: { id: string; secret:
   await expect(dialog).toBeHidden();
 }
 
-/** Clears the inspector's history through "Clear…", which asks first. */
+/**
+ * Clears the inspector's history through "Clear…", which asks first, and waits until main has cleared
+ * it (memory and disk). The list empties at once, before main has even read the request: a host stopped
+ * then may never clear. "Clear…" is disabled from the click until main answers (history-settings.tsx).
+ */
 export async function clearHistoryInApp(page: Page): Promise<void> {
-  await page.getByRole('region', { name: 'Inspector' }).getByRole('button', { name: 'Clear…' }).click();
+  const clearButton = page.getByRole('region', { name: 'Inspector' }).getByRole('button', { name: 'Clear…' });
+  await clearButton.click();
   const dialog = page.getByRole('dialog', { name: 'Clear the webhook history?' });
   await dialog.getByRole('button', { name: 'Clear history' }).click();
   await expect(dialog).toBeHidden();
+  await expect(clearButton).toBeEnabled();
 }

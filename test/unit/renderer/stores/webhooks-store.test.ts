@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { WEBHOOK_UNDO_MS, type WebhookEntryPatch, type WebhookFullMessage } from '../../../../common/ipc-contract';
+import { DEFAULT_HISTORY_SETTINGS, WEBHOOK_UNDO_MS, type WebhookEntryPatch, type WebhookFullMessage } from '../../../../common/ipc-contract';
 import {
   createWebhooksStore,
   entryBytes,
@@ -158,8 +158,13 @@ describe('webhooks store', () => {
     const clearing = store.getState().clear();
     expect(store.getState()).toMatchObject({ entries: [], held: [], selectedKey: null });
     fake.waiting('inspector.clear')[0]!.resolve(ok(undefined));
+    await flush();
+    // Then it reads the history's figures again (answered here, not left to settle's deadline).
+    const emptied = { ...DEFAULT_HISTORY_SETTINGS, storage: 'encrypted' as const, messages: 0, bytes: 0, error: null };
+    fake.waiting('inspector.history')[0]!.resolve(ok(emptied));
     await clearing;
     expect(store.getState().actionError).toBeNull();
+    expect(store.getState().history).toEqual(emptied);
   });
 
   it('applies status events, before and after the list; the bridge drops malformed events before the store', async () => {
@@ -477,6 +482,36 @@ describe('webhooks store', () => {
     everything!.resolve(page([entry('m11'), entry('m10'), entry('m9'), entry('m1')]));
     await clearing;
     expect(ids(store.getState().entries)).toEqual(['m11', 'm10', 'm9', 'm1']);
+  });
+
+  it('a filter changed again before main answered ends on the newer filter’s answer, whatever order the answers come in', async () => {
+    // The filters' typing pause (inspector-filters.tsx) may set the filter just after a toggle did: the
+    // toggle's search is then still on its way, and may be answered last.
+    const { fake, store, runFlushes } = await loaded();
+    const toggled = store.getState().setFilter({ keyPath: 'body.device.id == lamp-2', outcomes: ['no-match'] });
+    const typed = store.getState().setFilter({ outcomes: ['no-match'] });
+    const [older, newer] = fake.waiting('inspector.snapshot');
+    expect(older!.args).toEqual([{ limit: SNAPSHOT_PAGE_ENTRIES, filter: { keyPath: 'body.device.id == lamp-2', outcomes: ['no-match'] } }]);
+    expect(newer!.args).toEqual([{ limit: SNAPSHOT_PAGE_ENTRIES, filter: { outcomes: ['no-match'] } }]);
+    newer!.resolve(page([entry('m4'), entry('m3'), entry('m2'), entry('m1')]));
+    await typed;
+    older!.resolve(page([entry('m2')]));
+    await toggled;
+    runFlushes();
+    expect(store.getState().filter).toEqual({ outcomes: ['no-match'] });
+    expect(ids(store.getState().entries)).toEqual(['m4', 'm3', 'm2', 'm1']);
+    expect(store.getState().searching).toBe(false);
+
+    // Back to everything while a filtered search is still on its way: its late answer is dropped too.
+    const filtering = store.getState().setFilter({ outcomes: ['this-app'] });
+    const clearing = store.getState().setFilter({});
+    const [late, everything] = fake.waiting('inspector.snapshot');
+    fake.waiting('webhooks.list')[0]!.resolve(ok([webhookView('wh1')]));
+    everything!.resolve(page([entry('m5'), entry('m4'), entry('m3'), entry('m2'), entry('m1')]));
+    await clearing;
+    late!.resolve(page([entry('m5')]));
+    await filtering;
+    expect(ids(store.getState().entries)).toEqual(['m5', 'm4', 'm3', 'm2', 'm1']);
   });
 
   it('a filter main refuses says why', async () => {
