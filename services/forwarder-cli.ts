@@ -94,7 +94,6 @@ async function main(): Promise<void> {
   logger.info('forwarder: ready', { webhook_url: forwarder.url, tools_url: portal.url });
 
   exitOnSignals(logger, 'forwarder', async () => {
-    logger.info('forwarder: draining');
     await services.drain();
   });
 }

@@ -5,7 +5,7 @@
  * "Unknown" instead of "Live", and its controls must be disabled — not wait for ever. Before that, the
  * signing-in screen shows the sign-in link (the one the host gave "the browser") with Copy and Open again.
  */
-import { execFileSync } from 'node:child_process';
+import { descendantsOf } from '../../support/process-tree';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
 import { openApp, startBrowserHost, startStackProgram } from '../support/browser-host';
@@ -31,20 +31,6 @@ test.afterAll(async () => {
   await host?.stop();
   expect(await stack?.stop()).toBe(0);
 });
-
-/** The process and all its descendants (tsx runs the program in a child node process), deepest first. */
-function processTree(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .map((line) => Number(line.trim()))
-      .filter((child) => Number.isInteger(child) && child > 0);
-  } catch {
-    // ps exits 1 when there are no children
-  }
-  return [...children.flatMap(processTree), pid];
-}
 
 test('the signing-in screen shows the sign-in link with Copy and Open again', async () => {
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -77,8 +63,8 @@ test('when the app behind the page dies, the page says so, shows Unknown and dis
   await expect(onOff).toBeEnabled();
   await expect(page.getByRole('alert').filter({ hasText: 'lost its connection' })).toHaveCount(0);
 
-  // Killed outright, the tsx wrapper and the host process in it: nothing closes the socket politely.
-  for (const pid of processTree(host.child.pid!)) process.kill(pid, 'SIGKILL');
+  // Killed outright, the host and anything it started: nothing closes the socket politely.
+  for (const pid of [...descendantsOf(host.child.pid!).reverse(), host.child.pid!]) process.kill(pid, 'SIGKILL');
 
   await expect(page.getByRole('alert').filter({ hasText: 'Hubdesk lost its connection to the app and is reconnecting' })).toBeVisible();
   const unknown = devices.locator('[role=status][data-live-state="unknown"]');
