@@ -25,24 +25,50 @@ export function isRunning(pid: number): boolean {
   return stat !== undefined && stat.state !== 'Z';
 }
 
-function parents(): Array<[number, number]> {
-  const pairs: Array<[number, number]> = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = statOf(Number(name));
-    if (stat) pairs.push([Number(name), stat.ppid]);
-  }
-  return pairs;
+/** The direct children of `pid` now: process id, process group and command name. */
+export function childrenOf(pid: number): Array<{ pid: number; group: number; name: string }> {
+  return processes()
+    .filter(({ stat }) => stat.ppid === pid)
+    .map(({ pid: child, stat }) => ({ pid: child, group: stat.pgrp, name: stat.name }));
 }
 
-/** /proc/<pid>/stat: `pid (comm) state ppid …`; the name may hold spaces and parentheses, so it is read from the last `)`. */
-function statOf(pid: number): { state: string; ppid: number } | undefined {
+function parents(): Array<[number, number]> {
+  return processes().map(({ pid, stat }) => [pid, stat.ppid]);
+}
+
+/** Every process now, with its stat; none where there is no /proc (not Linux). */
+function processes(): Array<{ pid: number; stat: Stat }> {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const found: Array<{ pid: number; stat: Stat }> = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = statOf(Number(name));
+    if (stat) found.push({ pid: Number(name), stat });
+  }
+  return found;
+}
+
+interface Stat {
+  name: string;
+  state: string;
+  ppid: number;
+  pgrp: number;
+}
+
+/** /proc/<pid>/stat: `pid (comm) state ppid pgrp …`; the name may hold spaces and parentheses, so the rest is read from the last `)`. */
+function statOf(pid: number): Stat | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
-    return undefined;
+    return undefined; // gone meanwhile
   }
-  const [state, ppid] = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: state!, ppid: Number(ppid) };
+  const close = text.lastIndexOf(')');
+  const [state, ppid, pgrp] = text.slice(close + 2).split(' ');
+  return { name: text.slice(text.indexOf('(') + 1, close), state: state!, ppid: Number(ppid), pgrp: Number(pgrp) };
 }

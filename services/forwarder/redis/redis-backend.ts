@@ -58,9 +58,9 @@ const RETRY_MS = 250;
 const ACK_BATCH_MS = 10;
 /**
  * Redis hangs (up, but not answering) when an intake script has waited this long with no intake script
- * answered meanwhile: the command connection
- * is dropped, which fails every command waiting on it at once (the intakes answer 503, nothing is queued
- * or sent again), and ioredis connects again. Checked by one timer, every quarter of it.
+ * answered meanwhile: the command connection is dropped, which fails every command waiting on it at once
+ * (the intakes answer 503, nothing is queued or sent again), and ioredis connects again. Checked by one
+ * timer, every quarter of it.
  */
 export const STALL_MS = 2_000;
 /** Bounds a script's arguments (each intake adds six and one per target). */

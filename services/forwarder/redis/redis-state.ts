@@ -1,7 +1,7 @@
 /**
  * A forwarder instance's connection to Redis (`npm run forwarder -- --redis redis://…`): four connections
- * (commands; the change stream's blocking reads; listener stream reads and the alive renewal; pub/sub), the scripts, the mirror of what
- * routing reads, and the webhook store on it (reads from the mirror, writes to Redis). The developer
+ * (commands; the change stream's blocking reads; listener stream reads and the alive renewal; pub/sub),
+ * the scripts, the mirror of what routing reads, and the webhook store on it (reads from the mirror, writes to Redis). The developer
  * portal and the forwarder of one process share it.
  *
  * Nothing is queued while Redis is away: a command fails at once (when Redis hangs, the backend drops the
@@ -61,8 +61,9 @@ export async function connectRedis(url: string, options: RedisStateOptions): Pro
   const side = new Redis(url, base);
   // The subscriber keeps its subscriptions across reconnects (ioredis subscribes again).
   const subscriber = new Redis(url, { ...base, autoResubscribe: true });
+  const connections = [redis, reader, side, subscriber];
   let reported = false;
-  for (const connection of [redis, reader, side, subscriber]) {
+  for (const connection of connections) {
     connection.on('error', (error: Error) => {
       if (reported) return;
       reported = true;
@@ -70,11 +71,11 @@ export async function connectRedis(url: string, options: RedisStateOptions): Pro
     });
     connection.on('ready', () => (reported = false));
   }
-  const closeAll = () => Promise.allSettled([redis, reader, side, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
+  const closeAll = () => Promise.allSettled(connections.map((connection) => connection.quit().catch(() => connection.disconnect())));
   try {
-    await Promise.all([redis.connect(), reader.connect(), side.connect(), subscriber.connect()]);
+    await Promise.all(connections.map((connection) => connection.connect()));
   } catch (error) {
-    for (const connection of [redis, reader, side, subscriber]) connection.disconnect();
+    for (const connection of connections) connection.disconnect();
     throw new Error(`cannot reach Redis at ${url}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const scripts = new ForwarderScripts(redis);
