@@ -20,6 +20,7 @@
  * when the session ends, the token is refused, the client breaks the protocol or reads too slowly.
  */
 import { z } from 'zod';
+import { ShownNameSchema } from './one-line';
 import { DeviceSchema } from './wire';
 
 export const REALTIME_PATH = '/api/realtime';
@@ -56,7 +57,7 @@ export const CapabilityEventDataSchema = z.object({
 });
 export type CapabilityEventData = z.infer<typeof CapabilityEventDataSchema>;
 
-export const FlowSchema = z.looseObject({ id: z.string().min(1).max(200), name: z.string().max(500), enabled: z.boolean() });
+export const FlowSchema = z.looseObject({ id: z.string().min(1).max(200), name: z.string().max(500).pipe(ShownNameSchema), enabled: z.boolean() });
 export type Flow = z.infer<typeof FlowSchema>;
 /** Keyed by flow id; each value's `id` equals its key. */
 export const FlowMapSchema = z.record(z.string(), FlowSchema).refine((map) => Object.entries(map).every(([key, flow]) => flow.id === key), { message: 'flow id must equal its key' });

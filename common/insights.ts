@@ -11,6 +11,7 @@
  * serves them, and the app, which validates what any hub answers with the schemas below.
  */
 import { z } from 'zod';
+import { ShownNameSchema } from './one-line';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -86,9 +87,9 @@ export const InsightsLogSchema = z.object({
   ownerUri: z.string().min(1).max(512),
   ownerId: z.string().min(1).max(256),
   ownerName: z.string().max(512).optional(),
-  title: z.string().max(512),
+  title: z.string().max(512).pipe(ShownNameSchema),
   type: z.enum(['number', 'boolean']),
-  units: z.string().max(64).nullable(),
+  units: z.string().max(64).pipe(ShownNameSchema).nullable(),
   decimals: z.number().int().min(0).max(20).nullable(),
   titleTrue: z.string().max(512).nullable().optional(),
   titleFalse: z.string().max(512).nullable().optional(),

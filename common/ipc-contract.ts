@@ -478,6 +478,8 @@ export const ArchivedMessageSchema = z.object({
 export type ArchivedMessage = z.infer<typeof ArchivedMessageSchema>;
 /** Messages per `inspector.import` call: the window sends a file's messages in batches that fit a frame. */
 export const IMPORT_BATCH_MAX_MESSAGES = 200;
+/** UTF-8 bytes of one `inspector.import` call's messages as JSON: well under the bridge's 1 MiB frame (BRIDGE_MAX_MESSAGE_BYTES); one message larger than this is not imported. */
+export const IMPORT_BATCH_MAX_BYTES = 768 * 1024;
 
 export const ReplayResultSchema = z.discriminatedUnion('status', [
   z.object({

@@ -14,8 +14,9 @@
  *
  * NDJSON: each line is one ArchivedMessage as JSON.
  *
- * Import checks everything (it is a file from anywhere): at most ARCHIVE_MAX_MESSAGES messages, each
- * body at most INSPECTOR_BODY_MAX_BYTES; what is wrong is skipped with its place and reason, never thrown.
+ * Import checks everything (it is a file from anywhere): each entry against the schema, a body at most
+ * INSPECTOR_BODY_MAX_BYTES; what is wrong is a reason, never thrown. The file's bounds (size, depth,
+ * count) are common/archive-reader.ts's.
  */
 import { z } from 'zod';
 import { base64ByteLength, base64Bytes, bytesBase64, strictUtf8 } from './base64';
@@ -24,19 +25,7 @@ import { RoutingDecisionSchema } from './webhook-protocol';
 
 export type { ArchivedMessage };
 
-export const ARCHIVE_MAX_MESSAGES = 1000;
-/** Files larger than this are refused before they are read. */
-export const ARCHIVE_MAX_FILE_BYTES = 64 * 1024 * 1024;
 const IMPORTED_WEBHOOK_ID = 'imported';
-const MAX_SKIPPED_REPORTED = 20;
-
-export interface ArchiveReadResult {
-  format: 'har' | 'ndjson';
-  messages: ArchivedMessage[];
-  /** How many entries were skipped, and the first few with their place and reason. */
-  skippedCount: number;
-  skipped: { at: string; reason: string }[];
-}
 
 // ---- HAR 1.2
 
@@ -52,7 +41,6 @@ const HarEntrySchema = z.object({
   }),
   _hubdesk: z.object({ webhookId: z.string(), id: z.string(), routing: z.unknown(), delivered: z.boolean() }).partial().optional(),
 });
-const HarSchema = z.object({ log: z.object({ version: z.string().optional(), entries: z.array(z.unknown()) }) });
 
 /** `creator` names the exporting app; `urlOf` gives a webhook's intake URL (without query). */
 export function toHar(messages: readonly ArchivedMessage[], creator: { name: string; version: string }, urlOf: (webhookId: string) => string): string {
@@ -93,60 +81,18 @@ export function toNdjson(messages: readonly ArchivedMessage[]): string {
   return messages.map((message) => `${JSON.stringify(message)}\n`).join('');
 }
 
-// ---- Reading either
+// ---- Reading one entry (common/archive-reader.ts finds them in the file)
 
-/** Reads a HAR or NDJSON file's text: HAR when it is one JSON object with `log.entries`, else NDJSON. */
-export function readArchive(text: string): ArchiveReadResult {
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('{')) {
-    const har = parseJsonSafely(text);
-    const parsed = har.ok ? HarSchema.safeParse(har.value) : undefined;
-    if (parsed?.success) return collect('har', parsed.data.log.entries.map((entry, index) => ({ at: `entry ${index + 1}`, read: () => fromHarEntry(entry, index) })));
-  }
-  const lines = text.split('\n');
-  return collect(
-    'ndjson',
-    lines.flatMap((line, index) => (line.trim() === '' ? [] : [{ at: `line ${index + 1}`, read: () => fromNdjsonLine(line) }])),
-  );
-}
+export type EntryRead = { ok: true; message: ArchivedMessage } | { ok: false; reason: string };
 
-type Read = { ok: true; message: ArchivedMessage } | { ok: false; reason: string };
-
-function collect(format: ArchiveReadResult['format'], items: { at: string; read: () => Read }[]): ArchiveReadResult {
-  const result: ArchiveReadResult = { format, messages: [], skippedCount: 0, skipped: [] };
-  const seen = new Set<string>();
-  const skip = (at: string, reason: string) => {
-    result.skippedCount++;
-    if (result.skipped.length < MAX_SKIPPED_REPORTED) result.skipped.push({ at, reason });
-  };
-  for (const { at, read } of items) {
-    if (result.messages.length >= ARCHIVE_MAX_MESSAGES) {
-      skip(at, `more than ${ARCHIVE_MAX_MESSAGES} messages`);
-      continue;
-    }
-    const outcome = read();
-    if (!outcome.ok) {
-      skip(at, outcome.reason);
-      continue;
-    }
-    const key = `${outcome.message.webhookId}/${outcome.message.id}`;
-    if (seen.has(key)) {
-      skip(at, `message ${outcome.message.id} appears twice`);
-      continue;
-    }
-    seen.add(key);
-    result.messages.push(outcome.message);
-  }
-  return result;
-}
-
-function fromNdjsonLine(line: string): Read {
-  const json = parseJsonSafely(line);
+/** The message in one entry's text: a HAR entry (the `number`-th) or an NDJSON line. */
+export function entryMessage(format: 'har' | 'ndjson', text: string, number: number): EntryRead {
+  const json = parseJsonSafely(text);
   if (!json.ok) return { ok: false, reason: 'not JSON' };
-  return checked(json.value);
+  return format === 'har' ? fromHarEntry(json.value, number) : checked(json.value);
 }
 
-function fromHarEntry(value: unknown, index: number): Read {
+function fromHarEntry(value: unknown, number: number): EntryRead {
   const parsed = HarEntrySchema.safeParse(value);
   if (!parsed.success) return { ok: false, reason: `not a HAR entry (${firstIssue(parsed.error)})` };
   const { request, startedDateTime, _hubdesk: ours } = parsed.data;
@@ -162,7 +108,7 @@ function fromHarEntry(value: unknown, index: number): Read {
   const routing = ours?.routing === undefined ? null : RoutingDecisionSchema.nullable().safeParse(ours.routing);
   return checked({
     webhookId: ours?.webhookId ?? /\/webhook\/([A-Za-z0-9_-]{1,200})$/.exec(url.pathname)?.[1] ?? IMPORTED_WEBHOOK_ID,
-    id: ours?.id ?? `imported-${index + 1}-${startedDateTime}`.slice(0, 200),
+    id: ours?.id ?? `imported-${number}-${startedDateTime}`.slice(0, 200),
     receivedAt: startedDateTime,
     method: request.method.toUpperCase(),
     headers: firstValues(request.headers, (name) => name.toLowerCase()),
@@ -173,7 +119,7 @@ function fromHarEntry(value: unknown, index: number): Read {
   });
 }
 
-function checked(value: unknown): Read {
+function checked(value: unknown): EntryRead {
   const parsed = ArchivedMessageSchema.safeParse(value);
   return parsed.success ? { ok: true, message: parsed.data } : { ok: false, reason: firstIssue(parsed.error) };
 }

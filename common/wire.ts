@@ -5,6 +5,7 @@
  * Records are "loose": the interface allows further fields, so unknown fields are kept.
  */
 import { z } from 'zod';
+import { ShownNameSchema } from './one-line';
 
 /** §2.1 Token object. `expires_in` is a decimal string of seconds. */
 export const TokenObjectSchema = z.object({
@@ -37,7 +38,7 @@ export type HubIdentityKey = z.infer<typeof HubIdentityKeySchema>;
 /** §2.2 Hub record (element of the user's `hubs`). */
 export const HubRecordSchema = z.looseObject({
   _id: z.string().min(1),
-  name: z.string(),
+  name: ShownNameSchema,
   platform: HubPlatformSchema,
   localUrl: nullableUrl,
   localUrlSecure: nullableUrl,
@@ -49,9 +50,9 @@ export type HubRecord = z.infer<typeof HubRecordSchema>;
 /** §2.2 User record (GET /user/me). */
 export const UserRecordSchema = z.looseObject({
   _id: z.string().min(1),
-  email: z.string(),
-  firstname: z.string(),
-  lastname: z.string(),
+  email: ShownNameSchema,
+  firstname: ShownNameSchema,
+  lastname: ShownNameSchema,
   hubs: z.array(HubRecordSchema),
 });
 export type UserRecord = z.infer<typeof UserRecordSchema>;
@@ -63,14 +64,14 @@ export const JsonStringTokenSchema = z.string().min(1).max(8192);
 export const CapabilityStateSchema = z.looseObject({
   id: z.string(),
   type: z.enum(['boolean', 'number', 'enum', 'string']),
-  title: z.string(),
+  title: ShownNameSchema,
   value: z.union([z.boolean(), z.number(), z.string(), z.null()]),
-  units: z.string().optional(),
+  units: ShownNameSchema.optional(),
   min: z.number().optional(),
   max: z.number().optional(),
   step: z.number().optional(),
   decimals: z.number().optional(),
-  values: z.array(z.object({ id: z.string(), title: z.string() })).optional(),
+  values: z.array(z.object({ id: z.string(), title: ShownNameSchema })).optional(),
   getable: z.boolean(),
   setable: z.boolean(),
   lastUpdated: z.string().nullable(),
@@ -80,11 +81,11 @@ export type CapabilityState = z.infer<typeof CapabilityStateSchema>;
 /** §2.5 Device. `id`, `name`, `class` and `capabilities` are the interface's; the rest is what a hub reports. */
 export const DeviceSchema = z.looseObject({
   id: z.string().min(1),
-  name: z.string(),
+  name: ShownNameSchema,
   class: z.string(),
   capabilities: z.array(z.string()),
   zone: z.string().optional(),
-  zoneName: z.string().optional(),
+  zoneName: ShownNameSchema.optional(),
   available: z.boolean().optional(),
   capabilitiesObj: z.record(z.string(), CapabilityStateSchema).optional(),
 });

@@ -46,6 +46,8 @@ export interface StackOptions {
   advertise?: boolean;
   /** Run the living-home simulation on both hubs. Off by default so tests see a still home; `npm run stack` and the embedded default turn it on. */
   simulate?: boolean;
+  /** The second hub's name instead of "Holiday cabin" (the test of hostile names). */
+  cabinName?: string;
   /** The bench: "Home" gets this many devices in all (its own plus generated ones of mixed classes and zones). */
   largeHome?: { devices: number };
   /** Told of every HTTP request the cloud and the hubs receive, with the service's name ('cloud' or a hub id): tests count calls. */
@@ -158,7 +160,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   const logger = options.logger ?? silentLogger;
   const specs: HubSpec[] = [
     { id: 'hub-3f9a6c1e2d7b4a58', name: 'Home', platform: 'local', home: createDemoHome('home', { now: options.now, devices: options.largeHome?.devices }), identity: newHubIdentity() },
-    { id: 'hub-8b2e5d7a1c4f9e63', name: 'Holiday cabin', platform: 'cloud', home: createDemoHome('cabin', { now: options.now }), identity: newHubIdentity() },
+    { id: 'hub-8b2e5d7a1c4f9e63', name: options.cabinName ?? 'Holiday cabin', platform: 'cloud', home: createDemoHome('cabin', { now: options.now }), identity: newHubIdentity() },
   ];
   const load: Runner | undefined = options.eventsPerSecond ? createLoadGenerator(specs[0]!.home, { eventsPerSecond: options.eventsPerSecond }) : undefined;
 

@@ -55,7 +55,10 @@ export async function runBrowserHost(argv: readonly string[] = process.argv.slic
     logger.info('renderer built: its sources changed since the last build, or it had none');
   }
 
+  // mkdir's mode applies only to a folder it makes: an existing one (made 0755 by hand, or by an older
+  // version) is set to 0700 too, at every start (docs/security.md, "Browser host").
   mkdirSync(args.profile, { recursive: true, mode: 0o700 });
+  chmodSync(args.profile, 0o700);
   const cipher = createAesGcmCipher(loadOrCreateKey(join(args.profile, 'token-key')));
   const store = createJsonFileStore(join(args.profile, 'settings.json'), logger);
   let closeBackend = async () => {};

@@ -26,6 +26,7 @@ import {
   type TapEvent,
 } from '../../common/webhook-protocol';
 import { proofFor } from '../../common/webhook-proof';
+import { oneLine } from '../../common/one-line';
 import type { WebhookConnection } from '../../common/ipc-contract';
 import { type Backoff, createBackoff } from './backoff';
 import { parseJsonMessage } from '../../common/json-message';
@@ -102,7 +103,7 @@ const TAP_REFUSALS: Record<number, string> = {
 };
 
 /** What the forwarder said when it closed, as shown text: a close reason is at most 123 bytes, but it comes from the network. */
-const said = (reason: string) => reason.replace(/[\p{Cc}\p{Cf}\s]+/gu, ' ').trim().slice(0, 200);
+const said = (reason: string) => oneLine(reason, 200);
 
 /**
  * The reason shown for a close that ends the channel, or undefined when reconnecting may help. A tap's

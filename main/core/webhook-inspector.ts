@@ -96,6 +96,8 @@ export interface ReceivedMessage {
   query: Record<string, string>;
   /** Base64. */
   rawBody: string;
+  /** Read from a file: `receivedAt` is only what the file says. */
+  imported?: boolean;
 }
 
 /** What a request (headers, query, raw body) gives a summary. */
@@ -336,7 +338,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     source(webhookId, id) {
       const stored = entries.get(keyOf(webhookId, id));
       if (!stored?.body) return undefined;
-      return { method: stored.meta.method, receivedAt: stored.meta.receivedAt, ...stored.pairs, rawBody: base64Of(stored.body) };
+      return { method: stored.meta.method, receivedAt: stored.meta.receivedAt, ...stored.pairs, rawBody: base64Of(stored.body), imported: stored.meta.imported === true };
     },
     clear() {
       entries.clear();

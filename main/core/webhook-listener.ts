@@ -144,12 +144,17 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     emit('webhooks.view', view(run));
   };
 
-  /** Checked against the whole raw body as received (never a cut copy), at the time it arrived. */
+  /**
+   * Checked against the whole raw body as received (never a cut copy), at the time it arrived; an
+   * imported message at the time it is checked, since its arrival time is only what its file says
+   * (main/core/webhook-signatures.ts).
+   */
   const signatureOf = (webhookId: string, source: ReceivedMessage | undefined): SignatureVerdict => {
     if (!source) return { status: 'unsigned' };
     const signingSecret = running.get(webhookId)?.registration.signingSecret ?? undefined;
     const receivedAt = Date.parse(source.receivedAt);
-    return verifySignature({ headers: source.headers, rawBody: Buffer.from(source.rawBody, 'base64'), receivedAt: Number.isNaN(receivedAt) ? clock.now() : receivedAt }, signingSecret);
+    const at = source.imported || Number.isNaN(receivedAt) ? { receivedAt: clock.now(), reference: 'now' as const } : { receivedAt };
+    return verifySignature({ headers: source.headers, rawBody: Buffer.from(source.rawBody, 'base64'), ...at }, signingSecret);
   };
 
   const stop = (id: string) => {

@@ -11,8 +11,10 @@
  * - Slack: `X-Slack-Signature: v0=<hex>` with `X-Slack-Request-Timestamp`, HMAC-SHA256 over
  *   `v0:<ts>:<body>`; more than 5 minutes from the arrival refused.
  *
- * The timestamp is compared with the time the message ARRIVED, not with now: a message kept in the
- * history stays valid when looked at days later, and one that was stale when it came stays invalid.
+ * The timestamp is compared with the time the message ARRIVED when the app received it itself: a message
+ * kept in the history stays valid when looked at days later, and one that was stale when it came stays
+ * invalid. An imported message's arrival time is only what its file says, so it is checked against
+ * now (docs/webhooks-app.md, "Export and import"): a capture an hour old is too old.
  * Digests are compared in constant time. The secret never leaves main (this module runs there).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -22,8 +24,10 @@ export interface SignedMessage {
   /** Header names in lower case (first values, as the inspector keeps them). */
   headers: Readonly<Record<string, string>>;
   rawBody: Uint8Array;
-  /** When the message arrived, epoch milliseconds. */
+  /** The time the timestamp is held against, epoch milliseconds: when the message arrived, or now. */
   receivedAt: number;
+  /** What `receivedAt` is, for the words of a verdict; 'arrival' when not said. */
+  reference?: 'arrival' | 'now';
 }
 
 const FIVE_MINUTES = 300;
@@ -57,7 +61,7 @@ const VERIFIERS: Record<SignatureScheme, Verifier> = {
     const { id, timestamp, signature } = standardHeaders(message.headers)!;
     const seconds = unixSeconds(timestamp);
     if (seconds === undefined) return malformed(`The timestamp "${timestamp}" is not a number of seconds.`);
-    const stale = outsideTolerance(seconds, message.receivedAt, FIVE_MINUTES, 'both');
+    const stale = outsideTolerance(seconds, message, FIVE_MINUTES, 'both');
     if (stale) return stale;
     const key = standardKey(secret);
     if (!key) return malformed('The signing secret is not base64 (Standard Webhooks secrets look like whsec_…).');
@@ -83,7 +87,7 @@ const VERIFIERS: Record<SignatureScheme, Verifier> = {
     const candidates = pairs.filter(([name, value]) => name === 'v1' && value !== undefined && /^[0-9a-f]{64}$/i.test(value)).map(([, value]) => Buffer.from(value!, 'hex'));
     const seconds = timestamp === undefined ? undefined : unixSeconds(timestamp);
     if (seconds === undefined || candidates.length === 0) return malformed('Stripe-Signature has no "t=" timestamp or no v1 signature.');
-    const stale = outsideTolerance(seconds, message.receivedAt, FIVE_MINUTES, 'past');
+    const stale = outsideTolerance(seconds, message, FIVE_MINUTES, 'past');
     if (stale) return stale;
     const expected = hmac(Buffer.from(secret, 'utf8'), `${timestamp}.`, message.rawBody);
     return candidates.some((candidate) => sameBytes(candidate, expected)) ? undefined : MISMATCH;
@@ -94,7 +98,7 @@ const VERIFIERS: Record<SignatureScheme, Verifier> = {
     const timestamp = message.headers['x-slack-request-timestamp'];
     const seconds = timestamp === undefined ? undefined : unixSeconds(timestamp);
     if (!digest || seconds === undefined) return malformed('X-Slack-Signature is not "v0=" and 64 hex digits, or X-Slack-Request-Timestamp is missing.');
-    const stale = outsideTolerance(seconds, message.receivedAt, FIVE_MINUTES, 'both');
+    const stale = outsideTolerance(seconds, message, FIVE_MINUTES, 'both');
     if (stale) return stale;
     return sameBytes(Buffer.from(digest, 'hex'), hmac(Buffer.from(secret, 'utf8'), `v0:${timestamp}:`, message.rawBody)) ? undefined : MISMATCH;
   },
@@ -122,10 +126,11 @@ function unixSeconds(text: string): number | undefined {
   return /^\d{1,12}$/.test(text.trim()) ? Number(text.trim()) : undefined;
 }
 
-function outsideTolerance(seconds: number, receivedAt: number, tolerance: number, sides: 'past' | 'both'): Failure | undefined {
+function outsideTolerance(seconds: number, { receivedAt, reference }: SignedMessage, tolerance: number, sides: 'past' | 'both'): Failure | undefined {
   const age = Math.floor(receivedAt / 1000) - seconds;
-  if (age > tolerance) return { reason: 'timestamp-too-old', detail: `Signed ${describeSeconds(age)} before it arrived; at most ${describeSeconds(tolerance)} is accepted.` };
-  if (sides === 'both' && -age > tolerance) return { reason: 'timestamp-in-future', detail: `Signed ${describeSeconds(-age)} after it arrived; at most ${describeSeconds(tolerance)} is accepted.` };
+  const [before, after] = reference === 'now' ? ['ago', 'from now'] : ['before it arrived', 'after it arrived'];
+  if (age > tolerance) return { reason: 'timestamp-too-old', detail: `Signed ${describeSeconds(age)} ${before}; at most ${describeSeconds(tolerance)} is accepted.` };
+  if (sides === 'both' && -age > tolerance) return { reason: 'timestamp-in-future', detail: `Signed ${describeSeconds(-age)} ${after}; at most ${describeSeconds(tolerance)} is accepted.` };
   return undefined;
 }
 

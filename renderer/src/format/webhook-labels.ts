@@ -1,4 +1,5 @@
 /** Words and numbers the webhooks view shows: pure functions, so they are tested without a DOM. */
+import { oneLine } from '../../../common/one-line';
 import type { SignatureScheme, SignatureVerdict, WebhookConnection, WebhookEntry, WebhookRouting, WebhookView } from '../../../common/ipc-contract';
 import { base64Bytes, strictUtf8 } from '../../../common/base64';
 import { type OutcomeKind, outcomeKind } from '../../../common/message-filter';
@@ -68,7 +69,7 @@ const TIME_FORMAT = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute
 
 export function formatTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : TIME_FORMAT.format(date);
+  return Number.isNaN(date.getTime()) ? oneLine(iso, 64) : TIME_FORMAT.format(date); // an imported file's text when not a time
 }
 
 function valueText(value: unknown): string {

@@ -5,14 +5,15 @@
  * hosts; an import reads the file here, checks it, and hands the messages to main in batches that fit
  * a bridge frame (`inspector.import`), which sends each new one back as an entry.
  */
-import { IMPORT_BATCH_MAX_MESSAGES, type ArchivedMessage, type Bridge, type WebhookEntry, type WebhookView } from '../../../common/ipc-contract';
-import { type ArchiveReadResult, readArchive, toHar, toNdjson } from '../../../common/webhook-archive';
+import { IMPORT_BATCH_MAX_BYTES, IMPORT_BATCH_MAX_MESSAGES, type ArchivedMessage, type Bridge, type WebhookEntry, type WebhookView } from '../../../common/ipc-contract';
+import { type ArchiveFormat, type ArchiveReadResult, messageBytes, readArchive, type ReadPacing } from '../../../common/archive-reader';
+import { toHar, toNdjson } from '../../../common/webhook-archive';
 import { intakeUrl } from '../../../common/webhook-protocol';
 import { version } from '../../../package.json';
 import { settle, type UiError } from './settle';
 import { fileStamp } from '../format/file-stamp';
 
-export type ArchiveFormat = 'har' | 'ndjson';
+export type { ArchiveFormat };
 
 export interface ExportResult {
   fileName: string;
@@ -23,8 +24,6 @@ export interface ExportResult {
   gone: number;
 }
 
-/** Keeps a batch's JSON well under the bridge's 1 MiB frame. */
-const IMPORT_BATCH_MAX_CHARS = 768 * 1024;
 /** Where an exported message says it was sent when its webhook is not registered here. */
 const UNKNOWN_FORWARDER = 'http://forwarder.invalid';
 
@@ -44,18 +43,18 @@ export async function exportMessages(bridge: Pick<Bridge, 'inspector'>, entries:
     messages.push({ webhookId: message.webhookId, id: message.id, receivedAt: message.receivedAt, method: message.method ?? 'POST', headers: message.headers, query: message.query, rawBody: message.rawBody, routing: message.routing, delivered: message.delivered });
   }
   const urlOf = (webhookId: string) => views.find((view) => view.id === webhookId)?.intakeUrl ?? intakeUrl(UNKNOWN_FORWARDER, webhookId);
-    const text = format === 'har' ? toHar(messages, { name: 'Hubdesk', version }, urlOf) : toNdjson(messages);
+  const text = format === 'har' ? toHar(messages, { name: 'Hubdesk', version }, urlOf) : toNdjson(messages);
   return {
     ok: true,
     value: { fileName: `hubdesk-webhooks-${fileStamp(now)}.${format === 'har' ? 'har' : 'ndjson'}`, mimeType: format === 'har' ? 'application/json' : 'application/x-ndjson', text, exported: messages.length, gone },
   };
 }
 
-export type ImportResult = Pick<ArchiveReadResult, 'format' | 'skippedCount' | 'skipped'> & { added: number; duplicates: number };
+export type ImportResult = Pick<ArchiveReadResult, 'format' | 'skippedCount' | 'skipped' | 'stopped'> & { added: number; duplicates: number };
 
-/** Reads a file's text and adds its messages to the inspector. */
-export async function importMessages(bridge: Pick<Bridge, 'inspector'>, text: string): Promise<{ ok: true; value: ImportResult } | { ok: false; error: UiError }> {
-  const read = readArchive(text);
+/** Reads a file (`open` gives its bytes, as often as asked) and adds its messages to the inspector. */
+export async function importMessages(bridge: Pick<Bridge, 'inspector'>, open: () => AsyncIterable<Uint8Array>, pacing: ReadPacing): Promise<{ ok: true; value: ImportResult } | { ok: false; error: UiError }> {
+  const read = await readArchive(open, pacing);
   let added = 0;
   let duplicates = 0;
   for (const batch of batches(read.messages)) {
@@ -64,21 +63,21 @@ export async function importMessages(bridge: Pick<Bridge, 'inspector'>, text: st
     added += result.value.added;
     duplicates += result.value.duplicates;
   }
-  return { ok: true, value: { format: read.format, skippedCount: read.skippedCount, skipped: read.skipped, added, duplicates } };
+  return { ok: true, value: { format: read.format, skippedCount: read.skippedCount, skipped: read.skipped, stopped: read.stopped, added, duplicates } };
 }
 
 function* batches(messages: readonly ArchivedMessage[]): Generator<ArchivedMessage[]> {
   let batch: ArchivedMessage[] = [];
-  let chars = 0;
+  let bytes = 0;
   for (const message of messages) {
-    const size = JSON.stringify(message).length;
-    if (batch.length > 0 && (batch.length >= IMPORT_BATCH_MAX_MESSAGES || chars + size > IMPORT_BATCH_MAX_CHARS)) {
+    const size = messageBytes(message);
+    if (batch.length > 0 && (batch.length >= IMPORT_BATCH_MAX_MESSAGES || bytes + size > IMPORT_BATCH_MAX_BYTES)) {
       yield batch;
       batch = [];
-      chars = 0;
+      bytes = 0;
     }
     batch.push(message);
-    chars += size;
+    bytes += size;
   }
   if (batch.length > 0) yield batch;
 }

@@ -104,8 +104,8 @@ export interface WebhooksState {
   replaySelected(options: ReplayOptions): Promise<void>;
   /** Builds an export file of the shown messages, or of the selected one only. */
   exportArchive(format: ArchiveFormat, onlySelected: boolean): ReturnType<typeof exportMessages>;
-  /** Adds the messages of a HAR or NDJSON file's text. */
-  importArchive(text: string): ReturnType<typeof importMessages>;
+  /** Adds the messages of a HAR or NDJSON file (`open` gives its bytes), read in pieces paced by `pacing`. */
+  importArchive(open: Parameters<typeof importMessages>[1], pacing: Parameters<typeof importMessages>[2]): ReturnType<typeof importMessages>;
   /** Bytes accounted for shown and held entries together (at most the budget). */
   bytes: number;
   pending: WebhookAction | null;
@@ -344,7 +344,7 @@ export function createWebhooksStore(
         return exportMessages(bridge, chosen, registrationViews({ registrations }), format);
       },
 
-      importArchive: (text) => importMessages(bridge, text),
+      importArchive: (open, pacing) => importMessages(bridge, open, pacing),
 
       async replaySelected(options) {
         const key = get().selectedKey;

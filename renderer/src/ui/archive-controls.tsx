@@ -6,9 +6,11 @@
  */
 import { type ChangeEvent, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import { ARCHIVE_MAX_FILE_BYTES } from '../../../common/webhook-archive';
+import { ARCHIVE_MAX_FILE_BYTES } from '../../../common/archive-reader';
+import { oneLine } from '../../../common/one-line';
 import type { ArchiveFormat, ImportResult } from '../stores/webhook-archive-io';
 import { downloadText } from './download-text';
+import { fileBytes, pageTurn } from './paced-reading';
 import { FormDialog } from './form-dialog';
 import { useStores } from './stores-context';
 
@@ -16,6 +18,7 @@ export function ArchiveControls() {
   const { webhooks } = useStores();
   const [exporting, setExporting] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState('');
   const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -23,11 +26,20 @@ export function ArchiveControls() {
     const file = event.target.files?.[0];
     event.target.value = ''; // the same file can be chosen again
     if (!file) return;
-    if (file.size > ARCHIVE_MAX_FILE_BYTES) return setStatus({ text: `${file.name} is larger than ${ARCHIVE_MAX_FILE_BYTES / 1024 / 1024} MiB: not imported.`, error: true });
+    const name = oneLine(file.name, 80, 'the file');
+    if (file.size > ARCHIVE_MAX_FILE_BYTES) return setStatus({ text: `${name} is larger than ${ARCHIVE_MAX_FILE_BYTES / 1024 / 1024} MiB: not imported.`, error: true });
     setBusy(true);
-    const result = await webhooks.getState().importArchive(await file.text());
-    setBusy(false);
-    setStatus(result.ok ? { text: importSentence(file.name, result.value), error: false } : { text: result.error.message, error: true });
+    setProgress('');
+    try {
+      const pacing = { pause: pageTurn, progress: ({ bytes, entries }: { bytes: number; entries: number }) => setProgress(` ${entries} entries read, ${Math.floor((bytes / Math.max(file.size, 1)) * 100)} %`) };
+      const result = await webhooks.getState().importArchive(() => fileBytes(file), pacing);
+      setStatus(result.ok ? { text: importSentence(name, result.value), error: false } : { text: result.error.message, error: true });
+    } catch (error) {
+      // Nothing a file holds should get here; if it does, the import ends with a reason, never "Working…".
+      setStatus({ text: `${name} could not be imported: ${oneLine(error instanceof Error ? error.message : String(error), 200)}.`, error: true });
+    } finally {
+      setBusy(false);
+    }
   };
 
   return (
@@ -40,7 +52,7 @@ export function ArchiveControls() {
       </button>
       <input ref={fileInput} type="file" accept=".har,.json,.ndjson,.jsonl,application/json" hidden onChange={(event) => void importFile(event)} aria-label="HAR or NDJSON file to import" />
       <span className={status?.error ? 'error-text' : 'muted'} role="status">
-        {busy ? 'Working…' : (status?.text ?? '')}
+        {busy ? `Working…${progress}` : (status?.text ?? '')}
       </span>
       {exporting && (
         <ExportDialog
@@ -99,6 +111,7 @@ function importSentence(fileName: string, result: ImportResult): string {
   const parts = [`Imported ${result.added} ${result.added === 1 ? 'message' : 'messages'} from ${fileName} (${result.format === 'har' ? 'HAR' : 'NDJSON'})`];
   if (result.duplicates > 0) parts.push(`${result.duplicates} already here`);
   if (result.skippedCount > 0) parts.push(`${result.skippedCount} skipped (${result.skipped.slice(0, 3).map((skip) => `${skip.at}: ${skip.reason}`).join('; ')}${result.skippedCount > 3 ? '; …' : ''})`);
+  if (result.stopped) parts.push(`stopped at ${result.stopped.at}: ${result.stopped.reason}`);
   return `${parts.join('; ')}.`;
 }
 

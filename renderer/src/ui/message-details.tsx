@@ -41,7 +41,7 @@ function Details({ entry, details, intakeUrl }: { entry: WebhookEntry; details: 
       </p>
       {details.status === 'kept' && (
         <>
-          <SignatureLine verdict={details.signature} />
+          <SignatureLine verdict={details.signature} archivedAt={entry.imported ? entry.receivedAt : undefined} />
           <MessageActions message={details.message} intakeUrl={intakeUrl} />
         </>
       )}
@@ -121,11 +121,13 @@ function rawBodyAs(view: RawView, raw: ReturnType<typeof rawBodyText>, base64: s
   return raw.text;
 }
 
-function SignatureLine({ verdict }: { verdict: SignatureVerdict }) {
+/** `archivedAt`: an imported message's arrival as its file says; main checked its signature against now instead. */
+function SignatureLine({ verdict, archivedAt }: { verdict: SignatureVerdict; archivedAt?: string }) {
   const { label, detail } = signatureLabel(verdict);
   return (
     <p className="signature" data-status={verdict.status}>
       <span className="signature-chip">{label}</span> <span className="muted">{detail}</span>
+      {archivedAt !== undefined && verdict.status !== 'unsigned' && <span className="muted"> Checked now; the file says it arrived {formatTime(archivedAt)}.</span>}
     </p>
   );
 }

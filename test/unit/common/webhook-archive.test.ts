@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bytesBase64 } from '../../../common/base64';
-import { ARCHIVE_MAX_MESSAGES, type ArchivedMessage, readArchive, toHar, toNdjson } from '../../../common/webhook-archive';
+import { ARCHIVE_MAX_MESSAGES } from '../../../common/archive-reader';
+import { type ArchivedMessage, toHar, toNdjson } from '../../../common/webhook-archive';
+import { readText } from '../../support/archive-files';
 
 const creator = { name: 'Hubdesk', version: '0.1.0' };
 const urlOf = (webhookId: string) => `http://127.0.0.1:8080/webhook/${webhookId}`;
@@ -61,17 +63,17 @@ describe('HAR 1.2', () => {
     expect(har.log.entries[0]!.request.postData).toEqual({ mimeType: 'application/json', text: binary, _encoding: 'base64' });
   });
 
-  it('imports back equal, whatever the bytes, headers and query (property)', () => {
-    fc.assert(
-      fc.property(fc.uniqueArray(arbitraryMessage, { maxLength: 8, selector: (m) => `${m.webhookId}/${m.id}` }), (messages) => {
-        const read = readArchive(toHar(messages, creator, urlOf));
+  it('imports back equal, whatever the bytes, headers and query (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(arbitraryMessage, { maxLength: 8, selector: (m) => `${m.webhookId}/${m.id}` }), async (messages) => {
+        const read = (await readText(toHar(messages, creator, urlOf))).result;
         expect(read).toMatchObject({ format: 'har', skippedCount: 0 });
         expect(read.messages).toEqual(messages);
       }),
     );
   });
 
-  it('imports a HAR from another tool: the webhook id from the path, the body as text, headers by first value, a __proto__ header dropped', () => {
+  it('imports a HAR from another tool: the webhook id from the path, the body as text, headers by first value, a __proto__ header dropped', async () => {
     const foreign = JSON.stringify({
       log: {
         version: '1.2',
@@ -95,7 +97,7 @@ describe('HAR 1.2', () => {
         ],
       },
     });
-    const { messages, skippedCount } = readArchive(foreign);
+    const { messages, skippedCount } = (await readText(foreign)).result;
     expect(skippedCount).toBe(0);
     expect(messages[0]).toMatchObject({ webhookId: 'wh_9', method: 'POST', query: { x: '1' }, rawBody: text('{"a":"é"}'), routing: null, delivered: false });
     // A header named __proto__ is dropped by the schema's record, never taken as a prototype.
@@ -105,22 +107,22 @@ describe('HAR 1.2', () => {
 });
 
 describe('NDJSON', () => {
-  it('is one message a line and imports back equal (property)', () => {
-    fc.assert(
-      fc.property(fc.uniqueArray(arbitraryMessage, { maxLength: 8, selector: (m) => `${m.webhookId}/${m.id}` }), (messages) => {
+  it('is one message a line and imports back equal (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(arbitraryMessage, { maxLength: 8, selector: (m) => `${m.webhookId}/${m.id}` }), async (messages) => {
         const file = toNdjson(messages);
         expect(file.split('\n').filter(Boolean)).toHaveLength(messages.length);
-        expect(readArchive(file)).toMatchObject({ format: 'ndjson', messages, skippedCount: 0 });
+        expect((await readText(file)).result).toMatchObject({ format: 'ndjson', messages, skippedCount: 0 });
       }),
     );
   });
 });
 
 describe('bad files', () => {
-  it('skips what is wrong, with its place and reason, and keeps the rest', () => {
+  it('skips what is wrong, with its place and reason, and keeps the rest', async () => {
     const good = JSON.stringify(message());
     const file = [good, 'not json', JSON.stringify({ ...message({ id: 'm2' }), method: 'post me' }), JSON.stringify(message()), JSON.stringify({ ...message({ id: 'm3' }), rawBody: 'A'.repeat(400_000) })].join('\n');
-    const read = readArchive(file);
+    const read = (await readText(file)).result;
     expect(read.messages.map((m) => m.id)).toEqual(['m1']);
     expect(read.skippedCount).toBe(4);
     expect(read.skipped).toEqual([
@@ -131,16 +133,20 @@ describe('bad files', () => {
     ]);
   });
 
-  it('takes at most ARCHIVE_MAX_MESSAGES messages and counts the rest', () => {
+  it('takes at most ARCHIVE_MAX_MESSAGES messages and stops at the next one, saying so', async () => {
+    const exactly = (await readText(toNdjson(Array.from({ length: ARCHIVE_MAX_MESSAGES }, (_, i) => message({ id: `m${i}` }))))).result;
+    expect(exactly.messages).toHaveLength(ARCHIVE_MAX_MESSAGES);
+    expect(exactly.stopped).toBeUndefined();
     const file = toNdjson(Array.from({ length: ARCHIVE_MAX_MESSAGES + 5 }, (_, i) => message({ id: `m${i}` })));
-    const read = readArchive(file);
+    const read = (await readText(file)).result;
     expect(read.messages).toHaveLength(ARCHIVE_MAX_MESSAGES);
-    expect(read.skippedCount).toBe(5);
+    expect(read.skippedCount).toBe(0);
+    expect(read.stopped).toEqual({ at: `line ${ARCHIVE_MAX_MESSAGES + 1}`, reason: expect.stringMatching(/^more than 1000 messages/) });
   });
 
-  it('a HAR entry that is not one, or whose URL does not parse, is skipped', () => {
+  it('a HAR entry that is not one, or whose URL does not parse, is skipped', async () => {
     const har = JSON.stringify({ log: { entries: [{ nope: true }, { startedDateTime: 'x', request: { method: 'POST', url: 'not a url', headers: [] } }] } });
-    const read = readArchive(har);
+    const read = (await readText(har)).result;
     expect(read.format).toBe('har');
     expect(read.skipped.map((s) => s.reason)).toEqual([expect.stringMatching(/^not a HAR entry/), 'its URL does not parse']);
   });

@@ -296,7 +296,7 @@ describe('imported messages and the source of a message', () => {
     expect(entry).toMatchObject({ webhookId: 'wh', id: 'imp-1', method: 'PUT', imported: true, delivered: true, awaitingDelivery: false, routing: archived.routing, preview: '{"device":{"id":"lamp-1"}}' });
     expect(inspector.imported(archived)).toBeNull();
     expect(inspector.message('wh', 'imp-1')).toMatchObject({ status: 'kept', message: { rawBody: archived.rawBody, query: { hub: 'h1' }, body: { device: { id: 'lamp-1' } } } });
-    expect(inspector.source('wh', 'imp-1')).toEqual({ method: 'PUT', receivedAt: archived.receivedAt, headers: archived.headers, query: archived.query, rawBody: archived.rawBody });
+    expect(inspector.source('wh', 'imp-1')).toEqual({ method: 'PUT', receivedAt: archived.receivedAt, headers: archived.headers, query: archived.query, rawBody: archived.rawBody, imported: true });
   });
 
   it('a tap event of a refused intake makes an entry with the refusal, not awaiting any delivery', () => {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WEBHOOK_UNDO_MS, type WebhookEntry, type WebhookEntryPatch, type WebhookStatus, type WebhookView } from '../../../../common/ipc-contract';
 import { createSecretStore } from '../../../../main/core/secret-store';
@@ -27,7 +28,7 @@ afterEach(async () => {
   await server.close();
 });
 
-function setup(options: { store?: ReturnType<typeof memoryStore>; webhookUrl?: string | null; storage?: 'encrypted' | 'memory-only' } = {}) {
+function setup(options: { store?: ReturnType<typeof memoryStore>; webhookUrl?: string | null; storage?: 'encrypted' | 'memory-only'; now?: () => number } = {}) {
   const store = options.store ?? memoryStore();
   const schedule = manualSchedule();
   const logger = recordingLogger();
@@ -37,7 +38,7 @@ function setup(options: { store?: ReturnType<typeof memoryStore>; webhookUrl?: s
     registrations: createWebhookRegistrations({ secrets: createSecretStore({ cipher: fakeCipher(options.storage === 'memory-only' ? 'basic_text' : 'aes-256-gcm'), store, logger }), store, logger }),
     inspector: createWebhookInspector(),
     logger,
-    clock: { now: () => 0 },
+    clock: { now: options.now ?? (() => 0) },
     channelOptions: { schedule: schedule.schedule },
     schedule: schedule.schedule,
   });
@@ -164,6 +165,22 @@ describe('webhook listener', () => {
     await listener.add(input); // the same webhook again, now without a signing secret
     expect(listener.list()[0]!.hasSigningSecret).toBe(false);
     expect(listener.inspector.message('wh1', 'good')).toMatchObject({ signature: { status: 'no-secret', scheme: 'github' } });
+  });
+
+  it('an imported message is checked against now, not the arrival its file states: a capture an hour old is too old', async () => {
+    const signedAt = Date.parse('2026-11-24T10:00:00.000Z');
+    let now = signedAt + 60 * 60 * 1000;
+    const { listener } = setup({ now: () => now });
+    await listener.add({ ...input, signingSecret: SIGNING_SECRET });
+    await server.registered(1);
+    const timestamp = String(signedAt / 1000);
+    const body = '{"device":{"id":"lamp-1"}}';
+    const signature = `v0=${createHmac('sha256', SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+    const archived = { webhookId: 'wh1', id: 'captured', receivedAt: new Date(signedAt).toISOString(), method: 'POST', headers: { 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature }, query: {}, rawBody: Buffer.from(body).toString('base64'), routing: null, delivered: true };
+    await listener.inspector.import([archived]);
+    expect(listener.inspector.message('wh1', 'captured')).toMatchObject({ signature: { status: 'invalid', reason: 'timestamp-too-old', detail: 'Signed 60 minutes ago; at most 5 minutes is accepted.' } });
+    now = signedAt + 60 * 1000; // checked a minute after it was signed, it is valid
+    expect(listener.inspector.message('wh1', 'captured')).toMatchObject({ signature: { status: 'valid', scheme: 'slack' } });
   });
 
   it('the tap names the listener as its own, so an intake routed here is tapped without its request', async () => {
