@@ -19,12 +19,19 @@ const LINE_BREAKERS = /[\p{Cc}\u2028\u2029]/gu;
 const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 /** Default-ignorable but kept: a variation selector picks how the emoji or ideograph before it looks. */
 const VARIATION_SELECTOR = /^[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]$/u;
+/**
+ * A zero-width joiner between two emoji (each with its variation selector) is kept: it makes one emoji
+ * of them (a family, a rainbow flag). Between letters it would only make two names look alike.
+ */
+const EMOJI_BEFORE = /\p{Extended_Pictographic}[\uFE0E\uFE0F]?$/u;
+const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
+const joinsEmoji = (text: string, at: number) => EMOJI_BEFORE.test(text.slice(Math.max(0, at - 3), at)) && EMOJI_AFTER.test(text.slice(at + 1, at + 3));
 
 /** One safe line: no control or invisible characters, whitespace collapsed, at most `max` characters (by code point), `fallback` when nothing is left. */
 export function oneLine(raw: string, max: number, fallback = ''): string {
   const flat = raw
     .replace(LINE_BREAKERS, ' ')
-    .replace(INVISIBLE, (c) => (VARIATION_SELECTOR.test(c) ? c : ''))
+    .replace(INVISIBLE, (c: string, at: number, text: string) => (VARIATION_SELECTOR.test(c) || (c === '\u200D' && joinsEmoji(text, at)) ? c : ''))
     .replace(/\s+/g, ' ')
     .trim();
   const text = flat === '' ? fallback : flat;

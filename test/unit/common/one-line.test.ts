@@ -24,6 +24,13 @@ describe('oneLine', () => {
     expect(oneLine('葛\u{E0100}', 50)).toBe('葛\u{E0100}');
   });
 
+  it('keeps a joiner inside an emoji sequence only', () => {
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
+    expect(oneLine(`Family ${family}`, 50)).toBe(`Family ${family}`);
+    expect(oneLine('\u{1F3F3}\uFE0F\u200D\u{1F308}', 50)).toBe('\u{1F3F3}\uFE0F\u200D\u{1F308}');
+    expect(oneLine('Ho\u200Dme \u{1F468}\u200D', 50)).toBe('Home \u{1F468}');
+  });
+
   it('cuts by code point, never half a pair', () => {
     expect(oneLine('😀'.repeat(10), 4)).toBe('😀😀😀…');
   });
