@@ -19,9 +19,10 @@ import { createDelegationVerifier, type ReplayGuard } from './delegation-verifie
 import { createDemoFlows } from './demo-flows';
 import type { DemoHome } from './demo-home';
 import { authorise } from './hub-access';
-import { HubSessionStore } from './hub-sessions';
+import { type HubSession, HubSessionStore } from './hub-sessions';
 import { registerControlRoutes } from './control-routes';
 import { registerHomeRoutes } from './home-routes';
+import { InsightsReadLimiter, type InsightsReadStats } from './insights/read-limiter';
 import { createInsightsRecorder } from './insights/recorder';
 import { registerInsightsRoutes } from './insights/insights-routes';
 import { createRealtimeChannel, type RealtimeOptions } from './realtime';
@@ -70,6 +71,8 @@ export interface RunningHub {
    * realtime subscribers like any change; false when the hub refused it (unknown device or capability, wrong type).
    */
   report(deviceId: string, capabilityId: string, value: CapabilityValue): boolean;
+  /** Insights entries reads under way and their peaks per session (docs/security.md, "Insights reads"). */
+  insightsReads(): InsightsReadStats;
   close(): Promise<void>;
 }
 
@@ -106,7 +109,8 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   registerControlRoutes(app, { hubId: options.id, home: options.home, flows: createDemoFlows(options.home, now), sessions, logger });
   registerHomeRoutes(app, { home: options.home, sessions });
   const insights = createInsightsRecorder(options.home, { now });
-  registerInsightsRoutes(app, { insights, sessions });
+  const insightsReads = new InsightsReadLimiter<HubSession>();
+  registerInsightsRoutes(app, { insights, sessions, reads: insightsReads });
 
   // Ends the caller's session at once (the app signs out): its token and its realtime sockets stop working.
   app.post('/api/manager/users/logout', async (request, reply) => {
@@ -158,6 +162,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
       realtime.expireAll();
     },
     report: (deviceId, capabilityId, value) => options.home.setCapability(deviceId, capabilityId, value, null).ok,
+    insightsReads: () => insightsReads.stats(),
     close: async () => {
       simulation?.stop();
       insights.stop();

@@ -11,7 +11,7 @@
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { deviceLogUri, INSIGHTS_RESOLUTION_NAMES, type InsightsLogMap } from '../../common/insights';
-import { startCloud } from '../../services/cloud/cloud';
+import { type RunningCloud, startCloud } from '../../services/cloud/cloud';
 import { createDemoHome } from '../../services/hub/demo-home';
 import { startHub } from '../../services/hub/hub';
 import { createInsightsRecorder } from '../../services/hub/insights/recorder';
@@ -36,14 +36,26 @@ const SAMPLE: [string, string][] = [
   ['Bathroom climate sensor', 'measure_humidity'],
 ];
 
+/** A cloud whose one user has hub `h1` and whose one client has `devices.readonly` and `insights.readonly`. */
+export function startInsightsCloud(): Promise<RunningCloud> {
+  return startCloud({
+    clients: [{ ...CLIENT, name: 'bench', native: true, redirectUris: [CLIENT.redirectUri], scopes: ['devices.readonly', 'insights.readonly'] }],
+    users: [{ _id: 'u1', ...USER, firstname: 'Bench', lastname: 'Mark', hubs: [{ _id: 'h1', name: 'Home', platform: 'local', localUrl: null, localUrlSecure: null, remoteUrl: null }] }],
+  });
+}
+
+/** A new session on hub `h1` at `hubUrl` for that user and client. */
+export async function openInsightsSession(cloudUrl: string, hubUrl: string): Promise<string> {
+  const { access_token } = await signIn(cloudUrl, CLIENT, USER);
+  const login = await fetch(`${hubUrl}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: await delegationToken(cloudUrl, access_token, 'h1') }) });
+  return (await login.json()) as string;
+}
+
 export async function insightsBench(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const row = (figure: string, value: string, target = '', met = true, baseline = ''): void => void rows.push({ figure, value, baseline, ratio: '', target, met });
 
-  const cloud = await startCloud({
-    clients: [{ ...CLIENT, name: 'bench', native: true, redirectUris: [CLIENT.redirectUri], scopes: ['devices.readonly', 'insights.readonly'] }],
-    users: [{ _id: 'u1', ...USER, firstname: 'Bench', lastname: 'Mark', hubs: [{ _id: 'h1', name: 'Home', platform: 'local', localUrl: null, localUrlSecure: null, remoteUrl: null }] }],
-  });
+  const cloud = await startInsightsCloud();
 
   // Start-up: the hub as tests start it, and the recorder's part of it.
   const starts: number[] = [];
@@ -81,9 +93,7 @@ export async function insightsBench(): Promise<BenchRow[]> {
   const hub = await startHub({ id: 'h1', name: 'Home', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: createDemoHome('home'), simulate: true });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
-    const { access_token } = await signIn(cloud.url, CLIENT, USER);
-    const login = await fetch(`${hub.url}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: await delegationToken(cloud.url, access_token, 'h1') }) });
-    const session = (await login.json()) as string;
+    const session = await openInsightsSession(cloud.url, hub.url);
     const get = (path: string) => timedGet(agent, `${hub.url}${path}`, session);
     const logs = JSON.parse((await get('/api/manager/insights/log')).body) as InsightsLogMap;
     const paths = SAMPLE.map(([name, capabilityId]) => {
@@ -141,7 +151,7 @@ function median(values: readonly number[]): number {
   return percentile(values, 50);
 }
 
-function percentile(values: readonly number[], p: number): number {
+export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }

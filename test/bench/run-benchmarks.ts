@@ -13,6 +13,7 @@
  *   start      `npm start` on a built checkout ÷ with the renderer rebuilt (start-up.ts; "Start-up on a built checkout")
  *   history    the inspector on a 100,000-message history, and 500 messages/s into it (inspector-history.ts; "The inspector on a large history")
  *   insights   the hub's insights per resolution, start-up, a year of history (insights.ts; "The hub's insights")
+ *   insights-flood  another session's device list during one session's 300 year-long reads (insights-flood.ts; "One session's insights flood")
  *   charts     a history chart of 100,000 points in Chromium (charts.ts; "A history chart of 100,000 points")
  * `BENCH_SMOKE=1` runs every part at its smallest sizes and judges no target (bench-mode.ts; "Smoke run").
  * A part that throws is reported and the others still run; the exit code is then 1, as it is when a part
@@ -37,6 +38,7 @@ import { liveView } from './live-view';
 import { inspectorBytes } from './inspector-bytes';
 import { inspectorHistory } from './inspector-history';
 import { insightsBench } from './insights';
+import { insightsFlood } from './insights-flood';
 import { startUp } from './start-up';
 import { type BenchRow, routeOpening } from './route-opening';
 import { LOAD_SECONDS, SMOKE, sized } from './bench-mode';
@@ -519,6 +521,7 @@ const PARTS: { name: string; run(): Promise<unknown> }[] = [
   { name: 'start', run: async () => rows.push(...(await startUp())) },
   { name: 'history', run: async () => rows.push(...(await inspectorHistory())) },
   { name: 'insights', run: async () => rows.push(...(await insightsBench())) },
+  { name: 'insights-flood', run: async () => rows.push(...(await insightsFlood())) },
   { name: 'charts', run: async () => rows.push(...(await charts())) },
 ];
 

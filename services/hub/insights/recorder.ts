@@ -12,12 +12,12 @@ import {
   deviceLogUri,
   aggregationOf,
   INSIGHTS_RESOLUTIONS,
-  type InsightsEntries,
   type InsightsLogMap,
   type InsightsResolution,
 } from '../../../common/insights';
 import type { Device } from '../../../common/wire';
 import type { DemoHome } from '../demo-home';
+import type { LogEntries } from './entries-json';
 import { backfillStart, demoHistory, type History } from './demo-history';
 import { stepStartIsos } from './step-times';
 import { TieredLog } from './tiered-log';
@@ -38,8 +38,8 @@ export interface InsightsStats {
 export interface InsightsRecorder {
   /** Every log, keyed by id, with its current value. */
   logs(): InsightsLogMap;
-  /** The entries of a log at a resolution, as of now; undefined when there is no such log. */
-  entries(uri: string, id: string, resolution: InsightsResolution): InsightsEntries | undefined;
+  /** The entries of a log at a resolution, as of now, made a slice at a time; undefined when there is no such log. */
+  entries(uri: string, id: string, resolution: InsightsResolution): LogEntries | undefined;
   /** Makes every log's buffers (and backfill) now, as reading each once would. */
   materialiseAll(): void;
   stats(): InsightsStats;
@@ -138,15 +138,21 @@ export function createInsightsRecorder(home: DemoHome, { now }: InsightsRecorder
       const time = now();
       const count = windowMs / stepMs;
       const firstStep = Math.floor(time / stepMs) - count + 1;
-      const log = materialised(state);
       const factor = 10 ** ((state.decimals ?? 2) + 1);
-      const times = stepStartIsos(firstStep, count, stepMs);
-      const values = log.read(stepMs, firstStep, count, time).map((value, i) => ({
-        t: times[i]!,
-        v: value === null ? null : state.type === 'boolean' ? value > 0 : Math.round(value * factor) / factor,
-      }));
+      // Read at once (a tight loop over the tier), so every chunk of the answer shows the same moment.
+      const values = materialised(state).read(stepMs, firstStep, count, time);
       const current = home.device(found.deviceId)?.capabilitiesObj?.[found.capabilityId]?.value;
-      return { start: new Date(firstStep * stepMs).toISOString(), end: new Date(time).toISOString(), step: stepMs, values, lastValue: logValue(current) };
+      return {
+        head: { start: new Date(firstStep * stepMs).toISOString(), end: new Date(time).toISOString(), step: stepMs, lastValue: logValue(current) },
+        count,
+        slice(from, to) {
+          const times = stepStartIsos(firstStep + from, to - from, stepMs);
+          return times.map((t, i) => {
+            const value = values[from + i]!;
+            return { t, v: value === null ? null : state.type === 'boolean' ? value > 0 : Math.round(value * factor) / factor };
+          });
+        },
+      };
     },
 
     materialiseAll() {
