@@ -1,5 +1,5 @@
 /**
- * `npm run forwarder -- [--host H] [--port N] [--portal-port M] [--redis redis://host:port]`: the webhook
+ * `npm run forwarder -- [--host H] [--port N] [--portal-port M] [--redis redis://host:port] [--trusted-proxy A,…]`: the webhook
  * forwarder and its developer portal on their own, without the cloud and the hubs (docs/services.md,
  * "Running the forwarder alone"). State is kept in memory, as in the stack, or in Redis, shared with any
  * other instance on the same Redis: the demo account signs in to the portal, with the demo webhook and
@@ -14,15 +14,18 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createConsoleLogger } from '../common/logger';
 import { DEMO_USER } from './demo-account';
+import { exemptList } from './shared/address-limits';
 import { exitOnSignals } from './shared/exit-on-signals';
 import { startWebhookServices, type WebhookServices } from './webhook-services';
 
-const USAGE = `Usage: npm run forwarder -- [--host H] [--port N] [--portal-port M] [--redis URL]
+const USAGE = `Usage: npm run forwarder -- [--host H] [--port N] [--portal-port M] [--redis URL] [--trusted-proxy A,…]
   --host H          address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
   --port N          the forwarder's port: intake, listener channel, /healthz, /readyz, /metrics (default 0: any free port)
   --portal-port M   the developer portal's port (default 0: any free port)
   --redis URL       keep webhooks, registrations and pending messages in this Redis (redis://host:port or
-                    rediss://…), shared with every instance given the same URL (default: in memory)`;
+                    rediss://…), shared with every instance given the same URL (default: in memory)
+  --trusted-proxy A,…  addresses or CIDR blocks of a reverse proxy in front (nginx): their connections count
+                    against the global limits only, not the per-address ones (default: none)`;
 
 const logger = createConsoleLogger('forwarder');
 
@@ -31,13 +34,14 @@ interface CliOptions {
   port: number;
   portalPort: number;
   redis: string | undefined;
+  trustedProxies: string[];
 }
 
 /** The options, or the reason they are not valid. */
 export function parseForwarderArgs(args: readonly string[]): { ok: true; options: CliOptions } | { ok: false; error: string } {
   let values: Record<string, string | undefined>;
   try {
-    ({ values } = parseArgs({ args: [...args], options: { host: { type: 'string' }, port: { type: 'string' }, 'portal-port': { type: 'string' }, redis: { type: 'string' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: [...args], options: { host: { type: 'string' }, port: { type: 'string' }, 'portal-port': { type: 'string' }, redis: { type: 'string' }, 'trusted-proxy': { type: 'string' } }, strict: true, allowPositionals: false }));
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
@@ -50,7 +54,13 @@ export function parseForwarderArgs(args: readonly string[]): { ok: true; options
   const redis = values.redis;
   // Not echoed: a URL may hold a password.
   if (redis !== undefined && !isRedisUrl(redis)) return { ok: false, error: '--redis must be a redis:// or rediss:// URL with a host' };
-  return { ok: true, options: { host, port, portalPort, redis } };
+  const trustedProxies = (values['trusted-proxy'] ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  try {
+    exemptList(trustedProxies);
+  } catch (error) {
+    return { ok: false, error: `--trusted-proxy: ${(error as Error).message}` };
+  }
+  return { ok: true, options: { host, port, portalPort, redis, trustedProxies } };
 }
 
 function isRedisUrl(text: string): boolean {
@@ -74,10 +84,10 @@ async function main(): Promise<void> {
     process.stderr.write(`${parsed.error}\n${USAGE}\n`);
     process.exit(2);
   }
-  const { host, port, portalPort, redis } = parsed.options;
+  const { host, port, portalPort, redis, trustedProxies } = parsed.options;
   let services: WebhookServices;
   try {
-    services = await startWebhookServices({ host, port, portalPort, redis, logger });
+    services = await startWebhookServices({ host, port, portalPort, redis, logger, forwarder: { addressLimits: { exemptAddresses: trustedProxies } } });
   } catch (error) {
     logger.error('forwarder: failed to start', { error: error instanceof Error ? error.message : String(error) });
     process.exit(1);

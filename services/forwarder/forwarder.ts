@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../common/logger';
+import { type AddressLimits, DEFAULT_ADDRESS_LIMITS, limitAddresses } from '../shared/address-limits';
 import { answerClientError, checkingInterval, listenServer, pathOf, writeError, writeJson } from '../shared/http-app';
 import { HttpError } from '../shared/http-error';
 import { silentLogger } from '../shared/logger';
@@ -53,6 +54,11 @@ export interface ForwarderOptions {
   maxListenersPerOwner?: number;
   /** Concurrent TCP connections, intake and listeners together (default DEFAULT_MAX_CONNECTIONS, 1,000); see connection-limit.ts. */
   maxConnections?: number;
+  /**
+   * What one client address may hold under that cap (DEFAULT_ADDRESS_LIMITS for what is not given;
+   * address-limits.ts). Behind a reverse proxy, exempt its address (docs/services.md, "Behind a load balancer").
+   */
+  addressLimits?: Partial<AddressLimits>;
   /** How long a disconnected listener's buffer is kept. */
   forgetAfterMs?: number;
   /** How long a new connection has to register. */
@@ -151,13 +157,16 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   const answered = () => {
     if (--underWay === 0) settled?.();
   };
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      connectionsCheckingInterval: checkingInterval(limits),
-    },
-    (request, response) => {
+  const server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: checkingInterval(limits),
+  });
+  // Made before the global cap, whose listener then runs first: a connection it refuses is not counted here (address-limits.ts).
+  const addresses = limitAddresses(server, { ...DEFAULT_ADDRESS_LIMITS, ...options.addressLimits });
+  server.on(
+    'request',
+    addresses.requests((request, response) => {
       if (!connections.admits(request.socket)) return;
       if (request.method === 'GET' && OPS_PATHS.has(pathOf(request.url))) {
         return void answerOps(pathOf(request.url), response).catch((error: unknown) => {
@@ -173,7 +182,7 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
       underWay++;
       response.on('close', answered);
       handleIntake(request, response);
-    },
+    }),
   );
   const answerOps = async (path: string, response: ServerResponse) => {
     if (path === '/healthz') return writeJson(response, 200, '{"status":"alive"}');
@@ -194,9 +203,12 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   server.maxHeadersCount = limits.headers + 1;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.on('clientError', answerClientError);
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (connections.admits(request.socket)) channel.handleUpgrade(request, socket, head);
-  });
+  server.on(
+    'upgrade',
+    addresses.upgrades((request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (connections.admits(request.socket)) channel.handleUpgrade(request, socket, head);
+    }),
+  );
 
   let url: string;
   try {

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { CapabilityValue } from '../../common/hub-control';
 import { PING_NONCE_PARAM, PingNonceSchema, signPing } from '../../common/hub-identity';
 import type { Logger } from '../../common/logger';
-import { bearerToken, type ConnectionLimits, createServiceApp, type RequestLog, listen, listenSecure, type SecureListener, sendJsonString } from '../shared/http-app';
+import { bearerToken, type ConnectionLimits, createServiceApp, type RequestLog, listen, listenSecure, onUpgrade, type SecureListener, sendJsonString } from '../shared/http-app';
 import { HttpError, invalidRequest } from '../shared/http-error';
 import { Params } from '../shared/params';
 import { silentLogger } from '../shared/logger';
@@ -134,7 +134,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
 
   const realtime = createRealtimeChannel({ hubId: options.id, home: options.home, sessions, now, logger, ...options.realtime });
-  app.server.on('upgrade', realtime.handleUpgrade);
+  onUpgrade(app.server, realtime.handleUpgrade);
   const host = options.host ?? '127.0.0.1';
   let url: string;
   let secure: SecureListener | undefined;
@@ -142,7 +142,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     url = await listen(app, host, options.port ?? 0);
     if (options.tls) {
       secure = await listenSecure(app, host, 0, options.tls);
-      secure.server.on('upgrade', realtime.handleUpgrade);
+      onUpgrade(secure.server, realtime.handleUpgrade);
     }
   } catch (error) {
     insights.stop();

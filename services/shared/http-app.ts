@@ -2,16 +2,19 @@
  * The fastify setup the reference services share: a 16 KiB body limit (a service may choose another),
  * JSON errors in one shape for every failure (fastify's own, ours, unknown routes, and the ones Node
  * answers before a request reaches fastify: slow clients, oversized headers), no stack traces, no
- * fastify logger (the service's Logger records notable events, never secrets), timeouts and a cap on
- * connections (ConnectionLimits: slow or idle clients are cut off), and connections closed on shutdown.
+ * fastify logger (the service's Logger records notable events, never secrets), timeouts, a cap on
+ * connections and per-address limits under it (ConnectionLimits: slow or idle clients are cut off, one
+ * address gets its share, address-limits.ts), and connections closed on shutdown.
  * The same errors, listening and client-error answers serve a plain node:http service (the forwarder,
  * docs/decisions.md).
  */
-import { type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from '../../common/logger';
+import { type AddressGate, type AddressLimits, DEFAULT_ADDRESS_LIMITS, limitAddresses } from './address-limits';
 import { HttpError } from './http-error';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -27,9 +30,10 @@ const STATUS_ERRORS: Record<number, string> = {
 
 /**
  * What one client may hold of a service, so a slow or idle client cannot keep a connection (and its
- * buffers) forever, and many cannot exhaust memory or file descriptors.
+ * buffers) forever, many cannot exhaust memory or file descriptors, and one address cannot take the
+ * slots of all (AddressLimits, under the global cap).
  */
-export interface ConnectionLimits {
+export interface ConnectionLimits extends AddressLimits {
   /** Node's headersTimeout: a client that has not sent all headers by then (from connecting) gets 408. */
   headersTimeoutMs: number;
   /** Node's requestTimeout: a client that has not sent the whole request by then (body trickled) gets 408. */
@@ -50,6 +54,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   requestTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1_000,
+  ...DEFAULT_ADDRESS_LIMITS,
 };
 
 /** Told of every request a service receives (method and path, never a query or header): how tests and benches count calls. */
@@ -70,10 +75,9 @@ export function createServiceApp(logger: Logger, options: ServiceAppOptions = {}
     forceCloseConnections: true,
     trustProxy: false,
     // Node checks both timeouts on this interval (default 30 s); short timeouts need a finer one.
-    http: { connectionsCheckingInterval: checkingInterval(limits) },
+    serverFactory: (handler) => limitedServer(createHttpServer({ connectionsCheckingInterval: checkingInterval(limits) }), handler, limits),
     clientErrorHandler: answerClientError,
   });
-  applyConnectionLimits(app.server, limits);
   if (requestLog) app.addHook('onRequest', async (request) => requestLog({ method: request.method, path: routePath(request) }));
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return sendError(reply, error);
@@ -88,11 +92,27 @@ export function createServiceApp(logger: Logger, options: ServiceAppOptions = {}
   return app;
 }
 
-function applyConnectionLimits(server: Server | HttpsServer, limits: ConnectionLimits): void {
+/** The limits and the per-address gate of each service server (listenSecure applies the same to its own). */
+const limitsOf = new WeakMap<Server | HttpsServer, { limits: ConnectionLimits; gate: AddressGate }>();
+
+/** `server` with the limits applied and `handler` as its request listener behind the per-address gate. */
+function limitedServer<S extends Server | HttpsServer>(server: S, handler: (request: IncomingMessage, response: ServerResponse) => void, limits: ConnectionLimits): S {
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  // The global cap: Node refuses a connection beyond it before any listener sees it, so the per-address counts never include it.
   server.maxConnections = limits.maxConnections;
+  const gate = limitAddresses(server, limits);
+  server.on('request', gate.requests(handler));
+  limitsOf.set(server, { limits, gate });
+  return server;
+}
+
+/** Serves WebSocket upgrades on a service server (createServiceApp's, or listenSecure's) behind its per-address gate. */
+export function onUpgrade(server: Server | HttpsServer, handler: (request: IncomingMessage, socket: Duplex, head: Buffer) => void): void {
+  const gate = limitsOf.get(server)?.gate;
+  if (!gate) throw new Error('onUpgrade needs a server made by createServiceApp or listenSecure');
+  server.on('upgrade', gate.upgrades(handler));
 }
 
 /** The options a caller set: `{headersTimeoutMs: undefined}` must not replace a default with nothing. */
@@ -154,10 +174,9 @@ export interface SecureListener {
  */
 export async function listenSecure(app: FastifyInstance, host: string, port: number, tls: { key: string; cert: string }): Promise<SecureListener> {
   await app.ready(); // app.routing needs the routes registered
-  // The same checking interval as the plain listener, so short timeouts hold here too.
-  const limits = connectionLimitsOf(app.server);
-  const server = createHttpsServer({ key: tls.key, cert: tls.cert, connectionsCheckingInterval: checkingInterval(limits) }, app.routing);
-  applyConnectionLimits(server, limits);
+  // The same limits and checking interval as the plain listener, so short timeouts hold here too.
+  const { limits } = limitsOf.get(app.server)!;
+  const server = limitedServer(createHttpsServer({ key: tls.key, cert: tls.cert, connectionsCheckingInterval: checkingInterval(limits) }), app.routing, limits);
   server.on('clientError', answerClientError);
   return {
     url: await listenServer(server, 'https', host, port),
@@ -215,11 +234,6 @@ function clientMessage(error: FastifyError, bodyLimit: number): string {
     default:
       return error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? 'The body is not valid JSON.' : error.message;
   }
-}
-
-function connectionLimitsOf(server: Server): ConnectionLimits {
-  const { headersTimeout, requestTimeout, keepAliveTimeout, maxConnections } = server;
-  return { headersTimeoutMs: headersTimeout, requestTimeoutMs: requestTimeout, keepAliveTimeoutMs: keepAliveTimeout, maxConnections };
 }
 
 /** How often Node checks the request and headers timeouts: often enough for the shortest one. */

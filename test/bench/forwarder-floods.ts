@@ -15,7 +15,7 @@
  * whether (and after how long) the other tenant was served.
  */
 import { performance } from 'node:perf_hooks';
-import { type ForwarderChild, paddedBody, pooled, postRaw, startForwarderChild } from '../support/flood';
+import { type ForwarderChild, ONE_ADDRESS_FLOOD_LIMITS, paddedBody, pooled, postRaw, startForwarderChild } from '../support/flood';
 import { startTestRedis } from '../support/redis-server';
 import { TestListener } from '../support/webhook-listener';
 
@@ -85,7 +85,7 @@ async function legacyFlood(): Promise<void> {
   const instances = process.env.REDIS === '1' ? Number(process.env.INSTANCES ?? 3) : 1;
   const redis = process.env.REDIS === '1' ? await startTestRedis() : undefined;
   const forwarders: ForwarderChild[] = [];
-  for (let i = 0; i < instances; i++) forwarders.push(await startForwarderChild({ heapMb: Number(process.env.HEAP_MB ?? 4096), legacy: true, redisUrl: redis?.url }));
+  for (let i = 0; i < instances; i++) forwarders.push(await startForwarderChild({ heapMb: Number(process.env.HEAP_MB ?? 4096), legacy: true, redisUrl: redis?.url, forwarderOptions: { addressLimits: ONE_ADDRESS_FLOOD_LIMITS } }));
   const urls = forwarders.map((forwarder) => forwarder.info.url);
   const { webhooks } = forwarders[0]!.info;
   const floodListener = await TestListener.connect({ forwarderUrl: urls[0]!, webhookId: webhooks.flood.id, secret: webhooks.flood.secret, listenerId: 'flood', data: { room: 'a' } });

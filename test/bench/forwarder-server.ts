@@ -10,6 +10,7 @@ import { ListenerRegistry } from '../../services/forwarder/listener-registry';
 import { connectRedis } from '../../services/forwarder/redis/redis-state';
 import { silentLogger } from '../../services/shared/logger';
 import { createWebhookStore } from '../../services/forwarder/webhook-store';
+import { ONE_ADDRESS_FLOOD_LIMITS } from '../support/flood';
 
 const { REDIS_URL, WEBHOOK_ID } = process.env;
 const redis = REDIS_URL ? await connectRedis(REDIS_URL, { logger: silentLogger }) : undefined;
@@ -19,6 +20,7 @@ const webhook = (WEBHOOK_ID && store.get(WEBHOOK_ID)) || (await store.setKeyPath
 const registry = new ListenerRegistry({ bufferCapacity: 100, maxListenersPerWebhook: Infinity, maxListenersPerOwner: Infinity });
 const preload = Number(process.env.PRELOAD ?? 0);
 for (let i = 0; i < preload; i++) registry.register(webhook, `pre-${i}`, { hubId: undefined, data: { $key: `pre-${i}` }, keys: [`pre-${i}`] });
-const forwarder = await startForwarder(redis ? { redis } : { store, registry });
+// The load generator is one address standing for many senders: its per-address limits are out of the way.
+const forwarder = await startForwarder({ ...(redis ? { redis } : { store, registry }), addressLimits: ONE_ADDRESS_FLOOD_LIMITS });
 process.stdout.write(`${JSON.stringify({ url: forwarder.url, webhookId: webhook.id, secret: webhook.secret })}\n`);
 process.once('SIGTERM', () => void forwarder.close().then(() => redis?.close()).then(() => process.exit(0)));

@@ -11,10 +11,10 @@ export interface RawAnswer {
   text: string;
 }
 
-/** `drive` writes to the socket (it may keep writing until `answered()` is true). */
-export function rawExchange(baseUrl: string, drive: (socket: Socket, answered: () => boolean) => void | Promise<void>): Promise<RawAnswer> {
+/** `drive` writes to the socket (it may keep writing until `answered()` is true); `localAddress`, the client's own address on loopback. */
+export function rawExchange(baseUrl: string, drive: (socket: Socket, answered: () => boolean) => void | Promise<void>, localAddress?: string): Promise<RawAnswer> {
   const { hostname, port } = new URL(baseUrl);
-  const socket = connect(Number(port), hostname);
+  const socket = connect({ port: Number(port), host: hostname, localAddress });
   let text = '';
   socket.on('data', (chunk: Buffer) => {
     text += chunk.toString('latin1');

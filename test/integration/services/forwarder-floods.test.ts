@@ -19,7 +19,7 @@ import { type RunningForwarder, startForwarder } from '../../../services/forward
 import { createLegacyRunner, type LegacyRunner } from '../../../services/forwarder/legacy/legacy-runner';
 import { ALIVE_PREFIX, KEYS, slotKey } from '../../../services/forwarder/redis/redis-keys';
 import { createWebhookStore, type WebhookRecord } from '../../../services/forwarder/webhook-store';
-import { type ForwarderChild, paddedBody, pooled, postRaw, type PostResult, startForwarderChild } from '../../support/flood';
+import { type ForwarderChild, ONE_ADDRESS_FLOOD_LIMITS, paddedBody, pooled, postRaw, type PostResult, startForwarderChild } from '../../support/flood';
 import { forwarderStores, STORE_KINDS } from '../../support/forwarder-stores';
 import { TestListener } from '../../support/webhook-listener';
 
@@ -38,7 +38,7 @@ describe('many listener slots filling their resume buffers (forwarder child, 128
   const BODY = 64 * 1024 - 64;
 
   it('stays up, keeps the buffers within the budget by evicting from the largest, and still serves another owner', async () => {
-    const forwarder: ForwarderChild = await startForwarderChild({ heapMb: HEAP_MB, forwarderOptions: { resumeBudgetBytes: BUDGET, resumeBufferBytes: 8 * MiB } });
+    const forwarder: ForwarderChild = await startForwarderChild({ heapMb: HEAP_MB, forwarderOptions: { resumeBudgetBytes: BUDGET, resumeBufferBytes: 8 * MiB, addressLimits: ONE_ADDRESS_FLOOD_LIMITS } });
     cleanup.push(() => forwarder.stop());
     const { url, webhooks } = forwarder.info;
     for (let i = 0; i < SLOTS; i++) {
@@ -185,7 +185,7 @@ describe.each(STORE_KINDS)('a flood of one legacy webhook does not starve anothe
     for (let i = 0; i < (kind === 'redis' ? 3 : 1); i++) {
       const runner = createLegacyRunner({ workers: 1, maxQueuePerWebhook: 8 });
       cleanup.push(() => runner.close());
-      forwarders.push(await stores.start({ legacyRunner: runner }));
+      forwarders.push(await stores.start({ legacyRunner: runner, addressLimits: ONE_ADDRESS_FLOOD_LIMITS }));
     }
     const at = (i: number) => forwarders[i % forwarders.length]!.url;
     const floodListener = await TestListener.connect({ forwarderUrl: at(0), webhookId: flood.id, secret: flood.secret, listenerId: 'f', data: { room: 'a' } });

@@ -29,7 +29,8 @@ async function cluster() {
   const clis: Array<ReturnType<typeof runForwarderCli>> = [];
   const infos: ForwarderInfo[] = [];
   for (let i = 0; i < 3; i++) {
-    const cli = runForwarderCli(['--redis', redis.url], 'built');
+    // As deployed (compose.yaml): nginx is the instances' only client and limits each address itself.
+    const cli = runForwarderCli(['--redis', redis.url, '--trusted-proxy', '127.0.0.1'], 'built');
     clis.push(cli);
     infos.push(await cli.info);
   }

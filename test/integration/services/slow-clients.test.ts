@@ -7,55 +7,9 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCloud } from '../../../services/cloud/cloud';
-import { createDemoHome } from '../../../services/hub/demo-home';
-import { startHub } from '../../../services/hub/hub';
 import type { ConnectionLimits } from '../../../services/shared/http-app';
-import { UserDirectory } from '../../../services/cloud/users';
-import { createWebhookStore } from '../../../services/forwarder/webhook-store';
-import { startToolsPortal } from '../../../services/tools/tools-portal';
+import { FASTIFY_SERVICES, type Running } from '../../support/limited-services';
 import { rawExchange, writeAsync } from '../../support/raw-http';
-
-const USER = { _id: 'u1', email: 'ada@example.test', password: 'correct horse battery', firstname: 'Ada', lastname: 'Lovelace', hubs: [] };
-
-interface Running {
-  url: string;
-  close(): Promise<void>;
-}
-
-interface ServiceUnderTest {
-  name: string;
-  start(limits: Partial<ConnectionLimits>): Promise<Running>;
-  /** A POST whose body the service reads (path and content type). */
-  post: { path: string; contentType: string };
-  /** A GET it answers 200 without credentials. */
-  get: string;
-}
-
-const SERVICES: ServiceUnderTest[] = [
-  {
-    name: 'cloud',
-    start: (connectionLimits) => startCloud({ clients: [], users: [USER], connectionLimits }),
-    post: { path: '/oauth2/token', contentType: 'application/x-www-form-urlencoded' },
-    get: '/.well-known/jwks.json',
-  },
-  {
-    name: 'hub',
-    start: async (connectionLimits) => {
-      const cloud = await startCloud({ clients: [], users: [USER] });
-      const hub = await startHub({ id: 'h1', name: 'Home', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: createDemoHome('home'), connectionLimits });
-      return { url: hub.url, close: async () => void (await Promise.all([hub.close(), cloud.close()])) };
-    },
-    post: { path: '/api/manager/users/login', contentType: 'application/json' },
-    get: '/api/manager/system/ping?id=h1',
-  },
-  {
-    name: 'tools portal',
-    start: async (connectionLimits) => startToolsPortal({ store: createWebhookStore(), users: await UserDirectory.create([USER]), connectionLimits }),
-    post: { path: '/sign-in', contentType: 'application/x-www-form-urlencoded' },
-    get: '/webhooks',
-  },
-];
 
 /** Short timeouts so the tests are quick; the cap out of the way. */
 const SHORT: Partial<ConnectionLimits> = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300, maxConnections: 100 };
@@ -64,7 +18,7 @@ const CAPPED: Partial<ConnectionLimits> = { headersTimeoutMs: 20_000, requestTim
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each(SERVICES)('$name', (service) => {
+describe.each(FASTIFY_SERVICES)('$name', (service) => {
   let short: Running;
   let capped: Running;
   beforeAll(async () => {

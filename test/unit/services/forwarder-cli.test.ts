@@ -3,8 +3,8 @@ import { parseForwarderArgs } from '../../../services/forwarder-cli';
 
 describe('npm run forwarder: its options', () => {
   it('defaults to loopback and any free ports', () => {
-    expect(parseForwarderArgs([])).toEqual({ ok: true, options: { host: '127.0.0.1', port: 0, portalPort: 0, redis: undefined } });
-    expect(parseForwarderArgs(['--host', '0.0.0.0', '--port', '8080', '--portal-port=8081'])).toEqual({ ok: true, options: { host: '0.0.0.0', port: 8080, portalPort: 8081, redis: undefined } });
+    expect(parseForwarderArgs([])).toEqual({ ok: true, options: { host: '127.0.0.1', port: 0, portalPort: 0, redis: undefined, trustedProxies: [] } });
+    expect(parseForwarderArgs(['--host', '0.0.0.0', '--port', '8080', '--portal-port=8081'])).toEqual({ ok: true, options: { host: '0.0.0.0', port: 8080, portalPort: 8081, redis: undefined, trustedProxies: [] } });
   });
 
   it('takes a redis:// or rediss:// URL for --redis, and nothing else (without echoing it: it may hold a password)', () => {
@@ -12,6 +12,13 @@ describe('npm run forwarder: its options', () => {
     expect(parseForwarderArgs(['--redis=rediss://user:pw@cache.example:6379/2'])).toMatchObject({ ok: true, options: { redis: 'rediss://user:pw@cache.example:6379/2' } });
     for (const bad of ['localhost:6379', 'http://cache:6379', 'redis://', '']) {
       expect(parseForwarderArgs(['--redis', bad]), bad).toEqual({ ok: false, error: '--redis must be a redis:// or rediss:// URL with a host' });
+    }
+  });
+
+  it('takes addresses and CIDR blocks for --trusted-proxy, and refuses anything else, saying which', () => {
+    expect(parseForwarderArgs(['--trusted-proxy', '10.0.0.0/8, 192.0.2.7,2001:db8::/32'])).toMatchObject({ ok: true, options: { trustedProxies: ['10.0.0.0/8', '192.0.2.7', '2001:db8::/32'] } });
+    for (const bad of ['nginx', '10.0.0.0/33', '10.0.0.0/x', '300.1.1.1']) {
+      expect(parseForwarderArgs(['--trusted-proxy', bad]), bad).toEqual({ ok: false, error: `--trusted-proxy: not an address or CIDR block: ${bad}` });
     }
   });
 
