@@ -86,6 +86,29 @@ export function createForwarderMetrics(gauges: ForwarderGauges): ForwarderMetric
   };
 }
 
+/**
+ * `read`, started at most once per `maxAgeMs` (on the clock `now`, milliseconds): a call within that time
+ * of the last start gets that read's answer, and a call while a read is under way waits for it, however
+ * old. For what a scrape reads from elsewhere (Redis runs a script per read): a flood of scrapes then
+ * costs one read per `maxAgeMs` (docs/services.md, "Forwarder endpoints", `/metrics`). A failed read is
+ * not kept: the next call starts another.
+ */
+export function readAtMostEvery<T>(maxAgeMs: number, read: () => Promise<T>, now: () => number = () => performance.now()): () => Promise<T> {
+  let last: { startedAt: number; answer: Promise<T>; settled: boolean } | undefined;
+  return () => {
+    if (last && (!last.settled || now() - last.startedAt < maxAgeMs)) return last.answer;
+    const current = { startedAt: now(), answer: read(), settled: false };
+    last = current;
+    current.answer.then(
+      () => (current.settled = true),
+      () => {
+        if (last === current) last = undefined;
+      },
+    );
+    return current.answer;
+  };
+}
+
 /** The runner, counting what it answers (`ok` or the failure) in `forwarder_legacy_outcomes_total`. */
 export function countLegacyOutcomes(runner: LegacyRunner, metrics: Pick<ForwarderMetrics, 'legacyOutcome'>): LegacyRunner {
   return {

@@ -1,25 +1,25 @@
 /**
  * The reference webhook forwarder (docs/interface.md §4.7, §6.1 and A.4, the listener channel): the intake
  * `POST /webhook/:id` and the listener channel at LISTEN_PATH on the same plain node:http server (no
- * framework: the intake is the service's hot path, see intake-handler.ts), with `GET /healthz`,
- * `/readyz` and `/metrics` (forwarder-metrics.ts) for whoever runs it. `drain` stops it gracefully.
- * See docs/services.md.
+ * framework: the intake is the service's hot path, see intake-handler.ts); `GET /healthz`, `/readyz` and
+ * `/metrics` (forwarder-metrics.ts) for whoever runs it on an admin listener of their own, on loopback by
+ * default (admin-listener.ts). `drain` stops it gracefully. See docs/services.md.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../common/logger';
 import { type AddressLimits, DEFAULT_ADDRESS_LIMITS, limitAddresses } from '../shared/address-limits';
-import { answerClientError, checkingInterval, listenServer, pathOf, writeError, writeJson } from '../shared/http-app';
-import { HttpError } from '../shared/http-error';
+import { answerClientError, checkingInterval, listenServer, writeJson } from '../shared/http-app';
 import { silentLogger } from '../shared/logger';
 import type { LegacyRunner } from './legacy/legacy-runner';
+import { type AdminListener, type AdminPath, startAdminListener } from './admin-listener';
 import { limitConnections, DEFAULT_MAX_CONNECTIONS } from './connection-limit';
 import type { ForwarderBackend, TapLocally } from './forwarder-backend';
 import { createListenerChannel } from './listener-channel';
 import { DEFAULT_MAX_LISTENERS_PER_OWNER, DEFAULT_MAX_LISTENERS_PER_WEBHOOK, DEFAULT_RESUME_BUFFER_BYTES, DEFAULT_RESUME_BUFFER_SIZE, ListenerRegistry } from './listener-registry';
 import { createMemoryBackend, logBudgetEvictions, type MemoryBackendOptions } from './memory-backend';
 import { DEFAULT_RESUME_BUDGET_BYTES, ResumeBudget } from './resume-budget';
-import { countLegacyOutcomes, createForwarderMetrics } from './forwarder-metrics';
+import { countLegacyOutcomes, createForwarderMetrics, readAtMostEvery } from './forwarder-metrics';
 import { createIntakeHandler, type IntakeLimits } from './intake-handler';
 import { createMessageIds, timeOf } from './message-ids';
 import { createRedisBackend } from './redis/redis-backend';
@@ -30,8 +30,12 @@ import type { WebhookStore } from './webhook-store';
 export type { IntakeLimits } from './intake-handler';
 
 export interface ForwarderOptions {
+  /** The intake's and listener channel's address (default 127.0.0.1) and port (default 0: any free one). */
   host?: string;
   port?: number;
+  /** `/healthz`, `/readyz` and `/metrics`: their own listener, on loopback by default (admin-listener.ts), any free port by default. */
+  adminHost?: string;
+  adminPort?: number;
   /** Milliseconds since the epoch (message times and ids). */
   now?: () => number;
   logger?: Logger;
@@ -85,7 +89,10 @@ export interface ForwarderStats {
 }
 
 export interface RunningForwarder {
+  /** The intake and the listener channel (public). */
   url: string;
+  /** `/healthz`, `/readyz` and `/metrics` (for the monitoring and the orchestrator only). */
+  adminUrl: string;
   stats(): ForwarderStats;
   /**
    * Stops gracefully, for a restart or a scale-down: no new connection is accepted (a load balancer
@@ -110,7 +117,12 @@ export const DEFAULT_INTAKE_LIMITS: IntakeLimits = {
 /** Longer than the idle timeout of common load balancers (60 s), so one never reuses a connection the forwarder is closing (fastify's default too). */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
-const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/**
+ * How long what a scrape reads from Redis (the pending messages and bytes: a script that visits every
+ * queue) is shared by the scrapes that follow: a flood of scrapes runs one script a second, and a
+ * scraper's own interval (15 s or more) never sees the difference (docs/services.md, "Forwarder endpoints").
+ */
+export const PENDING_MAX_AGE_MS = 1_000;
 
 const DRAINING_BODY = JSON.stringify({ error: 'draining', error_description: 'This forwarder is shutting down; send the request again (Retry-After).' });
 
@@ -129,8 +141,10 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   // The backends show intakes to this instance's taps through the channel, made below (only called once it is).
   const tapLocally: TapLocally = (webhookId, message, summary) => channel.tap(webhookId, message, summary);
   const backend = options.redis ? createRedisBackend(options.redis, { ...redisCaps(options), tapLocally, writer, logger, now, forgetAfterMs: forgetAfterMs(options), sweepMs: options.sweepMs ?? 5_000 }) : memoryBackend(options, { writer, tapLocally, logger, now });
+  // In memory the count is this process's own and cheap: read as it is at each scrape.
+  const pending = options.redis ? readAtMostEvery(PENDING_MAX_AGE_MS, async () => backend.pending()) : () => backend.pending();
   const metrics = createForwarderMetrics({
-    pending: () => backend.pending(),
+    pending,
     listenersConnected: () => backend.registry.allSlots().filter((slot) => slot.socket !== undefined).length,
     legacyWaiting: () => Object.values(options.legacyRunner?.waiting() ?? {}).reduce((sum, waiting) => sum + waiting, 0),
     ready: () => !draining && backend.ready(),
@@ -168,12 +182,6 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
     'request',
     addresses.requests((request, response) => {
       if (!connections.admits(request.socket)) return;
-      if (request.method === 'GET' && OPS_PATHS.has(pathOf(request.url))) {
-        return void answerOps(pathOf(request.url), response).catch((error: unknown) => {
-          logger.error('forwarder: /metrics could not be made', { error: error instanceof Error ? error.message : String(error) });
-          writeError(response, new HttpError(500, 'server_error', 'The metrics could not be made.'));
-        });
-      }
       // A connection busy when the drain began stays open until its request is answered; what follows on it goes elsewhere.
       if (draining) {
         metrics.intake(503);
@@ -184,10 +192,10 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
       handleIntake(request, response);
     }),
   );
-  const answerOps = async (path: string, response: ServerResponse) => {
+  const answerAdmin = async (path: AdminPath, response: ServerResponse) => {
     if (path === '/healthz') return writeJson(response, 200, '{"status":"alive"}');
     if (path === '/readyz') {
-      if (draining) return writeJson(response, 503, '{"status":"draining"}', { 'retry-after': '1', connection: 'close' });
+      if (draining) return writeJson(response, 503, '{"status":"draining"}', { 'retry-after': '1' });
       return backend.ready() ? writeJson(response, 200, '{"status":"ready"}') : writeJson(response, 503, '{"status":"store unavailable"}', { 'retry-after': '1' });
     }
     const text = await metrics.registry.metrics();
@@ -211,25 +219,31 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   );
 
   let url: string;
+  let admin: AdminListener;
   try {
     url = await listenServer(server, 'http', options.host ?? '127.0.0.1', options.port ?? 0);
+    admin = await startAdminListener({ host: options.adminHost, port: options.adminPort, logger, answer: answerAdmin });
   } catch (error) {
     channel.close();
+    if (server.listening) server.close();
     await backend.close();
     throw error;
   }
-  logger.info('forwarder: listening', { url });
+  logger.info('forwarder: listening', { url, adminUrl: admin.url });
   const close = async () => {
     channel.close();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
     });
+    // Last: through a drain the orchestrator reads /readyz 503 (draining) here.
+    await admin.close();
     await backend.close();
   };
   const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
   return {
     url,
+    adminUrl: admin.url,
     stats: () => ({ connections: connections.open, intakeUnderWay: underWay, listeners: backend.registry.size, resumeBufferBytes: backend.bytesInMemory(), legacyWaiting: options.legacyRunner?.waiting() ?? {} }),
     async drain() {
       if (draining) return close();

@@ -8,6 +8,8 @@ import { type Launch, startServiceProgram } from './service-program';
 export interface ForwarderInfo {
   webhook_url: string;
   tools_url: string;
+  /** The admin listener: `health` holds its URLs. */
+  admin_url: string;
   health: { alive: string; ready: string; metrics: string };
   webhook: { id: string; name: string; secret: string; tap_credential: string };
 }

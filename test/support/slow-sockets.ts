@@ -121,8 +121,21 @@ export interface VictimResult {
   latencies: number[];
 }
 
-/** `count` GETs of `url` from VICTIM_ADDRESS over a keep-alive pool of `concurrency`; a request not answered 200 within `boundMs` of being sent fails. */
-export async function victimRequests(url: string, options: { count: number; concurrency: number; boundMs: number; ca?: string }): Promise<VictimResult> {
+/**
+ * What the victim asks, with no body and no credentials, and the status that counts as answered: a GET
+ * answered 200, or for the forwarder, whose public port has no GET, an intake answered 202.
+ */
+export interface VictimRequest {
+  path: string;
+  method: 'GET' | 'POST';
+  status: number;
+}
+
+export const victimGet = (path: string): VictimRequest => ({ path, method: 'GET', status: 200 });
+
+/** `count` requests to `baseUrl` from VICTIM_ADDRESS over a keep-alive pool of `concurrency`; a request not answered `request.status` within `boundMs` of being sent fails. */
+export async function victimRequests(baseUrl: string, request: VictimRequest, options: { count: number; concurrency: number; boundMs: number; ca?: string }): Promise<VictimResult> {
+  const url = baseUrl + request.path;
   const https = url.startsWith('https:');
   const agentOptions = { keepAlive: true, maxSockets: options.concurrency, localAddress: VICTIM_ADDRESS };
   const agent = https ? new HttpsAgent({ ...agentOptions, ca: options.ca }) : new HttpAgent(agentOptions);
@@ -141,9 +154,9 @@ export async function victimRequests(url: string, options: { count: number; conc
         result[ok ? 'answered' : 'failed']++;
         resolve();
       };
-      const req = (https ? httpsRequest : httpRequest)(url, { agent, timeout: options.boundMs }, (response) => {
+      const req = (https ? httpsRequest : httpRequest)(url, { agent, method: request.method, timeout: options.boundMs }, (response) => {
         response.resume();
-        response.once('end', () => done(response.statusCode === 200));
+        response.once('end', () => done(response.statusCode === request.status));
         response.once('error', () => done(false));
       });
       req.once('timeout', () => req.destroy(new Error('not answered within the bound')));

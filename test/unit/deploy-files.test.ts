@@ -24,16 +24,20 @@ function forwarderArgs(command: string): string[] {
 }
 
 describe('the deployment example', () => {
-  it("runs the built forwarder with plain node (exec form: node is PID 1), with options the CLI takes, on the port its health checks ask", () => {
+  it("runs the built forwarder with plain node (exec form: node is PID 1), with options the CLI takes, its health checks on the admin listener", () => {
     const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
     const composeCommand = /^\s+command: (\[.*"out\/services\/forwarder-cli\.js".*\])$/m.exec(compose)?.[1];
     for (const command of [cmd, composeCommand]) {
       const parsed = parseForwarderArgs(forwarderArgs(command!));
-      expect(parsed).toMatchObject({ ok: true, options: { host: '0.0.0.0', port: 8080, portalPort: 8081 } });
+      expect(parsed).toMatchObject({ ok: true, options: { host: '0.0.0.0', port: 8080, adminPort: 8082, portalPort: 8081 } });
     }
-    expect(parseForwarderArgs(forwarderArgs(composeCommand!))).toMatchObject({ options: { redis: 'redis://redis:6379' } });
-    expect(dockerfile).toMatch(/^HEALTHCHECK [\s\S]*http:\/\/127\.0\.0\.1:8080\/healthz/m);
-    expect(compose).toContain("fetch('http://127.0.0.1:8080/readyz')");
+    // The image keeps the admin listener on the container's loopback; compose opens it to its private network for a scraper.
+    expect(parseForwarderArgs(forwarderArgs(cmd!))).toMatchObject({ options: { adminHost: '127.0.0.1' } });
+    expect(parseForwarderArgs(forwarderArgs(composeCommand!))).toMatchObject({ options: { adminHost: '0.0.0.0', redis: 'redis://redis:6379' } });
+    // The checks run inside the container, so loopback reaches the admin port; the intake port answers them 404.
+    expect(dockerfile).toMatch(/^HEALTHCHECK [\s\S]*http:\/\/127\.0\.0\.1:8082\/healthz/m);
+    expect(compose).toContain("fetch('http://127.0.0.1:8082/readyz')");
+    expect(compose).not.toMatch(/^\s+- "[^"]*:8082"$/m); // published nowhere
     expect(dockerfile).toMatch(/^USER node$/m);
   });
 

@@ -18,7 +18,7 @@ import type { ConnectionLimits } from '../../../services/shared/http-app';
 import { createStackCertificates } from '../../../services/shared/stack-ca';
 import { FASTIFY_SERVICES, HUB_REQUESTS, type ServiceUnderTest, startLimitedHub, USER } from '../../support/limited-services';
 import { rawExchange } from '../../support/raw-http';
-import { ATTACKER_ADDRESS, SLOW_WEBHOOK, slowWebhookStore, startSlowAttack, VICTIM_ADDRESS, victimRequests } from '../../support/slow-sockets';
+import { ATTACKER_ADDRESS, SLOW_WEBHOOK, slowWebhookStore, startSlowAttack, VICTIM_ADDRESS, victimGet, type VictimRequest, victimRequests } from '../../support/slow-sockets';
 
 const GLOBAL = 40;
 const ATTACK = 60;
@@ -30,15 +30,20 @@ const LIMITS: Partial<ConnectionLimits> = { headersTimeoutMs: 60_000, requestTim
 
 const certificates = await createStackCertificates(['127.0.0.1'], ['h1']);
 
-const SERVICES: ServiceUnderTest[] = [
-  ...FASTIFY_SERVICES.map((service) => (service.name === 'hub' ? { ...service, name: 'hub (HTTP)', start: (limits: Partial<ConnectionLimits>) => startLimitedHub(limits, certificates.server) } : service)),
-  { name: 'hub (HTTPS)', start: (limits) => startLimitedHub(limits, certificates.server, true), ...HUB_REQUESTS, ca: certificates.ca },
+/** A service, and what the victim asks it. */
+type UnderAttack = Omit<ServiceUnderTest, 'get'> & { victim: VictimRequest };
+const withVictimGet = ({ get, ...service }: ServiceUnderTest): UnderAttack => ({ ...service, victim: victimGet(get) });
+
+const SERVICES: UnderAttack[] = [
+  ...FASTIFY_SERVICES.map((service) => (service.name === 'hub' ? { ...service, name: 'hub (HTTP)', start: (limits: Partial<ConnectionLimits>) => startLimitedHub(limits, certificates.server) } : service)).map(withVictimGet),
+  withVictimGet({ name: 'hub (HTTPS)', start: (limits) => startLimitedHub(limits, certificates.server, true), ...HUB_REQUESTS, ca: certificates.ca }),
   {
     name: 'forwarder',
     start: async ({ headersTimeoutMs, requestTimeoutMs, maxConnections, ...addressLimits }) =>
       startForwarder({ store: await slowWebhookStore(), maxConnections, limits: { headersTimeoutMs, requestTimeoutMs }, addressLimits }),
     post: { path: `/webhook/${SLOW_WEBHOOK.id}`, contentType: 'application/json' },
-    get: '/healthz',
+    // Its public port has no GET (health and metrics are on the admin listener): the victim's intakes, empty, are answered 202.
+    victim: { path: `/webhook/${SLOW_WEBHOOK.id}`, method: 'POST', status: 202 },
   },
 ];
 
@@ -55,7 +60,7 @@ describe.each(SERVICES)('$name', (service) => {
     cleanup.push(() => attack.stop());
     await attack.placed;
 
-    const victim = await victimRequests(running.url + service.get, { count: VICTIM, concurrency: 4, boundMs: BOUND_MS, ca: service.ca });
+    const victim = await victimRequests(running.url, service.victim, { count: VICTIM, concurrency: 4, boundMs: BOUND_MS, ca: service.ca });
 
     expect({ answered: victim.answered, failed: victim.failed }).toEqual({ answered: VICTIM, failed: 0 });
     // The attacker was refused (answered 429, or closed on the TLS listener), beyond its first few sockets.

@@ -12,8 +12,12 @@ describe('npm run forwarder', () => {
   it('prints one line with its URLs, forwards, and on SIGTERM drains: listeners are told to go elsewhere, exit 0', async () => {
     const cli = run(['--port', '0', '--portal-port', '0']);
     const info = await cli.info;
-    expect(info.health).toEqual({ alive: `${info.webhook_url}/healthz`, ready: `${info.webhook_url}/readyz`, metrics: `${info.webhook_url}/metrics` });
+    // Health and metrics on the admin listener (loopback), not on the public port.
+    expect(new URL(info.admin_url).hostname).toBe('127.0.0.1');
+    expect(info.admin_url).not.toBe(info.webhook_url);
+    expect(info.health).toEqual({ alive: `${info.admin_url}/healthz`, ready: `${info.admin_url}/readyz`, metrics: `${info.admin_url}/metrics` });
     expect((await fetch(info.health.ready)).status).toBe(200);
+    expect((await fetch(`${info.webhook_url}/readyz`)).status).toBe(404);
     expect((await fetch(`${info.tools_url}/webhooks`)).status).toBe(200);
 
     const listener = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId: info.webhook.id, secret: info.webhook.secret, listenerId: 'cli-test', data: { $key: 'lamp-1' } });

@@ -2,7 +2,7 @@
  * The forwarder as deployed behind a real load balancer (docs/services.md, "Behind a load balancer"):
  * nginx running the committed deploy/nginx/forwarder.conf.template in front of three instances built to
  * plain JavaScript (`node out/services/forwarder-cli.js`) on one real redis-server. Posts and listeners
- * go through nginx only; each instance's own port is used only to ask it what it holds (/metrics).
+ * go through nginx only; each instance's admin listener is used only to ask it what it holds (/metrics).
  * - Only the intake and the listener channel are public: /metrics, /readyz and /healthz are 404 there,
  *   and a body over the forwarder's limit is refused by nginx with the forwarder's error shape.
  * - kill -9 of the instance a listener is on while requests stream in through nginx: every message that
@@ -41,7 +41,7 @@ async function cluster() {
 
 const post = (url: string, webhookId: string, body: string) => fetch(`${url}/webhook/${webhookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
-/** How many listeners are connected to one instance, asked on its own port. */
+/** How many listeners are connected to one instance, asked on its admin listener. */
 async function listenersOn(info: ForwarderInfo): Promise<number> {
   const text = await (await fetch(info.health.metrics)).text();
   return Number(/^forwarder_listeners_connected (\S+)$/m.exec(text)?.[1]);
@@ -55,7 +55,7 @@ describe('behind nginx', () => {
       expect({ path, status: response.status }).toEqual({ path, status: 404 });
       expect(await response.json()).toMatchObject({ error: 'not_found' });
     }
-    // Each instance still answers them on its own port, for the monitoring inside.
+    // Each instance answers them on its admin listener, for the monitoring inside.
     for (const info of infos) expect((await fetch(info.health.ready)).status).toBe(200);
 
     const listener = await TestListener.connect({ forwarderUrl: nginx.url, webhookId: webhook.id, secret: webhook.secret, listenerId: 'through-nginx', data: { $key: 'lamp-1' } });

@@ -1,6 +1,6 @@
 /**
  * The forwarder as a service someone runs (issue 15 §1 and §4), over real sockets: health and readiness,
- * Prometheus metrics, a graceful drain, and a lingering close for a refused body still on its way.
+ * Prometheus metrics (on the admin listener: forwarder-admin.test.ts), a graceful drain, and a lingering close for a refused body still on its way.
  */
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -37,8 +37,8 @@ function metric(text: string, name: string, labels = ''): number {
 describe('health, readiness and metrics', () => {
   it('answers /healthz and /readyz, and counts intake, routing, delivery lag, pending messages and listeners in /metrics', async () => {
     const { forwarder, webhook, post } = await setup();
-    expect(await (await fetch(`${forwarder.url}/healthz`)).json()).toEqual({ status: 'alive' });
-    expect(await (await fetch(`${forwarder.url}/readyz`)).json()).toEqual({ status: 'ready' });
+    expect(await (await fetch(`${forwarder.adminUrl}/healthz`)).json()).toEqual({ status: 'alive' });
+    expect(await (await fetch(`${forwarder.adminUrl}/readyz`)).json()).toEqual({ status: 'ready' });
 
     const lamp = await listen(forwarder, webhook, 'lamp', 'lamp-1');
     const away = await listen(forwarder, webhook, 'away', 'lamp-2');
@@ -48,7 +48,7 @@ describe('health, readiness and metrics', () => {
     await lamp.nextMessage();
     await lamp.nextMessage();
 
-    const response = await fetch(`${forwarder.url}/metrics`);
+    const response = await fetch(`${forwarder.adminUrl}/metrics`);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await response.text();
     expect(metric(text, 'forwarder_intake_requests_total', 'status="202"')).toBe(4);
@@ -56,7 +56,7 @@ describe('health, readiness and metrics', () => {
     expect(metric(text, 'forwarder_routing_total', 'option="key-path",outcome="matched"')).toBe(3);
     expect(metric(text, 'forwarder_routing_total', 'option="key-path",outcome="unmatched"')).toBe(1);
     // Acknowledged by `lamp` (TestListener acknowledges each message): two lags observed.
-    await expect.poll(async () => metric(await (await fetch(`${forwarder.url}/metrics`)).text(), 'forwarder_delivery_lag_seconds_count')).toBe(2);
+    await expect.poll(async () => metric(await (await fetch(`${forwarder.adminUrl}/metrics`)).text(), 'forwarder_delivery_lag_seconds_count')).toBe(2);
     expect(metric(text, 'forwarder_pending_messages')).toBe(1); // lamp-2's, waiting for `away`
     expect(metric(text, 'forwarder_pending_bytes')).toBeGreaterThan(0);
     expect(metric(text, 'forwarder_listeners_connected')).toBe(1);
@@ -71,7 +71,7 @@ describe('acknowledgements', () => {
   it('an ack in any JSON form is taken, as the usual one is (that one is read without a JSON parse); a malformed one closes the channel', async () => {
     const { forwarder, webhook, post } = await setup();
     const listener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, listenerId: 'manual', data: { $key: 'lamp-1' }, autoAck: false });
-    const pending = async () => metric(await (await fetch(`${forwarder.url}/metrics`)).text(), 'forwarder_pending_messages');
+    const pending = async () => metric(await (await fetch(`${forwarder.adminUrl}/metrics`)).text(), 'forwarder_pending_messages');
     for (let n = 0; n < 3; n++) await post({ device: { id: 'lamp-1' }, n });
     const [first, second, third] = [await listener.nextMessage(), await listener.nextMessage(), await listener.nextMessage()];
     expect(await pending()).toBe(3);
@@ -102,8 +102,11 @@ describe('drain', () => {
     await expect.poll(() => forwarder.stats().intakeUnderWay).toBe(1);
 
     const drained = forwarder.drain();
-    await expect(fetch(`${forwarder.url}/healthz`)).rejects.toThrow(); // no new connection
-    await writeAsync(slow, `${body}GET /readyz HTTP/1.1\r\nHost: x\r\n\r\nPOST /webhook/${webhook.id} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`);
+    await expect(fetch(`${forwarder.url}/webhook/${webhook.id}`, { method: 'POST', body: '{}' })).rejects.toThrow(); // no new connection
+    // The admin listener still answers, until the forwarder has stopped: not ready.
+    const ready = await fetch(`${forwarder.adminUrl}/readyz`);
+    expect({ status: ready.status, retryAfter: ready.headers.get('retry-after'), body: await ready.json() }).toEqual({ status: 503, retryAfter: '1', body: { status: 'draining' } });
+    await writeAsync(slow, `${body}POST /webhook/${webhook.id} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}POST /webhook/${webhook.id} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`);
 
     expect(((await listener.closed) as ChannelClosed).code).toBe(CLOSE_GOING_AWAY);
     expect(((await tap.closed) as ChannelClosed).code).toBe(CLOSE_GOING_AWAY);
@@ -111,10 +114,11 @@ describe('drain', () => {
     expect(listener.messages.all.map((message) => message.body)).toEqual([{ device: { id: 'lamp-1' } }]);
     await drained;
     await slowClosed;
-    // What followed on that connection is for another instance: not ready, and 503 (Retry-After), closing it.
+    await expect(fetch(`${forwarder.adminUrl}/readyz`)).rejects.toThrow(); // stopped: the admin listener too
+    // What followed on that connection is for another instance: 503 (Retry-After), closing it.
     const statuses = [...answers.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
     expect(statuses).toEqual([202, 503]);
-    expect(answers).toContain('{"status":"draining"}');
+    expect(answers).toContain('"error":"draining"');
     expect(answers).toMatch(/^connection: close\r$/im);
     expect(answers).toMatch(/^retry-after: 1\r$/im);
   });

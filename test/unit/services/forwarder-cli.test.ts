@@ -3,8 +3,13 @@ import { parseForwarderArgs } from '../../../services/forwarder-cli';
 
 describe('npm run forwarder: its options', () => {
   it('defaults to loopback and any free ports', () => {
-    expect(parseForwarderArgs([])).toEqual({ ok: true, options: { host: '127.0.0.1', port: 0, portalPort: 0, redis: undefined, trustedProxies: [] } });
-    expect(parseForwarderArgs(['--host', '0.0.0.0', '--port', '8080', '--portal-port=8081'])).toEqual({ ok: true, options: { host: '0.0.0.0', port: 8080, portalPort: 8081, redis: undefined, trustedProxies: [] } });
+    expect(parseForwarderArgs([])).toEqual({ ok: true, options: { host: '127.0.0.1', port: 0, adminHost: '127.0.0.1', adminPort: 0, portalPort: 0, redis: undefined, trustedProxies: [] } });
+    expect(parseForwarderArgs(['--host', '0.0.0.0', '--port', '8080', '--portal-port=8081'])).toEqual({ ok: true, options: { host: '0.0.0.0', port: 8080, adminHost: '127.0.0.1', adminPort: 0, portalPort: 8081, redis: undefined, trustedProxies: [] } });
+  });
+
+  it('keeps the admin listener on loopback when the intake listens on every interface, unless --admin-host says otherwise', () => {
+    expect(parseForwarderArgs(['--host', '0.0.0.0', '--admin-port', '9090'])).toMatchObject({ ok: true, options: { host: '0.0.0.0', adminHost: '127.0.0.1', adminPort: 9090 } });
+    expect(parseForwarderArgs(['--admin-host', '10.1.2.3', '--admin-port=9090'])).toMatchObject({ ok: true, options: { host: '127.0.0.1', adminHost: '10.1.2.3', adminPort: 9090 } });
   });
 
   it('takes a redis:// or rediss:// URL for --redis, and nothing else (without echoing it: it may hold a password)', () => {
@@ -29,6 +34,8 @@ describe('npm run forwarder: its options', () => {
     };
     expect(refused(['--port', '65536'])).toBe('--port must be a port number from 0 to 65535, not "65536"');
     expect(refused(['--portal-port', '-1'])).toMatch(/--portal-port/);
+    expect(refused(['--admin-port', '99999'])).toBe('--admin-port must be a port number from 0 to 65535, not "99999"');
+    expect(refused(['--admin-host', ' '])).toBe('--admin-host must not be empty');
     expect(refused(['--port', '80.5'])).toBe('--port must be a port number from 0 to 65535, not "80.5"');
     expect(refused(['--port', ' 80'])).toMatch(/not " 80"/);
     expect(refused(['--host', ''])).toBe('--host must not be empty');
