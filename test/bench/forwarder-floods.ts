@@ -16,7 +16,7 @@
  *
  * The legacy flood and its listener run in a process of their own (flood-sender.ts): the bench's process
  * holds only the other tenant's request and listener, so the other's times are the forwarder's, not
- * those of a load generator busy writing 300 MB (docs/benchmarks.md, "Another webhook during a flood").
+ * those of a load generator busy writing 300 MB (docs/benchmarks.md, "Another webhook during a legacy flood").
  *
  * Each prints what happened: whether the forwarder survived, its peak heap and resume-buffer bytes, and
  * whether (and after how long) the other tenant was served.
