@@ -17,15 +17,13 @@ import config, { chromiumPath } from '../../playwright.config';
 import { projectRoot } from '../e2e/support/processes';
 import type { BenchRow } from './route-opening';
 import { sized } from './bench-mode';
+import { percentile } from './percentile';
 
 const POINTS = sized(100_000, 10_000);
 const RUNS = sized(20, 2);
 const MOVES = sized(300, 20);
 
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
+const quantile = (values: number[], q: number) => percentile(values, q * 100);
 
 async function pageScript(): Promise<string> {
   const bundle = await build({ entryPoints: [`${projectRoot}/test/bench/chart-page.ts`], bundle: true, write: false, format: 'iife', platform: 'browser', target: 'chrome120', minify: true, logLevel: 'warning' });

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { startProgram } from '../e2e/support/processes';
 import { sized } from './bench-mode';
 import { compiledServer } from './compiled-servers';
-import { percentile } from './insights';
+import { percentile } from './percentile';
 import type { BenchRow } from './route-opening';
 
 const READS_PER_WAVE = sized(300, 100);

@@ -18,6 +18,7 @@ import { createInsightsRecorder } from '../../services/hub/insights/recorder';
 import { delegationToken, signIn } from '../integration/services/oauth-helpers';
 import type { BenchRow } from './route-opening';
 import { sized } from './bench-mode';
+import { percentile } from './percentile';
 
 const ROUNDS = sized(20, 2);
 const STARTS = sized(10, 2);
@@ -151,7 +152,3 @@ function median(values: readonly number[]): number {
   return percentile(values, 50);
 }
 
-export function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}

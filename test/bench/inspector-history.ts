@@ -33,6 +33,7 @@ import { tempDir } from '../support/temp-dir';
 import { jsonBody } from './inspector-bytes';
 import type { BenchRow } from './route-opening';
 import { sized } from './bench-mode';
+import { percentile } from './percentile';
 
 const MESSAGES = sized(100_000, 2_000);
 const RUNS = sized(20, 2);
@@ -89,10 +90,6 @@ function profileHistory(profile: string): WebhookHistory {
   return createWebhookHistory({ dir: join(profile, 'webhook-history'), secrets, store, logger, clock: systemClock });
 }
 
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 const ms = (value: number) => value.toFixed(1);
 

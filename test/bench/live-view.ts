@@ -25,6 +25,7 @@ import { connectHubClient } from '../e2e/support/hub-client';
 import type { BenchRow } from './route-opening';
 import { tempDir } from '../support/temp-dir';
 import { sized } from './bench-mode';
+import { percentile } from './percentile';
 
 const DEVICES = sized(1_000, 200);
 const EVENTS_PER_SECOND = 200;
@@ -217,10 +218,6 @@ async function collectMeters(page: Page): Promise<PageMeters> {
   return page.evaluate(() => (window as { liveViewMeters?: PageMeters }).liveViewMeters!);
 }
 
-function percentile(values: readonly number[], p: number): number {
-  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 function rows(calm: ScenarioFigures, storm: ScenarioFigures): BenchRow[] {
   const ms = (value: number) => value.toFixed(1);

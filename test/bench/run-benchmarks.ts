@@ -45,6 +45,7 @@ import { startUp } from './start-up';
 import { type BenchRow, routeOpening } from './route-opening';
 import { LOAD_SECONDS, SMOKE, sized } from './bench-mode';
 import { stopLeftoverChildren } from './leftovers';
+import { percentile } from './percentile';
 
 const REGISTRATIONS = sized(10_000, 1_000);
 /** The large registry of the routing-cost figures (against 10 registrations). */
@@ -401,9 +402,6 @@ function postJson(agent: Agent, url: string, value: unknown): Promise<number> {
   });
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 /**
  * Routing cost as a request pays it: the forwarder's time per intake request (POST → 202, key-path

@@ -111,10 +111,13 @@ export interface PostResult {
   body: string;
 }
 
-/** One intake POST over its own connection (no pooling: a flood is many concurrent connections). */
-export function postRaw(url: string, body: string): Promise<PostResult> {
+/**
+ * One intake POST over its own connection (no pooling: a flood is many concurrent connections), from
+ * `localAddress` when given (another loopback address, e.g. 127.0.0.2: another sender to the server).
+ */
+export function postRaw(url: string, body: string, localAddress?: string): Promise<PostResult> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+    const req = request(url, { method: 'POST', agent: false, localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
