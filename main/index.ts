@@ -23,6 +23,7 @@ import { createMainWindow, isRendererUrl, resolveRendererSource } from './electr
 import { createConsoleLogger } from '../common/logger';
 import { wakeOnResume } from './electron/power-events';
 import { createHostAdapters } from './host-adapters';
+import { makePrivateFolder } from './private-folder';
 
 // Paths in the build output (out/main/index.js): electron-vite writes the siblings.
 const PRELOAD_PATH = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
@@ -32,6 +33,7 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const logger = createConsoleLogger('electron');
 
 async function start(lifecycle: AppLifecycle): Promise<void> {
+  makePrivateFolder(app.getPath('userData'));
   const store = createElectronStore();
   const shared = await createHostAdapters(process.env, OAUTH_REDIRECT_URI, logger);
   // The core may notify before the window exists: a click brings back the window there is by then.

@@ -5,7 +5,7 @@
  * `Hubdesk is running at <app URL>`; logs go to stderr.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,6 +19,7 @@ import { createAesGcmCipher, loadOrCreateKey } from './aes-gcm-cipher';
 import { createJsonFileStore } from './json-file-store';
 import { createOpenExternal, openInBrowser } from './open-external';
 import { startBrowserHostServer } from './server';
+import { makePrivateFolder } from '../private-folder';
 
 export const RUNNING_LINE_PREFIX = 'Hubdesk is running at ';
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -55,10 +56,7 @@ export async function runBrowserHost(argv: readonly string[] = process.argv.slic
     logger.info('renderer built: its sources changed since the last build, or it had none');
   }
 
-  // mkdir's mode applies only to a folder it makes: an existing one (made 0755 by hand, or by an older
-  // version) is set to 0700 too, at every start (docs/security.md, "Browser host").
-  mkdirSync(args.profile, { recursive: true, mode: 0o700 });
-  chmodSync(args.profile, 0o700);
+  makePrivateFolder(args.profile);
   const cipher = createAesGcmCipher(loadOrCreateKey(join(args.profile, 'token-key')));
   const store = createJsonFileStore(join(args.profile, 'settings.json'), logger);
   let closeBackend = async () => {};
