@@ -54,6 +54,12 @@ export const KeyValueSchema = z.union([z.string().max(1024), z.number(), z.boole
 export type KeyValue = z.infer<typeof KeyValueSchema>;
 export const RegistrationDataSchema = z.record(z.string().max(200), z.unknown());
 export type RegistrationData = z.infer<typeof RegistrationDataSchema>;
+/**
+ * The most a registration's `data` may take as JSON (UTF-8 bytes). Under the channel's 64 KiB frame, so
+ * it is what bounds a registration the forwarder keeps (with Redis, a slot record: docs/services.md,
+ * "What Redis holds"); a listener over it is closed with CLOSE_PROTOCOL_ERROR and a reason naming it.
+ */
+export const MAX_REGISTRATION_DATA_BYTES = 60 * 1024;
 
 const id = z.string().min(1).max(200);
 /** A webhook's name, as its owner gives it in the developer portal. */

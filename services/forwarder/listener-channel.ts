@@ -6,7 +6,8 @@
  *   credentials (webhook-store.ts). Unknown webhook → CLOSE_UNKNOWN_WEBHOOK; wrong proof, or an unknown
  *   or revoked tap credential → CLOSE_BAD_SECRET; the other role's credential → CLOSE_CREDENTIAL_KIND
  *   with a reason that says what to use; anything malformed, or no `register` within
- *   `registerTimeoutMs` → CLOSE_PROTOCOL_ERROR. Frames are limited to 64 KiB.
+ *   `registerTimeoutMs` → CLOSE_PROTOCOL_ERROR. Frames are limited to 64 KiB, a registration's `data` to
+ *   MAX_REGISTRATION_DATA_BYTES of JSON (CLOSE_PROTOCOL_ERROR, the reason naming the limit).
  * - Revoking a tap credential closes the taps opened with it at once (CLOSE_CREDENTIAL_REVOKED): they
  *   leave the registry before the revocation returns, so not one more intake reaches them.
  * - Listeners get what waits for them re-sent after `resumeAfter`, then live messages: the §2.7 message
@@ -31,6 +32,7 @@ import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import {
   KeyValueSchema,
+  MAX_REGISTRATION_DATA_BYTES,
   type ListenerClientMessage,
   ListenerClientMessageSchema,
   type ListenerServerMessage,
@@ -115,6 +117,11 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
 
   /** The slot once registered and resumed; undefined when the socket was closed instead. */
   const registerListener = async (socket: WebSocket, webhook: WebhookRecord, message: Register): Promise<ListenerSlot | undefined> => {
+    const tooLarge = registrationDataRefusal(message.data);
+    if (tooLarge !== undefined) {
+      socket.close(CLOSE_PROTOCOL_ERROR, tooLarge);
+      return undefined;
+    }
     const keys = registrationKeys(message.data);
     if (keys === undefined) {
       socket.close(CLOSE_PROTOCOL_ERROR, '$key must be a string, number or boolean; $keys a list of them');
@@ -129,7 +136,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       return undefined;
     }
     if ('refused' in opened) {
-      logger.warn('forwarder: listener refused, too many listeners', { webhookId: webhook.id, listenerId: message.listenerId, reason: opened.refused });
+      logger.warn('forwarder: listener refused', { webhookId: webhook.id, listenerId: message.listenerId, reason: opened.refused });
       socket.close(CLOSE_TOO_MANY_LISTENERS, opened.refused);
       return undefined;
     }
@@ -302,6 +309,13 @@ function parseClientMessage(data: RawData): ListenerClientMessage | undefined {
   if (!parsed.ok) return undefined;
   const message = ListenerClientMessageSchema.safeParse(parsed.value);
   return message.success ? message.data : undefined;
+}
+
+/** Why a registration's `data` is refused for its size (a close reason naming the limit), or undefined when it fits. */
+export function registrationDataRefusal(data: RegistrationData | undefined): string | undefined {
+  if (data === undefined) return undefined;
+  const bytes = Buffer.byteLength(JSON.stringify(data));
+  return bytes > MAX_REGISTRATION_DATA_BYTES ? `registration data is ${bytes} bytes of JSON; the limit is ${MAX_REGISTRATION_DATA_BYTES}` : undefined;
 }
 
 /** The canonical `$key` / `$keys` values, or undefined when they are malformed. */

@@ -36,12 +36,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startTestRedis(): Promise<TestRedis> {
+/** `options`: more redis-server arguments (e.g. `['--maxmemory', '64mb']`), after the defaults. */
+export async function startTestRedis(options: readonly string[] = []): Promise<TestRedis> {
   const dir = tempDir('redis');
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--loglevel', 'warning'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--loglevel', 'warning', ...options], { stdio: ['ignore', 'pipe', 'inherit'] });
     child = started;
     let output = '';
     started.stdout!.setEncoding('utf8');

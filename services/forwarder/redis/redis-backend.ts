@@ -410,7 +410,8 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       tapsHere.set(webhookId, open + 1);
       try {
         if (open === 0) await subscriber.subscribe(tapChannel(webhookId));
-        await scripts.tap(webhookId, tapId, true);
+        // Registered once this instance's mirror counts the tap: the next intake here is tapped (and published).
+        await mirror.caughtUp(await scripts.tap(webhookId, tapId, true));
       } catch (error) {
         tapIds.delete(socket);
         untap(webhookId);

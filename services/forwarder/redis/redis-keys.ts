@@ -11,8 +11,14 @@ export const KEYS = {
   webhooks: 'fw:webhooks',
   /** Hash: slot key → JSON SlotRecord (the registration routing reads). */
   slots: 'fw:slots',
-  /** Stream of every change to webhooks, slots and open taps: each instance's mirror follows it. */
+  /**
+   * Stream of every change to webhooks, slots and open taps: each instance's mirror follows it. An entry
+   * names what changed (kind, id) and carries its number in `changeSequence`, never the value: the mirror
+   * reads the value from its hash (docs/services.md, "What Redis holds").
+   */
   changes: 'fw:changes',
+  /** The change stream's entry numbers, one after the other: a mirror that sees a gap fell behind the trimming and loads again. */
+  changeSequence: 'fw:change-seq',
   /** The message sequence shared by all instances (message-ids.ts). */
   sequence: 'fw:seq',
   /** Sorted set: slot key → bytes of its queued frames (the largest pays first when the budget is over). */
@@ -40,5 +46,26 @@ export const ALIVE_PREFIX = 'fw:alive:';
 export const WAKE_PREFIX = 'fw:wake:';
 /** Pub/sub: a webhook's tap events, for the instances with a tap of it open. */
 export const tapChannel = (webhookId: string): string => `fw:tap:${webhookId}`;
-/** Each instance reloads in full when it reconnects, so the change stream only needs to cover a few seconds of lag. */
-export const CHANGES_MAX_LENGTH = 100_000;
+/**
+ * The change stream's bound (docs/services.md, "What Redis holds"): 10,000 entries (trimmed with `~`, so
+ * up to one stream node more, at most 100 entries), each at most a slot key and a few short fields. A
+ * mirror that falls further behind sees the gap in the entries' numbers and loads everything again.
+ */
+export const CHANGES_MAX_LENGTH = 10_000;
+/** The most a slot key takes: two ids of at most 200 characters, each escaped by JSON to at most 6 bytes a character. */
+export const MAX_SLOT_KEY_BYTES = SLOT_PREFIX.length + 2 * (2 + 200 * 6) + 3;
+/**
+ * What Redis holds for the change stream at most, as MEMORY USAGE counts it: measured 27.4 MiB with every
+ * subject at MAX_SLOT_KEY_BYTES, 1.1 MiB with subjects of 70 bytes (an app's slot key).
+ */
+export const CHANGES_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * Changes a mirror reads at once, and so the values it reads back at once: at most 64 slot records of
+ * MAX_SLOT_RECORD_BYTES (8 MiB) wait in Redis's output buffer for one instance.
+ */
+export const CHANGES_READ_COUNT = 64;
+/**
+ * The most a listener slot's record takes in `fw:slots` (the REGISTER script refuses more): its data
+ * (at most MAX_REGISTRATION_DATA_BYTES of JSON), the canonical `$key`/`$keys` values again, and its ids.
+ */
+export const MAX_SLOT_RECORD_BYTES = 128 * 1024;

@@ -4,10 +4,14 @@
  * Map lookup per request whatever the number of registrations) and which webhooks have a tap open.
  *
  * It loads everything in one MULTI (a consistent snapshot, with the change stream's last id), then follows
- * the change stream with a blocking XREAD on a connection of its own. Each change carries the whole new
- * value (or none: deleted), so applying one twice is harmless. When Redis goes away it loads again once
- * Redis is back: what changed meanwhile (or a restarted Redis) cannot be missed. A record that fails its
- * schema is logged and skipped, never applied.
+ * the change stream with a blocking XREAD on a connection of its own. A change names what changed (a
+ * webhook, a slot, a webhook's taps), never the value: after each read the mirror reads the current value
+ * of each thing named, once however often it was named, so a registration repeated a thousand times costs
+ * the stream a thousand ids, not a thousand records (docs/services.md, "What Redis holds"). The value read
+ * is at least as new as the change, and applying it twice is harmless. The changes are numbered: a gap
+ * means the stream was trimmed past what this mirror had read, and it loads everything again, as it does
+ * when Redis comes back after going away: what changed meanwhile (or a restarted Redis) cannot be missed.
+ * A record that fails its schema is logged and skipped, never applied.
  *
  * Writers wait for `caughtUp(change id)`: a write resolves once its own change is visible to reads here.
  */
@@ -17,7 +21,7 @@ import type { Logger } from '../../../common/logger';
 import { RegistrationDataSchema } from '../../../common/webhook-protocol';
 import { ListenerRegistry } from '../listener-registry';
 import { type StoredWebhook, WebhookTable } from '../webhook-store';
-import { KEYS, SLOT_PREFIX, slotKey, tapsKey } from './redis-keys';
+import { CHANGES_READ_COUNT, KEYS, SLOT_PREFIX, slotKey, tapsKey } from './redis-keys';
 
 const StoredWebhookSchema = z.object({
   record: z.object({
@@ -63,6 +67,8 @@ export class RedisMirror {
   readonly registry = new ListenerRegistry({ maxListenersPerWebhook: Infinity, maxListenersPerOwner: Infinity, bufferCapacity: 1 });
   private readonly openTaps = new Map<string, number>();
   private applied = '0-0';
+  /** The number of the change last applied (KEYS.changeSequence); undefined when the stream had none. */
+  private appliedNumber: number | undefined;
   private loaded = false;
   private closed = false;
   private waiters: Array<{ version: string; resolve: () => void }> = [];
@@ -114,8 +120,8 @@ export class RedisMirror {
     while (!this.closed) {
       try {
         if (!this.loaded) await this.load();
-        const reply = (await this.reader.xread('COUNT', 1000, 'BLOCK', 0, 'STREAMS', KEYS.changes, this.applied)) as Array<[string, Array<[string, string[]]>]> | null;
-        for (const [, entries] of reply ?? []) for (const [id, fields] of entries) this.apply(id, fields);
+        const reply = (await this.reader.xread('COUNT', CHANGES_READ_COUNT, 'BLOCK', 0, 'STREAMS', KEYS.changes, this.applied)) as Array<[string, Array<[string, string[]]>]> | null;
+        for (const [, entries] of reply ?? []) await this.applyChanges(entries);
         this.settleWaiters();
         if (failing) this.logger.info('forwarder: following Redis again');
         failing = false;
@@ -145,25 +151,47 @@ export class RedisMirror {
     this.openTaps.clear();
     tapped.forEach((webhookId, i) => this.openTaps.set(webhookId, counts[i]!));
     this.applied = head[0]?.[0] ?? '0-0';
+    this.appliedNumber = head[0] ? changeOf(head[0][1]).number : undefined;
     this.loaded = true;
     this.settleWaiters();
   }
 
-  private apply(id: string, fields: string[]): void {
-    this.applied = id;
-    const field = (name: string) => fields[fields.indexOf(name) + 1] ?? '';
-    const [kind, subject, value] = [field('k'), field('s'), field('v')];
-    if (kind === 'webhook') {
-      if (value === '') this.webhooks.remove(subject);
-      else this.applyWebhook(subject, value);
-    } else if (kind === 'slot') {
-      if (value === '') this.forgetSlot(subject);
-      else this.applySlot(subject, value);
-    } else if (kind === 'taps') {
-      const open = Number(value);
-      if (open > 0) this.openTaps.set(subject, open);
-      else this.openTaps.delete(subject);
+  /** Applies a read of the change stream: the current value of each thing it names, read once. */
+  private async applyChanges(entries: Array<[string, string[]]>): Promise<void> {
+    const named = new Map<string, Change>();
+    let number = this.appliedNumber;
+    for (const [, fields] of entries) {
+      const change = changeOf(fields);
+      if (number !== undefined && change.number !== undefined && change.number !== number + 1) {
+        this.logger.warn('forwarder: fell behind the Redis change stream; loading everything again', { applied: number, next: change.number });
+        this.loaded = false;
+        return;
+      }
+      number = change.number;
+      if (change.kind !== undefined) named.set(`${change.kind}\n${change.subject}`, change);
     }
+    const changes = [...named.values()] as Array<Change & { kind: ChangeKind }>;
+    const reads = this.reader.pipeline();
+    for (const { kind, subject } of changes) {
+      if (kind === 'webhook') reads.hget(KEYS.webhooks, subject);
+      else if (kind === 'slot') reads.hget(KEYS.slots, subject);
+      else reads.scard(tapsKey(subject));
+    }
+    const values = changes.length === 0 ? [] : ((await reads.exec()) ?? []);
+    changes.forEach(({ kind, subject }, i) => {
+      const [error, value] = values[i] ?? [new Error('no reply')];
+      if (error) throw error;
+      if (kind === 'webhook') {
+        if (value === null) this.webhooks.remove(subject);
+        else this.applyWebhook(subject, value as string);
+      } else if (kind === 'slot') {
+        if (value === null) this.forgetSlot(subject);
+        else this.applySlot(subject, value as string);
+      } else if (Number(value) > 0) this.openTaps.set(subject, Number(value));
+      else this.openTaps.delete(subject);
+    });
+    this.applied = entries.at(-1)![0];
+    this.appliedNumber = number;
   }
 
   private applyWebhook(id: string, json: string): void {
@@ -206,6 +234,26 @@ export class RedisMirror {
     }
     this.waiters = waiting;
   }
+}
+
+type ChangeKind = 'webhook' | 'slot' | 'taps';
+interface Change {
+  /** Undefined for a kind this version does not know: skipped. */
+  kind: ChangeKind | undefined;
+  subject: string;
+  /** Absent from entries written before changes were numbered. */
+  number: number | undefined;
+}
+
+/** A change stream entry's fields (`k`, `s`, `n`: redis-scripts.ts `change`). */
+function changeOf(fields: string[]): Change {
+  const field = (name: string) => {
+    for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1]!;
+    return '';
+  };
+  const kind = field('k');
+  const number = Number(field('n'));
+  return { kind: kind === 'webhook' || kind === 'slot' || kind === 'taps' ? kind : undefined, subject: field('s'), number: field('n') !== '' && Number.isSafeInteger(number) ? number : undefined };
 }
 
 /** `fw:q:["<webhookId>","<listenerId>"]` → its two ids, or undefined. */

@@ -9,7 +9,7 @@
  * as few as they can: counts come from the replies of the writes (INCRBY, ZINCRBY), not from reads after.
  */
 import type { Redis } from 'ioredis';
-import { ALIVE_PREFIX, CHANGES_MAX_LENGTH, KEYS, ownerSlotsKey, tapsKey, WAKE_PREFIX, webhookSlotsKey } from './redis-keys';
+import { ALIVE_PREFIX, CHANGES_MAX_LENGTH, KEYS, MAX_SLOT_KEY_BYTES, MAX_SLOT_RECORD_BYTES, ownerSlotsKey, tapsKey, WAKE_PREFIX, webhookSlotsKey } from './redis-keys';
 
 const COMMON = `
 local queueBytes, pendingBytes = '${KEYS.queueBytes}', '${KEYS.pendingBytes}'
@@ -26,8 +26,11 @@ local function dropOldest(queue)
   settle(queue, size)
   return size
 end
-local function change(kind, subject, value)
-  return redis.call('XADD', '${KEYS.changes}', 'MAXLEN', '~', ${CHANGES_MAX_LENGTH}, '*', 'k', kind, 's', subject, 'v', value)
+-- A change names what changed and carries its number; the mirrors read the value from its hash, so an
+-- entry weighs what an id does whatever the value (docs/services.md, "What Redis holds").
+local function change(kind, subject)
+  local n = redis.call('INCR', '${KEYS.changeSequence}')
+  return redis.call('XADD', '${KEYS.changes}', 'MAXLEN', '~', ${CHANGES_MAX_LENGTH}, '*', 'k', kind, 's', subject, 'n', n)
 end
 `;
 
@@ -124,12 +127,16 @@ return removed
  * A listener registers on this instance: the slot is created within the caps (a reconnect never counts
  * against them) or its registration replaced; this instance becomes its owner (the previous one, if
  * another, is told to close its connection); what the listener says it has (entries up to its
- * resumeAfter) leaves the queue. Returns { 'refused', reason } or { 'ok', change id, messages waiting }.
+ * resumeAfter) leaves the queue. A record over MAX_SLOT_RECORD_BYTES (or a slot key over MAX_SLOT_KEY_BYTES) is
+ * refused: what `fw:slots` holds per slot is bounded here, whatever the instance checked. Returns
+ * { 'refused', reason } or { 'ok', change id, messages waiting }.
  * KEYS: the slot's queue. ARGV: the slot record (JSON), webhook id, owner id, per-webhook cap, per-owner
  * cap, this instance, the resumeAfter entry id or ''.
  */
 const REGISTER = `${COMMON}
 local slot, webhookSlots, ownerSlots = KEYS[1], '${webhookSlotsKey('')}' .. ARGV[2], '${ownerSlotsKey('')}' .. ARGV[3]
+if #ARGV[1] > ${MAX_SLOT_RECORD_BYTES} then return { 'refused', 'this registration takes ' .. #ARGV[1] .. ' bytes; the limit is ${MAX_SLOT_RECORD_BYTES}' } end
+if #slot > ${MAX_SLOT_KEY_BYTES} then return { 'refused', 'this listener slot takes ' .. #slot .. ' bytes; the limit is ${MAX_SLOT_KEY_BYTES}' } end
 if redis.call('HEXISTS', '${KEYS.slots}', slot) == 0 then
   local ofWebhook, ofOwner = redis.call('SCARD', webhookSlots), redis.call('SCARD', ownerSlots)
   if ofWebhook >= tonumber(ARGV[4]) then return { 'refused', 'this webhook already has ' .. ofWebhook .. ' listeners; the limit is ' .. ARGV[4] } end
@@ -148,7 +155,7 @@ if ARGV[7] ~= '' then
     settle(slot, #entry[2][2])
   end
 end
-return { 'ok', change('slot', slot, ARGV[1]), redis.call('XLEN', slot) }
+return { 'ok', change('slot', slot), redis.call('XLEN', slot) }
 `;
 
 /** A listener's connection closed: if this instance still owns the slot, the slot is away from now. KEYS: the slot. ARGV: this instance, now (ms). */
@@ -186,7 +193,7 @@ local taps = '${tapsKey('')}' .. ARGV[1]
 if ARGV[3] == '1' then redis.call('SADD', taps, ARGV[2]) else redis.call('SREM', taps, ARGV[2]) end
 local open = redis.call('SCARD', taps)
 if open == 0 then redis.call('SREM', '${KEYS.tapped}', ARGV[1]) else redis.call('SADD', '${KEYS.tapped}', ARGV[1]) end
-return change('taps', ARGV[1], tostring(open))
+return change('taps', ARGV[1])
 `;
 
 /**
@@ -218,7 +225,7 @@ for _, webhookId in ipairs(redis.call('SMEMBERS', '${KEYS.tapped}')) do
   if closed > 0 then
     local open = redis.call('SCARD', taps)
     if open == 0 then redis.call('SREM', '${KEYS.tapped}', webhookId) end
-    change('taps', webhookId, tostring(open))
+    change('taps', webhookId)
   end
 end
 local stale = redis.call('ZRANGEBYSCORE', '${KEYS.away}', '-inf', now - tonumber(ARGV[2]))
@@ -235,7 +242,7 @@ for _, slot in ipairs(stale) do
   redis.call('ZREM', queueBytes, slot)
   redis.call('DEL', slot)
   redis.call('ZREM', '${KEYS.away}', slot)
-  change('slot', slot, '')
+  change('slot', slot)
 end
 return #stale
 `;
@@ -244,7 +251,7 @@ return #stale
 const PUT_WEBHOOK = `${COMMON}
 if (redis.call('HGET', '${KEYS.webhooks}', ARGV[1]) or '') ~= ARGV[2] then return nil end
 redis.call('HSET', '${KEYS.webhooks}', ARGV[1], ARGV[3])
-return change('webhook', ARGV[1], ARGV[3])
+return change('webhook', ARGV[1])
 `;
 
 /** For /metrics: messages and bytes waiting in all queues (one XLEN per queue holding any; run when scraped). */

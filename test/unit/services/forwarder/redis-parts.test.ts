@@ -1,13 +1,13 @@
 /**
  * The pure parts of the forwarder's Redis mode: a frame split where the id goes (the intake script
- * puts it there), intakes cut into scripts, slot keys, change-stream versions, and ids made from the
- * shared sequence.
+ * puts it there), intakes cut into scripts, slot keys (and their byte bound), change-stream versions,
+ * and ids made from the shared sequence.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { messageId, sequenceOf, timeOf } from '../../../../services/forwarder/message-ids';
 import { frameAround, scriptParts } from '../../../../services/forwarder/redis/redis-backend';
-import { slotKey } from '../../../../services/forwarder/redis/redis-keys';
+import { MAX_SLOT_KEY_BYTES, slotKey } from '../../../../services/forwarder/redis/redis-keys';
 import { compareVersions, parseSlotKey } from '../../../../services/forwarder/redis/redis-mirror';
 
 describe('frameAround', () => {
@@ -77,5 +77,16 @@ describe('ids from a sequence', () => {
       }),
     );
     expect(messageId(5, 9) < messageId(5, 10)).toBe(true);
+  });
+});
+
+describe('MAX_SLOT_KEY_BYTES', () => {
+  const id = fc.string({ unit: 'binary', maxLength: 200 }).filter((text) => text.length >= 1 && text.length <= 200);
+  it('holds the slot key of any two ids the channel accepts (1 to 200 characters), as Redis stores it (UTF-8)', () => {
+    fc.assert(fc.property(id, id, (webhookId, listenerId) => Buffer.byteLength(slotKey(webhookId, listenerId)) <= MAX_SLOT_KEY_BYTES));
+  });
+
+  it('is reached by ids of characters JSON escapes to six bytes', () => {
+    for (const character of ['\u0001', '\ud800']) expect(Buffer.byteLength(slotKey(character.repeat(200), character.repeat(200)))).toBe(MAX_SLOT_KEY_BYTES);
   });
 });
