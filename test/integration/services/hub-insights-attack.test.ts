@@ -14,6 +14,7 @@ import type { RunningCloud } from '../../../services/cloud/cloud';
 import { createDemoHome } from '../../../services/hub/demo-home';
 import { type RunningHub, startHub } from '../../../services/hub/hub';
 import { INSIGHTS_READS_RUNNING_PER_SESSION, INSIGHTS_READS_WAITING_PER_SESSION } from '../../../services/hub/insights/read-limiter';
+import { ONE_ADDRESS_FLOOD_LIMITS } from '../../support/flood';
 import { FULL, openSession, READONLY, startTestCloud } from './hub-fixture';
 
 const ATTACK = 300;
@@ -37,6 +38,9 @@ beforeAll(async () => {
     cloudIssuer: cloud.issuer,
     cloudPublicJwk: cloud.publicJwk,
     home: createDemoHome('home'),
+    // One address stands for a session used from many: the per-address limits (docs/security.md, "One
+    // client's share") would otherwise refuse this flood before the insights bound is reached.
+    connectionLimits: ONE_ADDRESS_FLOOD_LIMITS,
     requestLog: ({ path }) => void (path.endsWith('/entry') && onEntriesRequest()),
   });
   [attacker, other] = await Promise.all([openSession(cloud.url, hub.url, FULL, 'h1'), openSession(cloud.url, hub.url, READONLY, 'h1')]);
