@@ -113,8 +113,8 @@ export function readAtMostEvery<T>(maxAgeMs: number, read: () => Promise<T>, now
 export function countLegacyOutcomes(runner: LegacyRunner, metrics: Pick<ForwarderMetrics, 'legacyOutcome'>): LegacyRunner {
   return {
     ...runner,
-    async run(source, webhook, registrations, queue) {
-      const outcome = await runner.run(source, webhook, registrations, queue);
+    async run(...args) {
+      const outcome = await runner.run(...args);
       metrics.legacyOutcome(outcome.ok ? 'ok' : outcome.error);
       return outcome;
     },

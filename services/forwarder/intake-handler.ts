@@ -30,6 +30,7 @@ import { AnswerBatch } from './answer-batch';
 import { firstValues, INTAKE_PATH } from '../../common/webhook-protocol';
 import type { ForwarderMetrics } from './forwarder-metrics';
 import { decodeBody } from './intake-body';
+import type { Reservation } from './legacy/fair-queue';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import type { ForwarderBackend } from './forwarder-backend';
 import { legacyQueueFull, type Routed, route, routingOption } from './router';
@@ -66,7 +67,7 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
   const { store } = backend;
   const answers = new AnswerBatch((error) => deps.logger.error('forwarder: an intake answer could not be written', { error: String(error) }));
 
-  const accept = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord, raw: Buffer, refuse: (error: unknown) => void): void => {
+  const accept = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord, raw: Buffer, reservation: Reservation | undefined, refuse: (error: unknown) => void): void => {
     const receivedAt = new Date(deps.now()).toISOString();
     const body = decodeBody(raw, request.headers['content-type'], limits.jsonDepth);
     const headers = forwardedHeaders(request.headers);
@@ -84,7 +85,7 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
       else stored.then(accepted, (error: unknown) => refuse(storeUnavailable(deps.logger, error)));
     };
     const routed = route(
-      { webhook, keyPath: store.compiledKeyPath(webhook.id), listeners: backend.registry.of(webhook.id), legacyRunner: deps.legacyRunner },
+      { webhook, keyPath: store.compiledKeyPath(webhook.id), listeners: backend.registry.of(webhook.id), legacyRunner: deps.legacyRunner, reservation },
       { headers, query, body },
     );
     // Only legacy functions wait (for the sandbox); every other request is answered synchronously.
@@ -117,7 +118,9 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
       webhook = webhookId === undefined ? undefined : store.get(webhookId);
       admit(request, path, webhookId, webhook, limits);
       const known = webhook;
-      refuseFlood(request, known, deps);
+      const reservation = reserveLegacyRoom(request, known, deps);
+      // However the request ends (routed, refused, abandoned), the room held for it is given back.
+      if (reservation) response.once('close', () => reservation.release());
       getRawBody(request, { length: request.headers['content-length'], limit: limits.bodyBytes }, (error, raw) => {
         if (error) {
           // A client that went away gets no answer; the socket is already gone.
@@ -125,7 +128,7 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
           return;
         }
         try {
-          accept(request, response, known, raw, refused);
+          accept(request, response, known, raw, reservation, refused);
         } catch (caught) {
           refused(caught);
         }
@@ -147,20 +150,26 @@ function admit(request: IncomingMessage, path: string, webhookId: string | undef
 }
 
 /**
- * A request for a legacy function whose webhook's sandbox queue is full is refused before its body is
- * read: a flood's bodies would otherwise all be read and parsed on the event loop every other webhook's
- * requests share, only to be refused. Requests that route otherwise (`?hub=`, key path) pass.
+ * A request for a legacy function holds its place in its webhook's sandbox queue before its body is
+ * read, or is refused then (429 when that webhook's queue is full, 503 when the forwarder's is): a
+ * flood's bodies would otherwise all be read and parsed at once on the event loop every other webhook's
+ * requests share, only to be refused. Bodies being read count as waiting (fair-queue.ts), so a flooded
+ * webhook has at most its queue's worth of bodies in hand (docs/legacy-functions.md, "Limits"). Requests
+ * that route otherwise (`?hub=`, key path) pass with no reservation.
  */
-function refuseFlood(request: IncomingMessage, webhook: WebhookRecord, deps: IntakeDeps): void {
+function reserveLegacyRoom(request: IncomingMessage, webhook: WebhookRecord, deps: IntakeDeps): Reservation | undefined {
   // The hot path (webhooks without a legacy function) pays one comparison.
-  if (!deps.legacyRunner || webhook.legacyFunction === null) return;
-  if (routingOption(webhook, deps.backend.store.compiledKeyPath(webhook.id), queryOf(request.url ?? '')) !== 'legacy') return;
-  const full = deps.legacyRunner.queueFull(webhook.id, Number(request.headers['content-length'] ?? 0) || 0);
-  if (full !== undefined) throw legacyQueueFull(full, CLOSE);
+  if (!deps.legacyRunner || webhook.legacyFunction === null) return undefined;
+  if (routingOption(webhook, deps.backend.store.compiledKeyPath(webhook.id), queryOf(request.url ?? '')) !== 'legacy') return undefined;
+  // A chunked body says nothing of its size: it may be as large as allowed.
+  const declared = Number(request.headers['content-length']);
+  const held = deps.legacyRunner.reserve(webhook.id, Number.isSafeInteger(declared) && declared >= 0 ? declared : deps.limits.bodyBytes);
+  if (!('error' in held)) return held;
+  throw held.error === 'queue-full' ? legacyQueueFull(held.message, CLOSE) : unavailable(CLOSE, held.message);
 }
 
-function unavailable(headers: Record<string, string> = {}): HttpError {
-  return new HttpError(503, 'temporarily_unavailable', 'The forwarder cannot store requests just now; send it again (Retry-After).', { 'retry-after': '1', ...headers });
+function unavailable(headers: Record<string, string> = {}, description = 'The forwarder cannot store requests just now; send it again (Retry-After).'): HttpError {
+  return new HttpError(503, 'temporarily_unavailable', description, { 'retry-after': '1', ...headers });
 }
 
 function storeUnavailable(logger: Logger, error: unknown): HttpError {

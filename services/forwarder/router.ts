@@ -13,6 +13,7 @@
 import { canonicalKeyValue, evaluateKeyPath, type KeyPath } from '../../common/key-path';
 import type { RoutingDecision } from '../../common/webhook-protocol';
 import { HttpError } from '../shared/http-error';
+import type { Reservation } from './legacy/fair-queue';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import type { ListenerSlot, WebhookListeners } from './listener-registry';
 import type { WebhookRecord } from './webhook-store';
@@ -33,6 +34,8 @@ export interface RouteContext {
   keyPath: KeyPath | null;
   listeners: WebhookListeners | undefined;
   legacyRunner: LegacyRunner | undefined;
+  /** The room held in the webhook's sandbox queue while the body was read (intake-handler.ts). */
+  reservation?: Reservation | undefined;
 }
 
 const MAX_REASON_VALUE_LENGTH = 80;
@@ -88,6 +91,7 @@ async function routeByLegacyFunction(source: string, context: RouteContext, inpu
     input,
     candidates.map((slot) => ({ listenerId: slot.listenerId, data: slot.data })),
     context.webhook.id,
+    context.reservation,
   );
   if (!outcome.ok && outcome.error === 'queue-full') throw legacyQueueFull(outcome.message);
   if (!outcome.ok && outcome.error === 'busy') throw new HttpError(503, 'temporarily_unavailable', outcome.message, { 'retry-after': String(LEGACY_RETRY_AFTER_SECONDS) });

@@ -102,37 +102,45 @@ async function legacyFlood(): Promise<void> {
   const urls = forwarders.map((forwarder) => forwarder.info.url);
   const { webhooks } = forwarders[0]!.info;
   const otherListener = await TestListener.connect({ forwarderUrl: urls[1 % instances]!, webhookId: webhooks.other.id, secret: webhooks.other.secret, listenerId: 'other', data: { room: 'b' } });
-  // The flood and its listener in a process of their own (flood-sender.ts).
-  const sender = startProgram('test/bench/flood-sender.ts', [], {
-    FLOOD_SENDER: JSON.stringify({ urls, webhookId: webhooks.flood.id, secret: webhooks.flood.secret, listenerUrl: urls[0], count: flood, bodyBytes: BODY_BYTES, from: floodFrom }),
-  });
+  // The flood, and its listener, each in a process of their own (flood-sender.ts).
+  const senderPlan = { FLOOD_SENDER: JSON.stringify({ urls, webhookId: webhooks.flood.id, secret: webhooks.flood.secret, listenerUrl: urls[0], count: flood, bodyBytes: BODY_BYTES, from: floodFrom }) };
+  const floodListener = startProgram('test/bench/flood-sender.ts', ['listener'], senderPlan);
+  let floodDelivered = 0;
+  let lastDeliveryAt = performance.now();
+  await new Promise<void>((resolve) =>
+    createInterface({ input: floodListener.child.stdout! }).on('line', (line) => {
+      const event = JSON.parse(line) as { connected?: true; delivered?: number };
+      if (event.connected) resolve();
+      if (event.delivered !== undefined) [floodDelivered, lastDeliveryAt] = [event.delivered, performance.now()];
+    }),
+  );
+  const sender = startProgram('test/bench/flood-sender.ts', ['flood'], senderPlan);
   let answered = 0;
   let firstAnsweredMs = 0;
   let floodEndedMs = 0;
-  let done: { statuses: Record<string, number>; delivered: number } | undefined;
+  let done: { statuses: Record<string, number> } | undefined;
   let started = 0;
+  let sending!: () => void;
+  const floodBegan = new Promise<void>((resolve) => (sending = resolve));
   let floodFinished!: () => void;
   const finished = new Promise<void>((resolve) => (floodFinished = resolve));
-  const lines = createInterface({ input: sender.child.stdout! });
-  const connected = new Promise<void>((resolve) =>
-    lines.on('line', (line) => {
-      const event = JSON.parse(line) as { connected?: true; answered?: number; done?: typeof done };
-      if (event.connected) {
-        started = performance.now();
-        resolve();
-      }
-      if (event.answered !== undefined) {
-        if (answered === 0) firstAnsweredMs = performance.now() - started;
-        answered = event.answered;
-      }
-      if (event.done) {
-        done = event.done;
-        floodEndedMs = performance.now() - started;
-        floodFinished();
-      }
-    }),
-  );
-  await connected;
+  createInterface({ input: sender.child.stdout! }).on('line', (line) => {
+    const event = JSON.parse(line) as { sending?: true; answered?: number; done?: typeof done };
+    if (event.sending) {
+      started = performance.now();
+      sending();
+    }
+    if (event.answered !== undefined) {
+      if (answered === 0) firstAnsweredMs = performance.now() - started;
+      answered = event.answered;
+    }
+    if (event.done) {
+      done = event.done;
+      floodEndedMs = performance.now() - started;
+      floodFinished();
+    }
+  });
+  await floodBegan;
   // The other tenant's request goes out once OTHER_AFTER flood requests were answered (default 1: the
   // flood has reached the forwarder), or OTHER_AFTER_MS (default 5,000) after the flood began, whichever
   // comes first: on a loaded machine the flood's first answers can take longer than that.
@@ -151,6 +159,10 @@ async function legacyFlood(): Promise<void> {
   const after = await otherAt.stats();
   await finished;
   await sender.stop();
+  // Answers come before their deliveries: wait until every 202 is delivered, or deliveries stop (2 s without one).
+  const accepted = done?.statuses['202'] ?? 0;
+  while (floodDelivered < accepted && performance.now() - lastDeliveryAt < 2_000) await new Promise((resolve) => setTimeout(resolve, 50));
+  await floodListener.stop();
   report({
     part: 'legacy',
     store: redis ? `redis, ${instances} instances` : 'memory',
@@ -169,7 +181,7 @@ async function legacyFlood(): Promise<void> {
     floodWaitingWhenOtherSent: before.forwarder.legacyWaiting,
     floodWaitingWhenOtherDelivered: after.forwarder.legacyWaiting,
     floodStatuses: done?.statuses,
-    floodDelivered: done?.delivered,
+    floodDelivered,
     peakHeapMiB: mib(Math.max(before.memory.heapUsed, after.memory.heapUsed)),
     // Redis mode: the instances' "Redis did not answer an intake in time" reconnects, and their other warnings.
     stallReconnects: forwarders.map((forwarder) => forwarder.stderr().split('\n').filter((line) => line.includes('did not answer an intake')).length),

@@ -10,6 +10,11 @@
  * Rotation: a Map keeps insertion order, so the key served is the first one, and a key that still has
  * items after being served is re-inserted at the end. A new key joins at the end: it waits for at most
  * one item of each key already waiting.
+ *
+ * Room can be held for an item that is not here yet (`reserve`: a request whose body is still being
+ * read): it counts against its key's bounds, and the total's, until it is released or its item pushed.
+ * So a flood is refused while its bodies are still unread, not after each was read and parsed
+ * (docs/legacy-functions.md, "Limits").
  */
 
 export interface FairQueueLimits {
@@ -28,8 +33,22 @@ interface KeyQueue<T> {
   bytes: number;
 }
 
+interface Held {
+  items: number;
+  bytes: number;
+}
+
+/** Room held in a queue; releasing it twice, or after its item was pushed with it, does nothing. */
+export interface Reservation {
+  /** Still held: neither released nor taken by its item. */
+  readonly held: boolean;
+  release(): void;
+}
+
 export class FairQueue<T> {
   private readonly queues = new Map<string, KeyQueue<T>>();
+  private readonly held = new Map<string, Held>();
+  private readonly heldInAll: Held = { items: 0, bytes: 0 };
   private count = 0;
   private totalBytes = 0;
 
@@ -53,16 +72,52 @@ export class FairQueue<T> {
     return Object.fromEntries([...this.queues].map(([key, queue]) => [key, queue.items.length]));
   }
 
-  /** What `push` would answer for an item of `bytes` now, without queueing anything. */
+  /** What `push` would answer for an item of `bytes` now, without queueing anything (held room counts as waiting). */
   admission(key: string, bytes: number): Admission {
     const queue = this.queues.get(key);
-    if ((queue?.items.length ?? 0) >= this.limits.itemsPerKey || (queue?.bytes ?? 0) + bytes > this.limits.bytesPerKey) return 'key-full';
-    if (this.count >= this.limits.items || this.totalBytes + bytes > this.limits.bytes) return 'full';
+    const held = this.held.get(key);
+    const waitingForKey = (queue?.items.length ?? 0) + (held?.items ?? 0);
+    if (waitingForKey >= this.limits.itemsPerKey || (queue?.bytes ?? 0) + (held?.bytes ?? 0) + bytes > this.limits.bytesPerKey) return 'key-full';
+    if (this.count + this.heldInAll.items >= this.limits.items || this.totalBytes + this.heldInAll.bytes + bytes > this.limits.bytes) return 'full';
     return 'queued';
   }
 
-  push(key: string, item: T, bytes: number): Admission {
+  /** Holds room for an item of `bytes` to come, when `push` would queue it now; else says why not. */
+  reserve(key: string, bytes: number): Reservation | Exclude<Admission, 'queued'> {
     const admission = this.admission(key, bytes);
+    if (admission !== 'queued') return admission;
+    const held = this.held.get(key) ?? { items: 0, bytes: 0 };
+    this.held.set(key, held);
+    const change = (sign: 1 | -1) => {
+      held.items += sign;
+      held.bytes += sign * bytes;
+      this.heldInAll.items += sign;
+      this.heldInAll.bytes += sign * bytes;
+    };
+    change(1);
+    let released = false;
+    return {
+      get held() {
+        return !released;
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        change(-1);
+        if (held.items === 0 && this.held.get(key) === held) this.held.delete(key);
+      },
+    };
+  }
+
+  /**
+   * Queues an item when there is room; one that comes with room still held for it (`reservation`) takes
+   * that room and is queued even if it holds a little more than was held (the estimate made before its
+   * body was read): it was admitted then.
+   */
+  push(key: string, item: T, bytes: number, reservation?: Reservation): Admission {
+    const admitted = reservation?.held === true;
+    reservation?.release();
+    const admission = admitted ? 'queued' : this.admission(key, bytes);
     if (admission !== 'queued') return admission;
     const queue = this.queues.get(key);
     if (queue) {

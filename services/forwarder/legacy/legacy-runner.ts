@@ -4,7 +4,7 @@
  * docs/legacy-functions.md for the design, the limits and the failure semantics.
  */
 import { stringBytes } from '../memory-size';
-import type { FairQueueLimits as QueueLimits } from './fair-queue';
+import type { FairQueueLimits as QueueLimits, Reservation } from './fair-queue';
 import { createWorkerPool, type PoolAnswer } from './worker-pool';
 
 export interface LegacyRegistration {
@@ -28,12 +28,14 @@ export interface LegacyRunner {
    * `queue` names the fair queue the request waits in (the forwarder gives the webhook id): queues are
    * served round-robin, so one webhook's flood does not delay another's requests.
    */
-  run(source: string, webhook: WebhookData, registrations: readonly LegacyRegistration[], queue?: string): Promise<LegacyOutcome>;
+  run(source: string, webhook: WebhookData, registrations: readonly LegacyRegistration[], queue?: string, reservation?: Reservation): Promise<LegacyOutcome>;
   /**
-   * Undefined when a request with a body of `bodyBytes` would find room in `queue` now, else the
-   * `queue-full` message: lets the intake refuse a flood before reading (and parsing) its bodies.
+   * Holds room in `queue` for a request whose body of `bodyBytes` is about to be read, or says why there
+   * is none (`queue-full`, `busy`): the intake refuses a flood before reading (and parsing) its bodies,
+   * and bodies being read count as waiting, so no more are read at once than may wait. The room is given
+   * back by `run` with it, or by `release` when the request goes no further.
    */
-  queueFull(queue: string, bodyBytes: number): string | undefined;
+  reserve(queue: string, bodyBytes: number): Reservation | { error: 'queue-full' | 'busy'; message: string };
   /** Requests waiting for the sandbox, by queue (those with none left out). */
   waiting(): Record<string, number>;
   close(): Promise<void>;
@@ -101,31 +103,50 @@ export function createLegacyRunner(options: LegacyRunnerOptions = {}): LegacyRun
   });
 
   return {
-    async run(source, webhook, registrations, queueKey = '') {
-      if (typeof source !== 'string' || Buffer.byteLength(source) > LEGACY_LIMITS.maxSourceBytes) {
-        return failure('invalid-function', `the source must be a string of at most ${LEGACY_LIMITS.maxSourceBytes} bytes`);
-      }
-      // Nothing to decide: no need to enter the sandbox (the source is not even checked).
-      if (registrations.length === 0) return { ok: true, matched: [] };
-      let job: { source: string; webhookJson: string; dataJson: string };
-      try {
-        job = {
-          source,
-          webhookJson: JSON.stringify({ headers: webhook.headers, query: webhook.query, body: webhook.body }),
-          dataJson: JSON.stringify(registrations.map((registration) => registration.data ?? null)),
-        };
-      } catch {
-        return failure('crashed', 'the webhook or registration data is not serialisable as JSON');
+    async run(source, webhook, registrations, queueKey = '', reservation) {
+      const job = sandboxJob(source, webhook, registrations);
+      if ('ok' in job) {
+        reservation?.release();
+        return job;
       }
       // What a waiting job holds: the two JSON texts (the source is the webhook's, shared by all its jobs).
       const bytes = stringBytes(job.webhookJson) + stringBytes(job.dataJson);
-      return toOutcome(await pool.submit(job, { key: queueKey, bytes }), registrations, { answerWithinMs, queue });
+      return toOutcome(await pool.submit(job, { key: queueKey, bytes, ...(reservation && { reservation }) }), registrations, { answerWithinMs, queue });
     },
-    // The webhook data's JSON holds the body at least once: two bytes a character of it (memory-size.ts).
-    queueFull: (queueKey, bodyBytes) => (pool.hasRoom({ key: queueKey, bytes: 2 * bodyBytes }) ? undefined : queueFullMessage(queue)),
+    reserve(queueKey, bodyBytes) {
+      // The webhook data's JSON holds the body at least once: two bytes a character of it (memory-size.ts).
+      const held = pool.reserve({ key: queueKey, bytes: 2 * bodyBytes });
+      if (held === 'key-full') return { error: 'queue-full', message: queueFullMessage(queue) };
+      if (held === 'full') return { error: 'busy', message: busyMessage(queue) };
+      return held;
+    },
     waiting: () => pool.waiting(),
     close: () => pool.close(),
   };
+}
+
+interface SandboxJob {
+  source: string;
+  webhookJson: string;
+  dataJson: string;
+}
+
+/** The job the sandbox runs, or the outcome when there is no need or no way to run one. */
+function sandboxJob(source: string, webhook: WebhookData, registrations: readonly LegacyRegistration[]): SandboxJob | LegacyOutcome {
+  if (typeof source !== 'string' || Buffer.byteLength(source) > LEGACY_LIMITS.maxSourceBytes) {
+    return failure('invalid-function', `the source must be a string of at most ${LEGACY_LIMITS.maxSourceBytes} bytes`);
+  }
+  // Nothing to decide: no need to enter the sandbox (the source is not even checked).
+  if (registrations.length === 0) return { ok: true, matched: [] };
+  try {
+    return {
+      source,
+      webhookJson: JSON.stringify({ headers: webhook.headers, query: webhook.query, body: webhook.body }),
+      dataJson: JSON.stringify(registrations.map((registration) => registration.data ?? null)),
+    };
+  } catch {
+    return failure('crashed', 'the webhook or registration data is not serialisable as JSON');
+  }
 }
 
 function toOutcome(
@@ -138,7 +159,7 @@ function toOutcome(
     case 'key-full':
       return failure('queue-full', queueFullMessage(queue));
     case 'busy':
-      return failure('busy', `the forwarder's queue for legacy functions is full (at most ${queue.items} requests and ${queue.bytes} bytes wait); retry later`);
+      return failure('busy', busyMessage(queue));
     case 'closed':
       return failure('busy', 'the legacy-function runner is closed');
     case 'timeout':
@@ -148,6 +169,10 @@ function toOutcome(
     case 'answer':
       return readAnswer(answer.answer, registrations);
   }
+}
+
+function busyMessage(queue: QueueLimits): string {
+  return `the forwarder's queue for legacy functions is full (at most ${queue.items} requests and ${queue.bytes} bytes wait); retry later`;
 }
 
 function queueFullMessage(queue: QueueLimits): string {

@@ -19,7 +19,7 @@
  * it within `startWithinMs` of its posting is too (`crashed`).
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { FairQueue, type FairQueueLimits } from './fair-queue';
+import { type Admission, FairQueue, type FairQueueLimits, type Reservation } from './fair-queue';
 
 export type PoolAnswer =
   | { kind: 'answer'; answer: unknown }
@@ -45,16 +45,17 @@ export interface WorkerPoolOptions {
   queue: FairQueueLimits;
 }
 
-/** Which queue a job waits in, and what it holds in memory while it waits. */
+/** Which queue a job waits in, what it holds in memory while it waits, and the room held for it (given back as it arrives). */
 export interface JobTicket {
   key: string;
   bytes: number;
+  reservation?: Reservation;
 }
 
 export interface WorkerPool {
   submit(job: unknown, ticket?: JobTicket): Promise<PoolAnswer>;
-  /** Whether a job of this ticket would find room in its key's queue now (`submit` would not answer `key-full`). */
-  hasRoom(ticket: JobTicket): boolean;
+  /** Holds room in the ticket's queue for a job to come (fair-queue.ts `reserve`), or says why there is none. */
+  reserve(ticket: Pick<JobTicket, 'key' | 'bytes'>): Reservation | Exclude<Admission, 'queued'>;
   /** Jobs waiting for a worker, by key. */
   waiting(): Record<string, number>;
   close(): Promise<void>;
@@ -198,23 +199,29 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 
   return {
     submit(job, ticket = { key: '', bytes: 0 }) {
-      if (closed) return Promise.resolve({ kind: 'closed' });
+      if (closed) {
+        ticket.reservation?.release();
+        return Promise.resolve({ kind: 'closed' });
+      }
       for (const slot of slots) if (slot.worker === undefined) spawn(slot);
       let settle!: (answer: PoolAnswer) => void;
       const answered = new Promise<PoolAnswer>((resolve) => (settle = resolve));
       const pending: PendingJob = { id: nextId++, job, settle };
       // An idle worker means an empty queue (pump keeps it so): such a job is dispatched at once and never waits.
       const idle = slots.find((slot) => slot.ready && slot.current === undefined);
-      if (idle) dispatch(idle, pending);
-      else {
-        const admission = queue.push(ticket.key, pending, ticket.bytes);
+      if (idle) {
+        ticket.reservation?.release();
+        dispatch(idle, pending);
+      } else {
+        // The job takes the room held for it while its body was read (fair-queue.ts `reserve`).
+        const admission = queue.push(ticket.key, pending, ticket.bytes, ticket.reservation);
         if (admission === 'key-full') return Promise.resolve({ kind: 'key-full' });
         if (admission === 'full') return Promise.resolve({ kind: 'busy' });
       }
       return answered;
     },
 
-    hasRoom: (ticket) => queue.admission(ticket.key, ticket.bytes) !== 'key-full',
+    reserve: (ticket) => queue.reserve(ticket.key, ticket.bytes),
     waiting: () => queue.waitingByKey(),
 
     async close() {

@@ -11,6 +11,7 @@
  * - the caps on listeners per webhook and per owner, and on connections.
  * Nothing here measures time: each flood checks state (bytes held, queue contents, who got what).
  */
+import { request } from 'node:http';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
@@ -109,9 +110,9 @@ describe('a flood of large requests to one legacy webhook (in-process)', () => {
     let floodRuns = 0;
     const observed: LegacyRunner = {
       ...runner,
-      async run(source, data, registrations, queue) {
+      async run(source, data, registrations, queue, reservation) {
         if (queue === flood.id) floodRuns++;
-        const outcome = await runner.run(source, data, registrations, queue);
+        const outcome = await runner.run(source, data, registrations, queue, reservation);
         if (queue === other.id) floodWaitingWhenOtherRan = runner.waiting()[flood.id] ?? 0;
         return outcome;
       },
@@ -150,9 +151,69 @@ describe('a flood of large requests to one legacy webhook (in-process)', () => {
     const accepted = results.filter((result) => result.status === 202).length;
     expect(accepted + results.filter((result) => result.status === 429).length).toBe(FLOOD);
     expect(accepted).toBeGreaterThan(0);
-    expect(floodRuns).toBeLessThan(FLOOD); // part of the flood was refused before its body was even read
+    // Bodies being read count as waiting: every flood request refused was refused before its body was
+    // read, and every body read reached the sandbox and was accepted. Without that, the bodies of all the
+    // requests that arrived while the queue still had room were read, and most then refused.
+    expect(floodRuns).toBe(accepted);
     // Every accepted request was answered after its run: nothing waits any more.
     expect(forwarder.stats().legacyWaiting).toEqual({});
+  }, 60_000);
+
+  it('counts bodies being read as waiting: a flood whose headers all came before its bodies is refused before they are read', async () => {
+    const store = createWebhookStore();
+    const flood = legacyWebhook('wh_flood', 'attacker', SLOW_BY_ROOM);
+    await store.seed(flood);
+    const runner = createLegacyRunner({ workers: 1, maxQueuePerWebhook: QUEUE });
+    let floodRuns = 0;
+    let headersSeen = 0;
+    const observed: LegacyRunner = {
+      ...runner,
+      run(...args) {
+        floodRuns++;
+        return runner.run(...args);
+      },
+      // Asked for each request once its headers are read, before any of its body.
+      reserve(...args) {
+        headersSeen++;
+        return runner.reserve(...args);
+      },
+    };
+    const forwarder = await startForwarder({ store, legacyRunner: observed });
+    cleanup.push(() => runner.close(), () => forwarder.close());
+    const listener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: flood.id, secret: flood.secret, listenerId: 'f', data: { room: 'a' } });
+    cleanup.push(() => listener.close());
+
+    // Each request sends its headers and the first 1 KiB of its body, and holds the rest back.
+    const body = paddedBody('a', BODY);
+    let answeredEarly = 0;
+    const requests = Array.from({ length: FLOOD }, () => {
+      const held = request(`${forwarder.url}/webhook/${flood.id}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+      const status = new Promise<number>((resolve) => {
+        held.on('response', (response) => {
+          answeredEarly++;
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        held.on('error', () => resolve(0));
+      });
+      held.write(body.slice(0, 1024));
+      return { held, status };
+    });
+    // Every request's headers have been read; the answers given then have reached their clients.
+    await vi.waitFor(() => expect(headersSeen).toBe(FLOOD), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(answeredEarly).toBeGreaterThanOrEqual(FLOOD - QUEUE), { timeout: 30_000, interval: 20 });
+    const refusedBeforeTheirBodies = answeredEarly;
+    for (const { held } of requests) held.end(body.slice(1024));
+    const statuses = await Promise.all(requests.map(({ status }) => status));
+
+    const accepted = statuses.filter((status) => status === 202).length;
+    expect(accepted).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(FLOOD - accepted);
+    // Each 429 came while its body was still held back; no body was read only to be refused.
+    expect(refusedBeforeTheirBodies).toBe(FLOOD - accepted);
+    expect(floodRuns).toBe(accepted);
+    expect(accepted).toBeLessThanOrEqual(QUEUE);
+    await vi.waitFor(() => expect(listener.messages.all).toHaveLength(accepted), { timeout: 30_000 });
   }, 60_000);
 });
 

@@ -38,4 +38,40 @@ describe('FairQueue', () => {
     queue.shift();
     expect(queue.push('d', 'd1', 1)).toBe('queued');
   });
+  it('counts held room as waiting, per key and in all, until it is released (once)', () => {
+    const queue = new FairQueue<string>({ items: 3, bytes: 100, itemsPerKey: 2, bytesPerKey: 50 });
+    const first = queue.reserve('a', 20);
+    const second = queue.reserve('a', 20);
+    expect([typeof first, typeof second]).toEqual(['object', 'object']);
+    // Two places of a's two are held: a third is refused, before anything was queued.
+    expect(queue.reserve('a', 1)).toBe('key-full');
+    expect(queue.push('a', 'a1', 1)).toBe('key-full');
+    expect(queue.admission('a', 1)).toBe('key-full');
+    // The total counts held room too: 2 held + 1 queued of 3.
+    expect(queue.push('b', 'b1', 1)).toBe('queued');
+    expect(queue.reserve('c', 1)).toBe('full');
+    if (typeof first === 'string' || typeof second === 'string') throw new Error('expected reservations');
+    first.release();
+    first.release(); // a second release gives back nothing more
+    expect(queue.admission('a', 31)).toBe('key-full'); // 20 held + 31 > 50
+    expect(queue.push('a', 'a1', 31)).toBe('key-full');
+    expect(queue.push('a', 'a1', 10)).toBe('queued');
+    second.release();
+    expect(queue.waitingByKey()).toEqual({ b: 1, a: 1 });
+    expect(queue.admission('a', 40)).toBe('queued');
+    expect(queue.drain()).toEqual(['b1', 'a1']);
+    expect([queue.size, queue.bytes]).toEqual([0, 0]);
+  });
+  it('queues an item that comes with room held for it, even a little larger than held; a released reservation admits nothing', () => {
+    const queue = new FairQueue<string>({ items: 10, bytes: 100, itemsPerKey: 2, bytesPerKey: 40 });
+    const small = queue.reserve('a', 20);
+    const other = queue.reserve('a', 20);
+    if (typeof small === 'string' || typeof other === 'string') throw new Error('expected reservations');
+    expect(queue.push('a', 'a1', 25, small)).toBe('queued'); // 25 + 20 held > 40: admitted when its room was held
+    expect(small.held).toBe(false);
+    expect(queue.push('a', 'late', 1, small)).toBe('key-full'); // that room is taken: a second push must find room
+    other.release();
+    expect(queue.push('a', 'a2', 15, other)).toBe('queued'); // released: admitted as any item (25 + 15 ≤ 40)
+    expect([queue.size, queue.bytes]).toEqual([2, 40]);
+  });
 });
