@@ -5,6 +5,7 @@
  * `Hubdesk is running at <app URL>`; logs go to stderr.
  */
 import { randomBytes } from 'node:crypto';
+import { randomToken } from '../../common/bridge-resume';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,6 +18,7 @@ import { buildIfStale, rendererTarget } from '../build-freshness';
 import { createHostAdapters } from '../host-adapters';
 import { createAesGcmCipher, loadOrCreateKey } from './aes-gcm-cipher';
 import { createJsonFileStore } from './json-file-store';
+import { readLastRun, saveLastRun } from './last-run';
 import { createOpenExternal, openInBrowser } from './open-external';
 import { startBrowserHostServer } from './server';
 import { makePrivateFolder } from '../private-folder';
@@ -27,7 +29,8 @@ const rendererRoot = join(projectRoot, 'out', 'renderer');
 
 export interface BrowserHostArgs {
   profile: string;
-  port: number;
+  /** `--port`; undefined: the last run's port when it is free, else any. */
+  port: number | undefined;
   /** `auto`: build the renderer when its sources changed since the last build (main/build-freshness.ts); `always`: `--build`; `never`: `--skip-build`. */
   build: 'auto' | 'always' | 'never';
 }
@@ -38,8 +41,8 @@ export function parseBrowserHostArgs(argv: readonly string[], env: NodeJS.Proces
     options: { profile: { type: 'string' }, port: { type: 'string' }, build: { type: 'boolean' }, 'skip-build': { type: 'boolean' } },
     strict: true,
   });
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be a port number, not ${JSON.stringify(values.port)}`);
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) throw new Error(`--port must be a port number, not ${JSON.stringify(values.port)}`);
   const configHome = env.XDG_CONFIG_HOME || join(homedir(), '.config');
   if (values.build && values['skip-build']) throw new Error('--build and --skip-build exclude each other');
   const build = values.build ? 'always' : values['skip-build'] ? 'never' : 'auto';
@@ -59,11 +62,16 @@ export async function runBrowserHost(argv: readonly string[] = process.argv.slic
   makePrivateFolder(args.profile);
   const cipher = createAesGcmCipher(loadOrCreateKey(join(args.profile, 'token-key')));
   const store = createJsonFileStore(join(args.profile, 'settings.json'), logger);
+  const runs = createJsonFileStore(join(args.profile, 'browser-host.json'), logger);
+  const lastRun = readLastRun(runs);
+  const resumeKey = randomToken();
   let closeBackend = async () => {};
   const host = await startBrowserHostServer({
     staticRoot: rendererRoot,
     secret: randomBytes(32).toString('base64url'),
+    resumeKeys: { current: resumeKey, previous: lastRun?.resumeKey },
     port: args.port,
+    preferredPort: lastRun?.port,
     logger,
     async createCore(redirectUri) {
       const shared = await createHostAdapters(process.env, redirectUri, logger);
@@ -71,6 +79,7 @@ export async function runBrowserHost(argv: readonly string[] = process.argv.slic
       return createHubdeskCore({ ...shared.deps, cipher, store, dataDir: args.profile, openExternal: createOpenExternal(process.env, logger, print) });
     },
   });
+  saveLastRun(runs, { port: Number(new URL(host.origin).port), resumeKey });
   print(`${RUNNING_LINE_PREFIX}${host.appUrl}`);
   if (process.env.HUBDESK_OPEN_EXTERNAL !== 'none') await openApp(host.appUrl, args.profile, logger);
 

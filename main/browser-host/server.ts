@@ -2,11 +2,12 @@
  * The browser host's loopback server: the renderer's files, the OAuth loopback redirect
  * (RFC 8252 §7.3) and the WebSocket that carries the IPC contract. It listens on 127.0.0.1 only,
  * answers only requests addressed to that host name (no DNS rebinding), and serves the bridge only to
- * pages of its own origin that present the per-run secret.
+ * pages of its own origin that present the per-run secret, or that prove the previous run's resume key
+ * (docs/architecture.md, "The browser host across restarts").
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -20,6 +21,7 @@ import {
   TOKEN_FRAGMENT_KEY,
 } from '../../common/bridge-protocol';
 import { EVENT_NAMES } from '../../common/ipc-contract';
+import { randomToken, resumeProof } from '../../common/bridge-resume';
 import { toWireEvents } from '../../common/snapshot-pages';
 import { parseJsonMessage } from '../../common/json-message';
 import { OAUTH_CALLBACK_PATH } from '../../common/oauth-redirect';
@@ -36,7 +38,12 @@ export interface BrowserHostServerOptions {
   staticRoot: string;
   /** The per-run secret a page must present before it may use the bridge. */
   secret: string;
+  /** This run's resume key, given to each page welcomed, and the previous run's, which a page may prove to get the new secret. */
+  resumeKeys?: { current: string; previous?: string };
+  /** Listen on this port, or fail. */
   port?: number;
+  /** Listen on this port when it is free, else on any (ignored when `port` is given). */
+  preferredPort?: number;
   logger: Logger;
   /** Builds the core once the port (and so the loopback redirect URI) is known. */
   createCore(redirectUri: string): Promise<HubdeskCore>;
@@ -62,10 +69,7 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
     });
   });
   const sockets = new WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_MESSAGE_BYTES });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
+  await listenOnLoopback(server, options.port, options.preferredPort, logger);
   const port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
   const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
@@ -78,6 +82,9 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
   }
   const readyCore = core;
   const dispatch = readyCore.dispatch;
+  const run = randomToken();
+  const resumeKeys = options.resumeKeys ?? { current: randomToken() };
+  const build = await buildOf(options.staticRoot);
 
   async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (!allowedHosts.has(request.headers.host ?? '')) return send(response, 421, 'text/plain; charset=utf-8', 'Misdirected request');
@@ -129,6 +136,8 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
   const expectedSecret = digest(options.secret);
   function serveBridge(ws: WebSocket): void {
     let welcomed = false;
+    let resuming = false;
+    const hostNonce = randomToken();
     let unsubscribe: (() => void)[] = [];
     // Every frame is serialised inside a try and bounded (frame-guard.ts): an answer that cannot be
     // sent becomes an error envelope, an event is dropped; both are logged, nothing throws.
@@ -147,22 +156,32 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
       unsubscribe = [];
     });
     ws.on('error', (error) => logger.warn('bridge: socket error', { error: error.message }));
+    post({ type: 'challenge', run, nonce: hostNonce });
+    const refuse = (what: string) => {
+      logger.warn(`bridge: ${what} was refused`);
+      ws.close(CLOSE_UNAUTHORISED, 'unauthorised');
+    };
     ws.on('message', (data, isBinary) => {
       const message = isBinary ? undefined : parseClientMessage(data.toString());
       if (!message) {
         ws.close(CLOSE_PROTOCOL_ERROR, 'malformed message');
         return;
       }
+      if (!welcomed && message.type === 'resume') {
+        // One attempt per connection, and only before the hello: each proof is bound to this connection's nonce.
+        if (resuming) return refuse('a second resume');
+        resuming = true;
+        void answerResume(ws, hostNonce, message.nonce, message.proof)
+          .then((answer) => (answer ? post(answer) : refuse('a resume without the previous run’s key')))
+          .catch(failed('answering a resume'));
+        return;
+      }
       if (!welcomed) {
-        if (message.type !== 'hello' || !timingSafeEqual(digest(message.token), expectedSecret)) {
-          logger.warn('bridge: a client without the secret was refused');
-          ws.close(CLOSE_UNAUTHORISED, 'unauthorised');
-          return;
-        }
+        if (message.type !== 'hello' || !timingSafeEqual(digest(message.token), expectedSecret)) return refuse('a client without the secret');
         clearTimeout(helloTimer);
         welcomed = true;
         unsubscribe = EVENT_NAMES.map((name) => readyCore.onEvent(name, (payload) => toWireEvents(name, payload).forEach((wire) => post({ type: 'event', ...wire }))));
-        post({ type: 'welcome' });
+        post({ type: 'welcome', resumeKey: resumeKeys.current, build });
         // A page that (re)connects may have missed events: give it the current session at once.
         void readyCore.handlers['session.get']()
           .then((view) => post({ type: 'event', name: 'session.changed', payload: view }))
@@ -174,6 +193,22 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
         .then((envelope) => post({ type: 'result', id: message.id, envelope }))
         .catch(failed('answering a request'));
     });
+  }
+
+  /**
+   * The new secret for a tab that proved the previous run's resume key, for this very origin and
+   * nonce; with the host's proof, so the tab knows it reached the real host. Undefined otherwise.
+   */
+  async function answerResume(ws: WebSocket, hostNonce: string, tabNonce: string, proof: string): Promise<ServerMessage | undefined> {
+    const key = resumeKeys.previous;
+    if (key === undefined) return undefined;
+    // Only the canonical origin: a tab on `localhost:<port>` may have reached a stand-in on ::1 (docs/security.md, "Browser host").
+    const exchange = { origin, hostNonce, tabNonce };
+    const expected = await resumeProof(key, 'tab', exchange);
+    if (!timingSafeEqual(Buffer.from(expected, 'hex'), Buffer.from(proof, 'hex'))) return undefined;
+    if (ws.readyState !== ws.OPEN) return undefined;
+    logger.info('bridge: a tab of the previous run resumed');
+    return { type: 'resumed', token: options.secret, proof: await resumeProof(key, 'host', exchange) };
   }
 
   return {
@@ -191,6 +226,36 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
 }
 
 const parseClientMessage = (text: string) => parseJsonMessage(ClientMessageSchema, text);
+
+/**
+ * Listens on 127.0.0.1: on `port` or fail; else on `preferred` when it is free (the port of the
+ * profile's last run, so its tabs find it again), else on any free port.
+ */
+async function listenOnLoopback(server: Server, port: number | undefined, preferred: number | undefined, logger: Logger): Promise<void> {
+  const listen = (on: number) =>
+    new Promise<void>((resolve, reject) => {
+      const failed = (error: Error) => reject(error);
+      server.once('error', failed);
+      server.listen(on, '127.0.0.1', () => {
+        server.off('error', failed);
+        resolve();
+      });
+    });
+  if (port !== undefined || !preferred) return listen(port ?? 0);
+  try {
+    await listen(preferred);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' && (error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
+    logger.warn('browser host: the port of the last run is taken; listening on another (open the new address)', { port: preferred });
+    await listen(0);
+  }
+}
+
+/** Which renderer is served: index.html names its hashed assets, so any change of the build changes it. */
+async function buildOf(staticRoot: string): Promise<string> {
+  const index = await readFile(join(staticRoot, 'index.html')).catch(() => Buffer.alloc(0));
+  return createHash('sha256').update(index).digest('hex').slice(0, 16);
+}
 
 /** Only the parameters an authorisation response may carry, each at most once (RFC 6749 §4.1.2). */
 function digest(value: string): Buffer {

@@ -36,8 +36,9 @@ export function webhookSubtitle(view: Named): string | null {
   return `${hiddenName}${view.id}`;
 }
 
+/** A hub by its name; one no list has named yet (signed out since the app started) is not shown by its raw id. */
 export function routingLabel(routing: WebhookRouting, hubName?: string): string {
-  if (routing.kind === 'hub') return `Hub ${hubName ?? routing.hubId}`;
+  if (routing.kind === 'hub') return hubName === undefined ? 'A hub of your account (sign in to see which)' : `Hub ${hubName}`;
   return `Key ${routing.values.length === 1 ? 'value' : 'values'} ${routing.values.map(String).join(', ')}`;
 }
 

@@ -3,6 +3,8 @@
  * clears the list, so nothing of one account is shown after the next sign-in. Answers are matched to
  * the request that is still current: a slow answer that was overtaken by a newer request, or that
  * arrives after a sign-out, is dropped. Which hub is open, and what it holds, is the open-hub store's.
+ * The names of the last list loaded outlive a sign-out: what is still shown signed out (a webhook routed
+ * to a hub, a routing decision) names the hub, never its raw id.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Bridge, HubView } from '../../../common/ipc-contract';
@@ -17,6 +19,8 @@ export type HubListState =
 export interface HubsState {
   active: boolean;
   list: HubListState;
+  /** Hub id → name, from the last list loaded; kept across sign-out, replaced by the next list (so bounded by it). */
+  names: ReadonlyMap<string, string>;
   /** Follows the session: true while signed in. Becoming active loads the hubs; leaving clears. */
   setActive(active: boolean): void;
   /** Loads the hub list again; a list already shown stays until the new one arrives. */
@@ -38,6 +42,7 @@ export function createHubsStore(bridge: Pick<Bridge, 'hubs'>): HubsStore {
   return createStore<HubsState>()((set, get) => ({
     active: false,
     list: { status: 'idle' },
+    names: new Map(),
 
     setActive(active) {
       if (active === get().active) return;
@@ -54,7 +59,8 @@ export function createHubsStore(bridge: Pick<Bridge, 'hubs'>): HubsStore {
       if (get().list.status !== 'loaded') set({ list: { status: 'loading' } });
       const result = await settle(() => bridge.hubs.list());
       if (startedIn !== generation || request !== listRequest) return;
-      set({ list: result.ok ? { status: 'loaded', hubs: result.value } : { status: 'error', error: result.error } });
+      if (!result.ok) return set({ list: { status: 'error', error: result.error } });
+      set({ list: { status: 'loaded', hubs: result.value }, names: new Map(result.value.map((hub) => [hub.id, hub.name])) });
     },
   }));
 }

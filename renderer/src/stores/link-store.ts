@@ -1,8 +1,8 @@
 /**
  * The link between the renderer and the app's main process (issue 13 §2). In Electron the link is IPC
  * and always `connected`; in the browser host it is a loopback WebSocket that can close (the host
- * stopped, the machine slept) and is re-opened by the transport, or refused for good (the host
- * restarted with a new secret). The transport reports every change (`onLinkChange`); the UI reads it
+ * stopped, the machine slept) and is re-opened by the transport, found again after a restart of the
+ * host, or refused for good (a restarted host that does not recognise the page). The transport reports every change (`onLinkChange`); the UI reads it
  * here: a banner while it is not connected, live indicators "Unknown", controls that need main disabled.
  * When the link comes back, `resyncOnReconnect` reads the session and the open hub again, so nothing
  * stale stays shown.
@@ -13,6 +13,10 @@ export type LinkState =
   | { state: 'connected' }
   /** Closed; the transport is opening it again. */
   | { state: 'reconnecting'; reason: string }
+  /** Closed, and nothing has answered for several attempts: Hubdesk is not running (or moved); the transport keeps trying. */
+  | { state: 'waiting'; reason: string }
+  /** The host was restarted with another build of the page: the page is reloading (docs/architecture.md, "The browser host across restarts"). */
+  | { state: 'restarted' }
   /** Closed for good: the transport gave up; `reason` says what the user can do. */
   | { state: 'lost'; reason: string };
 
@@ -31,11 +35,13 @@ export function createLinkStore(initial: LinkState = CONNECTED): LinkStore {
     link: initial,
     setLink(link) {
       const current = get().link;
-      if (current.state === link.state && (current.state === 'connected' || (link.state !== 'connected' && current.reason === link.reason))) return;
+      if (current.state === link.state && reasonOf(current) === reasonOf(link)) return;
       set({ link });
     },
   }));
 }
+
+const reasonOf = (link: LinkState) => ('reason' in link ? link.reason : undefined);
 
 export const isConnected = (state: LinkStoreState) => state.link.state === 'connected';
 

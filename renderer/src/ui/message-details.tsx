@@ -6,14 +6,13 @@
  */
 import type { SignatureVerdict, WebhookEntry, WebhookFullMessage } from '../../../common/ipc-contract';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { useStore } from 'zustand';
 import { base64Bytes } from '../../../common/base64';
 import { decisionSentence, formatSize, formatTime, hexDump, prettyJson, rawBodyText, signatureLabel } from '../format/webhook-labels';
 import type { MessageDetailsState } from '../stores/webhooks-store';
 import { JsonTree } from './json-tree';
 import { KeyPathPlayground } from './key-path-playground';
 import { MessageActions } from './message-actions';
-import { useStores } from './stores-context';
+import { useHubName } from './stores-context';
 
 export function MessageDetails({ entry, details, intakeUrl }: { entry: WebhookEntry | undefined; details: MessageDetailsState; intakeUrl: string | null }) {
   const pane = useRef<HTMLElement>(null);
@@ -165,9 +164,7 @@ function BodyPreview({ entry, details }: { entry: WebhookEntry; details: Message
 
 function RoutingDecision({ entry }: { entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery' | 'rejected'> }) {
   const { routing } = entry;
-  const { hubs } = useStores();
-  const hubList = useStore(hubs, (s) => s.list);
-  const hubName = (id: string) => (hubList.status === 'loaded' ? hubList.hubs.find((hub) => hub.id === id)?.name : undefined);
+  const hubName = useHubName();
   return (
     <>
       <p className="decision-sentence" data-rejected={entry.rejected !== undefined}>

@@ -8,6 +8,7 @@ import { HubList } from './hub-list';
 import { Notices } from './notices';
 import { PaletteDialog } from './palette-dialog';
 import { SettingsView } from './settings-view';
+import { SignOutButton } from './sign-out-button';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { useStores } from './stores-context';
 import { useAppShortcuts } from './use-app-shortcuts';
@@ -22,7 +23,6 @@ const STORAGE_HINT: Partial<Record<SessionView['tokenStorage'], string>> = {
 
 export function SignedInScreen({ user, view, onView }: { user: UserView; view: AppView; onView(view: AppView): void }) {
   const { session, preferences } = useStores();
-  const pending = useStore(session, (s) => s.pending);
   const tokenStorage = useStore(session, (s) => s.session?.tokenStorage);
   const collapsed = useStore(preferences, (s) => s.sidebarCollapsed);
   const fullName = `${user.firstname} ${user.lastname}`.trim();
@@ -63,9 +63,7 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
             {user.email && <span className="user-email">{user.email}</span>}
             {hint && <span className="storage-hint">{hint}</span>}
           </p>
-          <button type="button" disabled={pending === 'signOut'} onClick={() => void session.getState().signOut()}>
-            Sign out
-          </button>
+          <SignOutButton />
         </div>
       </header>
       <ActionError />

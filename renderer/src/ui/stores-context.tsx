@@ -39,6 +39,13 @@ export function useStores(): Stores {
   return stores;
 }
 
+/** The name of a hub by its id, while signed in and after a sign-out (undefined when no list named it yet). */
+export function useHubName(): (hubId: string) => string | undefined {
+  const { hubs } = useStores();
+  const names = useStore(hubs, (s) => s.names);
+  return (hubId) => names.get(hubId);
+}
+
 /** Whether main can be reached now: controls that need it are disabled while it cannot. */
 export function useLinked(): boolean {
   const { link } = useStores();

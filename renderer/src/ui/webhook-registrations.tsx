@@ -6,17 +6,16 @@ import { connectionLabel, routingLabel, webhookSubtitle, webhookTitle } from '..
 import { connectionOf } from '../stores/webhooks-store';
 import { CopyButton } from './copy-button';
 import { FormDialog } from './form-dialog';
-import { useLinked, useStores } from './stores-context';
+import { useHubName, useLinked, useStores } from './stores-context';
 import { useNow } from './use-now';
 
 export function WebhookRegistrations() {
-  const { webhooks, hubs } = useStores();
+  const { webhooks } = useStores();
   const registrations = useStore(webhooks, (s) => s.registrations);
   const connections = useStore(webhooks, (s) => s.connections);
   const pending = useStore(webhooks, (s) => s.pending);
-  const hubList = useStore(hubs, (s) => s.list);
   const linked = useLinked();
-  const hubName = (id: string) => (hubList.status === 'loaded' ? hubList.hubs.find((hub) => hub.id === id)?.name : undefined);
+  const hubName = useHubName();
   const [confirming, setConfirming] = useState<WebhookView | null>(null);
 
   return (

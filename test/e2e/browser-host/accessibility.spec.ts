@@ -1,7 +1,7 @@
 /**
  * Accessibility of every main screen (issue 13 §6): axe-core (WCAG 2.1 A and AA rules) finds no
  * violation on the signed-out screen, the hubs view with a live hub, the webhooks view and the settings
- * view, and on the open command palette and shortcuts sheet, each in the light and the dark scheme, in Chromium against the reference stack; a skip link
+ * view, and on the open command palette, shortcuts sheet and sign-out dialog, each in the light and the dark scheme, in Chromium against the reference stack; a skip link
  * leads past the header and the sidebar, and each favourite button names its device.
  */
 import { createRequire } from 'node:module';
@@ -94,6 +94,16 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.keyboard.press('Shift+?');
       await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
       expect(await violations(page), 'shortcuts').toEqual([]);
+      await page.keyboard.press('Escape');
+
+      // Sign out asks first: its dialog, then Escape keeps the user signed in.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      const signOut = page.getByRole('dialog', { name: 'Sign out of Hubdesk?' });
+      await expect(signOut.getByRole('button', { name: 'Cancel' })).toBeFocused();
+      expect(await violations(page), 'sign out').toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(signOut).toBeHidden();
+      await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
     } finally {
       await context.close();
       await host.stop();

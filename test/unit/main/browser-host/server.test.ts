@@ -135,8 +135,9 @@ describe('browser host server', () => {
     const ws = connect();
     const inbox = bridgeMessages(ws);
     await new Promise((resolve) => ws.on('open', resolve));
+    expect(await inbox.next()).toMatchObject({ type: 'challenge' });
     ws.send(JSON.stringify({ type: 'hello', token: SECRET }));
-    expect(await inbox.next()).toEqual({ type: 'welcome' });
+    expect(await inbox.next()).toEqual({ type: 'welcome', resumeKey: expect.stringMatching(/^[\w-]{43}$/) as string, build: expect.any(String) as string });
     expect(await inbox.next()).toEqual({ type: 'event', name: 'session.changed', payload: view });
     ws.send(JSON.stringify({ type: 'invoke', id: 7, channel: 'session.get', args: [] }));
     expect(await inbox.next()).toEqual({ type: 'result', id: 7, envelope: { ok: true, value: view } });

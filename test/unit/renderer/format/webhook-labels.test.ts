@@ -22,6 +22,7 @@ describe('webhook labels', () => {
   it('labels registrations and connections', () => {
     expect(routingLabel({ kind: 'keys', values: ['a', 5] })).toBe('Key values a, 5');
     expect(routingLabel({ kind: 'hub', hubId: 'h1' }, 'Home')).toBe('Hub Home');
+    expect(routingLabel({ kind: 'hub', hubId: 'h1' })).toBe('A hub of your account (sign in to see which)'); // never the raw id
     expect(connectionLabel({ state: 'reconnecting', attempt: 3, nextRetryAt: 4_500 }, 1_000)).toBe('Reconnecting (attempt 3, next try in 4 s)');
     expect(connectionLabel({ state: 'refused', reason: 'Wrong.' }, 0)).toBe('Refused: Wrong.');
   });

@@ -102,4 +102,21 @@ describe('hubs store', () => {
     await flush();
     expect(isListed(store.getState(), 'h1')).toBe(true);
   });
+
+  it('keeps the names of the last list across a sign-out, and takes the next list’s names instead', async () => {
+    const { fake, store } = await activeStore();
+    store.getState().setActive(false);
+    expect(store.getState().list).toEqual({ status: 'idle' });
+    expect(store.getState().names).toEqual(new Map([['h1', 'Home'], ['h2', 'Cabin']]));
+
+    store.getState().setActive(true);
+    fake.waiting('hubs.list')[0]!.resolve(ok([hub('h1', 'Home, renamed')]));
+    await flush();
+    expect(store.getState().names).toEqual(new Map([['h1', 'Home, renamed']])); // bounded by one list
+
+    void store.getState().reload();
+    fake.waiting('hubs.list')[0]!.resolve({ ok: false, error: { code: 'cloud-unreachable', message: 'The cloud did not answer.' } });
+    await flush();
+    expect(store.getState().names.get('h1')).toBe('Home, renamed'); // a failed list forgets nothing
+  });
 });
