@@ -319,13 +319,17 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
     };
   };
 
-  /** Closes the channel and says why (closed, signed out), or says nothing when the core is going away (null). */
+  /**
+   * Closes the channel and says why: `closed` unless the channel had ended already (it said why then),
+   * `signed-out` always (the model forgets the hub); nothing when the core is going away (null).
+   */
   const close = (state: LiveState | null) => {
     if (!channel) return;
     const { hubId } = channel;
+    const wasActive = channel.active();
     channel.close();
     channel = null;
-    if (state !== null) emit('hubs.live', { hubId, state });
+    if (state !== null && (wasActive || state.kind === 'signed-out')) emit('hubs.live', { hubId, state });
   };
 
   return {

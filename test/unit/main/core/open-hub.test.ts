@@ -333,6 +333,7 @@ describe('the open hub', () => {
     old.live.open('hub-1'); // opening again after giving up tries afresh
     await old.settle();
     expect(old.sockets).toHaveLength(2);
+    expect(old.states().slice(-2)).toEqual(['no-realtime', 'connecting']); // not "closed" in between: it had ended already
   });
 
   it('an unreachable hub is retried with backoff', async () => {
@@ -402,6 +403,9 @@ describe('the open hub: each live state from its own evidence', () => {
     expect(refused.lastState()).toMatchObject({ kind: 'reconnecting', cause: 'refused' });
     const gone = await watching({ devicesFail: new AppError('hub-not-found', 'This hub is no longer in your account.') });
     expect(gone.lastState()).toEqual({ kind: 'hub-gone' });
+    gone.live.signedOut(); // ended already, but the user signed out: said, so the model forgets the hub
+    expect(gone.lastState()).toEqual({ kind: 'signed-out' });
+    expect(gone.live.view.summary()).toMatchObject({ hubId: null, live: { kind: 'closed' } });
     const signedOut = await watching({ devicesFail: new AppError('signed-out', 'You are signed out.') });
     expect(signedOut.lastState()).toEqual({ kind: 'signed-out' });
   });
