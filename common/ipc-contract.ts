@@ -149,19 +149,41 @@ export const DeviceEventBatchSchema = z.object({ hubId: z.string(), events: z.ar
 export type DeviceEventBatch = z.infer<typeof DeviceEventBatchSchema>;
 
 /**
- * The live channel of the watched hub. `live`: subscribed, changes arrive as they happen.
- * `reconnecting`: lost, next attempt at `nextRetryAt` (backoff with jitter); `offline`: not retrying
- * (signed out, no realtime on this hub, or no access) — `reason` says why.
+ * Why a retry of the live channel was needed, each from its own evidence (docs/hub-realtime.md, "The
+ * open hub's model and live states"): `hub-not-answering` (the socket dropped, could not connect, or the hub
+ * did not answer in time), `cloud-unreachable` (the cloud, or the relay a remote route goes through,
+ * did not answer while the machine is online), `offline` (the operating system reports no network),
+ * `refused` (the hub or a proxy answered with an HTTP error instead), `session-ended` (the hub closed
+ * the socket for its session: a new one is opened).
  */
-export const LiveStatusSchema = z.object({
-  hubId: z.string(),
-  state: z.discriminatedUnion('state', [
-    z.object({ state: z.literal('connecting') }),
-    z.object({ state: z.literal('live'), since: z.string() }),
-    z.object({ state: z.literal('reconnecting'), attempt: z.number().int().positive(), nextRetryAt: z.number(), reason: z.string() }),
-    z.object({ state: z.literal('offline'), reason: z.string() }),
-  ]),
-});
+export const RECONNECT_CAUSES = ['hub-not-answering', 'cloud-unreachable', 'offline', 'refused', 'session-ended'] as const;
+export type ReconnectCause = (typeof RECONNECT_CAUSES)[number];
+
+/**
+ * The live channel of the open hub, as data; the words are made from it in one place
+ * (common/live-words.ts). `live`: subscribed, changes arrive as they happen (`since`, ISO time);
+ * `not-responding`: the socket is open but the hub has been silent (`since`, epoch ms); `reconnecting`:
+ * the next attempt is at `nextAttemptAt` (epoch ms, backoff with jitter), and `cause` says why. The
+ * others are final until the hub is opened again: `closed` (the user left the hub), `signed-out`,
+ * `hub-refused` (the hub or the cloud refused Hubdesk access to it, HTTP 403), `hub-gone` (no longer in
+ * the account), `no-realtime` (the hub has no realtime channel, HTTP 404), `not-opened` (the app did
+ * not take the request to open it: the renderer's own state, with the error's code).
+ */
+export const LiveStateSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('connecting') }),
+  z.object({ kind: z.literal('live'), since: z.string() }),
+  z.object({ kind: z.literal('not-responding'), since: z.number() }),
+  z.object({ kind: z.literal('reconnecting'), attempt: z.number().int().positive(), nextAttemptAt: z.number(), cause: z.enum(RECONNECT_CAUSES) }),
+  z.object({ kind: z.literal('closed') }),
+  z.object({ kind: z.literal('signed-out') }),
+  z.object({ kind: z.literal('hub-refused') }),
+  z.object({ kind: z.literal('hub-gone') }),
+  z.object({ kind: z.literal('no-realtime') }),
+  z.object({ kind: z.literal('not-opened'), code: z.enum(ERROR_CODES) }),
+]);
+export type LiveState = z.infer<typeof LiveStateSchema>;
+
+export const LiveStatusSchema = z.object({ hubId: z.string(), state: LiveStateSchema });
 export type LiveStatus = z.infer<typeof LiveStatusSchema>;
 
 /** A failure shown to the user: one of the app's error codes and a sentence that says what to do. */

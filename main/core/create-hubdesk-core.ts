@@ -21,10 +21,9 @@ import { createInsights } from './insights';
 import { createLanDirectory } from './lan-directory';
 import { plainWebSocket, wsLiveSocket } from './live-socket';
 import { createNoticeBoard } from './notices';
-import { watchNetwork, type WakeReason } from './network-watch';
+import { isOnline, watchNetwork, type WakeReason } from './network-watch';
 import { createOAuthFlow } from './oauth-flow';
-import { createOpenHub, type LiveEvent, SIGNED_OUT_REASON } from './open-hub';
-import { createOpenHubMirror } from './open-hub-mirror';
+import { createOpenHub, type LiveEvent } from './open-hub';
 import { realSchedule, systemClock } from './ports';
 import { createRoutePins } from './route-pins';
 import { createParallelPingSelector } from './route-selection';
@@ -89,30 +88,29 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   });
   const sessions = createHubSessions({ cloud, hubClient, routes, pins: createRoutePins(store), clock, logger });
   const favourites = createFavourites(store, logger);
-  const insights = createInsights(sessions, (hubId) => hubNames.get(hubId));
+  const insights = createInsights(sessions, (hubId) => sessions.hubName(hubId));
   const deviceList = async (hubId: string): Promise<DeviceList> => ({ ...(await sessions.devices(hubId)), favourites: favourites.get(hubId) });
   const liveEvents = createEventEmitter<LiveEvent>(logger);
-  // Main's own view of the open hub (the tray, the notifications), fed by the events the renderer gets.
-  const hubNames = new Map<string, string>();
-  const mirror = createOpenHubMirror((hubId) => hubNames.get(hubId), logger);
-  for (const event of LIVE_EVENTS) liveEvents.on(event, (payload) => mirror.apply(event, payload));
-  const desktopEvents = createEventEmitter<DesktopEvent>(logger);
-  const desktop = createDesktopPreferences(store, deps.desktop, logger);
-  desktop.onChange((view) => desktopEvents.emit('desktop.changed', view));
-  const stopAlerts = startDesktopAlerts({
-    mirror,
-    switches: () => desktop.get().notify,
-    hubName: (hubId) => hubNames.get(hubId),
-    notify: deps.desktop?.notify ?? ((notification) => desktopEvents.emit('desktop.notification', notification)),
-  });
+  const interfaces = deps.networkInterfaces ?? networkInterfaces;
+  // The open hub owns its model; the tray and the notifications read it (open-hub-model.ts).
   const openHub = createOpenHub({
     sessions,
     fetchDevices: deviceList,
     openSocket: wsLiveSocket((namedHub) => transportFor(standardTransport, deps.namingHub, namedHub).openWebSocket, schedule),
     emit: liveEvents.emit,
+    online: () => isOnline(interfaces),
     clock,
     logger,
     schedule,
+  });
+  const desktopEvents = createEventEmitter<DesktopEvent>(logger);
+  const desktop = createDesktopPreferences(store, deps.desktop, logger);
+  desktop.onChange((view) => desktopEvents.emit('desktop.changed', view));
+  const stopAlerts = startDesktopAlerts({
+    openHub: openHub.view,
+    switches: () => desktop.get().notify,
+    hubName: (hubId) => sessions.hubName(hubId),
+    notify: deps.desktop?.notify ?? ((notification) => desktopEvents.emit('desktop.notification', notification)),
   });
   lan?.onUp((hubId) => {
     sessions.reselect(hubId).catch((error: unknown) => logger.warn('hubs: looking for a better route failed', { hubId, error: error instanceof Error ? error.message : String(error) }));
@@ -135,7 +133,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     cloud,
     logger,
     onIdentityChange: () => {
-      openHub.stop(SIGNED_OUT_REASON);
+      openHub.signedOut();
       void sessions.clear(); // ends each hub session on its hub too; the user need not wait for that
     },
   });
@@ -147,11 +145,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     'auth.cancel': async () => auth.cancel(),
     'auth.reopenBrowser': () => auth.reopenBrowser(),
     'auth.signOut': async () => auth.signOut(),
-    'hubs.list': async () => {
-      const hubs = await sessions.list();
-      for (const hub of hubs) hubNames.set(hub.id, hub.name);
-      return hubs;
-    },
+    'hubs.list': () => sessions.list(),
     'hubs.setCapability': async (hubId, request) => {
       return sessions.setCapability(hubId, request);
     },
@@ -165,7 +159,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     },
     'hubs.setFavourite': async (hubId, deviceId, favourite) => {
       favourites.set(hubId, deviceId, favourite);
-      mirror.setFavourites(hubId, favourites.get(hubId));
+      openHub.setFavourites(hubId, favourites.get(hubId));
     },
     'hubs.pinRoute': async (hubId, kind) => {
       sessions.pinRoute(hubId, kind);
@@ -217,7 +211,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     if (open !== null) openHub.restart(open);
     webhooks.reconnect();
   };
-  const stopWatchingNetwork = watchNetwork({ interfaces: deps.networkInterfaces ?? networkInterfaces, clock, schedule, logger, onWake: wake });
+  const stopWatchingNetwork = watchNetwork({ interfaces, clock, schedule, logger, onWake: wake });
 
   const restoring = state.auth().status === 'restoring' ? auth.restore() : Promise.resolve();
   // The listener starts once the saved history is read (messages wait at the forwarder meanwhile);
@@ -236,8 +230,8 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     },
     handleOAuthCallback: (params) => auth.handleCallback(params),
     wake,
-    openHubSummary: () => mirror.summary(),
-    onOpenHubSummary: (listener) => mirror.onSummary(listener),
+    openHubSummary: () => openHub.view.summary(),
+    onOpenHubSummary: (listener) => openHub.view.onSummary(listener),
     async dispose() {
       stopAlerts();
       desktopEvents.clear();

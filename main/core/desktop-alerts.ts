@@ -5,14 +5,17 @@
  * preferences. This module decides what to say; the host shows it (natively, or in the renderer with
  * the Web Notifications API).
  *
+ * It reads the open hub's model (open-hub-model.ts): the same values and live states as the window.
  * A hub counts as unreachable once its live channel failed to come back on a second attempt (a single
- * dropped socket that reconnects at once is not worth a notification), or stopped retrying; it is
- * reachable again when the channel is live after that. Closing the hub or signing out says nothing.
+ * dropped socket that reconnects at once is not worth a notification), or ended for a reason that a
+ * retry cannot mend (access refused, gone from the account, no live updates); it is reachable again
+ * when the channel is live after that. Closing the hub or signing out says nothing. The words of the
+ * state are common/live-words.ts's, as in the window and the tray.
  */
-import type { AlarmKind, DesktopNotification, LiveStatus, NotificationSwitches } from '../../common/ipc-contract';
+import type { AlarmKind, DesktopNotification, LiveState, LiveStatus, NotificationSwitches } from '../../common/ipc-contract';
+import { liveWords } from '../../common/live-words';
 import { oneLine } from '../../common/one-line';
-import { CLOSED_REASON, SIGNED_OUT_REASON } from './open-hub';
-import type { CapabilityChange, OpenHubMirror } from './open-hub-mirror';
+import type { CapabilityChange, OpenHubView } from './open-hub-model';
 
 /** Reconnect attempts that fail before the hub is said to be unreachable. */
 export const UNREACHABLE_AFTER_ATTEMPTS = 2;
@@ -43,15 +46,20 @@ export function alarmKind(capabilityId: string): AlarmKind | null {
   return Object.hasOwn(ALARM_KIND_BY_CAPABILITY, capabilityId) ? ALARM_KIND_BY_CAPABILITY[capabilityId]! : 'other';
 }
 
+/** Live states that end the channel until the user opens the hub again, and are worth telling. */
+const FAILED_FOR_GOOD: ReadonlySet<LiveState['kind']> = new Set(['hub-refused', 'hub-gone', 'no-realtime']);
+/** Live states in which the user left the hub: nothing to tell, and it starts afresh when opened again. */
+const LEFT: ReadonlySet<LiveState['kind']> = new Set(['closed', 'signed-out']);
+
 export interface DesktopAlertsDeps {
-  mirror: Pick<OpenHubMirror, 'onCapabilityChange' | 'onLive'>;
+  openHub: Pick<OpenHubView, 'onCapabilityChange' | 'onLive'>;
   switches(): NotificationSwitches;
   hubName(hubId: string): string | undefined;
   notify(notification: DesktopNotification): void;
 }
 
 /** Starts listening; returns the function that stops. */
-export function startDesktopAlerts({ mirror, switches, hubName, notify }: DesktopAlertsDeps): () => void {
+export function startDesktopAlerts({ openHub, switches, hubName, notify }: DesktopAlertsDeps): () => void {
   const nameOf = (hubId: string) => hubName(hubId) ?? 'Your hub';
 
   const onCapability = ({ hubId, device, capabilityId, value }: CapabilityChange) => {
@@ -71,24 +79,23 @@ export function startDesktopAlerts({ mirror, switches, hubName, notify }: Deskto
     const tell = (kind: 'hub-unreachable' | 'hub-reachable', title: string, body: string) => {
       if (switches().hubReachability) notify({ tag: `hub:${hubId}`, kind, title: oneLine(title, 200), body: oneLine(body, 500), hubId });
     };
-    if (state.state === 'live') {
+    if (state.kind === 'live') {
       wasLive.add(hubId);
       if (toldUnreachable.delete(hubId)) tell('hub-reachable', `${nameOf(hubId)} is reachable again`, 'Its devices are live again.');
       return;
     }
-    if (state.state === 'offline' && (state.reason === CLOSED_REASON || state.reason === SIGNED_OUT_REASON)) {
+    if (LEFT.has(state.kind)) {
       wasLive.delete(hubId);
       toldUnreachable.delete(hubId);
       return;
     }
-    const lost = (state.state === 'reconnecting' && state.attempt >= UNREACHABLE_AFTER_ATTEMPTS) || state.state === 'offline';
+    const lost = (state.kind === 'reconnecting' && state.attempt >= UNREACHABLE_AFTER_ATTEMPTS) || FAILED_FOR_GOOD.has(state.kind);
     if (!lost || !wasLive.has(hubId) || toldUnreachable.has(hubId)) return;
     toldUnreachable.add(hubId);
-    const reason = 'reason' in state ? ` ${state.reason}` : '';
-    tell('hub-unreachable', `${nameOf(hubId)} is unreachable`, state.state === 'offline' ? reason.trim() : `Hubdesk keeps trying.${reason}`);
+    tell('hub-unreachable', `${nameOf(hubId)} is unreachable`, `${liveWords(state, nameOf(hubId)).sentence}.`);
   };
 
-  const stops = [mirror.onCapabilityChange(onCapability), mirror.onLive(onLive)];
+  const stops = [openHub.onCapabilityChange(onCapability), openHub.onLive(onLive)];
   return () => {
     for (const stop of stops) stop();
   };

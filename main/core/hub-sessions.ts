@@ -25,14 +25,17 @@ import { isUnencrypted, preferred, type RouteSelector, type Selection } from './
 /** The device list as the sessions know it; the user's favourites are added by the core. */
 export type HubDevices = Omit<DeviceList, 'favourites'>;
 
-/** Where and how the realtime channel of a hub connects: the session's current route and its token. */
+/** Where and how the realtime channel of a hub connects: the session's current route (and its kind) and its token. */
 export interface LiveEndpoint extends HubAddress {
+  route: RouteKind;
   token: string;
 }
 
 export interface HubSessions {
   /** The user's hubs from the cloud: read afresh (addresses and hubs change), or the record sign-in read just now. */
   list(): Promise<HubView[]>;
+  /** The hub's name from the last read of the user's hubs (kept until sign-out), or undefined before one. */
+  hubName(hubId: string): string | undefined;
   /** The devices and what this session may do with them. */
   devices(hubId: string): Promise<HubDevices>;
   /** What this session may do (session/me, read once per session however many ask at once). */
@@ -128,10 +131,14 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
   /** Per hub, the devices of the last list (id → name): for error messages. */
   const knownDevices = new Map<string, Map<string, string>>();
 
+  /** The names of the user's hubs; unlike `records`, kept when routes are forgotten (only sign-out clears them). */
+  let names = new Map<string, string>();
+
   /** `maxAgeMs`: a record read that recently may serve (the first hub list after sign-in); fresh otherwise. */
   const readRecords = async (maxAgeMs = 0): Promise<Map<string, HubRecord>> => {
     const user = await cloud.getUser({ maxAgeMs });
     records = new Map(user.hubs.map((hub) => [hub._id, hub]));
+    names = new Map(user.hubs.map((hub) => [hub._id, hub.name]));
     return records;
   };
 
@@ -271,6 +278,7 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
       const hubs = await readRecords(SIGN_IN_RECORD_REUSE_MS);
       return [...hubs.values()].map((hub) => toHubView(hub, pins.get(hub._id)));
     },
+    hubName: (hubId) => names.get(hubId),
     async devices(hubId) {
       // The list and the permissions go out together once the session is open: one round trip, not two.
       const [{ value, selection }, granted] = await Promise.all([withSession(hubId, DEVICES_CALL, (current, at) => hubClient.devices(at, current.token)), permissions(hubId)]);
@@ -310,8 +318,8 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
     },
     async liveEndpoint(hubId) {
       const current = await session(hubId);
-      const { baseUrl, namedHub } = current.selection().route;
-      return { baseUrl, ...(namedHub !== undefined && { namedHub }), token: current.token };
+      const { baseUrl, namedHub, kind } = current.selection().route;
+      return { baseUrl, ...(namedHub !== undefined && { namedHub }), route: kind, token: current.token };
     },
     expire(hubId, token) {
       if (sessions.get(hubId)?.token === token) sessions.delete(hubId);
@@ -355,6 +363,7 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
       opening.clear();
       knownDevices.clear();
       records = new Map();
+      names = new Map();
       await Promise.all(ended.map(([hubId, ending]) => logout(hubId, ending)));
     },
     forgetRoutes() {

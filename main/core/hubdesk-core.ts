@@ -7,7 +7,7 @@ import type { DesktopNotification, EventName, EventPayload, Handlers } from '../
 import type { HubTransport } from './hub-client';
 import type { Dispatch } from './ipc-dispatcher';
 import type { OpenWebSocket } from './live-socket';
-import type { OpenHubSummary } from './open-hub-mirror';
+import type { OpenHubSummary } from './open-hub-model';
 import type { NetworkInterfaces, WakeReason } from './network-watch';
 import type { BackendConfig, Clock, KeyValueStore, Logger, MdnsBrowser, OpenExternal, Schedule, SecretCipher } from './ports';
 

@@ -13,6 +13,7 @@ export const MAX_REALTIME_FRAME_BYTES = 4 * 1024 * 1024;
 export const REALTIME_HANDSHAKE_TIMEOUT_MS = 10_000;
 /** The app pings the hub this often and drops a socket whose previous ping went unanswered (a dead route, e.g. after sleep). */
 export const REALTIME_CLIENT_PING_MS = 30_000;
+export const REALTIME_SILENT_AFTER_MS = 4_000;
 
 export interface LiveSocketEnd {
   /** The close code (1006 when the connection dropped without one). */
@@ -25,6 +26,12 @@ export interface LiveSocketEnd {
 export interface LiveSocketHandlers {
   onOpen(): void;
   onMessage(text: string): void;
+  /**
+   * The hub stopped answering (`false`: nothing from it, not even a pong, for REALTIME_SILENT_AFTER_MS while
+   * the socket is open) or answers again (`true`: the first frame or pong after that). Called only between
+   * `onOpen` and `onClose`, and only on a change.
+   */
+  onResponding(responding: boolean): void;
   /** Called once, whatever ended the socket; not called after `close` from our side. */
   onClose(end: LiveSocketEnd): void;
 }

@@ -42,6 +42,19 @@ export function networkFingerprint(interfaces: ReturnType<NetworkInterfaces>): s
   return addresses.sort().join('\n');
 }
 
+/**
+ * Whether the operating system reports a network: some interface has an address that is not its
+ * loopback. What the live channel calls `offline` (docs/hub-realtime.md, "The open hub's model and
+ * live states"); a host that cannot list its interfaces counts as online (the failure is then the hub's).
+ */
+export function isOnline(interfaces: NetworkInterfaces): boolean {
+  try {
+    return networkFingerprint(interfaces()) !== '';
+  } catch {
+    return true;
+  }
+}
+
 /** Starts watching; returns the function that stops. */
 export function watchNetwork(deps: NetworkWatchDeps): () => void {
   const intervalMs = deps.intervalMs ?? NETWORK_CHECK_MS;

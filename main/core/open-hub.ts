@@ -9,8 +9,14 @@
  * A close for the session (expired, unauthorised) drops that session and reconnects with a new one;
  * any other drop, and a snapshot that could not be read, reconnect with backoff and jitter. After every
  * reconnect the snapshot is read again, since changes made while the socket was down were never sent.
- * Opening the open hub again reads it afresh. Closing, signing out or disposing closes the socket and
- * stops every retry.
+ * A hub that falls silent while its socket stays open is `not-responding` until it answers again (then
+ * live again without a re-read: nothing it sent was lost). Each live state is chosen from its own
+ * evidence — an error's code, an HTTP status, a close code, the OS's online flag — never from a
+ * sentence (docs/hub-realtime.md, "The open hub's model and live states"). Opening the open hub again reads
+ * it afresh. Closing, signing out or disposing closes the socket and stops every retry.
+ *
+ * It owns the open hub's model (open-hub-model.ts): every snapshot, batch and live state goes there the
+ * moment it goes to the window, so the tray and the notifications see what the window sees.
  */
 import { AppError, serializeError } from '../../common/app-error';
 import {
@@ -25,12 +31,13 @@ import {
   type RealtimeServerMessage,
   RealtimeServerMessageSchema,
 } from '../../common/hub-control';
-import type { DeviceEvent, DeviceList, EventPayload, FlowsView, HubSnapshot, LiveStatus } from '../../common/ipc-contract';
+import type { DeviceEvent, DeviceList, EventPayload, FlowsView, HubSnapshot, LiveState, ReconnectCause, RouteKind } from '../../common/ipc-contract';
 import { type Backoff, createBackoff } from './backoff';
 import { createEventBatcher, type EventBatcher } from './event-batcher';
 import { parseJsonMessage } from '../../common/json-message';
 import type { HubSessions, LiveEndpoint } from './hub-sessions';
 import { type LiveSocket, type LiveSocketEnd, type OpenLiveSocket, realtimeUrl } from './live-socket';
+import { createOpenHubModel, type OpenHubView } from './open-hub-model';
 import type { Clock, Logger } from './ports';
 import type { Schedule } from './ports';
 
@@ -40,15 +47,17 @@ export type LiveEmit = <E extends LiveEvent>(event: E, payload: EventPayload<E>)
 /** How long the hub may take to answer `auth` with `ready` (its own limit plus a margin for the network). */
 export const READY_TIMEOUT_MS = REALTIME_AUTH_TIMEOUT_MS + 5_000;
 
-export const SIGNED_OUT_REASON = 'You are signed out.';
-export const CLOSED_REASON = 'Live updates are off for this hub.';
+/** A relay in front of a remote route answers these when the cloud behind it, or the hub's tunnel, is down. */
+const RELAY_DOWN_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 export interface OpenHubDeps {
-  sessions: Pick<HubSessions, 'liveEndpoint' | 'expire' | 'routeLost' | 'permissions' | 'flows'>;
+  sessions: Pick<HubSessions, 'liveEndpoint' | 'expire' | 'routeLost' | 'permissions' | 'flows' | 'hubName'>;
   /** Reads the device list (with permissions and favourites). */
   fetchDevices(hubId: string): Promise<DeviceList>;
   openSocket: OpenLiveSocket;
   emit: LiveEmit;
+  /** Whether the operating system reports a network (network-watch.ts `isOnline`): a failure while it does not is `offline`. */
+  online(): boolean;
   clock: Clock;
   logger: Logger;
   schedule: Schedule;
@@ -56,30 +65,61 @@ export interface OpenHubDeps {
 }
 
 export interface OpenHub {
+  /** The open hub's model, for the tray and the notifications. */
+  readonly view: OpenHubView;
   /** Opens this hub, closing any other (null: none); the open hub again is read afresh. */
   open(hubId: string | null): void;
   /** The open hub, if any. */
   current(): string | null;
   /** If this hub is open, opens it again from scratch (e.g. its route was pinned: the socket may be on another). */
   restart(hubId: string): void;
-  /** Closes the channel with a reason for the user (e.g. signed out); no retries. */
-  stop(reason: string): void;
+  /** The user signed out: the channel closes (`signed-out`), no retries. */
+  signedOut(): void;
+  /** The user's favourites of a hub changed. */
+  setFavourites(hubId: string, deviceIds: readonly string[]): void;
   /** Closes the channel without telling anyone (the core is going away). */
   dispose(): void;
 }
 
-/** Reasons for the user when the channel is lost; the close reason of the hub is added when it gave one. */
-function lostReason(end: LiveSocketEnd): string {
-  if (end.httpStatus !== undefined) return `The hub refused the live channel (HTTP ${end.httpStatus}).`;
-  if (end.code === CLOSE_SESSION_EXPIRED || end.code === CLOSE_UNAUTHORISED) return 'The hub ended the session; opening a new one.';
-  return end.reason ? `The connection to the hub was lost: ${end.reason}` : 'The connection to the hub was lost.';
+/** The state an error that reconnecting cannot mend ends the channel in, or null when a retry may help. */
+function finalStateOf(error: unknown): LiveState | null {
+  if (!(error instanceof AppError)) return null;
+  if (error.code === 'signed-out') return { kind: 'signed-out' };
+  if (error.code === 'forbidden') return { kind: 'hub-refused' };
+  if (error.code === 'hub-not-found') return { kind: 'hub-gone' };
+  return null;
 }
 
-/** Errors that reconnecting cannot mend: the channel goes offline with the reason instead of retrying. */
-const isFinal = (error: unknown) => error instanceof AppError && (error.code === 'signed-out' || error.code === 'forbidden' || error.code === 'hub-not-found');
+/** Why reading the hub or opening its session failed, from the error's code. */
+function causeOfError(error: unknown): ReconnectCause {
+  if (error instanceof AppError && (error.code === 'cloud-unreachable' || error.code === 'cloud-error')) return 'cloud-unreachable';
+  if (error instanceof AppError && error.code === 'hub-session-lost') return 'refused';
+  return 'hub-not-answering';
+}
+
+/**
+ * Why the socket ended, from its close code and HTTP status: on a remote route, a socket that never
+ * opened or a relay's 502–504 means the cloud's relay did not get through.
+ */
+function causeOfEnd(end: LiveSocketEnd, opened: boolean, route: RouteKind): ReconnectCause {
+  if (end.code === CLOSE_SESSION_EXPIRED || end.code === CLOSE_UNAUTHORISED) return 'session-ended';
+  if (route === 'remote' && (end.httpStatus === undefined ? !opened : RELAY_DOWN_STATUSES.has(end.httpStatus))) return 'cloud-unreachable';
+  return end.httpStatus === undefined ? 'hub-not-answering' : 'refused';
+}
 
 export function createOpenHub(deps: OpenHubDeps): OpenHub {
-  const { sessions, emit, clock, logger, schedule } = deps;
+  const { sessions, clock, logger, schedule } = deps;
+  const model = createOpenHubModel((hubId) => sessions.hubName(hubId), logger);
+  /** Everything the window is sent goes to the model first, at the same moment. */
+  const emit: LiveEmit = (event, payload) => {
+    if (event === 'hubs.snapshot') model.snapshot(payload as EventPayload<'hubs.snapshot'>);
+    else if (event === 'hubs.live') model.live(payload as EventPayload<'hubs.live'>);
+    else {
+      const batch = payload as EventPayload<'hubs.deviceEvents'>;
+      model.events(batch.hubId, batch.events);
+    }
+    deps.emit(event, payload);
+  };
   let channel: { hubId: string; active(): boolean; refresh(): void; close(): void } | null = null;
 
   const readFlows = async (hubId: string): Promise<FlowsView> => {
@@ -106,8 +146,8 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
     const backoff = (deps.backoff ?? createBackoff)();
     const batcher: EventBatcher<DeviceEvent> = createEventBatcher((events) => emit('hubs.deviceEvents', { hubId, events }), schedule);
     /** The channel's state as last said: said again whenever the hub is opened again (a reloaded view starts unknowing). */
-    let lastState: LiveStatus['state'] = { state: 'connecting' };
-    const status = (state: LiveStatus['state']) => {
+    let lastState: LiveState = { kind: 'connecting' };
+    const status = (state: LiveState) => {
       lastState = state;
       emit('hubs.live', { hubId, state });
     };
@@ -134,22 +174,24 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
       return reading;
     };
 
-    const retry = (reason: string) => {
+    /** Tries again after the backoff. Not reaching the hub or the cloud while the OS reports no network is `offline`; an answer (refused, session ended) proves a network. */
+    const retry = (cause: ReconnectCause) => {
       socket = null;
       cancelTimer();
       if (stopped) return;
       const delay = backoff.next();
-      status({ state: 'reconnecting', attempt: backoff.attempts(), nextRetryAt: clock.now() + delay, reason });
+      const unreached = cause === 'hub-not-answering' || cause === 'cloud-unreachable';
+      status({ kind: 'reconnecting', attempt: backoff.attempts(), nextAttemptAt: clock.now() + delay, cause: unreached && !deps.online() ? 'offline' : cause });
       cancelTimer = schedule(() => void connect(), delay);
     };
 
-    const goOffline = (reason: string) => {
+    const end = (state: LiveState) => {
       stopped = true;
       socket?.close();
       socket = null;
       cancelTimer();
       batcher.dispose();
-      status({ state: 'offline', reason });
+      status(state);
     };
 
     const connect = async () => {
@@ -164,8 +206,8 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
         endpoint = await sessions.liveEndpoint(hubId);
       } catch (error) {
         if (stopped) return;
-        if (isFinal(error)) return goOffline((error as AppError).message);
-        return retry(error instanceof Error ? error.message : 'Hubdesk could not reach the hub.');
+        const final = finalStateOf(error);
+        return final ? end(final) : retry(causeOfError(error));
       }
       if (stopped) return;
       const initialIds = deviceIds ?? [];
@@ -177,6 +219,7 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
       };
       const send = (message: RealtimeClientMessage) => current.send(JSON.stringify(message));
       let live = false;
+      let liveSince = '';
 
       const onMessage = (message: RealtimeServerMessage) => {
         switch (message.type) {
@@ -208,7 +251,8 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
       const becameLive = () => {
         live = true;
         backoff.reset();
-        status({ state: 'live', since: new Date(clock.now()).toISOString() });
+        liveSince = new Date(clock.now()).toISOString();
+        status({ kind: 'live', since: liveSince });
         if (!wasLive) return void (wasLive = true);
         // Reconnected: whatever changed while the socket was down was never sent, so read everything again.
         void refresh().then(({ snapshot }) => {
@@ -226,7 +270,7 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
             if (socket !== current) return;
             logger.warn('live: the hub did not answer the authentication in time; reconnecting', { hubId });
             current.close();
-            retry('The hub did not answer in time.');
+            retry('hub-not-answering');
           }, READY_TIMEOUT_MS);
         },
         onMessage: (text) => {
@@ -236,20 +280,27 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
           if (!reportedMalformed) logger.warn('live: ignoring a message that is not in the realtime protocol', { hubId, size: text.length });
           reportedMalformed = true;
         },
-        onClose: (end) => {
+        onResponding: (responding) => {
+          if (socket !== current || stopped || !live) return;
+          logger.info(responding ? 'live: the hub answers again' : 'live: the hub stopped answering', { hubId });
+          // Back to live without a re-read: the socket stayed open, so nothing the hub sent was lost.
+          status(responding ? { kind: 'live', since: liveSince } : { kind: 'not-responding', since: clock.now() });
+        },
+        onClose: (ended) => {
           if (socket !== current || stopped) return;
-          logger.info('live: the channel closed', { hubId, code: end.code, httpStatus: end.httpStatus, reason: end.reason.slice(0, 200) });
-          if (end.httpStatus === 404) return goOffline('This hub does not offer live updates; reload to see changes.');
-          if (end.code === CLOSE_SESSION_EXPIRED || end.code === CLOSE_UNAUTHORISED) sessions.expire(hubId, endpoint.token);
+          logger.info('live: the channel closed', { hubId, code: ended.code, httpStatus: ended.httpStatus, reason: ended.reason.slice(0, 200) });
+          if (ended.httpStatus === 404) return end({ kind: 'no-realtime' });
+          const cause = causeOfEnd(ended, opened, endpoint.route);
+          if (cause === 'session-ended') sessions.expire(hubId, endpoint.token);
           // Not even connected (refused, unreachable, TLS): the route is gone, e.g. the hub moved; choose again.
-          else if (!opened && end.httpStatus === undefined) sessions.routeLost(hubId, endpoint.token);
-          retry(lostReason(end));
+          else if (!opened && ended.httpStatus === undefined) sessions.routeLost(hubId, endpoint.token);
+          retry(cause);
         },
       }, endpoint.namedHub);
       socket = current;
     };
 
-    status({ state: 'connecting' });
+    status({ kind: 'connecting' });
     void connect();
     return {
       hubId,
@@ -268,20 +319,25 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
     };
   };
 
-  const close = (reason: string | null) => {
+  /**
+   * Closes the channel and says why: `closed` unless the channel had ended already (it said why then),
+   * `signed-out` always (the model forgets the hub); nothing when the core is going away (null).
+   */
+  const close = (state: LiveState | null) => {
     if (!channel) return;
     const { hubId } = channel;
     const wasActive = channel.active();
     channel.close();
     channel = null;
-    if (reason !== null && wasActive) emit('hubs.live', { hubId, state: { state: 'offline', reason } });
+    if (state !== null && (wasActive || state.kind === 'signed-out')) emit('hubs.live', { hubId, state });
   };
 
   return {
+    view: model,
     open(hubId) {
       // The open hub again keeps its channel and is read afresh, unless the channel gave up (then it starts over).
       if (channel?.hubId === hubId && channel.active()) return channel.refresh();
-      close(CLOSED_REASON);
+      close({ kind: 'closed' });
       if (hubId !== null) channel = open(hubId);
     },
     current: () => channel?.hubId ?? null,
@@ -290,7 +346,8 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
       close(null);
       channel = open(hubId);
     },
-    stop: (reason) => close(reason),
+    signedOut: () => close({ kind: 'signed-out' }),
+    setFavourites: (hubId, deviceIds) => model.favourites(hubId, deviceIds),
     dispose: () => close(null),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * What the tray shows (issue 13 §4), as plain data: the open hub's summary (main/core/open-hub-mirror.ts)
+ * What the tray shows (issue 13 §4), as plain data: the open hub's summary (main/core/open-hub-model.ts)
  * in, the tooltip and the menu's items out. Pure and without an `electron` import, so
  * every case is unit-tested; tray.ts only turns the items into an Electron `Menu` and runs their actions.
  *
@@ -7,7 +7,8 @@
  * as a mnemonic on Windows and Linux) and long names are cut. At most a few favourites and flows are
  * listed; the rest are one "More in Hubdesk…" away.
  */
-import type { OpenHubSummary } from '../core/open-hub-mirror';
+import type { OpenHubSummary } from '../core/open-hub-model';
+import { liveWords } from '../../common/live-words';
 import { oneLine } from '../../common/one-line';
 
 /** What clicking an item does. `toggle` carries the value to set (the opposite of what is shown). */
@@ -52,22 +53,11 @@ function label(text: string): string {
   return text.replace(/&/g, '&&');
 }
 
-/** The connection in a few words, as the tooltip and the menu's first line say it. */
+/** The connection in a few words, as the tooltip and the menu's first line say it (the words are common/live-words.ts's). */
 export function connectionLine(summary: OpenHubSummary, signIn: TraySignIn): string {
   if (signIn === 'signed-out') return 'Signed out';
-  if (summary.hubId === null || summary.live === 'closed') return 'No hub open';
-  const hub = cleanName(summary.hubName ?? summary.hubId, 30);
-  const reason = summary.liveReason === undefined ? '' : ` (${cleanName(summary.liveReason, 60)})`;
-  switch (summary.live) {
-    case 'live':
-      return `${hub}: live`;
-    case 'connecting':
-      return `${hub}: connecting…`;
-    case 'reconnecting':
-      return `${hub}: reconnecting${reason}`;
-    case 'offline':
-      return `${hub}: offline${reason}`;
-  }
+  if (summary.hubId === null || summary.live.kind === 'closed') return 'No hub open';
+  return liveWords(summary.live, cleanName(summary.hubName ?? summary.hubId, 30)).sentence;
 }
 
 function favouriteItems(summary: OpenHubSummary, hubId: string): TrayItem[] {

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Handlers, SessionView } from '../../common/ipc-contract';
 import type { HubdeskCore } from '../core/hubdesk-core';
-import type { OpenHubSummary } from '../core/open-hub-mirror';
+import type { OpenHubSummary } from '../core/open-hub-model';
 import { type Logger, realSchedule, type Schedule } from '../core/ports';
 import type { NativeNotifier } from './native-notifier';
 import { buildTrayView, sameTrayView, type TrayAction, type TrayItem, type TraySignIn, type TrayView } from './tray-menu';

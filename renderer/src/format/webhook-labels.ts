@@ -3,7 +3,7 @@ import { oneLine } from '../../../common/one-line';
 import type { SignatureScheme, SignatureVerdict, WebhookConnection, WebhookEntry, WebhookRouting, WebhookView } from '../../../common/ipc-contract';
 import { base64Bytes, strictUtf8 } from '../../../common/base64';
 import { type OutcomeKind, outcomeKind } from '../../../common/message-filter';
-import { secondsUntil } from './countdown';
+import { secondsUntil } from '../../../common/countdown';
 
 /**
  * "lamp-1, 5, 007" → ["lamp-1", 5, "007"]: a value that reads as a plain decimal number (no leading

@@ -8,9 +8,13 @@
  *
  * Shaped for many small subscribers: each device is its own object, replaced only when it changes, so
  * one card re-renders alone; the grid reads `summaries`, which changes only when a device is added,
- * removed, renamed or moved. A user's change is shown at once (`pending`, on top of the hub's value)
+ * removed, renamed or moved. Devices change by the one rule the core's model uses too
+ * (common/device-events.ts). A user's change is shown at once (`pending`, on top of the hub's value)
  * and settled by the hub's answer: kept on success, dropped on refusal with the reason on the card.
- * Changes carry a transaction id; the echo of one of ours is not applied a second time.
+ * Changes carry a transaction id; the echo of one of ours is not applied a second time, but it is the
+ * hub's confirmation: a change whose answer missed the deadline but whose echo came is confirmed. A
+ * card never shows an error that contradicts its value: a failed change's error goes as soon as the hub
+ * reports the value that was asked for (docs/device-controls.md, "A change confirmed late").
  *
  * Answers and events of a hub no longer open are dropped. A snapshot replaces the devices but keeps
  * shown values newer than its own and the user's pending ones; events that arrive before the hub's
@@ -24,21 +28,24 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
   Bridge,
+  CapabilityEventData,
   CapabilityValue,
   DeviceEvent,
   DeviceList,
   FlowsView,
   HubPermissions,
   HubSnapshot,
-  LiveStatus,
+  LiveState,
   RouteKind,
 } from '../../../common/ipc-contract';
 import type { Device } from '../../../common/wire';
 import type { DeviceSummary } from '../format/filter-devices';
-import { applyCapabilityValue, applyEvents, keepNewerValues, summariesOf } from './device-updates';
+import { applyCapabilityValue, applyEvents, mergeSnapshot } from '../../../common/device-events';
+import { summariesOf } from './device-updates';
+import { type CardError, errorsAgreeingWith } from './card-errors';
 import { type HubListState, type HubsState, type HubsStore, isListed } from './hubs-store';
 import { capabilityFailure, favouriteFailure } from './action-failure';
-import { ACTION_DEADLINE_MS, CHANGE_NOT_CONFIRMED, settle, type UiError } from './settle';
+import { ACTION_DEADLINE_MS, CHANGE_NOT_CONFIRMED, isTimeout, settle, type UiError } from './settle';
 
 /** Whether the open hub's devices can be shown: `loading` until its snapshot arrives, `idle` when no hub is open. */
 export type SnapshotState = { status: 'idle' } | { status: 'loading' } | { status: 'loaded' } | { status: 'error'; error: UiError };
@@ -52,18 +59,11 @@ export type FlowsState = FlowsView | { status: 'loading' };
 /** The outcome of the last trigger of one flow. */
 export type TriggerState = { status: 'starting' } | { status: 'started'; at: string } | { status: 'failed'; message: string };
 
-export type LiveState = LiveStatus['state'];
 
 /** A value the user chose that the hub has not confirmed yet. */
 export interface PendingValue {
   value: CapabilityValue;
   transactionId: string;
-}
-
-/** A refused change or favourite, shown on the card until dismissed; `id` tells two errors apart. */
-export interface CardError {
-  id: number;
-  message: string;
 }
 
 export interface OpenHubState {
@@ -154,6 +154,8 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
   let held: DeviceEvent[] = [];
   let nextErrorId = 0;
   const inFlight = new Set<string>();
+  /** Echoes of changes still in flight, by transaction id: the hub's confirmation, should its answer miss the deadline. */
+  const echoed = new Map<string, CapabilityEventData>();
   const confirmed = new Set<string>();
   /** Device id → the favourite mark the user set that the core has not confirmed yet (shown over a snapshot). */
   const favouriteChanges = new Map<string, boolean>();
@@ -167,7 +169,10 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
   };
 
   const store = createStore<OpenHubState>()((set, get) => {
-    const showError = (deviceId: string, message: string) => set({ errors: { ...get().errors, [deviceId]: { id: ++nextErrorId, message } } });
+    const showError = (deviceId: string, message: string, change?: CardError['change']) => {
+      const errors = { ...get().errors, [deviceId]: { id: ++nextErrorId, message, ...(change && { change }) } };
+      set({ errors: errorsAgreeingWith(errors, get().devices) });
+    };
 
     const setPending = (deviceId: string, capabilityId: string, value: PendingValue | undefined) => {
       const { [capabilityId]: _dropped, ...others } = get().pending[deviceId] ?? {};
@@ -182,6 +187,9 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
     };
 
     const setTrigger = (flowId: string, state: TriggerState) => set({ triggers: { ...get().triggers, [flowId]: state } });
+
+    /** New values of the devices; an error they now contradict goes with them. */
+    const setDevices = (devices: Readonly<Record<string, Device>>) => set({ devices, errors: errorsAgreeingWith(get().errors, devices) });
 
     return {
       hubId: null,
@@ -238,16 +246,20 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
         const transactionId = newTransactionId();
         inFlight.add(transactionId);
         setPending(deviceId, capabilityId, { value, transactionId });
-        const result = await settle(() => bridge.hubs.setCapability(hubId, { deviceId, capabilityId, value, transactionId }), change);
+        const answer = await settle(() => bridge.hubs.setCapability(hubId, { deviceId, capabilityId, value, transactionId }), change);
         if (startedIn !== generation) return;
         inFlight.delete(transactionId);
+        const echo = echoed.get(transactionId);
+        echoed.delete(transactionId);
+        // No answer in time, but the hub's echo came: the hub did it.
+        const result = !answer.ok && echo !== undefined && isTimeout(answer.error) ? { ok: true as const, value: echo } : answer;
         if (result.ok) {
           rememberConfirmed(transactionId);
           const device = get().devices[deviceId];
           const updated = device && applyCapabilityValue(device, result.value);
-          if (updated) set({ devices: { ...get().devices, [deviceId]: updated } });
+          if (updated) setDevices({ ...get().devices, [deviceId]: updated });
         } else {
-          showError(deviceId, capabilityFailure(get().devices[deviceId], capabilityId, value, result.error.message));
+          showError(deviceId, capabilityFailure(get().devices[deviceId], capabilityId, value, result.error.message), { capabilityId, value });
         }
         // A newer change of the same capability stays shown until it settles itself: the last one wins.
         if (get().pending[deviceId]?.[capabilityId]?.transactionId === transactionId) setPending(deviceId, capabilityId, undefined);
@@ -297,20 +309,21 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
     generation++;
     held = [];
     inFlight.clear();
+    echoed.clear();
     confirmed.clear();
     favouriteChanges.clear();
     const kept = hubId === null ? undefined : known.get(hubId);
-    set({ hubId, ...EMPTY, ...(hubId !== null && { snapshot: kept ? LOADED : LOADING, live: { state: 'connecting' } }), ...kept });
+    set({ hubId, ...EMPTY, ...(hubId !== null && { snapshot: kept ? LOADED : LOADING, live: { kind: 'connecting' } }), ...kept });
     requestOpen(hubId);
   };
 
-  /** Asks the core to open the hub (again: a fresh snapshot); a refusal is shown as not live, with the reason. */
+  /** Asks the core to open the hub (again: a fresh snapshot); a refusal is shown as not live, by its error's code. */
   const requestOpen = (hubId: string | null) => {
     const startedIn = generation;
     void settle(() => bridge.hubs.open(hubId), read).then((result) => {
       if (result.ok || startedIn !== generation || hubId === null) return;
       readFailed(result.error);
-      set({ live: { state: 'offline', reason: result.error.message } });
+      set({ live: { kind: 'not-opened', code: result.error.code } });
     });
   };
 
@@ -328,10 +341,7 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
     const list = snapshot.devices;
     if (list.hubId !== snapshot.hubId) return readFailed(OTHER_HUB);
 
-    const shown = state.devices;
-    let devices: Record<string, Device> = Object.fromEntries(
-      list.devices.map((device) => [device.id, Object.hasOwn(shown, device.id) ? keepNewerValues(device, shown[device.id]!) : device]),
-    );
+    let devices = mergeSnapshot(state.devices, list.devices);
     if (held.length > 0) devices = applyEvents(devices, held, isOurs)?.devices ?? devices;
     held = [];
     const keep = <T>(record: Readonly<Record<string, T>>) => Object.fromEntries(Object.entries(record).filter(([id]) => Object.hasOwn(devices, id)));
@@ -350,7 +360,7 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
       route: { route, rttMs, routeOutcomes, fetchedAt },
       flows: snapshot.flows,
       pending: keep(state.pending),
-      errors: keep(state.errors),
+      errors: errorsAgreeingWith(keep(state.errors), devices),
     });
   };
 
@@ -362,9 +372,11 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
       if (held.length + events.length <= MAX_QUEUED) held.push(...events);
       return;
     }
+    for (const event of events) if (event.kind === 'capability' && event.transactionId !== null && inFlight.has(event.transactionId)) echoed.set(event.transactionId, event);
     const applied = applyEvents(state.devices, events, isOurs);
     if (!applied) return;
-    set(applied.structureChanged ? { devices: applied.devices, summaries: summariesOf(applied.devices, state.summaries) } : { devices: applied.devices });
+    const errors = errorsAgreeingWith(state.errors, applied.devices);
+    set(applied.structureChanged ? { devices: applied.devices, summaries: summariesOf(applied.devices, state.summaries), errors } : { devices: applied.devices, errors });
   };
 
   let followedList: HubListState | null = null;

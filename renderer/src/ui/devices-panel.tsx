@@ -60,7 +60,7 @@ export function DevicesPanel() {
         )}
         {loaded && <EnergyButton hubName={hub.name} />}
         <RoutePin hub={hub} />
-        <LiveIndicator />
+        <LiveIndicator hubName={hub.name} />
       </div>
       {loaded && <RouteDetails open={routesOpen} onToggle={setRoutesOpen} />}
       {loaded && <ControlNote />}

@@ -1,17 +1,18 @@
 /**
- * Whether the device view follows the hub live; while reconnecting it counts down to the next attempt.
- * While the link to the app's main process is down nobody knows: it shows a grey "Unknown".
+ * Whether the device view follows the hub live, and if not why, in the words every place uses
+ * (common/live-words.ts); while a retry is ahead it counts down to it. While the link to the app's main
+ * process is down nobody knows: it shows a grey "Unknown".
  */
 import { useStore } from 'zustand';
-import { liveLabel } from '../format/live-label';
+import { liveWords } from '../../../common/live-words';
 import { useLinked, useStores } from './stores-context';
 import { useNow } from './use-now';
 
-export function LiveIndicator() {
+export function LiveIndicator({ hubName }: { hubName: string }) {
   const { openHub } = useStores();
   const linked = useLinked();
   const state = useStore(openHub, (s) => s.live);
-  const now = useNow(linked && state?.state === 'reconnecting');
+  const now = useNow(linked && state?.kind === 'reconnecting');
   if (!state) return null;
   if (!linked) {
     return (
@@ -22,9 +23,9 @@ export function LiveIndicator() {
     );
   }
   return (
-    <p role="status" className="live-indicator" data-live-state={state.state}>
+    <p role="status" className="live-indicator" data-live-state={state.kind}>
       <span className="live-dot" aria-hidden="true" />
-      {liveLabel(state, now)}
+      {liveWords(state, hubName, now).status}
     </p>
   );
 }

@@ -3,12 +3,14 @@
  * demo user and a third signed in with the read-only client, each on its own profile, driven in
  * Chromium. A change made in one app shows in the other without a reload; a change made on the hub by
  * another client shows in the app; a change the device refuses is shown at once and rolled back with
- * the hub's reason; a flow started in the app reports back and changes devices; the read-only sign-in
- * sees disabled controls and why.
+ * the hub's reason; a change the hub confirms only after the app's deadline (the hub was frozen) ends in
+ * the hub's state, with no error beside it; a flow started in the app reports back and changes devices;
+ * the read-only sign-in sees disabled controls and why.
  */
 
 import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
+import { ACTION_DEADLINE_MS, CHANGE_NOT_CONFIRMED } from '../../../renderer/src/stores/settle';
 import { type DemoClient, openApp, signInThroughBrowser, startBrowserHost, startStackProgram } from '../support/browser-host';
 import { connectHubClient, type HubClient } from '../support/hub-client';
 import type { RunningProgram } from '../support/processes';
@@ -111,6 +113,28 @@ test('a change the device refuses shows at once, then rolls back with the hub’
   // The reason stays until dismissed (issue 13 §2).
   await card(cabin, 'Water heater').getByRole('button', { name: 'Dismiss' }).click();
   await expect(card(cabin, 'Water heater').getByRole('alert')).toHaveCount(0);
+});
+
+test('a change the frozen hub confirms after the deadline ends in the hub’s state, with no error beside it', async () => {
+  const home = await showLive(first, 'Home');
+  const lights = onOff(home, 'Garden lights');
+  const device = await homeClient.device('Garden lights');
+  await expect(lights).toHaveAttribute('aria-checked', String(device.capabilitiesObj?.onoff?.value === true));
+  const asked = device.capabilitiesObj?.onoff?.value !== true;
+
+  stack.child.kill('SIGSTOP'); // the hub (the whole stack) freezes: the change waits in its socket
+  try {
+    await lights.click();
+    // The app's deadline passes first: the change is rolled back with a sentence.
+    await expect(card(home, 'Garden lights').getByRole('alert')).toContainText(CHANGE_NOT_CONFIRMED, { timeout: ACTION_DEADLINE_MS + 20_000 });
+    await expect(lights).toHaveAttribute('aria-checked', String(!asked));
+  } finally {
+    stack.child.kill('SIGCONT');
+  }
+  // The hub comes back and does it: the card follows the hub, and the error that now contradicts it goes.
+  await expect(lights).toHaveAttribute('aria-checked', String(asked));
+  await expect(card(home, 'Garden lights').getByRole('alert')).toHaveCount(0);
+  expect((await homeClient.device('Garden lights')).capabilitiesObj?.onoff?.value).toBe(asked);
 });
 
 /** Each card's height, keyed by its kind: the labels of its controls (page script). */

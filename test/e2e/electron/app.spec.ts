@@ -171,7 +171,7 @@ test.describe('Electron host: tray and close to tray', () => {
     await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
     const home = page.getByRole('region', { name: 'Devices on Home' });
     await expect(home.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
-    await expect.poll(async () => (await trayView())?.tooltip).toBe('Hubdesk — Home: live');
+    await expect.poll(async () => (await trayView())?.tooltip).toBe('Hubdesk — Home is live');
     expect(await trayLabels()).not.toContain('Ceiling light');
 
     await home.getByRole('article', { name: 'Ceiling light', exact: true }).getByRole('button', { name: 'Favourite: Ceiling light' }).click();

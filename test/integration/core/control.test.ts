@@ -35,7 +35,7 @@ async function signedInCore(options: { client?: 'full' | 'readonly'; trustStackC
 }
 
 
-const liveState = (state: string) => (status: EventPayload<'hubs.live'>) => status.hubId === homeId && status.state.state === state;
+const liveState = (state: string) => (status: EventPayload<'hubs.live'>) => status.hubId === homeId && status.state.kind === state;
 
 /** The first capability event of `deviceId` in a batch that `match` accepts. */
 function nextChange(core: HubdeskCore, deviceId: string, match: (event: Extract<DeviceEvent, { kind: 'capability' }>) => boolean = () => true) {
@@ -118,7 +118,7 @@ describe('control and live updates against the reference hub', () => {
     const refreshed = reconnecting.then(() => nextEvent(watcher, 'hubs.snapshot'));
     const liveAgain = reconnecting.then(() => nextEvent(watcher, 'hubs.live', liveState('live')));
     stack.hubs.find((hub) => hub.id === homeId)!.expireSessions();
-    expect((await reconnecting).state).toMatchObject({ reason: expect.stringMatching(/session/) });
+    expect((await reconnecting).state).toMatchObject({ cause: 'session-ended' });
     await liveAgain;
     const snapshot = await refreshed;
     expect(snapshot.status === 'loaded' && snapshot.devices.devices.length).toBeGreaterThan(0);

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DesktopNotification } from '../../../common/ipc-contract';
 import type { HubdeskCore } from '../../../main/core/hubdesk-core';
-import type { OpenHubSummary } from '../../../main/core/open-hub-mirror';
+import type { OpenHubSummary } from '../../../main/core/open-hub-model';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { readDevices } from '../../support/open-hub';
 import { signedInStackCore } from '../../support/stack-core';
@@ -30,7 +30,7 @@ const home = () => stack.info.hubs.find((hub) => hub.name === 'Home')!;
 /** Opens Home, waits for it to be live, and returns the id of the device called `name`. */
 async function liveHome(core: HubdeskCore, name: string): Promise<string> {
   await core.handlers['hubs.list'](); // the hub names, as the app reads them at sign-in
-  const live = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.state === 'live');
+  const live = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.kind === 'live');
   const list = await readDevices(core, home().id);
   await live;
   const device = list.devices.find((d) => d.name === name);
@@ -75,7 +75,7 @@ describe('desktop notifications from the open hub', () => {
     cores.push(core);
     const lampId = await liveHome(core, 'Floor lamp');
     await core.handlers['hubs.setFavourite'](home().id, lampId, true);
-    expect(core.openHubSummary()).toMatchObject({ hubId: home().id, hubName: 'Home', live: 'live', favourites: [{ deviceId: lampId, name: 'Floor lamp', on: false, canToggle: true }] });
+    expect(core.openHubSummary()).toMatchObject({ hubId: home().id, hubName: 'Home', live: { kind: 'live' }, favourites: [{ deviceId: lampId, name: 'Floor lamp', on: false, canToggle: true }] });
     expect(core.openHubSummary().flows.length).toBeGreaterThan(0);
 
     const turnedOn = new Promise<OpenHubSummary>((resolve) => {

@@ -36,7 +36,7 @@ afterAll(async () => {
 const home = () => stack.info.hubs.find((hub) => hub.name === 'Home')!;
 
 
-const isLive = (status: EventPayload<'hubs.live'>) => status.hubId === home().id && status.state.state === 'live';
+const isLive = (status: EventPayload<'hubs.live'>) => status.hubId === home().id && status.state.kind === 'live';
 const loadedHome = (snapshot: EventPayload<'hubs.snapshot'>) => snapshot.hubId === home().id && snapshot.status === 'loaded';
 
 async function liveHome(core: HubdeskCore): Promise<void> {
@@ -53,7 +53,7 @@ describe('the open hub comes back by itself', () => {
     const before = home().localUrl;
 
     const snapshot = nextEvent(core, 'hubs.snapshot', loadedHome);
-    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.state === 'reconnecting').then(() => nextEvent(core, 'hubs.live', isLive));
+    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.kind === 'reconnecting').then(() => nextEvent(core, 'hubs.live', isLive));
     await stack.relocateHub(home().id);
     const back = Date.now();
     expect(home().localUrl).not.toBe(before);
@@ -71,7 +71,7 @@ describe('the open hub comes back by itself', () => {
     const loginsBefore = logins();
 
     const snapshot = nextEvent(core, 'hubs.snapshot', loadedHome);
-    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.state === 'connecting').then(() => nextEvent(core, 'hubs.live', isLive));
+    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.kind === 'connecting').then(() => nextEvent(core, 'hubs.live', isLive));
     addresses = [{ address: '198.51.100.7', family: 'IPv4', internal: false }]; // joined another network
     await liveAgain;
     expect((await snapshot).status).toBe('loaded');
@@ -85,7 +85,7 @@ describe('the open hub comes back by itself', () => {
     await liveHome(core);
 
     const snapshot = nextEvent(core, 'hubs.snapshot', loadedHome);
-    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.state === 'connecting').then(() => nextEvent(core, 'hubs.live', isLive));
+    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.kind === 'connecting').then(() => nextEvent(core, 'hubs.live', isLive));
     slept = 3_600_000; // an hour asleep: timers did not run, the clock moved on
     await liveAgain;
     expect((await snapshot).status).toBe('loaded');

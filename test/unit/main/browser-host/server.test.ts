@@ -36,7 +36,7 @@ function fakeCore(): HubdeskCore {
       return params.state === 'expected' ? 'accepted' : 'ignored';
     },
     wake: () => {},
-    openHubSummary: () => ({ hubId: null, hubName: null, live: 'closed', favourites: [], flows: [] }),
+    openHubSummary: () => ({ hubId: null, hubName: null, live: { kind: 'closed' }, favourites: [], flows: [] }),
     onOpenHubSummary: () => () => {},
     dispose: async () => {},
   };

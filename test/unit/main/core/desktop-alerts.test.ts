@@ -1,21 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { DesktopNotification, NotificationSwitches } from '../../../../common/ipc-contract';
+import type { DesktopNotification, LiveState, NotificationSwitches } from '../../../../common/ipc-contract';
 import { alarmKind, startDesktopAlerts } from '../../../../main/core/desktop-alerts';
 import { DEFAULT_NOTIFICATIONS } from '../../../../main/core/desktop-preferences';
-import { CLOSED_REASON } from '../../../../main/core/open-hub';
-import { createOpenHubMirror } from '../../../../main/core/open-hub-mirror';
+import { createOpenHubModel } from '../../../../main/core/open-hub-model';
 import { recordingLogger } from '../../../support/core-fakes';
 import { device, snapshot } from '../../../support/hub-snapshots';
 
 function setUp(switches: Partial<NotificationSwitches> = {}) {
-  const mirror = createOpenHubMirror(() => 'Home', recordingLogger());
+  const model = createOpenHubModel(() => 'Home', recordingLogger());
   const shown: DesktopNotification[] = [];
-  const stop = startDesktopAlerts({ mirror, switches: () => ({ ...DEFAULT_NOTIFICATIONS, ...switches }), hubName: () => 'Home', notify: (n) => shown.push(n) });
-  const set = (deviceId: string, capabilityId: string, value: boolean) =>
-    mirror.apply('hubs.deviceEvents', { hubId: 'home', events: [{ kind: 'capability', deviceId, capabilityId, value, transactionId: null, time: 't' }] });
-  const live = (state: Parameters<typeof mirror.apply<'hubs.live'>>[1]['state']) => mirror.apply('hubs.live', { hubId: 'home', state });
-  mirror.apply('hubs.snapshot', snapshot('home', [device('smoke', 'Hall smoke detector', { alarm_smoke: false, alarm_motion: false, alarm_battery: false }), device('leak', 'Washer', { alarm_water: false })]));
-  return { mirror, shown, stop, set, live };
+  const stop = startDesktopAlerts({ openHub: model, switches: () => ({ ...DEFAULT_NOTIFICATIONS, ...switches }), hubName: () => 'Home', notify: (n) => shown.push(n) });
+  const set = (deviceId: string, capabilityId: string, value: boolean) => model.events('home', [{ kind: 'capability', deviceId, capabilityId, value, transactionId: null, time: 't' }]);
+  const live = (state: LiveState) => model.live({ hubId: 'home', state });
+  model.snapshot(snapshot('home', [device('smoke', 'Hall smoke detector', { alarm_smoke: false, alarm_motion: false, alarm_battery: false }), device('leak', 'Washer', { alarm_water: false })]));
+  return { model, shown, stop, set, live };
 }
 
 describe('desktop alerts', () => {
@@ -32,16 +30,16 @@ describe('desktop alerts', () => {
   });
 
   it('does not name the kind twice when the device is named after it', () => {
-    const { mirror, shown } = setUp();
-    mirror.apply('hubs.snapshot', snapshot('home', [device('k', 'Kitchen smoke alarm', { alarm_smoke: false })]));
-    mirror.apply('hubs.deviceEvents', { hubId: 'home', events: [{ kind: 'capability', deviceId: 'k', capabilityId: 'alarm_smoke', value: true, transactionId: null, time: 't' }] });
+    const { model, shown } = setUp();
+    model.snapshot(snapshot('home', [device('k', 'Kitchen smoke alarm', { alarm_smoke: false })]));
+    model.events('home', [{ kind: 'capability', deviceId: 'k', capabilityId: 'alarm_smoke', value: true, transactionId: null, time: 't' }]);
     expect(shown.map((n) => n.title)).toEqual(['Kitchen smoke alarm']);
   });
 
   it('shows a name from the hub as one plain line: no control or text-reversing characters', () => {
-    const { mirror, shown } = setUp();
-    mirror.apply('hubs.snapshot', snapshot('home', [device('x', 'Back\u202edoor\n\u0007sensor', { alarm_tamper: false })]));
-    mirror.apply('hubs.deviceEvents', { hubId: 'home', events: [{ kind: 'capability', deviceId: 'x', capabilityId: 'alarm_tamper', value: true, transactionId: null, time: 't' }] });
+    const { model, shown } = setUp();
+    model.snapshot(snapshot('home', [device('x', 'Back\u202edoor\n\u0007sensor', { alarm_tamper: false })]));
+    model.events('home', [{ kind: 'capability', deviceId: 'x', capabilityId: 'alarm_tamper', value: true, transactionId: null, time: 't' }]);
     expect(shown.map((n) => n.title)).toEqual(['Tamper alarm: Backdoor sensor']); // the override removed, the line break a space
   });
 
@@ -55,29 +53,41 @@ describe('desktop alerts', () => {
 
   it('says a hub is unreachable after a second failed attempt, and reachable again once', () => {
     const { shown, live } = setUp();
-    live({ state: 'live', since: 'now' });
-    live({ state: 'reconnecting', attempt: 1, nextRetryAt: 0, reason: 'Connection reset' });
+    live({ kind: 'live', since: 'now' });
+    live({ kind: 'not-responding', since: 0 });
+    live({ kind: 'reconnecting', attempt: 1, nextAttemptAt: 0, cause: 'hub-not-answering' });
     expect(shown).toEqual([]); // one drop that may come straight back
-    live({ state: 'reconnecting', attempt: 2, nextRetryAt: 0, reason: 'Connection refused' });
-    live({ state: 'reconnecting', attempt: 3, nextRetryAt: 0, reason: 'Connection refused' });
-    live({ state: 'live', since: 'later' });
-    live({ state: 'live', since: 'later still' });
+    live({ kind: 'reconnecting', attempt: 2, nextAttemptAt: 0, cause: 'offline' });
+    live({ kind: 'reconnecting', attempt: 3, nextAttemptAt: 0, cause: 'hub-not-answering' });
+    live({ kind: 'live', since: 'later' });
+    live({ kind: 'live', since: 'later still' });
     expect(shown.map((n) => [n.kind, n.title, n.body])).toEqual([
-      ['hub-unreachable', 'Home is unreachable', 'Hubdesk keeps trying. Connection refused'],
+      ['hub-unreachable', 'Home is unreachable', 'This computer is offline — Hubdesk keeps trying.'],
       ['hub-reachable', 'Home is reachable again', 'Its devices are live again.'],
     ]);
   });
 
   it('says nothing when the hub is closed, never was live, or reachability is switched off', () => {
     const closing = setUp();
-    closing.live({ state: 'live', since: 'now' });
-    closing.live({ state: 'offline', reason: CLOSED_REASON });
-    closing.live({ state: 'reconnecting', attempt: 5, nextRetryAt: 0, reason: 'x' });
+    closing.live({ kind: 'live', since: 'now' });
+    closing.live({ kind: 'closed' });
+    closing.live({ kind: 'reconnecting', attempt: 5, nextAttemptAt: 0, cause: 'hub-not-answering' });
     expect(closing.shown).toEqual([]);
+    const signingOut = setUp();
+    signingOut.live({ kind: 'live', since: 'now' });
+    signingOut.live({ kind: 'signed-out' });
+    expect(signingOut.shown).toEqual([]);
     const off = setUp({ hubReachability: false });
-    off.live({ state: 'live', since: 'now' });
-    off.live({ state: 'offline', reason: 'No access' });
+    off.live({ kind: 'live', since: 'now' });
+    off.live({ kind: 'hub-refused' });
     expect(off.shown).toEqual([]);
+  });
+
+  it('a channel that ends for good after being live is unreachable at once, said in the window’s words', () => {
+    const { shown, live } = setUp();
+    live({ kind: 'live', since: 'now' });
+    live({ kind: 'no-realtime' });
+    expect(shown.map((n) => [n.kind, n.body])).toEqual([['hub-unreachable', 'Home doesn’t send live updates — reload to see changes.']]);
   });
 
   it('stops when asked', () => {

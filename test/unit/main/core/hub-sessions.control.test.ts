@@ -94,7 +94,7 @@ describe('control calls on a hub session', () => {
   it('gives the live channel the current session and drops exactly the one it reports expired', async () => {
     const { sessions, counts } = setup();
     const first = await sessions.liveEndpoint('hub-1');
-    expect(first).toEqual({ baseUrl: 'http://lan.test', token: 'session-1' });
+    expect(first).toEqual({ baseUrl: 'http://lan.test', route: 'local', token: 'session-1' });
     sessions.expire('hub-1', 'some-older-token');
     expect((await sessions.liveEndpoint('hub-1')).token).toBe('session-1');
     sessions.expire('hub-1', 'session-1');

@@ -55,6 +55,18 @@ describe('hub sessions', () => {
     expect(await sessions.list()).toEqual([{ id: 'hub-1', name: 'Home', platform: 'local', routes: { 'local-secure': false, local: true, remote: true }, pinnedRoute: null }]);
   });
 
+  it('names the user’s hubs from the last read of them, through forgotten routes, until sign-out', async () => {
+    const { sessions } = setup(hub());
+    expect(sessions.hubName('hub-1')).toBeUndefined();
+    await sessions.devices('hub-1'); // reading a hub reads the user's hubs too
+    expect(sessions.hubName('hub-1')).toBe('Home');
+    expect(sessions.hubName('hub-2')).toBeUndefined();
+    sessions.forgetRoutes();
+    expect(sessions.hubName('hub-1')).toBe('Home');
+    await sessions.clear();
+    expect(sessions.hubName('hub-1')).toBeUndefined();
+  });
+
   it('prefers the LAN address and caches one session per hub', async () => {
     const { sessions, logins } = setup(hub());
     const [a, b] = await Promise.all([sessions.devices('hub-1'), sessions.devices('hub-1')]);

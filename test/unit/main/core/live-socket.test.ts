@@ -25,7 +25,7 @@ function connect(url: string) {
   let ended!: (end: LiveSocketEnd) => void;
   const open = new Promise<void>((resolve) => (opened = resolve));
   const end = new Promise<LiveSocketEnd>((resolve) => (ended = resolve));
-  const socket = wsLiveSocket()(url, { onOpen: () => opened(), onMessage: (text) => received.push(text), onClose: (e) => ended(e) });
+  const socket = wsLiveSocket()(url, { onOpen: () => opened(), onMessage: (text) => received.push(text), onResponding: () => {}, onClose: (e) => ended(e) });
   return { socket, received, open, end };
 }
 

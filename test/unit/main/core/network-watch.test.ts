@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NETWORK_CHECK_MS, networkFingerprint, SLEEP_GAP_MS, type WakeReason, watchNetwork } from '../../../../main/core/network-watch';
+import { isOnline, NETWORK_CHECK_MS, networkFingerprint, SLEEP_GAP_MS, type WakeReason, watchNetwork } from '../../../../main/core/network-watch';
 import type { Schedule } from '../../../../main/core/ports';
 import { recordingLogger } from '../../../support/core-fakes';
 
@@ -64,5 +64,18 @@ describe('watchNetwork', () => {
   it('fingerprints addresses in a stable order', () => {
     expect(networkFingerprint({ b: [eth('2')], a: [eth('1')] })).toBe(networkFingerprint({ a: [eth('1')], b: [eth('2')] }));
     expect(networkFingerprint({ lo: [LOOPBACK] })).toBe('');
+  });
+});
+
+describe('isOnline', () => {
+  it('is online while some interface has an address other than loopback, and when the interfaces cannot be listed', () => {
+    expect(isOnline(() => ({ lo: [LOOPBACK], eth0: [eth('192.0.2.1')] }))).toBe(true);
+    expect(isOnline(() => ({ lo: [LOOPBACK] }))).toBe(false);
+    expect(isOnline(() => ({}))).toBe(false);
+    expect(
+      isOnline(() => {
+        throw new Error('not supported');
+      }),
+    ).toBe(true);
   });
 });

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../../common/app-error';
 import { CLOSE_SESSION_EXPIRED, MANAGER_DEVICES_URI, type RealtimeClientMessage } from '../../../../common/hub-control';
-import type { DeviceEventBatch, DeviceList, EventPayload, FlowList, HubPermissions, HubSnapshot, LiveStatus } from '../../../../common/ipc-contract';
+import type { DeviceEventBatch, DeviceList, EventPayload, FlowList, HubPermissions, HubSnapshot, LiveStatus, RouteKind } from '../../../../common/ipc-contract';
 import { createBackoff } from '../../../../main/core/backoff';
 import { BATCH_INTERVAL_MS } from '../../../../main/core/event-batcher';
-import { createOpenHub, type LiveEvent, type OpenHub, READY_TIMEOUT_MS, SIGNED_OUT_REASON } from '../../../../main/core/open-hub';
+import { createOpenHub, type LiveEvent, type OpenHub, READY_TIMEOUT_MS } from '../../../../main/core/open-hub';
+import type { LiveEndpoint } from '../../../../main/core/hub-sessions';
 import type { LiveSocketEnd, LiveSocketHandlers } from '../../../../main/core/live-socket';
 import { realSchedule } from '../../../../main/core/ports';
 import { recordingLogger } from '../../../support/core-fakes';
@@ -22,7 +23,11 @@ interface FakeSocket {
 const device = (id: string) => ({ id, name: id, class: 'light', capabilities: ['onoff'] });
 
 interface SetupOptions {
-  endpoint?: () => Promise<{ baseUrl: string; token: string }>;
+  endpoint?: () => Promise<LiveEndpoint>;
+  /** The route kind of the default endpoint. */
+  route?: RouteKind;
+  /** What the OS says about the network (true unless set). */
+  online?: () => boolean;
   /** Fails the device list with this error (every read). */
   devicesFail?: Error;
   permissions?: HubPermissions;
@@ -40,7 +45,8 @@ function setup(options: SetupOptions = {}) {
   const logger = recordingLogger();
   const live: OpenHub = createOpenHub({
     sessions: {
-      liveEndpoint: options.endpoint ?? (async () => ({ baseUrl: 'https://hub.test:4443/base', token: `token-${++tokens}` })),
+      liveEndpoint: options.endpoint ?? (async () => ({ baseUrl: 'https://hub.test:4443/base', route: options.route ?? 'local-secure', token: `token-${++tokens}` })),
+      hubName: (hubId) => (hubId === 'hub-1' ? 'Home' : undefined),
       expire: (_hubId, token) => void expired.push(token),
       routeLost: (_hubId, token) => void lost.push(token),
       permissions: async () => (reads.push('permissions'), options.permissions ?? { control: true, flows: 'start' }),
@@ -50,7 +56,7 @@ function setup(options: SetupOptions = {}) {
       const ids = reads.includes('devices') ? ['d1', 'd2', 'd3'] : ['d1', 'd2'];
       reads.push('devices');
       if (options.devicesFail) throw options.devicesFail;
-      return { hubId, devices: ids.map(device) } as unknown as DeviceList;
+      return { hubId, devices: ids.map(device), favourites: [], permissions: { control: true, flows: 'start' } } as unknown as DeviceList;
     },
     openSocket: (url, handlers) => {
       const socket: FakeSocket = {
@@ -65,13 +71,15 @@ function setup(options: SetupOptions = {}) {
       return { send: (text) => void socket.sent.push(JSON.parse(text) as RealtimeClientMessage), close: () => void (socket.closed = true) };
     },
     emit: (event, payload) => void events.push({ event, payload }),
+    online: options.online ?? (() => true),
     clock: { now: () => Date.now() },
     logger,
     schedule: realSchedule,
     backoff: () => createBackoff(() => 1),
   });
   const of = <E extends LiveEvent>(event: E) => events.filter((e) => e.event === event).map((e) => e.payload as EventPayload<E>);
-  const states = () => of('hubs.live').map((status: LiveStatus) => status.state.state);
+  const states = () => of('hubs.live').map((status: LiveStatus) => status.state.kind);
+  const lastState = () => of('hubs.live').at(-1)!.state;
   const settle = () => vi.advanceTimersByTimeAsync(0);
   /** Opens the socket and plays the hub up to `subscribed`. */
   const goLive = async (socket = sockets.at(-1)!) => {
@@ -81,7 +89,7 @@ function setup(options: SetupOptions = {}) {
     return socket;
   };
   const snapshots = () => of('hubs.snapshot') as HubSnapshot[];
-  return { live, sockets, events, of, states, settle, goLive, expired, lost, reads, snapshots, logger };
+  return { live, sockets, events, of, states, lastState, settle, goLive, expired, lost, reads, snapshots, logger };
 }
 
 /** A channel for hub-1 whose socket was just opened (not yet authenticated). */
@@ -125,7 +133,7 @@ describe('the open hub', () => {
     const t = await watching();
     expect(t.reads.toSorted()).toEqual(['devices', 'flows', 'permissions']);
     expect(t.snapshots()).toEqual([{ status: 'loaded', hubId: 'hub-1', devices: expect.objectContaining({ hubId: 'hub-1' }), flows: { status: 'loaded', list: { hubId: 'hub-1', flows: [], canStart: true } } }]);
-    expect(t.events[0]).toMatchObject({ event: 'hubs.live', payload: { state: { state: 'connecting' } } });
+    expect(t.events[0]).toMatchObject({ event: 'hubs.live', payload: { state: { kind: 'connecting' } } });
     expect(t.sockets).toHaveLength(1);
   });
 
@@ -149,7 +157,7 @@ describe('the open hub', () => {
     const before = t.of('hubs.live').length;
     t.live.open('hub-1');
     await t.settle();
-    expect(t.of('hubs.live').slice(before)).toEqual([{ hubId: 'hub-1', state: expect.objectContaining({ state: 'live' }) }]);
+    expect(t.of('hubs.live').slice(before)).toEqual([{ hubId: 'hub-1', state: expect.objectContaining({ kind: 'live' }) }]);
   });
 
   it('does not read flows the session may not see', async () => {
@@ -161,7 +169,7 @@ describe('the open hub', () => {
   it('a hub that cannot be read is shown as an error snapshot and read again with backoff until it can', async () => {
     const t = await watching({ devicesFail: new AppError('hub-unreachable', 'Hubdesk cannot reach Home.') });
     expect(t.snapshots()).toEqual([{ status: 'error', hubId: 'hub-1', error: { code: 'hub-unreachable', message: 'Hubdesk cannot reach Home.' } }]);
-    expect(t.states().at(-1)).toBe('reconnecting');
+    expect(t.lastState()).toMatchObject({ kind: 'reconnecting', cause: 'hub-not-answering' });
     expect(t.sockets).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(250);
     expect(t.snapshots()).toHaveLength(2);
@@ -171,7 +179,7 @@ describe('the open hub', () => {
     const t = await watching({ devicesFail: new AppError('forbidden', 'No access to Home.') });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(t.snapshots()).toHaveLength(1);
-    expect(t.of('hubs.live').at(-1)!.state).toEqual({ state: 'offline', reason: 'No access to Home.' });
+    expect(t.lastState()).toEqual({ kind: 'hub-refused' });
   });
 
   it('batches changes per frame, in the order the hub sent them', async () => {
@@ -216,7 +224,7 @@ describe('the open hub', () => {
     await t.goLive();
     t.sockets[0]!.end({ code: CLOSE_SESSION_EXPIRED, reason: 'session expired' });
     expect(t.expired).toEqual(['token-1']);
-    expect(t.states().at(-1)).toBe('reconnecting');
+    expect(t.lastState()).toMatchObject({ kind: 'reconnecting', cause: 'session-ended' });
     await vi.advanceTimersByTimeAsync(250);
     const second = t.sockets[1]!;
     second.handlers.onOpen();
@@ -235,10 +243,10 @@ describe('the open hub', () => {
     const start = Date.now();
     t.sockets[0]!.end({ code: 1006, reason: '' });
     const first = t.of('hubs.live').at(-1)!.state;
-    expect(first).toMatchObject({ state: 'reconnecting', attempt: 1, nextRetryAt: start + 250 });
+    expect(first).toMatchObject({ kind: 'reconnecting', attempt: 1, nextAttemptAt: start + 250, cause: 'hub-not-answering' });
     await vi.advanceTimersByTimeAsync(250);
     t.sockets[1]!.end({ code: 1006, reason: '' });
-    expect(t.of('hubs.live').at(-1)!.state).toMatchObject({ state: 'reconnecting', attempt: 2, nextRetryAt: Date.now() + 500 });
+    expect(t.lastState()).toMatchObject({ kind: 'reconnecting', attempt: 2, nextAttemptAt: Date.now() + 500 });
     await vi.advanceTimersByTimeAsync(499);
     expect(t.sockets).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1);
@@ -275,17 +283,17 @@ describe('the open hub', () => {
     t.live.open(null);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(t.sockets).toHaveLength(1);
-    expect(t.states().at(-1)).toBe('offline');
+    expect(t.states().at(-1)).toBe('closed');
   });
 
   it('sign-out closes the open socket with a reason, and pending events are dropped', async () => {
     const t = await watching();
     const socket = await t.goLive();
     socket.receive(capability('d1', true));
-    t.live.stop(SIGNED_OUT_REASON);
+    t.live.signedOut();
     await vi.advanceTimersByTimeAsync(1_000);
     expect(socket.closed).toBe(true);
-    expect(t.of('hubs.live').at(-1)).toEqual({ hubId: 'hub-1', state: { state: 'offline', reason: SIGNED_OUT_REASON } });
+    expect(t.of('hubs.live').at(-1)).toEqual({ hubId: 'hub-1', state: { kind: 'signed-out' } });
     expect(t.of('hubs.deviceEvents')).toHaveLength(0);
   });
 
@@ -313,7 +321,7 @@ describe('the open hub', () => {
     const denied = setup({ endpoint: async () => Promise.reject(new AppError('forbidden', 'No access to Home.')) });
     denied.live.open('hub-1');
     await denied.settle();
-    expect(denied.of('hubs.live').at(-1)!.state).toEqual({ state: 'offline', reason: 'No access to Home.' });
+    expect(denied.lastState()).toEqual({ kind: 'hub-refused' });
 
     const old = setup();
     old.live.open('hub-1');
@@ -321,16 +329,115 @@ describe('the open hub', () => {
     old.sockets[0]!.end({ code: 1006, reason: '', httpStatus: 404 });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(old.sockets).toHaveLength(1);
-    expect(old.of('hubs.live').at(-1)!.state).toMatchObject({ state: 'offline', reason: expect.stringMatching(/does not offer live updates/) });
+    expect(old.lastState()).toEqual({ kind: 'no-realtime' });
     old.live.open('hub-1'); // opening again after giving up tries afresh
     await old.settle();
     expect(old.sockets).toHaveLength(2);
+    expect(old.states().slice(-2)).toEqual(['no-realtime', 'connecting']); // not "closed" in between: it had ended already
   });
 
   it('an unreachable hub is retried with backoff', async () => {
     const t = setup({ endpoint: async () => Promise.reject(new AppError('hub-unreachable', 'Hubdesk cannot reach Home.')) });
     t.live.open('hub-1');
     await t.settle();
-    expect(t.of('hubs.live').at(-1)!.state).toMatchObject({ state: 'reconnecting', attempt: 1, reason: 'Hubdesk cannot reach Home.' });
+    expect(t.lastState()).toMatchObject({ kind: 'reconnecting', attempt: 1, cause: 'hub-not-answering' });
+  });
+});
+
+describe('the open hub: each live state from its own evidence', () => {
+  it('a hub that falls silent with its socket open is not responding, and live again when it answers, without a re-read', async () => {
+    const t = await watching();
+    const socket = await t.goLive();
+    const since = t.lastState();
+    socket.handlers.onResponding(false);
+    expect(t.lastState()).toEqual({ kind: 'not-responding', since: Date.now() });
+    expect(socket.closed).toBe(false);
+    socket.handlers.onResponding(true);
+    expect(t.lastState()).toEqual(since);
+    await t.settle();
+    expect(t.snapshots()).toHaveLength(1);
+    expect(t.sockets).toHaveLength(1);
+    socket.end({ code: 1006, reason: '' }); // given up after a longer silence: a reconnect as for any drop
+    expect(t.lastState()).toMatchObject({ kind: 'reconnecting', cause: 'hub-not-answering' });
+  });
+
+  it('silence before the channel is live is left to the authentication deadline', async () => {
+    const t = await watching();
+    t.sockets[0]!.handlers.onOpen();
+    t.sockets[0]!.handlers.onResponding(false);
+    expect(t.states()).toEqual(['connecting']);
+  });
+
+  it('a failure while the OS reports no network is offline; an answer from the hub is not', async () => {
+    let online = false;
+    const t = await watching({ online: () => online });
+    t.sockets[0]!.end({ code: 1006, reason: '' });
+    expect(t.lastState()).toMatchObject({ kind: 'reconnecting', cause: 'offline' });
+    await vi.advanceTimersByTimeAsync(250);
+    t.sockets[1]!.end({ code: CLOSE_SESSION_EXPIRED, reason: '' });
+    expect(t.lastState()).toMatchObject({ cause: 'session-ended' });
+    online = true;
+    await vi.advanceTimersByTimeAsync(500);
+    t.sockets[2]!.end({ code: 1006, reason: '', httpStatus: 503 });
+    expect(t.lastState()).toMatchObject({ cause: 'refused' });
+  });
+
+  it('the cloud not answering, or its relay not getting through on a remote route, is cloud-unreachable', async () => {
+    const cloud = await watching({ devicesFail: new AppError('cloud-unreachable', 'Hubdesk could not reach the cloud.') });
+    expect(cloud.lastState()).toMatchObject({ kind: 'reconnecting', cause: 'cloud-unreachable' });
+
+    const relay = await watching({ route: 'remote' });
+    relay.sockets[0]!.end({ code: 1006, reason: '' }); // the relay did not even take the connection
+    expect(relay.lastState()).toMatchObject({ cause: 'cloud-unreachable' });
+    await vi.advanceTimersByTimeAsync(250);
+    relay.sockets[1]!.end({ code: 1006, reason: '', httpStatus: 502 });
+    expect(relay.lastState()).toMatchObject({ cause: 'cloud-unreachable' });
+    await vi.advanceTimersByTimeAsync(500);
+    relay.sockets[2]!.handlers.onOpen();
+    relay.sockets[2]!.end({ code: 1006, reason: '' }); // through the relay, then dropped: the hub's side
+    expect(relay.lastState()).toMatchObject({ cause: 'hub-not-answering' });
+  });
+
+  it('a refused session is refused; one gone from the account, and sign-out, end the channel', async () => {
+    const refused = await watching({ devicesFail: new AppError('hub-session-lost', 'Home did not accept a new session.') });
+    expect(refused.lastState()).toMatchObject({ kind: 'reconnecting', cause: 'refused' });
+    const gone = await watching({ devicesFail: new AppError('hub-not-found', 'This hub is no longer in your account.') });
+    expect(gone.lastState()).toEqual({ kind: 'hub-gone' });
+    gone.live.signedOut(); // ended already, but the user signed out: said, so the model forgets the hub
+    expect(gone.lastState()).toEqual({ kind: 'signed-out' });
+    expect(gone.live.view.summary()).toMatchObject({ hubId: null, live: { kind: 'closed' } });
+    const signedOut = await watching({ devicesFail: new AppError('signed-out', 'You are signed out.') });
+    expect(signedOut.lastState()).toEqual({ kind: 'signed-out' });
+  });
+});
+
+describe('the open hub: its model', () => {
+  it('holds what the window is sent at the moment it is sent, named from the hub sessions', async () => {
+    const t = setup();
+    const seenAtEmit: unknown[] = [];
+    t.live.view.onSummary((summary) => seenAtEmit.push(summary.live.kind));
+    t.live.open('hub-1');
+    await t.settle();
+    const socket = await t.goLive();
+    expect(t.live.view.summary()).toMatchObject({ hubId: 'hub-1', hubName: 'Home', live: { kind: 'live' } });
+    expect(seenAtEmit.at(-1)).toBe('live');
+    socket.handlers.onResponding(false);
+    expect(t.live.view.summary().live).toEqual(t.lastState());
+    t.live.open(null);
+    expect(t.live.view.summary()).toMatchObject({ hubId: null, live: { kind: 'closed' } });
+  });
+
+  it('applies each batch to the model before the window gets it, and follows favourites', async () => {
+    const t = await watching();
+    const socket = await t.goLive();
+    t.live.setFavourites('hub-1', ['d1']);
+    const onWhenSent: unknown[] = [];
+    t.live.view.onCapabilityChange((change) => onWhenSent.push([change.device.id, change.value, t.of('hubs.deviceEvents').length]));
+    socket.receive({ type: 'event', uri: MANAGER_DEVICES_URI, event: 'device.update', data: { ...device('d1'), capabilitiesObj: { onoff: { id: 'onoff', type: 'boolean', title: 'Turned on', value: false, getable: true, setable: true, lastUpdated: null } } } });
+    socket.receive(capability('d1', true));
+    await vi.advanceTimersByTimeAsync(BATCH_INTERVAL_MS);
+    expect(onWhenSent).toEqual([['d1', true, 0]]); // the model knew before the batch went out
+    expect(t.of('hubs.deviceEvents')).toHaveLength(1);
+    expect(t.live.view.summary().favourites).toEqual([{ deviceId: 'd1', name: 'd1', on: true, canToggle: true }]);
   });
 });

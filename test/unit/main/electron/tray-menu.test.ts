@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OpenHubSummary, SummaryFavourite } from '../../../../main/core/open-hub-mirror';
+import type { OpenHubSummary, SummaryFavourite } from '../../../../main/core/open-hub-model';
 import {
   buildTrayView,
   cleanName,
@@ -14,10 +14,10 @@ import {
   type TrayItem,
 } from '../../../../main/electron/tray-menu';
 
-const NO_HUB: OpenHubSummary = { hubId: null, hubName: null, live: 'closed', favourites: [], flows: [] };
+const NO_HUB: OpenHubSummary = { hubId: null, hubName: null, live: { kind: 'closed' }, favourites: [], flows: [] };
 
 function summary(overrides: Partial<OpenHubSummary> = {}): OpenHubSummary {
-  return { hubId: 'hub-1', hubName: 'Home', live: 'live', favourites: [], flows: [], ...overrides };
+  return { hubId: 'hub-1', hubName: 'Home', live: { kind: 'live', since: 'x' }, favourites: [], flows: [], ...overrides };
 }
 
 function favourite(deviceId: string, overrides: Partial<SummaryFavourite> = {}): SummaryFavourite {
@@ -49,16 +49,16 @@ describe('tray view', () => {
 
   it('live: the tooltip and the first, disabled line name the hub and its state', () => {
     const view = buildTrayView(summary(), 'signed-in');
-    expect(view.tooltip).toBe('Hubdesk — Home: live');
-    expect(view.items[0]).toEqual({ type: 'normal', label: 'Home: live', enabled: false });
+    expect(view.tooltip).toBe('Hubdesk — Home is live');
+    expect(view.items[0]).toEqual({ type: 'normal', label: 'Home is live', enabled: false });
   });
 
   it.each([
-    [summary({ live: 'connecting' }), 'Home: connecting…'],
-    [summary({ live: 'reconnecting', liveReason: 'The hub did not answer.' }), 'Home: reconnecting (The hub did not answer.)'],
-    [summary({ live: 'offline', liveReason: 'This hub has no live updates.' }), 'Home: offline (This hub has no live updates.)'],
-    [summary({ live: 'offline' }), 'Home: offline'],
-    [summary({ hubName: null }), 'hub-1: live'],
+    [summary({ live: { kind: 'connecting' } }), 'Connecting to Home…'],
+    [summary({ live: { kind: 'reconnecting', attempt: 2, nextAttemptAt: 0, cause: 'hub-not-answering' } }), 'Home is not responding — Hubdesk keeps trying'],
+    [summary({ live: { kind: 'no-realtime' } }), 'Home doesn’t send live updates — reload to see changes'],
+    [summary({ live: { kind: 'reconnecting', attempt: 1, nextAttemptAt: 0, cause: 'offline' } }), 'This computer is offline — Hubdesk keeps trying'],
+    [summary({ hubName: null }), 'hub-1 is live'],
   ])('states the connection: %j → %s', (state, line) => {
     const view = buildTrayView(state, 'signed-in');
     expect(view.tooltip).toBe(`Hubdesk — ${line}`);
@@ -66,17 +66,17 @@ describe('tray view', () => {
   });
 
   it('before the sign-in is known, the summary alone decides', () => {
-    expect(buildTrayView(summary(), 'unknown').tooltip).toBe('Hubdesk — Home: live');
+    expect(buildTrayView(summary(), 'unknown').tooltip).toBe('Hubdesk — Home is live');
   });
 
-  it('offline with favourites: still lists them as the core says they can be switched', () => {
-    const view = buildTrayView(summary({ live: 'offline', liveReason: 'No access.', favourites: [favourite('a', { on: true })] }), 'signed-in');
+  it('access refused, with favourites: still lists them as the core says they can be switched', () => {
+    const view = buildTrayView(summary({ live: { kind: 'hub-refused' }, favourites: [favourite('a', { on: true })] }), 'signed-in');
     expect(view.items).toContainEqual({ type: 'checkbox', label: 'Lamp a', checked: true, enabled: true, action: { kind: 'toggle', hubId: 'hub-1', deviceId: 'a', name: 'Lamp a', value: false } });
   });
 
   it('favourites are checkboxes under a header, in order; the action sets the opposite of what is shown', () => {
     const view = buildTrayView(summary({ favourites: [favourite('a', { on: true }), favourite('b', { on: false })] }), 'signed-in');
-    expect(labels(view.items)).toEqual(['Home: live', '---', 'Favourites', 'Lamp a', 'Lamp b', '---', OPEN_LABEL, QUIT_LABEL]);
+    expect(labels(view.items)).toEqual(['Home is live', '---', 'Favourites', 'Lamp a', 'Lamp b', '---', OPEN_LABEL, QUIT_LABEL]);
     expect(view.items[2]).toEqual({ type: 'normal', label: 'Favourites', enabled: false });
     expect(view.items[3]).toEqual({ type: 'checkbox', label: 'Lamp a', checked: true, enabled: true, action: { kind: 'toggle', hubId: 'hub-1', deviceId: 'a', name: 'Lamp a', value: false } });
     expect(view.items[4]).toMatchObject({ type: 'checkbox', checked: false, action: { kind: 'toggle', deviceId: 'b', value: true } });
@@ -99,7 +99,7 @@ describe('tray view', () => {
 
   it('flows are listed to start under their header; with none there is no flow section at all', () => {
     const flows = buildTrayView(summary({ flows: [{ id: 'f1', name: 'Good night' }, { id: 'f2', name: 'Away' }] }), 'signed-in');
-    expect(labels(flows.items)).toEqual(['Home: live', '---', 'Start a flow', 'Good night', 'Away', '---', OPEN_LABEL, QUIT_LABEL]);
+    expect(labels(flows.items)).toEqual(['Home is live', '---', 'Start a flow', 'Good night', 'Away', '---', OPEN_LABEL, QUIT_LABEL]);
     expect(flows.items[3]).toEqual({ type: 'normal', label: 'Good night', enabled: true, action: { kind: 'flow', hubId: 'hub-1', flowId: 'f1', name: 'Good night' } });
 
     const none = buildTrayView(summary({ favourites: [favourite('a')], flows: [] }), 'signed-in');
@@ -133,13 +133,13 @@ describe('tray view', () => {
     expect(item?.type === 'checkbox' && item.label).toBe(`${long.slice(0, MAX_LABEL_LENGTH - 1).trimEnd()}…`);
     for (const i of view.items) if (i.type !== 'separator') expect([...i.label].length).toBeLessThanOrEqual(MAX_LABEL_LENGTH + 20);
     expect(view.tooltip.length).toBeLessThanOrEqual(MAX_TOOLTIP_LENGTH);
-    expect(view.items[0]).toMatchObject({ label: `${'H'.repeat(29)}…: live` });
+    expect(view.items[0]).toMatchObject({ label: `${'H'.repeat(29)}… is live` });
   });
 
-  it('a long offline reason is cut in the tooltip too', () => {
-    const view = buildTrayView(summary({ live: 'offline', liveReason: 'x'.repeat(1000) }), 'signed-in');
+  it('a long sentence about a long-named hub is cut in the tooltip too', () => {
+    const view = buildTrayView(summary({ hubName: 'H'.repeat(500), live: { kind: 'hub-refused' } }), 'signed-in');
     expect(view.tooltip.length).toBeLessThanOrEqual(MAX_TOOLTIP_LENGTH);
-    expect(view.tooltip.startsWith('Hubdesk — Home: offline (xxx')).toBe(true);
+    expect(view.tooltip.startsWith(`Hubdesk — ${'H'.repeat(29)}… refused Hubdesk access`)).toBe(true);
   });
 
   it('names from the hub cannot break the menu: control and bidi-override characters go, & is literal, empty names are named', () => {
@@ -147,7 +147,7 @@ describe('tray view', () => {
       summary({ hubName: 'Home\nSweet', favourites: [favourite('a', { name: 'Tom & Jerry\u0000\u202e' }), favourite('b', { name: ' \t ' })] }),
       'signed-in',
     );
-    expect(view.tooltip).toBe('Hubdesk — Home Sweet: live');
+    expect(view.tooltip).toBe('Hubdesk — Home Sweet is live');
     expect(labels(view.items)).toContain('Tom && Jerry');
     expect(labels(view.items)).toContain('Unnamed');
     const toggle = view.items.find((item) => item.type === 'checkbox' && item.label.startsWith('Tom'));

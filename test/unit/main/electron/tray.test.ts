@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Envelope } from '../../../../common/app-error';
 import { type EventName, type EventPayload, type SessionView, SetCapabilityRequestSchema } from '../../../../common/ipc-contract';
-import type { OpenHubSummary } from '../../../../main/core/open-hub-mirror';
+import type { OpenHubSummary } from '../../../../main/core/open-hub-model';
 import { createHubdeskTray, REBUILD_INTERVAL_MS, type TrayCore, trayIconPath } from '../../../../main/electron/tray';
 import { MORE_LABEL, OPEN_LABEL, QUIT_LABEL } from '../../../../main/electron/tray-menu';
 import { recordingLogger } from '../../../support/core-fakes';
@@ -12,7 +12,7 @@ vi.mock('electron', () => import('../../../support/fake-electron'));
 const HOME: OpenHubSummary = {
   hubId: 'hub-1',
   hubName: 'Home',
-  live: 'live',
+  live: { kind: 'live', since: 'x' },
   favourites: [
     { deviceId: 'lamp', name: 'Desk lamp', on: false, canToggle: true },
     { deviceId: 'spots', name: 'Kitchen spots', on: true, canToggle: true },
@@ -87,10 +87,10 @@ describe('tray', () => {
     expect(Tray.instances).toHaveLength(1);
     expect(nativeImage.createFromPath).toHaveBeenCalledWith('/opt/hubdesk/resources/icon.png');
     expect(icon.image.getSize()).toEqual({ width: 22, height: 22 });
-    expect(icon.tooltip).toBe('Hubdesk — Home: live');
-    expect(labels(icon)).toEqual(['Home: live', '---', 'Favourites', 'Desk lamp', 'Kitchen spots', '---', 'Start a flow', 'Good night', '---', OPEN_LABEL, QUIT_LABEL]);
+    expect(icon.tooltip).toBe('Hubdesk — Home is live');
+    expect(labels(icon)).toEqual(['Home is live', '---', 'Favourites', 'Desk lamp', 'Kitchen spots', '---', 'Start a flow', 'Good night', '---', OPEN_LABEL, QUIT_LABEL]);
     expect(menuOf(icon).item('Kitchen spots')).toMatchObject({ type: 'checkbox', checked: true, enabled: true });
-    expect(menuOf(icon).item('Home: live').enabled).toBe(false);
+    expect(menuOf(icon).item('Home is live').enabled).toBe(false);
   });
 
   it('uses a 16 px icon on macOS and Windows', () => {
@@ -137,7 +137,7 @@ describe('tray', () => {
     Menu.buildFromTemplate.mockClear();
     icon.setToolTip.mockClear();
     hub.publish(structuredClone(HOME));
-    hub.publish({ ...structuredClone(HOME), liveReason: undefined });
+    hub.publish(structuredClone(HOME));
     vi.advanceTimersByTime(REBUILD_INTERVAL_MS * 4);
     expect(Menu.buildFromTemplate).not.toHaveBeenCalled();
     expect(icon.setToolTip).not.toHaveBeenCalled();
@@ -151,16 +151,16 @@ describe('tray', () => {
     expect(labels(icon)).toEqual(['Signed out', '---', OPEN_LABEL, QUIT_LABEL]);
     hub.emit('session.changed', session('signed-in'));
     vi.advanceTimersByTime(REBUILD_INTERVAL_MS);
-    expect(icon.tooltip).toBe('Hubdesk — Home: live');
+    expect(icon.tooltip).toBe('Hubdesk — Home is live');
   });
 
   it('follows the open hub going offline, with its reason', () => {
     const hub = fakeCore();
     const { icon } = start(hub.core);
-    hub.publish({ ...HOME, live: 'offline', liveReason: 'Your access to this hub was withdrawn.' });
+    hub.publish({ ...HOME, live: { kind: 'hub-refused' } });
     vi.advanceTimersByTime(REBUILD_INTERVAL_MS);
-    expect(icon.tooltip).toBe('Hubdesk — Home: offline (Your access to this hub was withdrawn.)');
-    expect(menuOf(icon).items[0]).toMatchObject({ label: 'Home: offline (Your access to this hub was withdrawn.)', enabled: false });
+    expect(icon.tooltip).toBe('Hubdesk — Home refused Hubdesk access — sign out and in again to grant it');
+    expect(menuOf(icon).items[0]).toMatchObject({ label: 'Home refused Hubdesk access — sign out and in again to grant it', enabled: false });
   });
 
   it('a favourite toggles through the core with a valid request and a fresh transaction id', async () => {
@@ -232,16 +232,16 @@ describe('tray', () => {
     const hub = fakeCore();
     const { tray, icon } = start(hub.core);
     expect(tray.view()?.tooltip).toBe(icon.tooltip);
-    hub.publish({ ...HOME, live: 'connecting' });
-    expect(tray.view()?.tooltip).toBe('Hubdesk — Home: live'); // not rebuilt yet
+    hub.publish({ ...HOME, live: { kind: 'connecting' } });
+    expect(tray.view()?.tooltip).toBe('Hubdesk — Home is live'); // not rebuilt yet
     vi.advanceTimersByTime(REBUILD_INTERVAL_MS);
-    expect(tray.view()?.tooltip).toBe('Hubdesk — Home: connecting…');
+    expect(tray.view()?.tooltip).toBe('Hubdesk — Connecting to Home…');
   });
 
   it('dispose destroys the icon, stops listening and cancels a pending rebuild', () => {
     const hub = fakeCore();
     const { tray, icon } = start(hub.core);
-    hub.publish({ ...HOME, live: 'connecting' });
+    hub.publish({ ...HOME, live: { kind: 'connecting' } });
     Menu.buildFromTemplate.mockClear();
     tray.dispose();
     vi.advanceTimersByTime(REBUILD_INTERVAL_MS * 2);

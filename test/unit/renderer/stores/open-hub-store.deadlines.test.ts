@@ -105,3 +105,53 @@ describe('open hub: deadlines', () => {
     expect(store.getState().errors).toEqual({});
   });
 });
+
+describe('open hub: a change confirmed late ends in the hub’s state', () => {
+  const onoff = (value: boolean, transactionId: string | null, time = T1) => ({ kind: 'capability' as const, deviceId: 'heater', capabilityId: 'onoff', value, transactionId, time });
+
+  it('the error of a change that missed the deadline goes as soon as the hub reports the value asked for', async () => {
+    const { fake, store, shown } = await homeLoaded();
+    const setting = store.getState().setCapability('heater', 'onoff', true);
+    await vi.advanceTimersByTimeAsync(ACTION_DEADLINE_MS);
+    await setting;
+    expect(shown('onoff')).toBe(false);
+    expect(store.getState().errors.heater?.message).toBe(`Couldn't turn on Water heater — ${CHANGE_NOT_CONFIRMED}`);
+
+    // The hub comes back and does it: its echo arrives after the deadline.
+    fake.emit('hubs.deviceEvents', { hubId: 'h1', events: [onoff(true, 'tx-1')] });
+    expect(shown('onoff')).toBe(true);
+    expect(store.getState().errors).toEqual({}); // no "Couldn't turn on" beside "On"
+  });
+
+  it('an echo that came while the answer was still awaited confirms the change, even when the answer never comes', async () => {
+    const { fake, store, shown } = await homeLoaded();
+    const setting = store.getState().setCapability('heater', 'onoff', true);
+    fake.emit('hubs.deviceEvents', { hubId: 'h1', events: [onoff(true, 'tx-1')] });
+    await vi.advanceTimersByTimeAsync(ACTION_DEADLINE_MS);
+    await setting;
+    expect(shown('onoff')).toBe(true);
+    expect(store.getState().pending).toEqual({});
+    expect(store.getState().errors).toEqual({});
+  });
+
+  it('an error stays while the value still differs from the one asked for, and goes when a snapshot shows it done', async () => {
+    const { fake, store } = await homeLoaded();
+    const setting = store.getState().setCapability('heater', 'onoff', true);
+    fake.waiting('hubs.setCapability')[0]!.resolve({ ok: false, error: { code: 'invalid-argument', message: 'Water heater: The tank is empty.' } });
+    await setting;
+    fake.emit('hubs.deviceEvents', { hubId: 'h1', events: [{ kind: 'capability', deviceId: 'heater', capabilityId: 'dim', value: 0.9, transactionId: null, time: T1 }] });
+    expect(store.getState().errors.heater?.message).toBe("Couldn't turn on Water heater — The tank is empty.");
+    // Filled and switched on by someone else: the snapshot read after a reconnect says so.
+    fake.emit('hubs.snapshot', snapshot(deviceList('h1', [], { devices: [light('heater', 'Water heater', true, 0.9, T1)] }), { status: 'loaded', list: FLOWS }));
+    expect(store.getState().errors).toEqual({});
+  });
+
+  it('a favourite’s error is not a value’s: it stays until dismissed', async () => {
+    const { fake, store } = await homeLoaded();
+    const pinning = store.getState().setFavourite('heater', true);
+    fake.waiting('hubs.setFavourite')[0]!.resolve({ ok: false, error: { code: 'internal', message: 'Disk full.' } });
+    await pinning;
+    fake.emit('hubs.deviceEvents', { hubId: 'h1', events: [onoff(true, null)] });
+    expect(store.getState().errors.heater?.message).toBe("Couldn't add Water heater to favourites — Disk full.");
+  });
+});

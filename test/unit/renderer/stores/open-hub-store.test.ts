@@ -58,7 +58,7 @@ describe('open hub: which hub is open', () => {
     fake.waiting('hubs.list')[0]!.resolve(ok([HOME, CABIN]));
     await flush();
     expect(fake.argsOf('hubs.open')).toEqual([['h1']]);
-    expect(store.getState()).toMatchObject({ hubId: 'h1', snapshot: { status: 'loading' }, live: { state: 'connecting' }, route: null });
+    expect(store.getState()).toMatchObject({ hubId: 'h1', snapshot: { status: 'loading' }, live: { kind: 'connecting' }, route: null });
     expect(store.getState().devices).toEqual({});
 
     const list = homeList({ favourites: ['desk'], permissions: READ_ONLY });
@@ -87,14 +87,14 @@ describe('open hub: which hub is open', () => {
     const { fake, store, opened } = await homeLoaded();
     store.getState().open('h2');
     expect(opened()).toEqual(['h1', 'h2']);
-    expect(store.getState()).toMatchObject({ hubId: 'h2', snapshot: { status: 'loading' }, summaries: [], route: null, live: { state: 'connecting' } });
+    expect(store.getState()).toMatchObject({ hubId: 'h2', snapshot: { status: 'loading' }, summaries: [], route: null, live: { kind: 'connecting' } });
     expect(store.getState().devices).toEqual({});
 
     // Late news of Home is not Cabin's.
     fake.emit('hubs.snapshot', snapshot(homeList()));
     fake.emit('hubs.deviceEvents', { hubId: 'h1', events: [{ kind: 'device', device: light('ghost', 'Ghost', true, 1) }] });
-    fake.emit('hubs.live', { hubId: 'h1', state: { state: 'offline', reason: 'Live updates are off for this hub.' } });
-    expect(store.getState()).toMatchObject({ hubId: 'h2', snapshot: { status: 'loading' }, live: { state: 'connecting' } });
+    fake.emit('hubs.live', { hubId: 'h1', state: { kind: 'closed' } });
+    expect(store.getState()).toMatchObject({ hubId: 'h2', snapshot: { status: 'loading' }, live: { kind: 'connecting' } });
     expect(store.getState().devices).toEqual({});
 
     fake.emit('hubs.snapshot', snapshot(deviceList('h2', ['Stove'])));
@@ -117,7 +117,7 @@ describe('open hub: which hub is open', () => {
 
     store.getState().open('h1');
     expect(opened()).toEqual(['h1', 'h2', 'h1']);
-    expect(store.getState()).toMatchObject({ hubId: 'h1', snapshot: { status: 'loaded' }, flows: { status: 'loaded', list: FLOWS }, live: { state: 'connecting' } });
+    expect(store.getState()).toMatchObject({ hubId: 'h1', snapshot: { status: 'loaded' }, flows: { status: 'loaded', list: FLOWS }, live: { kind: 'connecting' } });
     expect(store.getState().devices.lamp!.capabilitiesObj!.onoff!.value).toBe(true);
 
     fake.emit('hubs.snapshot', snapshot(deviceList('h1', [], { devices: [light('lamp', 'Lamp', false, 0.2, T2)] })));
@@ -151,7 +151,7 @@ describe('open hub: which hub is open', () => {
     const { fake, store } = await signedIn();
     fake.waiting('hubs.open')[0]!.resolve({ ok: false, error: UNREACHABLE });
     await flush();
-    expect(store.getState()).toMatchObject({ snapshot: { status: 'error', error: UNREACHABLE }, live: { state: 'offline', reason: UNREACHABLE.message } });
+    expect(store.getState()).toMatchObject({ snapshot: { status: 'error', error: UNREACHABLE }, live: { kind: 'not-opened', code: UNREACHABLE.code } });
   });
 
   it('drops the refusal of a hub no longer open', async () => {
@@ -160,7 +160,7 @@ describe('open hub: which hub is open', () => {
     store.getState().open('h2');
     home.resolve({ ok: false, error: UNREACHABLE });
     await flush();
-    expect(store.getState()).toMatchObject({ hubId: 'h2', snapshot: { status: 'loading' }, live: { state: 'connecting' } });
+    expect(store.getState()).toMatchObject({ hubId: 'h2', snapshot: { status: 'loading' }, live: { kind: 'connecting' } });
   });
 
   it('forgets what a hub showed once it is no longer in the list', async () => {
@@ -419,14 +419,14 @@ describe('open hub: events', () => {
 
   it('follows the live status of the open hub only', async () => {
     const { fake, store } = await homeLoaded();
-    expect(store.getState().live).toEqual({ state: 'connecting' });
-    fake.emit('hubs.live', { hubId: 'h1', state: { state: 'live', since: T0 } });
-    expect(store.getState().live).toEqual({ state: 'live', since: T0 });
-    fake.emit('hubs.live', { hubId: 'h2', state: { state: 'offline', reason: 'x' } });
+    expect(store.getState().live).toEqual({ kind: 'connecting' });
+    fake.emit('hubs.live', { hubId: 'h1', state: { kind: 'live', since: T0 } });
+    expect(store.getState().live).toEqual({ kind: 'live', since: T0 });
+    fake.emit('hubs.live', { hubId: 'h2', state: { kind: 'hub-refused' } });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     fake.emitRaw('hubs.live', { hubId: 'h1', state: null });
     warn.mockRestore();
-    expect(store.getState().live).toEqual({ state: 'live', since: T0 });
+    expect(store.getState().live).toEqual({ kind: 'live', since: T0 });
   });
 });
 
