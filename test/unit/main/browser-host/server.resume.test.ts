@@ -28,7 +28,7 @@ function fakeCore(): HubdeskCore {
     onEvent: () => () => {},
     handleOAuthCallback: async () => 'ignored',
     wake: () => {},
-    openHubSummary: () => ({ hubId: null, hubName: null, live: 'closed', favourites: [], flows: [] }),
+    openHubSummary: () => ({ hubId: null, hubName: null, live: { kind: 'closed' }, favourites: [], flows: [] }),
     onOpenHubSummary: () => () => {},
     dispose: async () => {},
   };
