@@ -27,6 +27,8 @@ EXPOSE 8080 8081
 # inside the container, so the admin listener's loopback default reaches it.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8082/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Add "--cloud-url", "https://<your cloud>" to take listener registrations naming a hub; without it they are
+# refused (docs/services.md, "Deployment example").
 # node is PID 1 and the program itself (exec form, no shell, no npm): SIGTERM reaches the handler that
 # drains (services/shared/exit-on-signals.ts). PID 1 gets no default signal actions from the kernel, but
 # the program installs its own for SIGTERM and SIGINT; and it starts no child processes (the legacy

@@ -13,6 +13,11 @@
  *      made in the developer portal: `credentialId` names it, the proof uses its secret. The webhook
  *      secret never opens a tap and a tap credential never opens a listener (CLOSE_CREDENTIAL_KIND); a
  *      credential revoked in the portal closes its taps at once (CLOSE_CREDENTIAL_REVOKED).
+ *    A listener that names a `hubId` also proves it acts for that hub: `delegationToken` is a fresh delegation
+ *    token of the cloud (docs/interface.md §4.4, audience `hub`) whose `hubs` holds that id, each token good for
+ *    one registration. A forwarder that knows the cloud refuses a hub id without one (CLOSE_HUB_NOT_PROVEN),
+ *    and says "try again" while it cannot check one (CLOSE_HUB_CHECK_UNAVAILABLE); a registration without
+ *    `hubId` needs the secret only and is never a `?hub=` target (docs/security.md, "A listener's hub id is proven").
  *    `listenerId` is chosen by the client and stays the same across reconnects; `resumeAfter` is the id of
  *    the last message it acknowledged, and the server re-sends what followed from a bounded buffer.
  * 3. The server answers `registered` (with the webhook's name as its owner gave it in the developer portal),
@@ -48,6 +53,20 @@ export const CLOSE_GOING_AWAY = 1001;
 export const CLOSE_REPLACED = 4409;
 /** The webhook or its owner has as many listeners as the forwarder allows; the reason says which and the limit. */
 export const CLOSE_TOO_MANY_LISTENERS = 4429;
+/**
+ * A listener named a hub it did not prove it acts for: no delegation token, or one that is not valid for
+ * that hub (malformed, expired, not the cloud's, another audience or hub, used before), or a forwarder that
+ * accepts no hub ids at all. The reason says which. The same token never passes later: a new registration
+ * with a fresh token may.
+ */
+export const CLOSE_HUB_NOT_PROVEN = 4412;
+/**
+ * The forwarder cannot check a delegation token just now (the cloud's key set is unreachable, or where used
+ * tokens are remembered is): reconnect later with a fresh token.
+ */
+export const CLOSE_HUB_CHECK_UNAVAILABLE = 4503;
+/** A delegation token as the cloud issues it (an ES256 JWT is some 600 characters); the bound keeps a frame small. */
+export const MAX_DELEGATION_TOKEN_LENGTH = 4096;
 
 /** Registration data (docs/interface.md §2.6): `$key`, `$keys`, or free properties for a legacy function. */
 export const KeyValueSchema = z.union([z.string().max(1024), z.number(), z.boolean()]);
@@ -96,6 +115,8 @@ export const ListenerClientMessageSchema = z.discriminatedUnion('type', [
     /** Tap only: the tap credential whose secret keys the proof. */
     credentialId: id.optional(),
     hubId: id.optional(),
+    /** Listener with `hubId` only: a fresh delegation token for that hub, used once (see CLOSE_HUB_NOT_PROVEN). */
+    delegationToken: z.string().min(1).max(MAX_DELEGATION_TOKEN_LENGTH).optional(),
     data: RegistrationDataSchema.optional(),
     resumeAfter: id.optional(),
     /** Listener only: send messages without the parsed `body` (RawWebhookMessage); the client decodes `rawBody`. */

@@ -18,11 +18,11 @@ import type { ForwarderOptions, RunningForwarder } from './forwarder/forwarder';
 import type { WebhookStore } from './forwarder/webhook-store';
 import { createDemoHome, type DemoHome } from './hub/demo-home';
 import { advertiseHub, type HubAdvertisement } from './hub/hub-advertiser';
-import { ReplayGuard } from './hub/delegation-verifier';
 import { type RunningHub, startHub } from './hub/hub';
 import { createLoadGenerator } from './hub/load-generator';
 import type { Runner } from './hub/ticker';
 import { DEFAULT_RELAY_LATENCY_MS, type RunningRelay, startRelay } from './relay/relay';
+import { MemoryReplayGuard } from './shared/delegation-token';
 import { silentLogger } from './shared/logger';
 import { createStackCertificates, type StackCertificates } from './shared/stack-ca';
 import { startWebhookServices, type WebhookServices } from './webhook-services';
@@ -190,7 +190,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   try {
     const lanHubIds = specs.filter((spec) => spec.platform === 'local').map((spec) => spec.id);
     certificates = await createStackCertificates([host, '127.0.0.1', 'localhost'], lanHubIds);
-    webhookServices = await startWebhookServices({ host, now: options.now, logger, ...(options.forwarder && { forwarder: options.forwarder }) });
+    // The forwarder knows this cloud, so a listener naming a hub proves it with the cloud's delegation token.
+    webhookServices = await startWebhookServices({ host, now: options.now, logger, forwarder: { ...options.forwarder, hubIds: { verify: { cloudUrl: cloud.issuer } } } });
     info = {
       auth_url: cloud.url,
       hubs: [],
@@ -210,7 +211,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   const { forwarder, webhooks } = webhookServices;
 
   // One per hub, kept across relocations: a delegation token accepted before a move stays used.
-  const replayGuards: ReplayGuard[] = [];
+  const replayGuards: MemoryReplayGuard[] = [];
   const launch = async (spec: HubSpec, index: number) => {
     const hub = await startHub({
       id: spec.id,
@@ -222,7 +223,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       tls: spec.platform === 'local' ? certificates.server : undefined,
       identityKey: spec.identity.privateKey,
       sessionTtlSec: options.sessionTtlSec,
-      replayGuard: (replayGuards[index] ??= new ReplayGuard()),
+      replayGuard: (replayGuards[index] ??= new MemoryReplayGuard()),
       now: options.now,
       logger,
       simulate: options.simulate,

@@ -29,7 +29,7 @@ export interface WebhookServicesOptions {
   /** Keep the state in this Redis (`redis://host:port`), shared with other instances; in memory without. */
   redis?: string;
   /** Passed on to the forwarder (tests shorten its drain, or let it keep a flood for a lagging listener). */
-  forwarder?: Pick<ForwarderOptions, 'adminHost' | 'adminPort' | 'drainTimeoutMs' | 'resumeBufferSize' | 'resumeBufferBytes' | 'resumeBudgetBytes' | 'addressLimits'>;
+  forwarder?: Pick<ForwarderOptions, 'adminHost' | 'adminPort' | 'drainTimeoutMs' | 'resumeBufferSize' | 'resumeBufferBytes' | 'resumeBudgetBytes' | 'addressLimits' | 'hubIds'>;
 }
 
 export interface WebhookServices {

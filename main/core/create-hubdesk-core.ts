@@ -56,6 +56,8 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     logger,
     clock,
     schedule,
+    // A registration naming a hub proves it with the signed-in account's delegation token (cloud made below; asked only once running).
+    delegationToken: (hubId) => cloud.delegationToken(hubId),
   });
   const state = createSessionState({
     backend,
@@ -64,6 +66,10 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     allowUnencryptedRoutes: unencryptedRoutes.allowed,
     logger,
     initialAuth: vault.hasRecord() ? { status: 'restoring' } : { status: 'signed-out' },
+  });
+  // A registration naming a hub that waited for a sign-in (its delegation token) tries again once there is one.
+  state.subscribe((view) => {
+    if (view.auth.status === 'signed-in') webhooks.retryWaiting();
   });
 
   const tokenEndpoint = createTokenEndpoint(backend, fetchFn, lifetime.signal);

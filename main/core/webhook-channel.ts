@@ -4,8 +4,14 @@
  * secret for a listener, the tap credential's secret for a tap; neither ever leaves the app),
  * registers, acknowledges every message, and after any drop reconnects with backoff, resuming after
  * the last acknowledged id. A refusal (wrong secret or tap credential, a revoked tap credential, the
- * wrong kind of credential, an unknown webhook, or a newer connection with the same listenerId) stops
- * it: retrying cannot help until the registration changes.
+ * wrong kind of credential, an unknown webhook, a hub id the forwarder does not take, or a newer connection
+ * with the same listenerId) stops it: retrying cannot help until the registration changes.
+ *
+ * A listener that names a hub proves it acts for it (docs/webhooks-app.md, "Proving the hub"): before each
+ * connection, a reconnect too, it asks `hubToken` for a fresh delegation token, sends it in that one
+ * registration and forgets it (tokens are single-use and live a minute; never logged). Without one it
+ * waits (signed out: `unavailable` until `retryIfWaiting`) or retries with backoff (cloud unreachable),
+ * saying why.
  */
 import WebSocket from 'ws';
 import { type OpenWebSocket, plainWebSocket } from './live-socket';
@@ -13,6 +19,8 @@ import {
   CLOSE_BAD_SECRET,
   CLOSE_CREDENTIAL_KIND,
   CLOSE_CREDENTIAL_REVOKED,
+  CLOSE_HUB_CHECK_UNAVAILABLE,
+  CLOSE_HUB_NOT_PROVEN,
   CLOSE_PROTOCOL_ERROR,
   CLOSE_REPLACED,
   CLOSE_TOO_MANY_LISTENERS,
@@ -42,6 +50,12 @@ export const DEFAULT_HEARTBEAT_MS = 15_000;
  */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
+/**
+ * A delegation token for the one registration about to be made, or why there is none: `wait` when only
+ * a change of sign-in can help (then the channel waits for `retryIfWaiting`), else it retries with backoff.
+ */
+export type HubTokenResult = { ok: true; token: string } | { ok: false; reason: string; wait: boolean };
+
 export interface WebhookChannelOptions {
   /** The forwarder's base URL (http or https); the channel is at `{webhookUrl}/listen`. */
   webhookUrl: string;
@@ -53,6 +67,8 @@ export interface WebhookChannelOptions {
   credentialId?: string;
   listenerId: string;
   hubId?: string;
+  /** Listener with `hubId`: a fresh delegation token for that hub, asked for before every connection. */
+  hubToken?(): Promise<HubTokenResult>;
   data?: RegistrationData;
   /** Tap: the listenerIds of this app for the same webhook; intakes routed to them are tapped without their request. */
   ownListenerIds?: string[];
@@ -78,6 +94,8 @@ export interface WebhookChannelOptions {
 export interface WebhookChannel {
   /** The network may have changed under the socket (wake, new interfaces): connect again now, without waiting for a backoff or a silent socket's watchdog. */
   reconnect(): void;
+  /** The sign-in changed: a channel waiting for a delegation token tries again; any other is left alone. */
+  retryIfWaiting(): void;
   stop(): void;
 }
 
@@ -105,6 +123,12 @@ const TAP_REFUSALS: Record<number, string> = {
 /** What the forwarder said when it closed, as shown text: a close reason is at most 123 bytes, but it comes from the network. */
 const said = (reason: string) => oneLine(reason, 200);
 
+/** Why a close that is retried happened, when the forwarder said something worth showing meanwhile. */
+export function retryReason(code: number, reason: string): string | undefined {
+  if (code !== CLOSE_HUB_CHECK_UNAVAILABLE) return undefined;
+  return `The forwarder cannot check that this app acts for the hub just now (${said(reason) || 'try again later'}).`;
+}
+
 /**
  * The reason shown for a close that ends the channel, or undefined when reconnecting may help. A tap's
  * refusal carries the forwarder's own words (they say what to do, e.g. create a tap credential in the
@@ -113,6 +137,9 @@ const said = (reason: string) => oneLine(reason, 200);
 export function refusalReason(role: 'listener' | 'tap', code: number, reason: string): string | undefined {
   if (code === CLOSE_TOO_MANY_LISTENERS) {
     return `The forwarder refused this ${role === 'tap' ? 'tap' : 'listener'} (${said(reason) || 'too many listeners'}). The forwarder forgets listeners that stay away for 10 minutes: add the webhook again after that.`;
+  }
+  if (role === 'listener' && code === CLOSE_HUB_NOT_PROVEN) {
+    return `The forwarder refused to register this app as the hub (${said(reason) || 'no proof for the hub'}). Add the webhook again to try once more, or register by key values.`;
   }
   if (role === 'listener') return LISTENER_REFUSALS[code];
   const fallback = TAP_REFUSALS[code];
@@ -129,6 +156,10 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
   const log = { webhookId: options.webhookId, role: options.role };
 
   let stopped = false;
+  /** Waiting for a sign-in before a delegation token can be had (see retryIfWaiting). */
+  let waiting = false;
+  /** Counts connection attempts: a token that arrives for an older one (stopped, reconnected since) is dropped. */
+  let attempt = 0;
   let socket: WebSocket | undefined;
   let cancelRetry = () => {};
   let cancelWatchdog = () => {};
@@ -146,10 +177,12 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
     if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
   };
 
-  const handle = (ws: WebSocket, message: ListenerServerMessage) => {
+  /** `take` hands out the socket's delegation token once: one registration per token. */
+  const handle = (ws: WebSocket, message: ListenerServerMessage, take: () => string | undefined) => {
     switch (message.type) {
       case 'challenge': {
         const resumeAfter = options.role === 'listener' ? options.resumeAfter() : undefined;
+        const delegationToken = take();
         send(ws, {
           type: 'register',
           webhookId: options.webhookId,
@@ -158,6 +191,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
           listenerId: options.listenerId,
           ...(options.credentialId !== undefined && { credentialId: options.credentialId }),
           ...(options.hubId !== undefined && { hubId: options.hubId }),
+          ...(delegationToken !== undefined && { delegationToken }),
           ...(options.data !== undefined && { data: options.data }),
           ...(resumeAfter !== undefined && { resumeAfter }),
           ...(options.role === 'listener' ? { rawBodyOnly: true } : options.ownListenerIds !== undefined && { ownListenerIds: options.ownListenerIds }),
@@ -180,8 +214,41 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
     }
   };
 
+  const retryLater = (reason?: string) => {
+    const delay = backoff.next();
+    options.onConnection({ state: 'reconnecting', attempt: backoff.attempts(), nextRetryAt: clock.now() + delay, ...(reason !== undefined && { reason }) });
+    cancelRetry = schedule(connect, delay);
+  };
+
   const connect = () => {
     if (stopped) return;
+    waiting = false;
+    const current = ++attempt;
+    if (!options.hubToken) return open(undefined);
+    options.hubToken().then(
+      (result) => {
+        if (stopped || current !== attempt) return;
+        if (result.ok) return open(result.token);
+        logger.warn('webhooks: no delegation token for the hub; the listener waits', { ...log, retrying: !result.wait });
+        if (!result.wait) return retryLater(result.reason);
+        waiting = true;
+        options.onConnection({ state: 'unavailable', reason: result.reason });
+      },
+      (error: unknown) => {
+        if (stopped || current !== attempt) return;
+        logger.error('webhooks: asking for a delegation token failed', { ...log, error: error instanceof Error ? error.message : String(error) });
+        retryLater();
+      },
+    );
+  };
+
+  const open = (delegationToken: string | undefined) => {
+    let token = delegationToken;
+    const take = () => {
+      const taken = token;
+      token = undefined;
+      return taken;
+    };
     // Never follow a redirect: the proof is for this forwarder only.
     const ws = (options.openWebSocket ?? plainWebSocket)(url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeout: deadAfterMs, followRedirects: false });
     socket = ws;
@@ -196,7 +263,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
         return;
       }
       try {
-        handle(ws, parsed);
+        handle(ws, parsed, take);
       } catch (error) {
         // A failing consumer must not take the channel down; the message stays unacknowledged.
         logger.error('webhooks: handling a frame failed', { ...log, error: error instanceof Error ? error.message : String(error) });
@@ -207,16 +274,15 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
       cancelWatchdog();
       if (socket !== ws || stopped) return;
       socket = undefined;
-      const refusal = refusalReason(options.role, code, reason.toString('utf8'));
+      const closeReason = reason.toString('utf8');
+      const refusal = refusalReason(options.role, code, closeReason);
       if (refusal) {
         stopped = true;
         logger.warn('webhooks: the forwarder refused the registration', { ...log, code });
         options.onConnection({ state: 'refused', reason: refusal });
         return;
       }
-      const delay = backoff.next();
-      options.onConnection({ state: 'reconnecting', attempt: backoff.attempts(), nextRetryAt: clock.now() + delay });
-      cancelRetry = schedule(connect, delay);
+      retryLater(retryReason(code, closeReason));
     });
   };
 
@@ -226,12 +292,18 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
   return {
     reconnect() {
       if (stopped) return;
+      waiting = false;
       cancelRetry();
       cancelWatchdog();
       const old = socket;
       socket = undefined; // its close is not a drop to back off from
       old?.terminate();
       backoff.reset();
+      options.onConnection({ state: 'connecting' });
+      connect();
+    },
+    retryIfWaiting() {
+      if (stopped || !waiting) return;
       options.onConnection({ state: 'connecting' });
       connect();
     },

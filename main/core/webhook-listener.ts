@@ -9,7 +9,9 @@
  * once. It serves the `webhooks.*` and `inspector.*` channels and emits `webhooks.entry` (once per
  * intake), `webhooks.entryPatch` (what the other copy changed), `webhooks.status` and `webhooks.view` (the
  * forwarder named the webhook: its name is kept with the registration, to be shown offline too). Registrations
- * belong to the developer, not to the cloud sign-in, so signing out leaves them running.
+ * belong to the developer, not to the cloud sign-in, so signing out leaves them running; but a registration
+ * naming a hub proves, at each (re)connection, that this app acts for that hub with a fresh delegation token of
+ * the signed-in account (webhook-hub-token.ts), so signed out it waits at its next reconnection until a sign-in.
  */
 import { AppError } from '../../common/app-error';
 import {
@@ -30,6 +32,7 @@ import { createEventEmitter } from './event-emitter';
 import type { OpenWebSocket } from './live-socket';
 import { type Clock, type Logger, realSchedule, type Schedule } from './ports';
 import { openWebhookChannel, type WebhookChannel, type WebhookChannelOptions } from './webhook-channel';
+import { hubTokenSource } from './webhook-hub-token';
 import type { InspectorChange, ReceivedMessage, WebhookInspector } from './webhook-inspector';
 import { createReplayer } from './webhook-replay';
 import { verifySignature } from './webhook-signatures';
@@ -60,6 +63,8 @@ export interface WebhookListener {
   on<E extends WebhookEvent>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
   /** The machine woke or its network changed: every channel connects again now (resuming after its last acknowledged message). */
   reconnect(): void;
+  /** Someone signed in: registrations naming a hub that wait for a delegation token try again. */
+  retryWaiting(): void;
   dispose(): void;
 }
 
@@ -75,6 +80,11 @@ export interface WebhookListenerDeps {
   channelOptions?: Pick<WebhookChannelOptions, 'heartbeatMs' | 'schedule'> & { backoff?: () => WebhookChannelOptions['backoff'] };
   /** Runs the forgetting of a removed registration later (real timers unless replaced in tests). */
   schedule?: Schedule;
+  /**
+   * A fresh delegation token for one hub (cloud-client.ts): a registration naming a hub sends one with each
+   * registration. Without it (tests against a forwarder that trusts hub ids) none is sent.
+   */
+  delegationToken?(hubId: string): Promise<string>;
 }
 
 interface Running {
@@ -190,6 +200,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       openWebhookChannel({
         ...common,
         ...registrationData(registration),
+        ...(registration.routing.kind === 'hub' && deps.delegationToken && { hubToken: hubTokenSource(deps.delegationToken, registration.routing.hubId) }),
         secret,
         backoff: deps.channelOptions?.backoff?.(),
         role: 'listener',
@@ -269,6 +280,9 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     on: events.on,
     reconnect() {
       for (const run of running.values()) for (const channel of run.channels) channel.reconnect();
+    },
+    retryWaiting() {
+      for (const run of running.values()) for (const channel of run.channels) channel.retryIfWaiting();
     },
     dispose() {
       disposed = true;

@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from '../../common/logger';
 import { type AddressLimits, DEFAULT_ADDRESS_LIMITS, limitAddresses } from '../shared/address-limits';
 import { answerClientError, checkingInterval, listenServer, writeJson } from '../shared/http-app';
+import { MemoryReplayGuard } from '../shared/delegation-token';
 import { silentLogger } from '../shared/logger';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import { type AdminListener, type AdminPath, startAdminListener } from './admin-listener';
@@ -22,7 +23,9 @@ import { DEFAULT_RESUME_BUDGET_BYTES, ResumeBudget } from './resume-budget';
 import { countLegacyOutcomes, createForwarderMetrics, readAtMostEvery } from './forwarder-metrics';
 import { createIntakeHandler, type IntakeLimits } from './intake-handler';
 import { createMessageIds, timeOf } from './message-ids';
+import { createHubBinding, type HubIdPolicy } from './hub-binding';
 import { createRedisBackend } from './redis/redis-backend';
+import { redisReplayGuard } from './redis/redis-replay-guard';
 import type { RedisState } from './redis/redis-state';
 import { TurnWriter } from './socket-writer';
 import type { WebhookStore } from './webhook-store';
@@ -73,6 +76,12 @@ export interface ForwarderOptions {
   registry?: ListenerRegistry;
   /** With Redis: how often this instance looks for listeners gone with their instance, and forgets those away too long (default 5 s). */
   sweepMs?: number;
+  /**
+   * What a listener registration naming a hub must prove (hub-binding.ts; docs/security.md, "A listener's hub
+   * id is proven"): `{verify: {cloudUrl}}`, a fresh delegation token of that cloud for the hub; `refuse` (the
+   * default), no hub ids at all; `trust`, none (any holder of the webhook secret may name any hub).
+   */
+  hubIds?: HubIdPolicy;
 }
 
 /** What the forwarder holds now: for monitoring, and for the flood tests to check the budgets. */
@@ -155,6 +164,8 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
     logger,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     registerTimeoutMs: options.registerTimeoutMs ?? 10_000,
+    // With Redis the used tokens are shared: a token accepted by one instance is refused by every other.
+    hubBinding: createHubBinding(options.hubIds ?? 'refuse', { replays: options.redis ? redisReplayGuard(options.redis.redis) : new MemoryReplayGuard(), now, logger }),
     onAcknowledged: (id) => {
       const at = timeOf(id);
       if (at !== undefined) metrics.acknowledged(now() - at);

@@ -5,7 +5,9 @@
  *   time (common/webhook-proof.ts); a listener proves the webhook secret, a tap one of the owner's tap
  *   credentials (webhook-store.ts). Unknown webhook → CLOSE_UNKNOWN_WEBHOOK; wrong proof, or an unknown
  *   or revoked tap credential → CLOSE_BAD_SECRET; the other role's credential → CLOSE_CREDENTIAL_KIND
- *   with a reason that says what to use; anything malformed, or no `register` within
+ *   with a reason that says what to use; a listener naming a hub it does not prove it acts for →
+ *   CLOSE_HUB_NOT_PROVEN, or CLOSE_HUB_CHECK_UNAVAILABLE while the proof cannot be checked (hub-binding.ts;
+ *   checked only once the secret is proven); anything malformed, or no `register` within
  *   `registerTimeoutMs` → CLOSE_PROTOCOL_ERROR. Frames are limited to 64 KiB, a registration's `data` to
  *   MAX_REGISTRATION_DATA_BYTES of JSON (CLOSE_PROTOCOL_ERROR, the reason naming the limit).
  * - Revoking a tap credential closes the taps opened with it at once (CLOSE_CREDENTIAL_REVOKED): they
@@ -53,6 +55,7 @@ import { canonicalKeyValue } from '../../common/key-path';
 import type { Logger } from '../../common/logger';
 import { startHeartbeat, upgradeOnPath } from '../shared/websocket-endpoint';
 import type { ForwarderBackend, IntakeSummary, Opened } from './forwarder-backend';
+import type { HubBinding, HubRefusal } from './hub-binding';
 import type { ListenerSlot, Refused } from './listener-registry';
 import { parseJsonSafely } from './safe-json';
 import { HIGH_WATER_BYTES, rememberConnection, type TurnWriter } from './socket-writer';
@@ -70,6 +73,8 @@ export interface ChannelOptions {
   logger: Logger;
   heartbeatMs: number;
   registerTimeoutMs: number;
+  /** Whether a listener may have the hub id it names (hub-binding.ts). */
+  hubBinding: HubBinding;
   /** A listener acknowledged a message (its id): for the delivery-lag metric. */
   onAcknowledged?(id: string): void;
 }
@@ -91,6 +96,7 @@ type Register = Extract<ListenerClientMessage, { type: 'register' }>;
 export const TAP_NEEDS_CREDENTIAL = "a tap needs the owner's tap credential; create one for this webhook in the developer portal";
 export const LISTENER_NEEDS_SECRET = 'a tap credential does not open a listener; a listener proves the webhook secret';
 const STORE_UNAVAILABLE = 'the forwarder cannot reach its store just now; reconnect';
+export const TOKEN_WITHOUT_HUB = "a delegation token goes only with a listener's hubId";
 
 /** The secret the registration must prove for its role, or why it is refused before any proof is checked. */
 function secretFor(store: WebhookStore, webhook: WebhookRecord, message: Register): { secret: string } | { code: number; reason: string } {
@@ -98,6 +104,13 @@ function secretFor(store: WebhookStore, webhook: WebhookRecord, message: Registe
   if (message.credentialId === undefined) return { code: CLOSE_CREDENTIAL_KIND, reason: TAP_NEEDS_CREDENTIAL };
   const credential = store.tapCredential(webhook.id, message.credentialId);
   return credential ? { secret: credential.secret } : { code: CLOSE_BAD_SECRET, reason: 'unknown or revoked tap credential' };
+}
+
+/** Why a registration may not name its hub (or carry a token), once its secret is proven; undefined when it may. */
+async function hubRefusal(binding: HubBinding, message: Register): Promise<HubRefusal | undefined> {
+  const namesHub = message.role === 'listener' && message.hubId !== undefined;
+  if (!namesHub) return message.delegationToken === undefined ? undefined : { code: CLOSE_PROTOCOL_ERROR, reason: TOKEN_WITHOUT_HUB };
+  return binding.check(message.hubId!, message.delegationToken);
 }
 
 export function createListenerChannel(options: ChannelOptions): ListenerChannel {
@@ -180,9 +193,15 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
     }
     if (socket.readyState !== WebSocket.OPEN) return undefined;
     if (!webhook || !expected) return void socket.close(CLOSE_UNKNOWN_WEBHOOK, 'unknown webhook');
-    const refusal = 'code' in expected ? expected : proofMatches(expected.secret, nonce, message.proof) ? undefined : { code: CLOSE_BAD_SECRET, reason: 'wrong secret' };
+    const refusal =
+      'code' in expected
+        ? expected
+        : proofMatches(expected.secret, nonce, message.proof)
+          ? await hubRefusal(options.hubBinding, message)
+          : { code: CLOSE_BAD_SECRET, reason: 'wrong secret' };
+    if (socket.readyState !== WebSocket.OPEN) return undefined;
     if (refusal) {
-      logger.warn('forwarder: registration refused', { webhookId: webhook.id, role: message.role, code: refusal.code, reason: refusal.reason });
+      logger.warn('forwarder: registration refused', { webhookId: webhook.id, role: message.role, hubId: message.hubId, code: refusal.code, reason: refusal.reason });
       return void socket.close(refusal.code, refusal.reason);
     }
     let registered: Registered | undefined;

@@ -15,7 +15,8 @@ import { bearerToken, type ConnectionLimits, createServiceApp, type RequestLog, 
 import { HttpError, invalidRequest } from '../shared/http-error';
 import { Params } from '../shared/params';
 import { silentLogger } from '../shared/logger';
-import { createDelegationVerifier, type ReplayGuard } from './delegation-verifier';
+import type { ReplayGuard } from '../shared/delegation-token';
+import { createDelegationVerifier } from './delegation-verifier';
 import { createDemoFlows } from './demo-flows';
 import type { DemoHome } from './demo-home';
 import { authorise } from './hub-access';

@@ -6,7 +6,8 @@
  * Seeds two webhooks of two owners, `flood` (the attacker's) and `other` (another tenant's), both routed
  * by the `match-by-room` legacy function when LEGACY=1 (else by `?hub=` only). With REDIS_URL its state
  * is in that Redis (several such processes are instances of one deployment; each seeds the same two
- * webhooks, and starts once it knows them). FORWARDER_OPTIONS (JSON) is merged into ForwarderOptions,
+ * webhooks, and starts once it knows them). Listeners name their hub ids without proof (no cloud: `hubIds:
+ * 'trust'`). FORWARDER_OPTIONS (JSON) is merged into ForwarderOptions,
  * LEGACY_OPTIONS into the legacy runner's. Prints one line
  * `forwarder {url, webhooks}`; then answers each `stats` line on stdin with `stats {json}` (the
  * forwarder's stats and process.memoryUsage() after a garbage collection when --expose-gc is given).
@@ -32,7 +33,7 @@ const seed = async (name: string, ownerId: string) => {
 };
 const webhooks = { flood: await seed('flood', 'attacker'), other: await seed('other', 'tenant') };
 const legacyRunner = legacy ? createLegacyRunner(JSON.parse(process.env.LEGACY_OPTIONS ?? '{}')) : undefined;
-const forwarder = await startForwarder({ ...(redis ? { redis } : { store }), legacyRunner, logger, heartbeatMs: 600_000, ...JSON.parse(process.env.FORWARDER_OPTIONS ?? '{}') });
+const forwarder = await startForwarder({ ...(redis ? { redis } : { store }), legacyRunner, logger, heartbeatMs: 600_000, hubIds: 'trust', ...JSON.parse(process.env.FORWARDER_OPTIONS ?? '{}') });
 
 const gc = (globalThis as { gc?: () => void }).gc;
 createInterface({ input: process.stdin }).on('line', (line) => {

@@ -15,6 +15,12 @@ export const STORE_KINDS: readonly StoreKind[] = ['memory', 'redis'];
 
 export type InstanceOptions = Omit<ForwarderOptions, 'store' | 'redis'>;
 
+/**
+ * The suites on these stores test routing, delivery and budgets with listeners named by hub id and no
+ * cloud: they trust hub ids unless told otherwise (forwarder-hub-binding.test.ts tests the proof).
+ */
+const TRUSTING: InstanceOptions = { hubIds: 'trust' };
+
 export interface ForwarderStores {
   readonly kind: StoreKind;
   readonly store: WebhookStore;
@@ -36,7 +42,7 @@ export async function forwarderStores(kind: StoreKind): Promise<ForwarderStores>
       store,
       redis: undefined,
       async start(options = {}) {
-        const forwarder = await startForwarder({ store, ...options });
+        const forwarder = await startForwarder({ store, ...TRUSTING, ...options });
         started.push(forwarder);
         return forwarder;
       },
@@ -72,7 +78,7 @@ export async function forwarderStores(kind: StoreKind): Promise<ForwarderStores>
     redis,
     async start(options = {}) {
       const state = started.length === 0 ? first : await connect();
-      const forwarder = await startForwarder({ redis: state, ...options });
+      const forwarder = await startForwarder({ redis: state, ...TRUSTING, ...options });
       started.push(forwarder);
       return forwarder;
     },

@@ -12,3 +12,16 @@ export function nextEvent<E extends EventName>(core: Pick<HubdeskCore, 'onEvent'
     });
   });
 }
+
+/** Resolves when `check` holds, re-checking after every webhook event of the core. */
+export function webhooksEventually(core: Pick<HubdeskCore, 'onEvent'>, check: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (check()) return resolve();
+    const offs = [core.onEvent('webhooks.entry', test), core.onEvent('webhooks.entryPatch', test), core.onEvent('webhooks.status', test)];
+    function test() {
+      if (!check()) return;
+      offs.forEach((off) => off());
+      resolve();
+    }
+  });
+}

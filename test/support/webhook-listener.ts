@@ -18,6 +18,8 @@ export interface TestListenerOptions {
   listenerId: string;
   role?: 'listener' | 'tap';
   hubId?: string;
+  /** Sent as is with the registration: a delegation token proving `hubId` (or a bad one, to be refused). */
+  delegationToken?: string;
   data?: RegistrationData;
   resumeAfter?: string;
   /** Listener: ask for messages without the parsed body. */
@@ -93,6 +95,7 @@ export class TestListener {
                 listenerId: options.listenerId,
                 credentialId: options.credentialId,
                 hubId: options.hubId,
+                delegationToken: options.delegationToken,
                 data: options.data,
                 resumeAfter: options.resumeAfter,
                 rawBodyOnly: options.rawBodyOnly,

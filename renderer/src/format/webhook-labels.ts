@@ -50,7 +50,8 @@ export function connectionLabel(connection: WebhookConnection, now: number): str
       return 'Connected';
     case 'reconnecting': {
       const seconds = secondsUntil(connection.nextRetryAt, now);
-      return `Reconnecting (attempt ${connection.attempt}, next try in ${seconds} s)`;
+      const why = connection.reason === undefined ? '' : `: ${oneLine(connection.reason, 300)}`;
+      return `Reconnecting (attempt ${connection.attempt}, next try in ${seconds} s)${why}`;
     }
     case 'refused':
       return `Refused: ${connection.reason}`;

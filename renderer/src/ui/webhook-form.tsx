@@ -138,7 +138,11 @@ function AddWebhookDialog({ onClose }: { onClose(): void }) {
                 ))}
               </select>
             </label>
-            {hubOptions.length === 0 && <span className="hint">Sign in to choose one of your hubs.</span>}
+            {hubOptions.length === 0 ? (
+              <span className="hint">Sign in to choose one of your hubs.</span>
+            ) : (
+              <span className="hint">Each time it connects, Hubdesk proves to the forwarder with your sign-in that it acts for this hub.</span>
+            )}
           </>
         )}
         {fields.kind === 'keys' && (

@@ -40,6 +40,11 @@ export const webhookSlotsKey = (webhookId: string): string => `fw:webhook-slots:
 export const ownerSlotsKey = (ownerId: string): string => `fw:owner-slots:${ownerId}`;
 /** Set of `<instance>/<tap>`: the taps of a webhook open on each instance. */
 export const tapsKey = (webhookId: string): string => `fw:taps:${webhookId}`;
+/**
+ * Exists while a delegation token a listener registered with is valid (`SET NX` with the token's remaining
+ * lifetime, a minute at most): each token is accepted once by all instances together (redis-replay-guard.ts).
+ */
+export const usedTokenKey = (jti: string): string => `fw:used-token:${jti}`;
 /** Exists while the instance lives (refreshed well within its time to live). */
 export const ALIVE_PREFIX = 'fw:alive:';
 /** Pub/sub: an instance's wake-ups (slot keys with new messages, `!<slot key>` for a listener replaced elsewhere). */

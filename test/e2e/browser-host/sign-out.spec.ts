@@ -38,7 +38,7 @@ test('Sign out asks, naming what it ends; Cancel keeps you signed in; confirming
   await header.getByRole('button', { name: 'Sign out' }).click();
   const dialog = page.getByRole('dialog', { name: 'Sign out of Hubdesk?' });
   await expect(dialog).toContainText(`This disconnects Hubdesk from your 2 hubs (${home!.name} and ${cabin!.name}) and ends the sessions it holds on them.`);
-  await expect(dialog).toContainText('Your webhook keeps listening: webhooks need no sign-in.');
+  await expect(dialog).toContainText('Your webhook keeps listening. It is paused at its next reconnection until you sign in again');
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await page.keyboard.press('Enter'); // on Cancel
   await expect(dialog).toBeHidden();

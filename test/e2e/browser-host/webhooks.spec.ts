@@ -6,9 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { addWebhookInApp, clearHistoryInApp, startBrowserHost, stackForSpec } from '../support/browser-host';
+import { CLOSE_HUB_NOT_PROVEN } from '../../../common/webhook-protocol';
+import { addWebhookInApp, clearHistoryInApp, signInThroughBrowser, startBrowserHost, stackForSpec } from '../support/browser-host';
 import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
+import { ChannelClosed, TestListener } from '../../support/webhook-listener';
 
 const RUNNING = 'Hubdesk is running at ';
 
@@ -73,6 +75,37 @@ test('a webhook added in the app shows a POSTed message with its body and routin
     expect(settings).not.toContain(stack.info.webhook.secret);
     expect(settings).not.toContain(stack.info.webhook.tap_credential.split('.')[1]);
     await expect(page.getByRole('note', { name: 'About tap credentials' })).toHaveCount(0);
+  } finally {
+    await host.stop();
+  }
+});
+
+test('a webhook for the selected hub: signed in, the app proves the hub and receives its ?hub= requests; the secret alone cannot register as that hub', async ({ page }) => {
+  const host = startHost(tempDir('e2e-webhooks-hub'));
+  try {
+    await page.goto(await host.line(RUNNING));
+    await signInThroughBrowser(page.context(), page, host, stack.info.user);
+    const home = stack.info.hubs.find((hub) => hub.name === 'Home')!;
+    await page.getByRole('tab', { name: 'Webhooks' }).click();
+    await page.getByRole('button', { name: 'Add a webhook…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a webhook' });
+    await dialog.getByLabel('Webhook ID').fill(stack.info.webhook.id);
+    await dialog.getByLabel('Webhook secret').fill(stack.info.webhook.secret);
+    await dialog.getByRole('radio', { name: 'Selected hub' }).check();
+    await dialog.getByRole('combobox', { name: 'Hub' }).selectOption({ label: 'Home' });
+    await expect(dialog.getByText('Hubdesk proves to the forwarder with your sign-in that it acts for this hub')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Add webhook' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem').getByRole('status')).toHaveText('Connected');
+
+    // Another installation holding the same secret cannot register as Home.
+    const thief = await TestListener.connect({ forwarderUrl: stack.info.webhook_url, webhookId: stack.info.webhook.id, secret: stack.info.webhook.secret, listenerId: 'thief', hubId: home.id }).catch((error: unknown) => error);
+    expect(thief).toBeInstanceOf(ChannelClosed);
+    expect(thief).toMatchObject({ code: CLOSE_HUB_NOT_PROVEN });
+
+    const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}?hub=${encodeURIComponent(home.id)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"for":"Home"}' });
+    expect(response.status).toBe(202);
+    await expect(page.getByRole('list', { name: 'Webhook messages' }).getByRole('button', { name: /delivered/ })).toBeVisible();
   } finally {
     await host.stop();
   }

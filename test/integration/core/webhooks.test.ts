@@ -15,6 +15,7 @@ import { createTrustedWebSocket } from '../../../main/trusted-fetch';
 import { createStackCertificates } from '../../../services/shared/stack-ca';
 import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';
 import { stackBackend } from '../../support/stack-backend';
+import { webhooksEventually as eventually } from '../../support/next-event';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
 let stack: RunningStack;
@@ -54,19 +55,6 @@ async function newCore(webhookUrl: string, store = memoryStore(), openWebSocket?
     return entry && patches.filter((patch) => patch.id === id).reduce<WebhookEntry>((merged, { webhookId: _w, id: _i, ...changes }) => ({ ...merged, ...changes }), entry);
   };
   return { core, store, entries, patches, shown, statuses, logs };
-}
-
-/** Resolves when `check` holds, re-checking after every event of the core. */
-function eventually(core: HubdeskCore, check: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    if (check()) return resolve();
-    const offs = [core.onEvent('webhooks.entry', test), core.onEvent('webhooks.entryPatch', test), core.onEvent('webhooks.status', test)];
-    function test() {
-      if (!check()) return;
-      offs.forEach((off) => off());
-      resolve();
-    }
-  });
 }
 
 async function post(body: unknown, webhookId = stack.info.webhook.id): Promise<string> {

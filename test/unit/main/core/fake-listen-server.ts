@@ -30,14 +30,14 @@ export interface Peer {
 
 export interface FakeListenServer {
   url: string;
-  /** Every accepted registration, in order (reconnects included). */
+  /** Every registration with a valid proof, in order (reconnects included; one closed by `refuse` too). */
   registrations: Register[];
   acks: string[];
   peers(role?: 'listener' | 'tap'): Peer[];
   send(role: 'listener' | 'tap', frame: ListenerServerMessage | string): void;
   /** Drops every open socket without a close handshake. */
   dropAll(): void;
-  /** Resolves once `count` registrations have been accepted in total. */
+  /** Resolves once `count` registrations have been received in total. */
   registered(count: number): Promise<void>;
   acked(count: number): Promise<void>;
   /** Closes the taps opened with the credential (CLOSE_CREDENTIAL_REVOKED) and refuses it from now on. */
@@ -53,6 +53,8 @@ export interface FakeListenServerOptions {
   tapCredentials?: Record<string, string>;
   /** The name the `registered` frame gives each webhook, as the portal's owner named it (none by default, as older forwarders). */
   names?: Record<string, string>;
+  /** Closes a proven registration with this code and reason instead of registering it (a forwarder refusing its hub id). */
+  refuse?: (register: Register) => { code: number; reason: string } | undefined;
 }
 
 export async function startFakeListenServer(webhooks: Record<string, string>, options: FakeListenServerOptions = {}): Promise<FakeListenServer> {
@@ -83,6 +85,12 @@ export async function startFakeListenServer(webhooks: Record<string, string>, op
       if (message.role === 'tap' && message.credentialId === undefined) return socket.close(CLOSE_CREDENTIAL_KIND, FAKE_TAP_REFUSAL);
       const secret = message.role === 'tap' ? tapCredentials.get(message.credentialId!) : webhooks[message.webhookId];
       if (secret === undefined || !proofMatches(secret, nonce, message.proof)) return socket.close(CLOSE_BAD_SECRET, 'bad secret');
+      const refusal = options.refuse?.(message);
+      if (refusal) {
+        registrations.push(message);
+        notify();
+        return socket.close(refusal.code, refusal.reason);
+      }
       const peer = { socket, register: message };
       peers.push(peer);
       socket.on('close', () => peers.splice(peers.indexOf(peer), 1));

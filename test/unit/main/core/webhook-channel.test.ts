@@ -4,7 +4,15 @@ import type { RawWebhookMessage, TapEvent } from '../../../../common/webhook-pro
 import { createBackoff } from '../../../../main/core/backoff';
 import { proofFor } from '../../../../common/webhook-proof';
 import { listenUrl, openWebhookChannel, refusalReason, type WebhookChannel, type WebhookChannelOptions } from '../../../../main/core/webhook-channel';
-import { CLOSE_BAD_SECRET, CLOSE_CREDENTIAL_REVOKED, CLOSE_GOING_AWAY, CLOSE_TOO_MANY_LISTENERS } from '../../../../common/webhook-protocol';
+import {
+  CLOSE_BAD_SECRET,
+  CLOSE_CREDENTIAL_REVOKED,
+  CLOSE_GOING_AWAY,
+  CLOSE_HUB_CHECK_UNAVAILABLE,
+  CLOSE_HUB_NOT_PROVEN,
+  CLOSE_TOO_MANY_LISTENERS,
+} from '../../../../common/webhook-protocol';
+import { type OpenWebSocket, plainWebSocket } from '../../../../main/core/live-socket';
 import { FAKE_TAP_REFUSAL } from './fake-listen-server';
 import { recordingLogger } from '../../../support/core-fakes';
 import { type FakeListenServer, manualSchedule, startFakeListenServer, tapEvent, webhookMessage } from './fake-listen-server';
@@ -240,5 +248,100 @@ describe('webhook channel', () => {
     await until(() => server.peers().length === 0);
     expect(retries()).toHaveLength(0);
     expect(statuses.at(-1)?.state).toBe('connected');
+  });
+});
+
+describe('a listener naming a hub', () => {
+  /** Hands out token-1, token-2, … (or what `results` says first), counting the calls. */
+  function tokens(results: Awaited<ReturnType<NonNullable<WebhookChannelOptions['hubToken']>>>[] = []) {
+    let calls = 0;
+    return {
+      calls: () => calls,
+      hubToken: async () => {
+        calls++;
+        return results.shift() ?? { ok: true as const, token: `token-${calls}` };
+      },
+    };
+  }
+  const hubListener = (hubToken: WebhookChannelOptions['hubToken'], overrides: Partial<WebhookChannelOptions> = {}) => open({ hubId: 'hub-1', data: undefined, hubToken, ...overrides });
+
+  it('sends a fresh delegation token with every registration, a reconnect too, and never logs it', async () => {
+    const source = tokens();
+    hubListener(source.hubToken);
+    await server.registered(1);
+    expect(server.registrations[0]).toMatchObject({ hubId: 'hub-1', delegationToken: 'token-1' });
+    server.dropAll();
+    await until(() => retries().length === 1);
+    schedule.fire(retries()[0]!);
+    await server.registered(2);
+    expect(server.registrations[1]).toMatchObject({ hubId: 'hub-1', delegationToken: 'token-2' });
+    channel!.reconnect();
+    await server.registered(3);
+    expect(server.registrations.map((register) => register.delegationToken)).toEqual(['token-1', 'token-2', 'token-3']);
+    expect(source.calls()).toBe(3);
+    expect(JSON.stringify(logger.lines)).not.toContain('token-');
+  });
+
+  it('signed out: waits, unavailable with the reason and no retry, until retryIfWaiting after a sign-in', async () => {
+    const source = tokens([{ ok: false, reason: 'Sign in to register as this hub.', wait: true }]);
+    hubListener(source.hubToken);
+    await until(() => statuses.at(-1)?.state === 'unavailable');
+    expect(statuses.at(-1)).toEqual({ state: 'unavailable', reason: 'Sign in to register as this hub.' });
+    expect(retries()).toHaveLength(0);
+    expect(server.registrations).toHaveLength(0);
+    channel!.retryIfWaiting();
+    await server.registered(1);
+    expect(server.registrations[0]).toMatchObject({ delegationToken: 'token-2' });
+    await until(() => statuses.at(-1)?.state === 'connected');
+    channel!.retryIfWaiting(); // connected: nothing to retry
+    expect(source.calls()).toBe(2);
+  });
+
+  it('the cloud unreachable: reconnecting with the reason, then retried with backoff', async () => {
+    const source = tokens([{ ok: false, reason: 'Hubdesk could not reach the cloud.', wait: false }]);
+    hubListener(source.hubToken);
+    await until(() => retries().length === 1);
+    expect(statuses.at(-1)).toMatchObject({ state: 'reconnecting', attempt: 1, reason: 'Hubdesk could not reach the cloud.' });
+    schedule.fire(retries()[0]!);
+    await server.registered(1);
+    expect(server.registrations[0]).toMatchObject({ delegationToken: 'token-2' });
+  });
+
+  it("a hub the forwarder does not accept is refused for good, in the forwarder's words", async () => {
+    await server.close();
+    server = await startFakeListenServer({ wh1: SECRET }, { refuse: () => ({ code: CLOSE_HUB_NOT_PROVEN, reason: 'delegation token refused: the token is for another hub' }) });
+    hubListener(tokens().hubToken);
+    await until(() => statuses.at(-1)?.state === 'refused');
+    expect(statuses.at(-1)).toEqual({ state: 'refused', reason: expect.stringContaining('(delegation token refused: the token is for another hub)') });
+    expect(retries()).toHaveLength(0);
+  });
+
+  it('a forwarder that cannot check the token now: reconnecting with its reason, then a fresh token', async () => {
+    await server.close();
+    let refusals = 1;
+    server = await startFakeListenServer({ wh1: SECRET }, { refuse: () => (refusals-- > 0 ? { code: CLOSE_HUB_CHECK_UNAVAILABLE, reason: "the cloud's keys could not be read" } : undefined) });
+    const source = tokens();
+    hubListener(source.hubToken);
+    await until(() => retries().length === 1);
+    expect(statuses.at(-1)).toMatchObject({ state: 'reconnecting', reason: expect.stringContaining("(the cloud's keys could not be read)") });
+    schedule.fire(retries()[0]!);
+    await until(() => statuses.at(-1)?.state === 'connected');
+    expect(server.registrations.map((register) => register.delegationToken)).toEqual(['token-1', 'token-2']);
+  });
+
+  it('a token that arrives after the channel stopped is dropped: no connection is opened with it', async () => {
+    let deliver: (token: string) => void = () => {};
+    const pending = new Promise<string>((resolve) => (deliver = resolve));
+    let opened = 0;
+    const counting: OpenWebSocket = (url, options) => {
+      opened++;
+      return plainWebSocket(url, options);
+    };
+    hubListener(async () => ({ ok: true, token: await pending }), { openWebSocket: counting });
+    channel!.stop();
+    deliver('late-token');
+    await pending;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(opened).toBe(0);
   });
 });

@@ -5,6 +5,8 @@ import { createSecretStore } from '../../../../main/core/secret-store';
 import { createWebhookInspector } from '../../../../main/core/webhook-inspector';
 import { createWebhookListener, NO_FORWARDER_REASON, NO_SECRET_REASON, UNDO_TOO_LATE, type WebhookListener } from '../../../../main/core/webhook-listener';
 import { createWebhookRegistrations } from '../../../../main/core/webhook-registrations';
+import { AppError } from '../../../../common/app-error';
+import { HUB_NOT_IN_ACCOUNT, SIGN_IN_FOR_HUB } from '../../../../main/core/webhook-hub-token';
 import { fakeCipher, memoryStore, recordingLogger } from '../../../support/core-fakes';
 import { type FakeListenServer, type Register, manualSchedule, startFakeListenServer, tapEvent, webhookMessage } from './fake-listen-server';
 
@@ -28,7 +30,7 @@ afterEach(async () => {
   await server.close();
 });
 
-function setup(options: { store?: ReturnType<typeof memoryStore>; webhookUrl?: string | null; storage?: 'encrypted' | 'memory-only'; now?: () => number } = {}) {
+function setup(options: { store?: ReturnType<typeof memoryStore>; webhookUrl?: string | null; storage?: 'encrypted' | 'memory-only'; now?: () => number; delegationToken?: (hubId: string) => Promise<string> } = {}) {
   const store = options.store ?? memoryStore();
   const schedule = manualSchedule();
   const logger = recordingLogger();
@@ -41,6 +43,7 @@ function setup(options: { store?: ReturnType<typeof memoryStore>; webhookUrl?: s
     clock: { now: options.now ?? (() => 0) },
     channelOptions: { schedule: schedule.schedule },
     schedule: schedule.schedule,
+    ...(options.delegationToken && { delegationToken: options.delegationToken }),
   });
   listeners.push(listener);
   const entries: WebhookEntry[] = [];
@@ -356,5 +359,51 @@ describe('webhook listener', () => {
     const again = setup({ store });
     await again.listener.start();
     expect(again.listener.list()).toEqual([]);
+  });
+});
+
+describe('a registration naming a hub', () => {
+  const hubInput = { id: 'wh1', secret: SECRET, routing: { kind: 'hub' as const, hubId: 'hub-1' } };
+
+  it("sends the signed-in account's delegation token for that hub; key values ask for none", async () => {
+    const asked: string[] = [];
+    const { listener } = setup({ delegationToken: async (hubId) => (asked.push(hubId), `token-for-${hubId}-${asked.length}`) });
+    await listener.add(hubInput);
+    await server.registered(1);
+    expect(server.registrations[0]).toMatchObject({ hubId: 'hub-1', delegationToken: 'token-for-hub-1-1' });
+    await listener.add(input); // the same webhook by key values now
+    await server.registered(2);
+    expect(server.registrations[1]).not.toHaveProperty('delegationToken');
+    expect(asked).toEqual(['hub-1']);
+  });
+
+  it('signed out, waits and says why; retryWaiting after a sign-in registers it; a hub of another account says so', async () => {
+    let signedIn = false;
+    const { listener, statuses } = setup({
+      delegationToken: async (hubId) => {
+        if (!signedIn) throw new AppError('signed-out', 'You are not signed in.');
+        if (hubId !== 'hub-1') throw new AppError('hub-not-found', 'This hub is no longer in your account.');
+        return 'token-1';
+      },
+    });
+    await listener.add(hubInput);
+    await until(() => statuses.at(-1)?.connection.state === 'unavailable');
+    expect(statuses.at(-1)!.connection).toEqual({ state: 'unavailable', reason: SIGN_IN_FOR_HUB });
+    signedIn = true;
+    listener.retryWaiting();
+    await until(() => statuses.at(-1)?.connection.state === 'connected');
+    expect(server.registrations).toMatchObject([{ delegationToken: 'token-1' }]);
+
+    await listener.add({ ...hubInput, routing: { kind: 'hub', hubId: 'hub-2' } });
+    await until(() => statuses.at(-1)?.connection.state === 'unavailable');
+    expect(statuses.at(-1)!.connection).toEqual({ state: 'unavailable', reason: HUB_NOT_IN_ACCOUNT });
+  });
+
+  it("the cloud unreachable: reconnecting with the cloud client's words, retried with backoff", async () => {
+    const { listener, statuses, schedule } = setup({ delegationToken: async () => Promise.reject(new AppError('cloud-unreachable', 'Hubdesk could not reach the cloud at http://cloud.test.')) });
+    await listener.add(hubInput);
+    await until(() => statuses.at(-1)?.connection.state === 'reconnecting');
+    expect(statuses.at(-1)!.connection).toMatchObject({ state: 'reconnecting', attempt: 1, reason: 'Hubdesk could not reach the cloud at http://cloud.test.' });
+    expect(schedule.pending().length).toBeGreaterThan(0);
   });
 });

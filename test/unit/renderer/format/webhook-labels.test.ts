@@ -25,6 +25,11 @@ describe('webhook labels', () => {
     expect(routingLabel({ kind: 'hub', hubId: 'h1' })).toBe('A hub of your account (sign in to see which)'); // never the raw id
     expect(connectionLabel({ state: 'reconnecting', attempt: 3, nextRetryAt: 4_500 }, 1_000)).toBe('Reconnecting (attempt 3, next try in 4 s)');
     expect(connectionLabel({ state: 'refused', reason: 'Wrong.' }, 0)).toBe('Refused: Wrong.');
+    // Why the last try failed, when there is more to say than a dropped connection; one line, whatever main sent.
+    expect(connectionLabel({ state: 'reconnecting', attempt: 2, nextRetryAt: 2_000, reason: 'Hubdesk could not reach the cloud.' }, 1_000)).toBe(
+      'Reconnecting (attempt 2, next try in 1 s): Hubdesk could not reach the cloud.',
+    );
+    expect(connectionLabel({ state: 'reconnecting', attempt: 2, nextRetryAt: 2_000, reason: 'line one\nline two' }, 1_000)).not.toContain('\n');
   });
 
   it("names a registration by the user's label, else the forwarder's name, else its id, and says what the title leaves out", () => {
