@@ -286,11 +286,14 @@ export const WEBHOOK_UNDO_MS = 10_000;
  * One registration's connection, as the worse of its listener and (with a tap credential) tap sockets.
  * `refused`: the forwarder does not know the webhook, or refused the secret or the tap credential (the
  * reason says which; no retries until it is added again);
+ * `not-responding`: the socket is open but nothing came from the forwarder for a few seconds (`since`:
+ * when it was last heard, ms since the epoch); it is kept, and is `connected` again at the next answer;
  * `unavailable`: nothing to connect to (no forwarder configured, or no secret to prove).
  */
 export const WebhookConnectionSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('connecting') }),
   z.object({ state: z.literal('connected') }),
+  z.object({ state: z.literal('not-responding'), since: z.number() }),
   z.object({ state: z.literal('reconnecting'), attempt: z.number().int().positive(), nextRetryAt: z.number() }),
   z.object({ state: z.literal('refused'), reason: z.string() }),
   z.object({ state: z.literal('unavailable'), reason: z.string() }),

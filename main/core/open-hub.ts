@@ -236,6 +236,7 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
           if (!reportedMalformed) logger.warn('live: ignoring a message that is not in the realtime protocol', { hubId, size: text.length });
           reportedMalformed = true;
         },
+        onResponding: () => {}, // not shown yet (docs/hub-realtime.md, "Liveness")
         onClose: (end) => {
           if (socket !== current || stopped) return;
           logger.info('live: the channel closed', { hubId, code: end.code, httpStatus: end.httpStatus, reason: end.reason.slice(0, 200) });

@@ -6,6 +6,11 @@
  * the last acknowledged id. A refusal (wrong secret or tap credential, a revoked tap credential, the
  * wrong kind of credential, an unknown webhook, or a newer connection with the same listenerId) stops
  * it: retrying cannot help until the registration changes.
+ *
+ * Liveness (heartbeat.ts; docs/hub-realtime.md, "Liveness"): the app pings the forwarder every
+ * WEBHOOK_PING_MS; nothing from it for WEBHOOK_SILENT_AFTER_MS reports `not-responding` while the socket
+ * is kept, the first frame or pong after that `connected` again, and silence for
+ * WEBHOOK_GIVE_UP_AFTER_MS gives the socket up and reconnects.
  */
 import WebSocket from 'ws';
 import { type OpenWebSocket, plainWebSocket } from './live-socket';
@@ -30,10 +35,15 @@ import { oneLine } from '../../common/one-line';
 import type { WebhookConnection } from '../../common/ipc-contract';
 import { type Backoff, createBackoff } from './backoff';
 import { parseJsonMessage } from '../../common/json-message';
+import { type Heartbeat, startHeartbeat } from './heartbeat';
 import { type Clock, type Logger, realSchedule, type Schedule } from './ports';
 
-/** The forwarder pings every 15 s by default; a peer silent for two intervals is taken for dead. */
-export const DEFAULT_HEARTBEAT_MS = 15_000;
+/** The app pings the forwarder this often (a WebSocket ping, which the forwarder's process answers itself). */
+export const WEBHOOK_PING_MS = 2_000;
+/** Nothing heard from the forwarder for this long (two pings unanswered): it is not responding. */
+export const WEBHOOK_SILENT_AFTER_MS = 4_000;
+/** Nothing heard for this long: the socket is given up and the channel reconnects; also the handshake's limit. */
+export const WEBHOOK_GIVE_UP_AFTER_MS = 30_000;
 /**
  * What one frame may cost. The app's frames carry an intake's body once, as base64 (the listener
  * registers `rawBodyOnly`; a tap event of an intake routed to this app carries no body), plus headers,
@@ -68,7 +78,6 @@ export interface WebhookChannelOptions {
   onWebhookName?(name: string): void;
   logger: Logger;
   clock: Clock;
-  heartbeatMs?: number;
   schedule?: Schedule;
   backoff?: Backoff;
   /** The host's WebSocket opener, trusting the same CAs as its fetch (an https forwarder behind the configured extra CA); plain `ws` by default. */
@@ -76,7 +85,7 @@ export interface WebhookChannelOptions {
 }
 
 export interface WebhookChannel {
-  /** The network may have changed under the socket (wake, new interfaces): connect again now, without waiting for a backoff or a silent socket's watchdog. */
+  /** The network may have changed under the socket (wake, new interfaces): connect again now, without waiting for a backoff or a silent socket's give-up. */
   reconnect(): void;
   stop(): void;
 }
@@ -124,22 +133,36 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
   const { logger, clock } = options;
   const schedule = options.schedule ?? realSchedule;
   const backoff = options.backoff ?? createBackoff();
-  const deadAfterMs = 2 * (options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
   const url = listenUrl(options.webhookUrl);
   const log = { webhookId: options.webhookId, role: options.role };
 
   let stopped = false;
   let socket: WebSocket | undefined;
   let cancelRetry = () => {};
-  let cancelWatchdog = () => {};
+  let stopHeartbeat = () => {};
+  /** The socket the forwarder registered: it is `connected` again, not `connecting`, once the forwarder answers after a silence. */
+  let registeredSocket: WebSocket | undefined;
 
-  /** Any sign of life (ping or frame) restarts the watchdog; silence for two heartbeats drops the socket. */
-  const alive = (ws: WebSocket) => {
-    cancelWatchdog();
-    cancelWatchdog = schedule(() => {
-      logger.warn('webhooks: the forwarder went silent; reconnecting', log);
-      ws.terminate();
-    }, deadAfterMs);
+  const watch = (ws: WebSocket): Heartbeat => {
+    const heartbeat = startHeartbeat({
+      schedule,
+      clock,
+      pingMs: WEBHOOK_PING_MS,
+      silentAfterMs: WEBHOOK_SILENT_AFTER_MS,
+      giveUpAfterMs: WEBHOOK_GIVE_UP_AFTER_MS,
+      ping: () => ws.ping(),
+      onResponding: (responding) => {
+        if (socket !== ws || stopped) return;
+        if (!responding) logger.warn('webhooks: the forwarder is not responding', log);
+        options.onConnection(responding ? { state: registeredSocket === ws ? 'connected' : 'connecting' } : { state: 'not-responding', since: heartbeat.lastHeardAt() });
+      },
+      onGiveUp: () => {
+        logger.warn('webhooks: the forwarder went silent; reconnecting', log);
+        ws.terminate();
+      },
+    });
+    stopHeartbeat = () => heartbeat.stop();
+    return heartbeat;
   };
 
   const send = (ws: WebSocket, message: ListenerClientMessage) => {
@@ -165,6 +188,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
         return;
       }
       case 'registered':
+        registeredSocket = ws;
         backoff.reset();
         options.onConnection({ state: 'connected' });
         if (message.webhookName !== undefined) options.onWebhookName?.(message.webhookName);
@@ -183,12 +207,15 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
   const connect = () => {
     if (stopped) return;
     // Never follow a redirect: the proof is for this forwarder only.
-    const ws = (options.openWebSocket ?? plainWebSocket)(url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeout: deadAfterMs, followRedirects: false });
+    const ws = (options.openWebSocket ?? plainWebSocket)(url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeout: WEBHOOK_GIVE_UP_AFTER_MS, followRedirects: false });
     socket = ws;
-    alive(ws);
-    ws.on('ping', () => alive(ws));
+    let heartbeat: Heartbeat | undefined;
+    const heard = () => heartbeat?.heard();
+    ws.on('open', () => void (heartbeat = watch(ws)));
+    ws.on('ping', heard);
+    ws.on('pong', heard);
     ws.on('message', (data, isBinary) => {
-      alive(ws);
+      heard();
       const parsed = isBinary ? undefined : parseJsonMessage(ListenerServerMessageSchema, data.toString());
       if (!parsed) {
         logger.warn('webhooks: malformed frame from the forwarder; reconnecting', log);
@@ -204,7 +231,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
     });
     ws.on('error', (error) => logger.warn('webhooks: socket error', { ...log, error: error.message }));
     ws.on('close', (code, reason) => {
-      cancelWatchdog();
+      heartbeat?.stop();
       if (socket !== ws || stopped) return;
       socket = undefined;
       const refusal = refusalReason(options.role, code, reason.toString('utf8'));
@@ -227,7 +254,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
     reconnect() {
       if (stopped) return;
       cancelRetry();
-      cancelWatchdog();
+      stopHeartbeat();
       const old = socket;
       socket = undefined; // its close is not a drop to back off from
       old?.terminate();
@@ -238,7 +265,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
     stop() {
       stopped = true;
       cancelRetry();
-      cancelWatchdog();
+      stopHeartbeat();
       socket?.terminate();
       socket = undefined;
     },

@@ -3,7 +3,7 @@ import { oneLine } from '../../../common/one-line';
 import type { SignatureScheme, SignatureVerdict, WebhookConnection, WebhookEntry, WebhookRouting, WebhookView } from '../../../common/ipc-contract';
 import { base64Bytes, strictUtf8 } from '../../../common/base64';
 import { type OutcomeKind, outcomeKind } from '../../../common/message-filter';
-import { secondsUntil } from './countdown';
+import { secondsSince, secondsUntil } from './countdown';
 
 /**
  * "lamp-1, 5, 007" → ["lamp-1", 5, "007"]: a value that reads as a plain decimal number (no leading
@@ -47,6 +47,8 @@ export function connectionLabel(connection: WebhookConnection, now: number): str
       return 'Connecting…';
     case 'connected':
       return 'Connected';
+    case 'not-responding':
+      return `Not responding: no answer from the forwarder for ${secondsSince(connection.since, now)} s; waiting for it on the open connection`;
     case 'reconnecting': {
       const seconds = secondsUntil(connection.nextRetryAt, now);
       return `Reconnecting (attempt ${connection.attempt}, next try in ${seconds} s)`;

@@ -23,6 +23,7 @@ describe('webhook labels', () => {
     expect(routingLabel({ kind: 'keys', values: ['a', 5] })).toBe('Key values a, 5');
     expect(routingLabel({ kind: 'hub', hubId: 'h1' }, 'Home')).toBe('Hub Home');
     expect(connectionLabel({ state: 'reconnecting', attempt: 3, nextRetryAt: 4_500 }, 1_000)).toBe('Reconnecting (attempt 3, next try in 4 s)');
+    expect(connectionLabel({ state: 'not-responding', since: 1_000 }, 7_900)).toBe('Not responding: no answer from the forwarder for 6 s; waiting for it on the open connection');
     expect(connectionLabel({ state: 'refused', reason: 'Wrong.' }, 0)).toBe('Refused: Wrong.');
   });
 
