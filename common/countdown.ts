@@ -2,3 +2,8 @@
 export function secondsUntil(at: number, now: number): number {
   return Math.max(0, Math.ceil((at - now) / 1000));
 }
+
+/** Whole seconds since a time (epoch ms), never negative: the "no answer for 6 s" of not-responding labels. */
+export function secondsSince(at: number, now: number): number {
+  return Math.max(0, Math.floor((now - at) / 1000));
+}

@@ -18,6 +18,9 @@
  * `auth` with the session token (within `REALTIME_AUTH_TIMEOUT_MS`); the hub answers `ready`. Then the
  * client subscribes by URI and receives `event` messages. The hub closes the socket with a code below
  * when the session ends, the token is refused, the client breaks the protocol or reads too slowly.
+ * Liveness (docs/hub-realtime.md, "Liveness"): a hub whose `ready` says `answersPing: true` answers
+ * each REALTIME_PING with REALTIME_PONG; a client sends pings only to such a hub, since an older one
+ * closes the socket on a message it does not know.
  */
 import { z } from 'zod';
 import { ShownNameSchema } from './one-line';
@@ -28,6 +31,9 @@ export const REALTIME_AUTH_TIMEOUT_MS = 5_000;
 /** Largest client message the hub accepts (a subscribe of every device of a large home fits). */
 export const REALTIME_MAX_CLIENT_MESSAGE_BYTES = 256 * 1024;
 export const REALTIME_MAX_URIS_PER_MESSAGE = 5_000;
+/** The app's liveness ping and the hub's answer, exactly as sent (they are compared as text). */
+export const REALTIME_PING = '{"type":"ping"}';
+export const REALTIME_PONG = '{"type":"pong"}';
 
 export const MANAGER_DEVICES_URI = 'hub:manager:devices';
 export const DEVICE_URI_PREFIX = 'hub:device:';
@@ -75,17 +81,20 @@ export const RealtimeClientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('auth'), token: z.string().min(1).max(8192) }),
   z.object({ type: z.literal('subscribe'), uris: z.array(z.string().min(1).max(300)).min(1).max(REALTIME_MAX_URIS_PER_MESSAGE) }),
   z.object({ type: z.literal('unsubscribe'), uris: z.array(z.string().min(1).max(300)).min(1).max(REALTIME_MAX_URIS_PER_MESSAGE) }),
+  z.object({ type: z.literal('ping') }),
 ]);
 export type RealtimeClientMessage = z.infer<typeof RealtimeClientMessageSchema>;
 
 export const RealtimeServerMessageSchema = z.union([
-  z.object({ type: z.literal('ready'), scopes: z.array(z.string()), expiresAt: z.string() }),
+  /** `answersPing`: the hub answers `ping` with `pong` (absent: an older hub, which closes the socket on `ping`). */
+  z.object({ type: z.literal('ready'), scopes: z.array(z.string()), expiresAt: z.string(), answersPing: z.boolean().optional() }),
   /** The URIs now subscribed; `unknown` lists URIs of devices the hub does not have (not subscribed). */
   z.object({ type: z.literal('subscribed'), uris: z.array(z.string()), unknown: z.array(z.string()) }),
   z.object({ type: z.literal('unsubscribed'), uris: z.array(z.string()) }),
   z.object({ type: z.literal('event'), uri: z.string(), event: z.literal('capability'), data: CapabilityEventDataSchema }),
   z.object({ type: z.literal('event'), uri: z.literal(MANAGER_DEVICES_URI), event: z.enum(['device.create', 'device.update']), data: DeviceSchema }),
   z.object({ type: z.literal('event'), uri: z.literal(MANAGER_DEVICES_URI), event: z.literal('device.delete'), data: z.object({ id: z.string() }) }),
+  z.object({ type: z.literal('pong') }),
   /** A message the hub could not act on; the socket stays open (protocol errors close it instead). */
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);

@@ -308,12 +308,15 @@ export const WEBHOOK_UNDO_MS = 10_000;
  * One registration's connection, as the worse of its listener and (with a tap credential) tap sockets.
  * `refused`: the forwarder does not know the webhook, or refused the secret or the tap credential (the
  * reason says which; no retries until it is added again);
+ * `not-responding`: the socket is open but nothing came from the forwarder for a few seconds (`since`:
+ * when it was last heard, ms since the epoch); it is kept, and is `connected` again at the next answer;
  * `unavailable`: nothing to connect to (no forwarder configured, or no secret to prove), or a registration
  * naming a hub waits for a sign-in that can prove it acts for that hub.
  */
 export const WebhookConnectionSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('connecting') }),
   z.object({ state: z.literal('connected') }),
+  z.object({ state: z.literal('not-responding'), since: z.number() }),
   /** `reason`: why the last try failed, when it is more than a dropped connection (the cloud unreachable, the forwarder unable to check the hub). */
   z.object({ state: z.literal('reconnecting'), attempt: z.number().int().positive(), nextRetryAt: z.number(), reason: z.string().optional() }),
   z.object({ state: z.literal('refused'), reason: z.string() }),

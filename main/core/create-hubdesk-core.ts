@@ -102,7 +102,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const openHub = createOpenHub({
     sessions,
     fetchDevices: deviceList,
-    openSocket: wsLiveSocket((namedHub) => transportFor(standardTransport, deps.namingHub, namedHub).openWebSocket, schedule),
+    openSocket: wsLiveSocket((namedHub) => transportFor(standardTransport, deps.namingHub, namedHub).openWebSocket, schedule, clock),
     emit: liveEvents.emit,
     online: () => isOnline(interfaces),
     clock,

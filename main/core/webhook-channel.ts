@@ -12,6 +12,11 @@
  * registration and forgets it (tokens are single-use and live a minute; never logged). Without one it
  * waits (signed out: `unavailable` until `retryIfWaiting`) or retries with backoff (cloud unreachable),
  * saying why.
+ *
+ * Liveness (heartbeat.ts; docs/hub-realtime.md, "Liveness"): the app pings the forwarder every
+ * WEBHOOK_PING_MS; nothing from it for WEBHOOK_SILENT_AFTER_MS reports `not-responding` while the socket
+ * is kept, the first frame or pong after that `connected` again, and silence for
+ * WEBHOOK_GIVE_UP_AFTER_MS gives the socket up and reconnects.
  */
 import WebSocket from 'ws';
 import { type OpenWebSocket, plainWebSocket } from './live-socket';
@@ -38,10 +43,15 @@ import { oneLine } from '../../common/one-line';
 import type { WebhookConnection } from '../../common/ipc-contract';
 import { type Backoff, createBackoff } from './backoff';
 import { parseJsonMessage } from '../../common/json-message';
+import { type Heartbeat, startHeartbeat } from './heartbeat';
 import { type Clock, type Logger, realSchedule, type Schedule } from './ports';
 
-/** The forwarder pings every 15 s by default; a peer silent for two intervals is taken for dead. */
-export const DEFAULT_HEARTBEAT_MS = 15_000;
+/** The app pings the forwarder this often (a WebSocket ping, which the forwarder's process answers itself). */
+export const WEBHOOK_PING_MS = 2_000;
+/** Nothing heard from the forwarder for this long (two pings unanswered): it is not responding. */
+export const WEBHOOK_SILENT_AFTER_MS = 4_000;
+/** Nothing heard for this long: the socket is given up and the channel reconnects; also the handshake's limit. */
+export const WEBHOOK_GIVE_UP_AFTER_MS = 30_000;
 /**
  * What one frame may cost. The app's frames carry an intake's body once, as base64 (the listener
  * registers `rawBodyOnly`; a tap event of an intake routed to this app carries no body), plus headers,
@@ -84,7 +94,6 @@ export interface WebhookChannelOptions {
   onWebhookName?(name: string): void;
   logger: Logger;
   clock: Clock;
-  heartbeatMs?: number;
   schedule?: Schedule;
   backoff?: Backoff;
   /** The host's WebSocket opener, trusting the same CAs as its fetch (an https forwarder behind the configured extra CA); plain `ws` by default. */
@@ -92,7 +101,7 @@ export interface WebhookChannelOptions {
 }
 
 export interface WebhookChannel {
-  /** The network may have changed under the socket (wake, new interfaces): connect again now, without waiting for a backoff or a silent socket's watchdog. */
+  /** The network may have changed under the socket (wake, new interfaces): connect again now, without waiting for a backoff or a silent socket's give-up. */
   reconnect(): void;
   /** The sign-in changed: a channel waiting for a delegation token tries again; any other is left alone. */
   retryIfWaiting(): void;
@@ -151,7 +160,6 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
   const { logger, clock } = options;
   const schedule = options.schedule ?? realSchedule;
   const backoff = options.backoff ?? createBackoff();
-  const deadAfterMs = 2 * (options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
   const url = listenUrl(options.webhookUrl);
   const log = { webhookId: options.webhookId, role: options.role };
 
@@ -162,15 +170,30 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
   let attempt = 0;
   let socket: WebSocket | undefined;
   let cancelRetry = () => {};
-  let cancelWatchdog = () => {};
+  let stopHeartbeat = () => {};
+  /** The socket the forwarder registered: it is `connected` again, not `connecting`, once the forwarder answers after a silence. */
+  let registeredSocket: WebSocket | undefined;
 
-  /** Any sign of life (ping or frame) restarts the watchdog; silence for two heartbeats drops the socket. */
-  const alive = (ws: WebSocket) => {
-    cancelWatchdog();
-    cancelWatchdog = schedule(() => {
-      logger.warn('webhooks: the forwarder went silent; reconnecting', log);
-      ws.terminate();
-    }, deadAfterMs);
+  const watch = (ws: WebSocket): Heartbeat => {
+    const heartbeat = startHeartbeat({
+      schedule,
+      clock,
+      pingMs: WEBHOOK_PING_MS,
+      silentAfterMs: WEBHOOK_SILENT_AFTER_MS,
+      giveUpAfterMs: WEBHOOK_GIVE_UP_AFTER_MS,
+      ping: () => ws.ping(),
+      onResponding: (responding) => {
+        if (socket !== ws || stopped) return;
+        if (!responding) logger.warn('webhooks: the forwarder is not responding', log);
+        options.onConnection(responding ? { state: registeredSocket === ws ? 'connected' : 'connecting' } : { state: 'not-responding', since: heartbeat.lastHeardAt() });
+      },
+      onGiveUp: () => {
+        logger.warn('webhooks: the forwarder went silent; reconnecting', log);
+        ws.terminate();
+      },
+    });
+    stopHeartbeat = () => heartbeat.stop();
+    return heartbeat;
   };
 
   const send = (ws: WebSocket, message: ListenerClientMessage) => {
@@ -199,6 +222,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
         return;
       }
       case 'registered':
+        registeredSocket = ws;
         backoff.reset();
         options.onConnection({ state: 'connected' });
         if (message.webhookName !== undefined) options.onWebhookName?.(message.webhookName);
@@ -250,12 +274,15 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
       return taken;
     };
     // Never follow a redirect: the proof is for this forwarder only.
-    const ws = (options.openWebSocket ?? plainWebSocket)(url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeout: deadAfterMs, followRedirects: false });
+    const ws = (options.openWebSocket ?? plainWebSocket)(url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeout: WEBHOOK_GIVE_UP_AFTER_MS, followRedirects: false });
     socket = ws;
-    alive(ws);
-    ws.on('ping', () => alive(ws));
+    let heartbeat: Heartbeat | undefined;
+    const heard = () => heartbeat?.heard();
+    ws.on('open', () => void (heartbeat = watch(ws)));
+    ws.on('ping', heard);
+    ws.on('pong', heard);
     ws.on('message', (data, isBinary) => {
-      alive(ws);
+      heard();
       const parsed = isBinary ? undefined : parseJsonMessage(ListenerServerMessageSchema, data.toString());
       if (!parsed) {
         logger.warn('webhooks: malformed frame from the forwarder; reconnecting', log);
@@ -271,7 +298,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
     });
     ws.on('error', (error) => logger.warn('webhooks: socket error', { ...log, error: error.message }));
     ws.on('close', (code, reason) => {
-      cancelWatchdog();
+      heartbeat?.stop();
       if (socket !== ws || stopped) return;
       socket = undefined;
       const closeReason = reason.toString('utf8');
@@ -294,7 +321,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
       if (stopped) return;
       waiting = false;
       cancelRetry();
-      cancelWatchdog();
+      stopHeartbeat();
       const old = socket;
       socket = undefined; // its close is not a drop to back off from
       old?.terminate();
@@ -310,7 +337,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
     stop() {
       stopped = true;
       cancelRetry();
-      cancelWatchdog();
+      stopHeartbeat();
       socket?.terminate();
       socket = undefined;
     },

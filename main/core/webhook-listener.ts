@@ -77,7 +77,7 @@ export interface WebhookListenerDeps {
   /** The host's WebSocket opener (trusting its CAs), for an https forwarder; plain `ws` by default. */
   openWebSocket?: OpenWebSocket;
   /** Replaced in tests to speed up heartbeats or control scheduling. */
-  channelOptions?: Pick<WebhookChannelOptions, 'heartbeatMs' | 'schedule'> & { backoff?: () => WebhookChannelOptions['backoff'] };
+  channelOptions?: Pick<WebhookChannelOptions, 'schedule'> & { backoff?: () => WebhookChannelOptions['backoff'] };
   /** Runs the forgetting of a removed registration later (real timers unless replaced in tests). */
   schedule?: Schedule;
   /**
@@ -95,7 +95,7 @@ interface Running {
 }
 
 /** The worse of the two sockets is the registration's state: a dead tap is as visible as a dead listener. */
-const SEVERITY: Record<WebhookConnection['state'], number> = { connected: 0, connecting: 1, reconnecting: 2, unavailable: 3, refused: 4 };
+const SEVERITY: Record<WebhookConnection['state'], number> = { connected: 0, connecting: 1, 'not-responding': 2, reconnecting: 3, unavailable: 4, refused: 5 };
 const worse = (a: WebhookConnection, b: WebhookConnection) => (SEVERITY[b.state] > SEVERITY[a.state] ? b : a);
 
 export function registrationData(registration: WebhookRegistration): { hubId?: string; data?: RegistrationData } {
@@ -191,7 +191,6 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       webhookId: registration.id,
       logger,
       clock,
-      heartbeatMs: deps.channelOptions?.heartbeatMs,
       schedule: deps.channelOptions?.schedule,
       openWebSocket: deps.openWebSocket,
       resumeAfter: () => registrations.lastAck(registration.id),

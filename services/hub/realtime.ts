@@ -15,6 +15,8 @@
  *   socket) or at once on `expireAll()` (the hub's expireSessions).
  * - A socket holding more than `maxBufferedBytes` unsent is closed with CLOSE_TOO_SLOW rather than
  *   letting the hub's memory grow; the app refetches on reconnect.
+ * - `ping` (after `auth`) is answered with `pong` at once, as `ready` announces (`answersPing`): the
+ *   app's liveness check, end to end through any relay (docs/hub-realtime.md, "Liveness").
  * - Heartbeat: a ping every `heartbeatMs`; a peer that answered neither of the last two is terminated.
  */
 import type { IncomingMessage } from 'node:http';
@@ -32,6 +34,7 @@ import {
   REALTIME_AUTH_TIMEOUT_MS,
   REALTIME_MAX_CLIENT_MESSAGE_BYTES,
   REALTIME_PATH,
+  REALTIME_PONG,
   type RealtimeClientMessage,
   RealtimeClientMessageSchema,
   type RealtimeServerMessage,
@@ -149,7 +152,7 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
     if (!grants(session.scopes, 'devices.readonly')) return closeClient(client, CLOSE_UNAUTHORISED, 'The session lacks the devices.readonly scope.');
     client.token = token;
     watchExpiry(client, session);
-    reply(client, { type: 'ready', scopes: [...session.scopes], expiresAt: new Date(session.expiresAt).toISOString() });
+    reply(client, { type: 'ready', scopes: [...session.scopes], expiresAt: new Date(session.expiresAt).toISOString(), answersPing: true });
   };
 
   const subscribe = (client: Client, uris: readonly string[]) => {
@@ -182,7 +185,8 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
       return authenticate(client, message.token);
     }
     if (client.token === undefined) return closeClient(client, CLOSE_PROTOCOL_ERROR, 'The first message must be auth.');
-    if (message.type === 'subscribe') subscribe(client, message.uris);
+    if (message.type === 'ping') send(client, REALTIME_PONG);
+    else if (message.type === 'subscribe') subscribe(client, message.uris);
     else unsubscribe(client, message.uris);
   };
 
@@ -195,7 +199,7 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
     authDeadline.unref();
     socket.on('message', (data: RawData, isBinary: boolean) => {
       const message = isBinary ? undefined : parseClientMessage(data);
-      if (!message) return closeClient(client, CLOSE_PROTOCOL_ERROR, 'Malformed message: expected JSON auth, subscribe or unsubscribe.');
+      if (!message) return closeClient(client, CLOSE_PROTOCOL_ERROR, 'Malformed message: expected JSON auth, subscribe, unsubscribe or ping.');
       onMessage(client, message);
     });
     socket.on('close', () => {

@@ -3,7 +3,7 @@ import { oneLine } from '../../../common/one-line';
 import type { SignatureScheme, SignatureVerdict, WebhookConnection, WebhookEntry, WebhookRouting, WebhookView } from '../../../common/ipc-contract';
 import { base64Bytes, strictUtf8 } from '../../../common/base64';
 import { type OutcomeKind, outcomeKind } from '../../../common/message-filter';
-import { secondsUntil } from '../../../common/countdown';
+import { secondsSince, secondsUntil } from '../../../common/countdown';
 
 /**
  * "lamp-1, 5, 007" → ["lamp-1", 5, "007"]: a value that reads as a plain decimal number (no leading
@@ -48,6 +48,8 @@ export function connectionLabel(connection: WebhookConnection, now: number): str
       return 'Connecting…';
     case 'connected':
       return 'Connected';
+    case 'not-responding':
+      return `Not responding: no answer from the forwarder for ${secondsSince(connection.since, now)} s; waiting for it on the open connection`;
     case 'reconnecting': {
       const seconds = secondsUntil(connection.nextRetryAt, now);
       const why = connection.reason === undefined ? '' : `: ${oneLine(connection.reason, 300)}`;

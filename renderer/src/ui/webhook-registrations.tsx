@@ -137,7 +137,7 @@ function TapCredentialNotice() {
 
 export function ConnectionIndicator({ connection }: { connection: WebhookConnection }) {
   const linked = useLinked();
-  const now = useNow(linked && connection.state === 'reconnecting');
+  const now = useNow(linked && (connection.state === 'reconnecting' || connection.state === 'not-responding'));
   // While the link to the app is down nobody knows (issue 13 §2).
   if (!linked) {
     return (

@@ -1,7 +1,8 @@
 /** The Webhooks view: registrations on one side, the live inspector with its detail pane on the other. */
 import type { CSSProperties } from 'react';
 import { useStore } from 'zustand';
-import { connectionOf, entryKey } from '../stores/webhooks-store';
+import type { WebhookConnection } from '../../../common/ipc-contract';
+import { connectionOf, entryKey, type WebhooksState } from '../stores/webhooks-store';
 import { ArchiveControls } from './archive-controls';
 import { ClearHistoryButton, HistoryBound } from './history-settings';
 import { InspectorFilters } from './inspector-filters';
@@ -31,6 +32,11 @@ export function WebhooksView() {
   );
 }
 
+/** How many registrations' connections are in `state`. */
+function countInState(s: WebhooksState, state: WebhookConnection['state']): number {
+  return s.registrations.status === 'loaded' ? s.registrations.views.filter((view) => connectionOf(s, view).state === state).length : 0;
+}
+
 function Inspector() {
   const { webhooks, preferences } = useStores();
   const split = useStore(preferences, (s) => s.inspectorSplit);
@@ -41,9 +47,8 @@ function Inspector() {
   const listed = useStore(webhooks, (s) => s.listed);
   const details = useStore(webhooks, (s) => s.details);
   const total = useStore(webhooks, (s) => (s.registrations.status === 'loaded' ? s.registrations.views.length : 0));
-  const connected = useStore(webhooks, (s) =>
-    s.registrations.status === 'loaded' ? s.registrations.views.filter((view) => connectionOf(s, view).state === 'connected').length : 0,
-  );
+  const connected = useStore(webhooks, (s) => countInState(s, 'connected'));
+  const notResponding = useStore(webhooks, (s) => countInState(s, 'not-responding'));
   const selected = selectedKey === null ? undefined : entries.find((entry) => entryKey(entry) === selectedKey);
   const intakeUrl = useStore(webhooks, (s) => (s.registrations.status === 'loaded' && selected ? (s.registrations.views.find((view) => view.id === selected.webhookId)?.intakeUrl ?? null) : null));
   const state = webhooks.getState();
@@ -52,9 +57,9 @@ function Inspector() {
     <section className="inspector" aria-labelledby="inspector-title">
       <div className="inspector-toolbar">
         <h2 id="inspector-title">Inspector</h2>
-        <p className="connection" data-state={total === 0 ? 'none' : connected === total ? 'connected' : 'reconnecting'} role="status">
+        <p className="connection" data-state={total === 0 ? 'none' : connected === total ? 'connected' : connected + notResponding === total ? 'not-responding' : 'reconnecting'} role="status">
           <span className="connection-dot" aria-hidden="true" />
-          {total === 0 ? 'No webhooks' : `${connected} of ${total} connected`}
+          {total === 0 ? 'No webhooks' : `${connected} of ${total} connected${notResponding > 0 ? `, ${notResponding} not responding` : ''}`}
         </p>
         <p className="muted" aria-live="polite">
           {listed ? `${entries.length} ${entries.length === 1 ? 'message' : 'messages'}` : 'Reading the saved history…'}

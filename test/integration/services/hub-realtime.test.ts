@@ -15,6 +15,8 @@ import {
   deviceUri,
   MANAGER_DEVICES_URI,
   REALTIME_MAX_CLIENT_MESSAGE_BYTES,
+  REALTIME_PING,
+  REALTIME_PONG,
 } from '../../../common/hub-control';
 import type { RunningCloud } from '../../../services/cloud/cloud';
 import { createDemoHome, type DemoHome } from '../../../services/hub/demo-home';
@@ -57,6 +59,21 @@ describe('events', () => {
     const ready = await client.next();
     expect(ready).toMatchObject({ type: 'ready', scopes: expect.arrayContaining(['devices.readonly']) });
     expect(ready.type === 'ready' && Date.parse(ready.expiresAt) > Date.now()).toBe(true);
+    await client.close();
+  });
+
+  it('says in ready that it answers ping, and answers each ping with pong at once, between events', async () => {
+    const token = await session(READONLY);
+    const client = await RealtimeTestClient.connect(hub.url);
+    const raw: string[] = [];
+    client.socket.on('message', (data: Buffer) => raw.push(data.toString('utf8')));
+    client.send({ type: 'auth', token });
+    expect(await client.next()).toMatchObject({ type: 'ready', answersPing: true });
+    client.send(REALTIME_PING);
+    client.send(REALTIME_PING);
+    expect(await client.next()).toEqual({ type: 'pong' });
+    expect(await client.next()).toEqual({ type: 'pong' });
+    expect(raw.slice(1)).toEqual([REALTIME_PONG, REALTIME_PONG]); // exactly the text the app compares
     await client.close();
   });
 
@@ -128,6 +145,7 @@ describe('closing', () => {
     ['an unknown message type', async () => [JSON.stringify({ type: 'hello' })]],
     ['a token that is not a string', async () => [JSON.stringify({ type: 'auth', token: 42 })]],
     ['subscribe before auth', async () => [JSON.stringify({ type: 'subscribe', uris: [MANAGER_DEVICES_URI] })]],
+    ['ping before auth', async () => [REALTIME_PING]],
     ['a binary frame', async () => [Buffer.from('{"type":"auth","token":"x"}')]],
     ['a second auth', async () => { const token = await session(); return [JSON.stringify({ type: 'auth', token }), JSON.stringify({ type: 'auth', token })]; }],
     ['an empty subscribe', async () => { const token = await session(); return [JSON.stringify({ type: 'auth', token }), JSON.stringify({ type: 'subscribe', uris: [] })]; }],

@@ -35,6 +35,10 @@ export interface FakeListenServer {
   acks: string[];
   peers(role?: 'listener' | 'tap'): Peer[];
   send(role: 'listener' | 'tap', frame: ListenerServerMessage | string): void;
+  /** Muted, the server answers no ping (a frozen forwarder, as the app sees it); unmuted, it answers the next. */
+  mute(muted: boolean): void;
+  /** Resolves once the server has received `count` pings in all. */
+  pinged(count: number): Promise<void>;
   /** Drops every open socket without a close handshake. */
   dropAll(): void;
   /** Resolves once `count` registrations have been received in total. */
@@ -59,13 +63,16 @@ export interface FakeListenServerOptions {
 
 export async function startFakeListenServer(webhooks: Record<string, string>, options: FakeListenServerOptions = {}): Promise<FakeListenServer> {
   const tapCredentials = new Map(Object.entries(options.tapCredentials ?? {}));
-  const server = new WebSocketServer({ host: '127.0.0.1', port: options.port ?? 0, path: LISTEN_PATH });
+  // Pongs by hand, so that a muted server can leave pings unanswered.
+  const server = new WebSocketServer({ host: '127.0.0.1', port: options.port ?? 0, path: LISTEN_PATH, autoPong: false });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const registrations: Register[] = [];
   const acks: string[] = [];
   const peers: Peer[] = [];
   const waiters: (() => void)[] = [];
   const notify = () => waiters.splice(0).forEach((wake) => wake());
+  let muted = false;
+  let pings = 0;
   const until = (done: () => boolean) =>
     new Promise<void>((resolve) => {
       const check = () => (done() ? resolve() : waiters.push(check));
@@ -74,6 +81,11 @@ export async function startFakeListenServer(webhooks: Record<string, string>, op
 
   server.on('connection', (socket) => {
     const nonce = randomBytes(16).toString('hex');
+    socket.on('ping', (data) => {
+      pings++;
+      if (!muted) socket.pong(data);
+      notify();
+    });
     socket.send(JSON.stringify({ type: 'challenge', nonce } satisfies ListenerServerMessage));
     socket.on('message', (data) => {
       const message = ListenerClientMessageSchema.parse(JSON.parse(data.toString()));
@@ -109,6 +121,8 @@ export async function startFakeListenServer(webhooks: Record<string, string>, op
     send(role, frame) {
       for (const peer of peers) if (peer.register.role === role) peer.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
     },
+    mute: (value) => void (muted = value),
+    pinged: (count) => until(() => pings >= count),
     dropAll: () => [...server.clients].forEach((client) => client.terminate()),
     registered: (count) => until(() => registrations.length >= count),
     acked: (count) => until(() => acks.length >= count),

@@ -3,7 +3,16 @@ import type { WebhookConnection } from '../../../../common/ipc-contract';
 import type { RawWebhookMessage, TapEvent } from '../../../../common/webhook-protocol';
 import { createBackoff } from '../../../../main/core/backoff';
 import { proofFor } from '../../../../common/webhook-proof';
-import { listenUrl, openWebhookChannel, refusalReason, type WebhookChannel, type WebhookChannelOptions } from '../../../../main/core/webhook-channel';
+import {
+  listenUrl,
+  openWebhookChannel,
+  refusalReason,
+  WEBHOOK_GIVE_UP_AFTER_MS,
+  WEBHOOK_PING_MS,
+  WEBHOOK_SILENT_AFTER_MS,
+  type WebhookChannel,
+  type WebhookChannelOptions,
+} from '../../../../main/core/webhook-channel';
 import {
   CLOSE_BAD_SECRET,
   CLOSE_CREDENTIAL_REVOKED,
@@ -15,12 +24,11 @@ import {
 import { type OpenWebSocket, plainWebSocket } from '../../../../main/core/live-socket';
 import { FAKE_TAP_REFUSAL } from './fake-listen-server';
 import { recordingLogger } from '../../../support/core-fakes';
+import { fakeTimeline } from '../../../support/fake-timeline';
 import { type FakeListenServer, manualSchedule, startFakeListenServer, tapEvent, webhookMessage } from './fake-listen-server';
 
 const SECRET = 'the-webhook-secret-0123456789';
 const TAP = { credentialId: 'tc_0123456789abcdef', secret: 'the-tap-credential-secret-0123' };
-const HEARTBEAT_MS = 1_000_000;
-const WATCHDOG_MS = 2 * HEARTBEAT_MS;
 
 let server: FakeListenServer;
 let channel: WebhookChannel | undefined;
@@ -58,7 +66,6 @@ function open(overrides: Partial<WebhookChannelOptions> = {}) {
     onConnection: (connection) => statuses.push(connection),
     logger,
     clock: { now: () => 1_000 },
-    heartbeatMs: HEARTBEAT_MS,
     schedule: schedule.schedule,
     backoff: createBackoff(() => 1),
     ...overrides,
@@ -69,7 +76,10 @@ function open(overrides: Partial<WebhookChannelOptions> = {}) {
 const until = async (done: () => boolean) => {
   while (!done()) await new Promise((resolve) => setImmediate(resolve));
 };
-const retries = () => schedule.pending().filter((task) => task.ms !== WATCHDOG_MS);
+/** The retry waiting, if any: while the channel is reconnecting its socket's heartbeat has stopped, so nothing else is pending. */
+const retries = () => {
+  return statuses.at(-1)?.state === 'reconnecting' ? schedule.pending() : [];
+};
 
 describe('listenUrl and proof', () => {
   it('turns the base URL into the ws(s) listen URL', () => {
@@ -180,7 +190,7 @@ describe('webhook channel', () => {
     open({ secret: 'not-the-secret-at-all' });
     await until(() => statuses.at(-1)?.state === 'refused');
     expect(statuses.at(-1)).toEqual({ state: 'refused', reason: 'The forwarder refused the webhook secret.' });
-    expect(retries()).toHaveLength(0);
+    expect(schedule.pending()).toHaveLength(0);
     expect(server.registrations).toHaveLength(0);
   });
 
@@ -188,7 +198,7 @@ describe('webhook channel', () => {
     open({ role: 'tap', listenerId: 'tap-1', data: undefined });
     await until(() => statuses.at(-1)?.state === 'refused');
     expect(statuses.at(-1)).toEqual({ state: 'refused', reason: expect.stringContaining(`The forwarder refused the tap (${FAKE_TAP_REFUSAL})`) });
-    expect(retries()).toHaveLength(0);
+    expect(schedule.pending()).toHaveLength(0);
   });
 
   it("a tap's refusal text: the forwarder's words, cleaned of control characters, or the app's when it gave none", () => {
@@ -206,15 +216,35 @@ describe('webhook channel', () => {
     expect(statuses.at(-1)).toMatchObject({ reason: 'The forwarder does not know this webhook id.' });
   });
 
-  it('a silent forwarder is taken for dead after two heartbeats, and the channel reconnects', async () => {
-    open();
+  it('a silent forwarder is not responding, the socket kept; its next answer makes it connected again', async () => {
+    const time = fakeTimeline();
+    open({ schedule: time.schedule, clock: time.clock });
     await server.registered(1);
-    const watchdog = schedule.pending(WATCHDOG_MS);
-    expect(watchdog).toHaveLength(1);
-    schedule.fire(watchdog[0]!);
-    await until(() => retries().length === 1);
-    schedule.fire(retries()[0]!);
+    await until(() => statuses.at(-1)?.state === 'connected');
+    server.mute(true);
+    time.advance(WEBHOOK_PING_MS);
+    await server.pinged(1);
+    time.advance(WEBHOOK_SILENT_AFTER_MS - WEBHOOK_PING_MS);
+    expect(statuses.at(-1)).toEqual({ state: 'not-responding', since: time.clock.now() - WEBHOOK_SILENT_AFTER_MS });
+    server.mute(false);
+    time.advance(WEBHOOK_PING_MS);
+    await until(() => statuses.at(-1)?.state === 'connected');
+    expect(server.registrations).toHaveLength(1); // the same socket
+    expect(statuses.map((status) => status.state)).toEqual(['connecting', 'connected', 'not-responding', 'connected']);
+  });
+
+  it('a forwarder silent for WEBHOOK_GIVE_UP_AFTER_MS is given up, and the channel reconnects', async () => {
+    const time = fakeTimeline();
+    open({ schedule: time.schedule, clock: time.clock });
+    await until(() => statuses.at(-1)?.state === 'connected');
+    server.mute(true);
+    time.advance(WEBHOOK_GIVE_UP_AFTER_MS);
+    await until(() => statuses.at(-1)?.state === 'reconnecting');
+    server.mute(false);
+    time.advance(250);
     await server.registered(2);
+    await until(() => statuses.at(-1)?.state === 'connected');
+    expect(statuses.map((status) => status.state)).toEqual(['connecting', 'connected', 'not-responding', 'reconnecting', 'connected']);
   });
 
   it('a malformed frame drops the connection (and is not acknowledged); the channel comes back', async () => {
@@ -235,7 +265,7 @@ describe('webhook channel', () => {
     await server.acked(1);
     channel!.reconnect();
     await server.registered(2); // no retry had to fire
-    expect(retries()).toHaveLength(0);
+    expect(schedule.pending().filter((task) => task.ms < WEBHOOK_PING_MS)).toHaveLength(0); // the new socket's heartbeat only
     expect(server.registrations[1]).toMatchObject({ listenerId: 'listener-1', resumeAfter: 'm3' });
     await until(() => statuses.at(-1)?.state === 'connected');
     await until(() => server.peers().length === 1); // the old socket is gone
@@ -246,7 +276,7 @@ describe('webhook channel', () => {
     await until(() => statuses.at(-1)?.state === 'connected');
     channel!.stop();
     await until(() => server.peers().length === 0);
-    expect(retries()).toHaveLength(0);
+    expect(schedule.pending()).toHaveLength(0);
     expect(statuses.at(-1)?.state).toBe('connected');
   });
 });

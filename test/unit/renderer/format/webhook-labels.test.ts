@@ -24,6 +24,7 @@ describe('webhook labels', () => {
     expect(routingLabel({ kind: 'hub', hubId: 'h1' }, 'Home')).toBe('Hub Home');
     expect(routingLabel({ kind: 'hub', hubId: 'h1' })).toBe('A hub of your account (sign in to see which)'); // never the raw id
     expect(connectionLabel({ state: 'reconnecting', attempt: 3, nextRetryAt: 4_500 }, 1_000)).toBe('Reconnecting (attempt 3, next try in 4 s)');
+    expect(connectionLabel({ state: 'not-responding', since: 1_000 }, 7_900)).toBe('Not responding: no answer from the forwarder for 6 s; waiting for it on the open connection');
     expect(connectionLabel({ state: 'refused', reason: 'Wrong.' }, 0)).toBe('Refused: Wrong.');
     // Why the last try failed, when there is more to say than a dropped connection; one line, whatever main sent.
     expect(connectionLabel({ state: 'reconnecting', attempt: 2, nextRetryAt: 2_000, reason: 'Hubdesk could not reach the cloud.' }, 1_000)).toBe(
