@@ -486,6 +486,19 @@ describe('open hub: while it is not live', () => {
     expect(store.getState().confirmedAt).toBe(Date.parse('2025-01-01T12:07:00.000Z'));
   });
 
+  it('a hub opened again was confirmed when it was left, if it was live then', async () => {
+    const { fake, store, live, later } = await homeWithClock();
+    live({ kind: 'live', since: T0 });
+    later(10_000);
+    store.getState().open('h2');
+    later(120_000);
+    store.getState().open('h1');
+    expect(store.getState()).toMatchObject({ hubId: 'h1', outage: false, confirmedAt: NOW + 10_000 });
+    fake.emit('hubs.live', { hubId: 'h1', state: { kind: 'connecting' } });
+    live(retrying());
+    expect(store.getState()).toMatchObject({ outage: true, confirmedAt: NOW + 10_000 });
+  });
+
   it('a hub that could not be opened is an outage', async () => {
     const { fake, store } = await signedIn();
     fake.waiting('hubs.open')[0]!.resolve({ ok: false, error: UNREACHABLE });
