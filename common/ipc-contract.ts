@@ -659,6 +659,11 @@ export const invokeContract = {
    * Opening the open hub again reads it afresh (a reload). Null closes it, which works signed out too.
    */
   'hubs.open': { args: z.tuple([hubId.nullable()]), result: z.void(), access: ANYONE },
+  /**
+   * The open hub's live channel, waiting for its next attempt after a failure, tries now (the user's
+   * "Try now"); nothing when that hub is not open or its channel is not waiting.
+   */
+  'hubs.reconnect': { args: z.tuple([hubId]), result: z.void(), access: SIGNED_IN },
   'hubs.triggerFlow': { args: z.tuple([hubId, z.string().min(1).max(200)]), result: FlowTriggerResultSchema, access: SIGNED_IN },
   'hubs.setFavourite': { args: z.tuple([hubId, deviceId, z.boolean()]), result: z.void(), access: SIGNED_IN },
   /** The hub's logs (which capabilities it keeps a history of), or why it shows none. */

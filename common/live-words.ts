@@ -9,11 +9,16 @@ import { secondsUntil } from './countdown';
 import type { LiveState, ReconnectCause } from './ipc-contract';
 
 export interface LiveWords {
-  /** Beside the hub's devices, where the hub is named already ("Live", "Connecting…", or the sentence). */
+  /** Beside the hub's devices, where the hub is named already and a banner says the rest: "Live", "Connecting…" or "Not live". */
   status: string;
-  /** On its own (tray, notification): names the hub. */
+  /** On its own (tray, notification, the banner over the hub's devices): names the hub. */
   sentence: string;
+  /** Why a change cannot be sent now, for a disabled control ("Home is not responding, so changes can’t be sent now"); null where changes go through. */
+  blocked: string | null;
 }
+
+/** Under the banner's sentence while the hub is not live: what the cards show meanwhile. */
+export const NOT_LIVE_VALUES = 'Each value shows when it was last confirmed.';
 
 /** What went wrong before a retry, as the first half of a sentence. */
 const CAUSE_WORDS: Readonly<Record<ReconnectCause, (hub: string) => string>> = {
@@ -63,10 +68,37 @@ function sentence(state: LiveState, hub: string, now: number | undefined): strin
   }
 }
 
+/** What stands between a change and the hub, as the first half of "…, so changes can’t be sent now"; null where changes go through. */
+function obstacle(state: LiveState, hub: string): string | null {
+  switch (state.kind) {
+    case 'live':
+    case 'no-realtime': // changes are sent and answered without the live channel
+      return null;
+    case 'connecting':
+      return `Hubdesk is still connecting to ${hub}`;
+    case 'not-responding':
+      return `${hub} is not responding`;
+    case 'reconnecting':
+      return CAUSE_WORDS[state.cause](hub);
+    case 'closed':
+      return `Hubdesk closed ${hub}`;
+    case 'signed-out':
+      return 'You are signed out';
+    case 'hub-refused':
+      return `${hub} refused Hubdesk access`;
+    case 'hub-gone':
+      return `${hub} is no longer in your account`;
+    case 'not-opened':
+      return state.code === 'signed-out' ? 'You are signed out' : `Hubdesk couldn’t open ${hub}`;
+  }
+}
+
 /** The words of a live state of the hub named `hubName`; `now` (epoch ms) adds the countdown to the next attempt. */
 export function liveWords(state: LiveState, hubName: string, now?: number): LiveWords {
   const said = sentence(state, hubName, now);
-  if (state.kind === 'live') return { status: 'Live', sentence: said };
-  if (state.kind === 'connecting') return { status: 'Connecting…', sentence: said };
-  return { status: said, sentence: said };
+  const blocking = obstacle(state, hubName);
+  const blocked = blocking === null ? null : `${blocking}, so changes can’t be sent now`;
+  if (state.kind === 'live') return { status: 'Live', sentence: said, blocked };
+  if (state.kind === 'connecting') return { status: 'Connecting…', sentence: said, blocked };
+  return { status: 'Not live', sentence: said, blocked };
 }

@@ -160,6 +160,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
       if (hubId !== null && !auth.signedIn()) throw NOT_SIGNED_IN;
       openHub.open(hubId);
     },
+    'hubs.reconnect': async (hubId) => openHub.retryNow(hubId),
     'hubs.triggerFlow': async (hubId, flowId) => {
       return sessions.triggerFlow(hubId, flowId);
     },

@@ -73,6 +73,8 @@ export interface OpenHub {
   current(): string | null;
   /** If this hub is open, opens it again from scratch (e.g. its route was pinned: the socket may be on another). */
   restart(hubId: string): void;
+  /** If this hub is open and its channel waits for its next attempt, makes that attempt now (the user's "Try now"); otherwise nothing. */
+  retryNow(hubId: string): void;
   /** The user signed out: the channel closes (`signed-out`), no retries. */
   signedOut(): void;
   /** The user's favourites of a hub changed. */
@@ -120,7 +122,7 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
     }
     deps.emit(event, payload);
   };
-  let channel: { hubId: string; active(): boolean; refresh(): void; close(): void } | null = null;
+  let channel: { hubId: string; active(): boolean; refresh(): void; retryNow(): void; close(): void } | null = null;
 
   const readFlows = async (hubId: string): Promise<FlowsView> => {
     if ((await deps.sessions.permissions(hubId)).flows === 'none') return { status: 'none' };
@@ -154,6 +156,8 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
     let stopped = false;
     let socket: LiveSocket | null = null;
     let cancelTimer = () => {};
+    /** True while the channel waits for its next attempt (`cancelTimer` cancels it). */
+    let waiting = false;
     /** True once a connection went live: every later one is a reconnect and reads the snapshot again. */
     let wasLive = false;
     let reportedMalformed = false;
@@ -182,7 +186,20 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
       const delay = backoff.next();
       const unreached = cause === 'hub-not-answering' || cause === 'cloud-unreachable';
       status({ kind: 'reconnecting', attempt: backoff.attempts(), nextAttemptAt: clock.now() + delay, cause: unreached && !deps.online() ? 'offline' : cause });
-      cancelTimer = schedule(() => void connect(), delay);
+      waiting = true;
+      cancelTimer = schedule(() => {
+        waiting = false;
+        void connect();
+      }, delay);
+    };
+
+    /** The attempt ahead, made now: said as due now (the same cause), then live or another retry. */
+    const retryNow = () => {
+      if (!waiting || stopped || lastState.kind !== 'reconnecting') return;
+      waiting = false;
+      cancelTimer();
+      status({ ...lastState, nextAttemptAt: clock.now() });
+      void connect();
     };
 
     const end = (state: LiveState) => {
@@ -309,6 +326,7 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
         emit('hubs.live', { hubId, state: lastState });
         void refresh();
       },
+      retryNow,
       close() {
         stopped = true;
         cancelTimer();
@@ -345,6 +363,9 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
       if (channel?.hubId !== hubId) return;
       close(null);
       channel = open(hubId);
+    },
+    retryNow(hubId) {
+      if (channel?.hubId === hubId) channel.retryNow();
     },
     signedOut: () => close({ kind: 'signed-out' }),
     setFavourites: (hubId, deviceIds) => model.favourites(hubId, deviceIds),

@@ -80,13 +80,18 @@ export function createInsightsStore(bridge: Pick<Bridge, 'insights'>, openHub: P
   }));
   const { getState: get, setState: set } = store;
 
-  /** Reads a series; a loaded one stays shown until the answer replaces it. */
+  /**
+   * Reads a series; a loaded one stays shown until a new one replaces it, and stays too when the read
+   * fails (the hub not answering: its last confirmed points, docs/hub-realtime.md "While the open hub
+   * is not live"); it is read again when next asked for.
+   */
   const readSeries = (hubId: string, key: string, request: { deviceId: string; capabilityId: string; resolution: InsightsResolution }) => {
     const startedIn = generation;
     if (get().series[key]?.status !== 'loaded') setSeries(key, { status: 'loading' });
     void settle(() => bridge.insights.series(hubId, request)).then((result) => {
       if (startedIn !== generation) return;
-      setSeries(key, result.ok ? { status: 'loaded', series: shownFrom(result.value), readAt: now() } : { status: 'error', error: result.error });
+      if (result.ok) return setSeries(key, { status: 'loaded', series: shownFrom(result.value), readAt: now() });
+      if (get().series[key]?.status !== 'loaded') setSeries(key, { status: 'error', error: result.error });
     });
   };
 

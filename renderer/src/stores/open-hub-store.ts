@@ -81,6 +81,14 @@ export interface OpenHubState {
   triggers: Readonly<Record<string, TriggerState>>;
   /** Null while no hub is open. */
   live: LiveState | null;
+  /**
+   * The view is out of touch with the hub (`outageAfter`): the banner says why, controls that need the
+   * hub are disabled and each value says when it was last confirmed (docs/hub-realtime.md, "While the
+   * open hub is not live").
+   */
+  outage: boolean;
+  /** While not live: when the shown values were last known to be the hub's (epoch ms; when the view stopped being live, or a later snapshot's read); null while live or unknown. */
+  confirmedAt: number | null;
   /** Device id → capability id → the user's value not yet confirmed. */
   pending: Readonly<Record<string, Readonly<Record<string, PendingValue>>>>;
   errors: Readonly<Record<string, CardError>>;
@@ -89,6 +97,8 @@ export interface OpenHubState {
   open(hubId: string | null): void;
   /** Reads the open hub afresh (and the hub list), showing it as loading until its new snapshot arrives. */
   reload(): void;
+  /** While the open hub's live channel waits for its next attempt: tries now ("Try now"). */
+  retryNow(): void;
   /** Reads the open hub afresh after its flows could not be read; the devices stay shown meanwhile. */
   retryFlows(): void;
   /** Pins the open hub's route (null: automatic); the core reopens the hub on it. */
@@ -109,6 +119,26 @@ export interface OpenHubOptions {
   actionDeadlineMs?: number;
   /** The hub to open first when nothing is open and it is listed (the one remembered from the last run, issue 13 §1). */
   preferredHubId?: () => string | null;
+  /** Epoch ms; `confirmedAt` is taken from it. */
+  now?: () => number;
+}
+
+/**
+ * Whether the view is out of touch with the hub in this live state, given whether it was before: not
+ * while live, nor while merely connecting for the first time (a connecting that follows an outage
+ * continues it), nor once the hub is closed or the user signed out (nothing is shown then).
+ */
+export function outageAfter(state: LiveState, wasOutage: boolean): boolean {
+  switch (state.kind) {
+    case 'live':
+    case 'closed':
+    case 'signed-out':
+      return false;
+    case 'connecting':
+      return wasOutage;
+    default:
+      return true;
+  }
 }
 
 /** How many confirmed transaction ids are remembered, so a late echo is still recognised. */
@@ -118,7 +148,7 @@ export const MAX_QUEUED = 50_000;
 const NO_PERMISSIONS: HubPermissions = { control: false, flows: 'none' };
 
 /** What a hub shows when it is opened again, until its new snapshot arrives. */
-type KnownHub = Pick<OpenHubState, 'devices' | 'summaries' | 'permissions' | 'favourites' | 'route' | 'flows'>;
+type KnownHub = Pick<OpenHubState, 'devices' | 'summaries' | 'permissions' | 'favourites' | 'route' | 'flows' | 'confirmedAt'>;
 
 const EMPTY = {
   snapshot: { status: 'idle' },
@@ -130,12 +160,14 @@ const EMPTY = {
   flows: { status: 'none' },
   triggers: {},
   live: null,
+  outage: false,
+  confirmedAt: null,
   pending: {},
   errors: {},
 } as const satisfies Omit<OpenHubState, 'hubId' | keyof OpenHubActions>;
 type OpenHubActions = Pick<
   OpenHubState,
-  'open' | 'reload' | 'retryFlows' | 'pinRoute' | 'allowUnencryptedRoutes' | 'setCapability' | 'setFavourite' | 'dismissError' | 'triggerFlow'
+  'open' | 'reload' | 'retryNow' | 'retryFlows' | 'pinRoute' | 'allowUnencryptedRoutes' | 'setCapability' | 'setFavourite' | 'dismissError' | 'triggerFlow'
 >;
 
 const LOADING: SnapshotState = { status: 'loading' };
@@ -145,6 +177,7 @@ const OTHER_HUB: UiError = { code: 'internal', message: 'Hubdesk received the de
 export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: HubsStore, options: OpenHubOptions = {}): OpenHubStore {
   const newTransactionId = options.newTransactionId ?? (() => crypto.randomUUID());
   const deadlineMs = options.actionDeadlineMs ?? ACTION_DEADLINE_MS;
+  const now = options.now ?? (() => Date.now());
   /** A change: an answer after the deadline is ignored, the change rolled back with CHANGE_NOT_CONFIRMED. */
   const change = { deadlineMs, timeoutMessage: CHANGE_NOT_CONFIRMED };
   const read = { deadlineMs };
@@ -207,6 +240,12 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
         // The hub may be gone from the account (the list then opens another one).
         void hubs.getState().reload();
         requestOpen(hubId);
+      },
+
+      retryNow() {
+        const { hubId, live } = get();
+        // A refusal needs no word of its own: the next live state says what happened.
+        if (hubId !== null && live?.kind === 'reconnecting') void settle(() => bridge.hubs.reconnect(hubId), read);
       },
 
       retryFlows() {
@@ -304,7 +343,8 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
     const left = get();
     if (left.hubId !== null && left.route !== null) {
       const { devices, summaries, permissions, favourites, route, flows } = left;
-      known.set(left.hubId, { devices, summaries, permissions, favourites, route, flows: flows.status === 'loading' ? { status: 'none' } : flows });
+      const confirmedAt = left.live?.kind === 'live' ? now() : left.confirmedAt;
+      known.set(left.hubId, { devices, summaries, permissions, favourites, route, flows: flows.status === 'loading' ? { status: 'none' } : flows, confirmedAt });
     }
     generation++;
     held = [];
@@ -323,8 +363,15 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
     void settle(() => bridge.hubs.open(hubId), read).then((result) => {
       if (result.ok || startedIn !== generation || hubId === null) return;
       readFailed(result.error);
-      set({ live: { kind: 'not-opened', code: result.error.code } });
+      takeLive({ kind: 'not-opened', code: result.error.code });
     });
+  };
+
+  /** The open hub's live state; leaving `live`, the shown values were confirmed until now. */
+  const takeLive = (state: LiveState) => {
+    const before = get();
+    const confirmedAt = state.kind === 'live' ? null : before.live?.kind === 'live' ? now() : before.confirmedAt;
+    set({ live: state, outage: outageAfter(state, before.outage), confirmedAt });
   };
 
   /** The open hub could not be read: shown as its error, unless its devices are shown (then they stay, as after a failed background read). */
@@ -351,6 +398,9 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
       else delete favourites[id];
     }
     const { route, rttMs, routeOutcomes, fetchedAt } = list;
+    const readAt = Date.parse(fetchedAt);
+    // Read while not live: its values were the hub's at least then.
+    const confirmedAt = state.live?.kind === 'live' || Number.isNaN(readAt) ? state.confirmedAt : Math.max(state.confirmedAt ?? readAt, readAt);
     set({
       snapshot: LOADED,
       devices,
@@ -359,6 +409,7 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
       favourites: sameKeys(favourites, state.favourites) ? state.favourites : favourites,
       route: { route, rttMs, routeOutcomes, fetchedAt },
       flows: snapshot.flows,
+      confirmedAt,
       pending: keep(state.pending),
       errors: errorsAgreeingWith(keep(state.errors), devices),
     });
@@ -406,8 +457,8 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
 
   const stopSnapshots = bridge.on('hubs.snapshot', takeSnapshot);
   const stopEvents = bridge.on('hubs.deviceEvents', (batch) => takeEvents(batch.hubId, batch.events));
-  const stopLive = bridge.on('hubs.live', (status) => {
-    if (status.hubId === get().hubId) set({ live: status.state });
+  const stopLive = bridge.on('hubs.live', ({ hubId, state }) => {
+    if (hubId === get().hubId) takeLive(state);
   });
   follow(hubs.getState());
   const stopFollowing = hubs.subscribe(follow);

@@ -1,15 +1,19 @@
 /**
  * A numeric sensor's last 24 hours on its card (issue 16 §2): a line without axes, named in words
  * (minimum, maximum, last) for assistive technology. Its place is kept until the history arrives (the
- * card does not jump), and there is none when the hub keeps no measured number of this device.
+ * card does not jump), and there is none when the hub keeps no measured number of this device. While
+ * the hub is not live it stays, its line ending at the last confirmed point and its time running on
+ * to now: the gap shows (docs/hub-realtime.md, "While the open hub is not live").
  */
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
 import type { InsightsLogView } from '../../../common/ipc-contract';
-import { describeSeries, RANGE_LABELS, sparklineLog } from '../format/insights-series';
+import { appendLive, describeSeries, RANGE_LABELS, sparklineLog } from '../format/insights-series';
 import { logsOf, seriesKey } from '../stores/insights-store';
 import { sparklineOptions } from './chart-options';
 import { useChartTheme } from './chart-theme';
+import { NotLiveContext } from './not-live-context';
+import { useSlowNow } from './slow-clock';
 import { useStores } from './stores-context';
 import { seriesData, UplotChart } from './uplot-chart';
 
@@ -42,7 +46,9 @@ function Sparkline({ log }: { log: InsightsLogView }) {
   const theme = useChartTheme();
   const options = useCallback((width: number) => sparklineOptions({ kind: log.type, theme, width, height: HEIGHT }), [log.type, theme]);
   const series = state?.status === 'loaded' ? state.series : undefined;
-  const data = useMemo(() => (series ? seriesData(series) : undefined), [series]);
+  // No value at `now`: uPlot leaves the gap from the last confirmed point empty.
+  const now = useSlowNow(useContext(NotLiveContext) !== null);
+  const data = useMemo(() => (series ? seriesData(now === null ? series : appendLive(series, now, null)) : undefined), [series, now]);
   return (
     <div ref={slot} className="sparkline-slot">
       {series && data && series.times.length >= 2 && <UplotChart options={options} data={data} description={describeSeries(log, RANGE_LABELS[RESOLUTION]!, series)} className="sparkline" />}

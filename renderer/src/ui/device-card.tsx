@@ -2,9 +2,11 @@
  * One device, subscribed to its own entry of the open-hub store: a change of another device does not
  * re-render it. Shows its controls (see CapabilityControl), a favourite star, and the reason a change
  * of it was refused (it stays until dismissed). While the link to the app's main process is down its
- * controls and star are disabled: nothing could confirm a change.
+ * controls and star are disabled: nothing could confirm a change. While the hub is not live the card
+ * is dimmed, its controls are disabled with the reason and each value says when it was last confirmed;
+ * the star stays, favourites being the app's own (docs/hub-realtime.md, "While the open hub is not live").
  */
-import { type CSSProperties, memo, useCallback, useState } from 'react';
+import { type CSSProperties, memo, useCallback, useContext, useState } from 'react';
 import { useStore } from 'zustand';
 import type { CapabilityValue } from '../../../common/ipc-contract';
 import type { Device } from '../../../common/wire';
@@ -16,6 +18,7 @@ import { CardSparkline } from './card-sparkline';
 import { DeviceHistoryDialog } from './device-history-dialog';
 import { DeviceIcon } from './device-icon';
 import { CrossIcon, StarIcon } from './line-icon';
+import { NotLiveContext } from './not-live-context';
 import { useLinked, useStores } from './stores-context';
 
 export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
@@ -25,13 +28,15 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
   const favourite = useStore(openHub, (s) => s.favourites[id] === true);
   const mayControl = useStore(openHub, (s) => s.permissions.control);
   const linked = useLinked();
+  const notLive = useContext(NotLiveContext);
   const change = useCallback((capabilityId: string, value: CapabilityValue) => void openHub.getState().setCapability(id, capabilityId, value), [openHub, id]);
   if (!device) return null;
 
   const unavailable = device.available === false;
   const capabilities = capabilityStates(device);
+  const blocked = notLive?.blocked ?? null;
   return (
-    <article aria-label={device.name} className="device" data-unavailable={unavailable} style={lightColour(device, pending)}>
+    <article aria-label={device.name} className="device" data-unavailable={unavailable} data-not-live={notLive !== null} style={lightColour(device, pending)}>
       <div className="device-head">
         <DeviceIcon deviceClass={device.class} />
         <h3 title={device.name}>{device.name}</h3>
@@ -55,7 +60,15 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
       {capabilities.length > 0 && (
         <dl className="capabilities">
           {capabilities.map((state) => (
-            <CapabilityControl key={state.id} state={state} pending={pending?.[state.id]} disabled={!mayControl || unavailable || !linked} onChange={change} />
+            <CapabilityControl
+              key={state.id}
+              state={state}
+              pending={pending?.[state.id]}
+              disabled={!mayControl || unavailable || !linked || blocked !== null}
+              blocked={blocked ?? undefined}
+              confirmedAt={notLive ? notLive.confirmedAt : undefined}
+              onChange={change}
+            />
           ))}
         </dl>
       )}

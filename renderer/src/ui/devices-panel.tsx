@@ -3,9 +3,10 @@
  * or what is happening instead and what to do. The grid reads only the devices' names and places
  * (`summaries`); each card follows its own device, so a live change re-renders one card.
  */
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { HubView } from '../../../common/ipc-contract';
+import { liveWords } from '../../../common/live-words';
 import { describeDevicesError } from '../format/describe-error';
 import { deviceCountLabel, filterChoices, filterDevices, firstCards, groupWithFavourites, NO_FILTER } from '../format/filter-devices';
 import { formatFetchedAt, ROUTE_PIN_CHOICES, routeInUseLabel, routeOutcomeLabel } from '../format/hub-labels';
@@ -13,8 +14,10 @@ import { DeviceCard } from './device-card';
 import { DeviceFilters } from './device-filters';
 import { EnergyDialog } from './energy-dialog';
 import { FlowsPanel } from './flows-panel';
+import { LiveBanner } from './live-banner';
 import { LiveIndicator } from './live-indicator';
-import { useStores } from './stores-context';
+import { type NotLive, NotLiveContext } from './not-live-context';
+import { useLinked, useStores } from './stores-context';
 import { useProgressiveLimit } from './use-progressive-limit';
 
 /** Cards drawn per frame while a hub's grid first fills: each step is a short task, not one long one. */
@@ -28,6 +31,8 @@ export function DevicesPanel() {
   const snapshot = useStore(openHub, (s) => s.snapshot);
   // Kept here, not in the details: a reload (e.g. after changing the route setting inside them) must not fold them.
   const [routesOpen, setRoutesOpen] = useState(false);
+  const blockedId = useId();
+  const notLive = useNotLive(hub?.name ?? '', blockedId);
   if (!hub) return <div className="devices-panel" />;
 
   const busy = snapshot.status === 'loading' || snapshot.status === 'idle';
@@ -62,12 +67,29 @@ export function DevicesPanel() {
         <RoutePin hub={hub} />
         <LiveIndicator hubName={hub.name} />
       </div>
+      <LiveBanner hubName={hub.name} blockedId={blockedId} shown={loaded} />
       {loaded && <RouteDetails open={routesOpen} onToggle={setRoutesOpen} />}
       {loaded && <ControlNote />}
-      {loaded && <FlowsPanel />}
-      {loaded && <LiveDeviceGroups hubName={hub.name} />}
+      <NotLiveContext.Provider value={notLive}>
+        {loaded && <FlowsPanel />}
+        {loaded && <LiveDeviceGroups hubName={hub.name} />}
+      </NotLiveContext.Provider>
     </section>
   );
+}
+
+/**
+ * While the open hub is not live: why changes cannot be sent and when the values were last confirmed,
+ * for the cards (not-live-context.ts). A new object only when one of those changes, not with each
+ * countdown: every card reads it.
+ */
+function useNotLive(hubName: string, blockedId: string): NotLive | null {
+  const { openHub } = useStores();
+  const linked = useLinked();
+  const outage = useStore(openHub, (s) => linked && s.outage);
+  const reason = useStore(openHub, (s) => (outage && s.live ? liveWords(s.live, hubName).blocked : null));
+  const confirmedAt = useStore(openHub, (s) => s.confirmedAt);
+  return useMemo(() => (outage ? { blocked: reason === null ? null : { reason, id: blockedId }, confirmedAt } : null), [outage, reason, blockedId, confirmedAt]);
 }
 
 /** e.g. "12 devices · Secure LAN · 3 ms · updated 12:00:00". */

@@ -2,9 +2,11 @@
  * The open hub's flows as one compact strip beside the devices (issue 13 §5): a start button per flow
  * and, next to it, the result of its last start and when. Hidden when the session may not see flows.
  */
+import { useContext } from 'react';
 import { useStore } from 'zustand';
 import type { Flow } from '../../../common/ipc-contract';
 import { flowResultLabel, flowStartedAtLabel } from '../format/flow-labels';
+import { NotLiveContext } from './not-live-context';
 import { useLinked, useStores } from './stores-context';
 
 export function FlowsPanel() {
@@ -43,6 +45,8 @@ function FlowRow({ flow, canStart }: { flow: Flow; canStart: boolean }) {
   const { openHub } = useStores();
   const trigger = useStore(openHub, (s) => s.triggers[flow.id]);
   const linked = useLinked();
+  // While the hub is not live a start could not reach it: disabled, saying why (not-live-context.ts).
+  const blocked = useContext(NotLiveContext)?.blocked ?? null;
   const starting = trigger?.status === 'starting';
   const startedAt = flowStartedAtLabel(trigger);
   return (
@@ -51,8 +55,9 @@ function FlowRow({ flow, canStart }: { flow: Flow; canStart: boolean }) {
         type="button"
         className="flow-start"
         aria-label={`Trigger ${flow.name}`}
-        title={flow.enabled ? `Start ${flow.name}` : `${flow.name} is turned off on the hub`}
-        disabled={!canStart || !flow.enabled || starting || !linked}
+        title={blocked?.reason ?? (flow.enabled ? `Start ${flow.name}` : `${flow.name} is turned off on the hub`)}
+        aria-describedby={blocked?.id}
+        disabled={!canStart || !flow.enabled || starting || !linked || blocked !== null}
         onClick={() => void openHub.getState().triggerFlow(flow.id)}
       >
         <span className="flow-start-mark" aria-hidden="true">

@@ -1,18 +1,17 @@
 /**
- * Whether the device view follows the hub live, and if not why, in the words every place uses
- * (common/live-words.ts); while a retry is ahead it counts down to it. While the link to the app's main
- * process is down nobody knows: it shows a grey "Unknown".
+ * Whether the device view follows the hub live, in a word or two of the words every place uses
+ * (common/live-words.ts): "Live", "Connecting…", "Not live" — the banner across the view says why and
+ * what Hubdesk does about it (live-banner.tsx). While the link to the app's main process is down nobody
+ * knows: it shows a grey "Unknown".
  */
 import { useStore } from 'zustand';
 import { liveWords } from '../../../common/live-words';
 import { useLinked, useStores } from './stores-context';
-import { useNow } from './use-now';
 
 export function LiveIndicator({ hubName }: { hubName: string }) {
   const { openHub } = useStores();
   const linked = useLinked();
   const state = useStore(openHub, (s) => s.live);
-  const now = useNow(linked && state?.kind === 'reconnecting');
   if (!state) return null;
   if (!linked) {
     return (
@@ -25,7 +24,7 @@ export function LiveIndicator({ hubName }: { hubName: string }) {
   return (
     <p role="status" className="live-indicator" data-live-state={state.kind}>
       <span className="live-dot" aria-hidden="true" />
-      {liveWords(state, hubName, now).status}
+      {liveWords(state, hubName).status}
     </p>
   );
 }

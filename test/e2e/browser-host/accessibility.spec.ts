@@ -4,34 +4,17 @@
  * view, and on the open command palette, shortcuts sheet and sign-out dialog, each in the light and the dark scheme, in Chromium against the reference stack; a skip link
  * leads past the header and the sidebar, and each favourite button names its device.
  */
-import { createRequire } from 'node:module';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type BrowserContext, expect, test } from '@playwright/test';
+import { axeViolations as violations } from '../support/axe';
 import { addWebhookInApp, openApp, signInThroughBrowser, startBrowserHost, stackForSpec } from '../support/browser-host';
 import { tempDir } from '../../support/temp-dir';
 
-/** What the page function returns: each violated rule with the elements it found. */
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
 // The page functions run in Chromium; tests are type-checked without the DOM library.
-declare const axe: { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> };
 declare const document: { body: { append(node: unknown): void }; createElement(tag: string): { id: string }; getElementById(id: string): { remove(): void } | null };
-
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 test.describe.configure({ mode: 'serial' });
 
 const stack = stackForSpec();
-
-/** The WCAG A/AA violations axe finds on the page as it is now, each as "rule: help (elements)". */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SCRIPT });
-  const found = await page.evaluate(() => axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] }));
-  return found.violations.map((v) => `${v.id} (${v.impact ?? '?'}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`no axe violation on the main screens, ${colorScheme}`, async ({ browser }) => {

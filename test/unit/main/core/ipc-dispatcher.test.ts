@@ -36,6 +36,22 @@ describe('the dispatcher enforces the access the contract declares', () => {
   });
 });
 
+describe('hubs.reconnect ("Try now")', () => {
+  it('takes one hub id, needs a signed-in user, and runs its handler with the id', async () => {
+    const reconnect = vi.fn(async () => {});
+    const handlers = { 'hubs.reconnect': reconnect } as unknown as Handlers;
+    const signedIn = createDispatcher(handlers, recordingLogger(), { signedIn: () => true });
+    for (const args of [[], [''], [42], ['hub-1', 'extra'], ['x'.repeat(201)]]) {
+      expect(await signedIn('hubs.reconnect', args), JSON.stringify(args)).toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
+    }
+    expect(reconnect).not.toHaveBeenCalled();
+    expect(await createDispatcher(handlers, recordingLogger(), { signedIn: () => false })('hubs.reconnect', ['hub-1'])).toMatchObject({ ok: false, error: { code: 'signed-out' } });
+    expect(reconnect).not.toHaveBeenCalled();
+    expect(await signedIn('hubs.reconnect', ['hub-1'])).toEqual({ ok: true });
+    expect(reconnect).toHaveBeenCalledExactlyOnceWith('hub-1');
+  });
+});
+
 describe('the core behind its dispatcher, signed out', () => {
   it('refuses hub verbs with signed-out, lets the open hub be closed, and opening a hub refused', async () => {
     const core = await createHubdeskCore({ backend: TEST_BACKEND, cipher: fakeCipher(), store: memoryStore(), openExternal: async () => {}, logger: recordingLogger() });

@@ -257,6 +257,31 @@ describe('the open hub', () => {
     expect(t.expired).toEqual([]); // a plain drop keeps the session
   });
 
+  it('"Try now" makes the attempt ahead at once, said as due now; nothing while live or for another hub', async () => {
+    const t = await watching();
+    await t.goLive();
+    t.live.retryNow('hub-1'); // live: nothing to hurry
+    expect(t.states()).toEqual(['connecting', 'live']);
+    await vi.advanceTimersByTimeAsync(1_000);
+    t.sockets[0]!.end({ code: 1006, reason: '' });
+    await vi.advanceTimersByTimeAsync(250);
+    t.sockets[1]!.end({ code: 1006, reason: '' }); // the second attempt fails too: the next one is 500 ms ahead
+    const waitingFor = t.lastState();
+    expect(waitingFor).toMatchObject({ kind: 'reconnecting', attempt: 2, nextAttemptAt: Date.now() + 500 });
+    t.live.retryNow('hub-2');
+    expect(t.sockets).toHaveLength(2);
+
+    t.live.retryNow('hub-1');
+    expect(t.lastState()).toEqual({ ...waitingFor, nextAttemptAt: Date.now() });
+    await t.settle();
+    expect(t.sockets).toHaveLength(3); // at once, not 500 ms later
+    t.live.retryNow('hub-1'); // the attempt is under way: no second one
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(t.sockets).toHaveLength(3); // and the cancelled timer does not make one either
+    await t.goLive(t.sockets[2]);
+    expect(t.states().at(-1)).toBe('live');
+  });
+
   it('a socket that could not even connect reports its route lost, so the next attempt chooses a route again', async () => {
     const t = await watching();
     t.sockets[0]!.end({ code: 1006, reason: '' }); // refused before it opened: the hub moved

@@ -135,4 +135,25 @@ describe('the insights store', () => {
     await flush();
     expect(insights.getState().series[seriesKey('thermo', 'measure_temperature', 'lastHour')]).toEqual({ status: 'error', error: { code: 'forbidden', message: 'Not granted.' } });
   });
+
+  it('a shown series stays, points and all, while a re-read fails, and is read again when next asked for', async () => {
+    const { fake, openHub, insights, advance } = setup();
+    const key = seriesKey('thermo', 'measure_temperature', 'lastHour');
+    openHub.setState({ hubId: 'h1' });
+    insights.getState().load('thermo', 'measure_temperature', 'lastHour');
+    fake.waiting('insights.series')[0]!.resolve(ok(series()));
+    await flush();
+    const shown = insights.getState().series[key];
+    expect(shown).toMatchObject({ status: 'loaded' });
+
+    advance(SERIES_FRESH_MS);
+    insights.getState().load('thermo', 'measure_temperature', 'lastHour');
+    expect(insights.getState().series[key]).toBe(shown); // shown while read again
+    fake.waiting('insights.series')[0]!.resolve({ ok: false, error: { code: 'hub-unreachable', message: 'Home did not answer.' } });
+    await flush();
+    expect(insights.getState().series[key]).toBe(shown);
+
+    insights.getState().load('thermo', 'measure_temperature', 'lastHour');
+    expect(fake.waiting('insights.series')).toHaveLength(1);
+  });
 });

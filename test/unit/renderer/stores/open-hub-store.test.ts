@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { DeviceEvent, DeviceList, FlowsView, HubView } from '../../../../common/ipc-contract';
+import type { DeviceEvent, DeviceList, FlowsView, HubView, LiveState } from '../../../../common/ipc-contract';
 import { createHubsStore } from '../../../../renderer/src/stores/hubs-store';
-import { CONFIRMED_MEMORY, createOpenHubStore, MAX_QUEUED } from '../../../../renderer/src/stores/open-hub-store';
+import { CONFIRMED_MEMORY, createOpenHubStore, MAX_QUEUED, outageAfter } from '../../../../renderer/src/stores/open-hub-store';
 import { deviceList, fakeBridge, flush, FLOWS, hub, light, ok, READ_ONLY, snapshot } from '../fake-bridge';
 
 const T0 = '2025-01-01T12:00:00.000Z';
@@ -427,6 +427,94 @@ describe('open hub: events', () => {
     fake.emitRaw('hubs.live', { hubId: 'h1', state: null });
     warn.mockRestore();
     expect(store.getState().live).toEqual({ kind: 'live', since: T0 });
+  });
+});
+
+describe('open hub: while it is not live', () => {
+  const NOW = Date.parse('2025-01-01T12:05:00.000Z');
+  async function homeWithClock() {
+    const fake = fakeBridge();
+    const hubsStore = createHubsStore(fake.bridge);
+    let clock = NOW;
+    const store = createOpenHubStore(fake.bridge, hubsStore, { now: () => clock });
+    hubsStore.getState().setActive(true);
+    fake.waiting('hubs.list')[0]!.resolve(ok([HOME, CABIN]));
+    await flush();
+    fake.emit('hubs.snapshot', snapshot(homeList()));
+    const live = (state: LiveState) => fake.emit('hubs.live', { hubId: 'h1', state });
+    return { fake, store, live, later: (ms: number) => (clock += ms) };
+  }
+  const retrying = (nextAttemptAt = NOW + 4_000): LiveState => ({ kind: 'reconnecting', attempt: 1, nextAttemptAt, cause: 'hub-not-answering' });
+
+  it.each<[LiveState, boolean, boolean]>([
+    [{ kind: 'live', since: T0 }, false, false],
+    [{ kind: 'connecting' }, false, false], // the first connecting is no outage…
+    [{ kind: 'connecting' }, true, true], // …one after an outage continues it
+    [{ kind: 'not-responding', since: 0 }, false, true],
+    [retrying(), false, true],
+    [{ kind: 'hub-gone' }, false, true],
+    [{ kind: 'no-realtime' }, false, true],
+    [{ kind: 'not-opened', code: 'internal' }, false, true],
+    [{ kind: 'closed' }, true, false],
+    [{ kind: 'signed-out' }, true, false],
+  ])('outageAfter(%j, was %s) is %s', (state, was, outage) => {
+    expect(outageAfter(state, was)).toBe(outage);
+  });
+
+  it('is an outage from leaving live until live again, through a connecting; values were confirmed when live ended', async () => {
+    const { store, live, later } = await homeWithClock();
+    expect(store.getState()).toMatchObject({ outage: false, confirmedAt: Date.parse(T0) }); // read (at T0) before the channel was live
+    live({ kind: 'live', since: T0 });
+    later(30_000);
+    live({ kind: 'not-responding', since: 0 });
+    expect(store.getState()).toMatchObject({ outage: true, confirmedAt: NOW + 30_000 });
+    later(60_000);
+    live(retrying());
+    live({ kind: 'connecting' });
+    expect(store.getState()).toMatchObject({ outage: true, confirmedAt: NOW + 30_000 }); // still the moment live ended
+    live({ kind: 'live', since: T1 });
+    expect(store.getState()).toMatchObject({ outage: false, confirmedAt: null });
+  });
+
+  it('a snapshot read while not live confirms its values as of its read', async () => {
+    const { fake, store, live } = await homeWithClock();
+    live({ kind: 'live', since: T0 });
+    live(retrying());
+    fake.emit('hubs.snapshot', snapshot(homeList({ fetchedAt: '2025-01-01T12:07:00.000Z' })));
+    expect(store.getState().confirmedAt).toBe(Date.parse('2025-01-01T12:07:00.000Z'));
+    fake.emit('hubs.snapshot', snapshot(homeList({ fetchedAt: '2025-01-01T11:00:00.000Z' }))); // an older read does not take it back
+    expect(store.getState().confirmedAt).toBe(Date.parse('2025-01-01T12:07:00.000Z'));
+  });
+
+  it('a hub opened again was confirmed when it was left, if it was live then', async () => {
+    const { fake, store, live, later } = await homeWithClock();
+    live({ kind: 'live', since: T0 });
+    later(10_000);
+    store.getState().open('h2');
+    later(120_000);
+    store.getState().open('h1');
+    expect(store.getState()).toMatchObject({ hubId: 'h1', outage: false, confirmedAt: NOW + 10_000 });
+    fake.emit('hubs.live', { hubId: 'h1', state: { kind: 'connecting' } });
+    live(retrying());
+    expect(store.getState()).toMatchObject({ outage: true, confirmedAt: NOW + 10_000 });
+  });
+
+  it('a hub that could not be opened is an outage', async () => {
+    const { fake, store } = await signedIn();
+    fake.waiting('hubs.open')[0]!.resolve({ ok: false, error: UNREACHABLE });
+    await flush();
+    expect(store.getState()).toMatchObject({ live: { kind: 'not-opened' }, outage: true });
+  });
+
+  it('"Try now" asks the core only while a retry is ahead', async () => {
+    const { fake, store, live } = await homeWithClock();
+    store.getState().retryNow();
+    live({ kind: 'live', since: T0 });
+    store.getState().retryNow();
+    expect(fake.argsOf('hubs.reconnect')).toEqual([]);
+    live(retrying());
+    store.getState().retryNow();
+    expect(fake.argsOf('hubs.reconnect')).toEqual([['h1']]);
   });
 });
 
