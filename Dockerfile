@@ -34,4 +34,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
 # the program installs its own for SIGTERM and SIGINT; and it starts no child processes (the legacy
 # sandbox is worker threads), so there are no zombies to reap: no --init or tini needed.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=64", "out/services/forwarder-cli.js", "--host", "0.0.0.0", "--port", "8080", "--admin-port", "8082", "--portal-port", "8081"]
+CMD ["node", "out/services/forwarder-cli.js", "--host", "0.0.0.0", "--port", "8080", "--admin-port", "8082", "--portal-port", "8081"]

@@ -10,14 +10,6 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { projectRoot } from '../e2e/support/processes';
 
-/**
- * The Node options the services are deployed with (Dockerfile and compose.yaml; docs/services.md,
- * "Production checklist"), given to every benchmark server built here, the baselines too: a 64 MiB
- * semi-space, so the forwarder's young generation is collected less often (its pauses were the tail of
- * the Redis-mode latency; docs/benchmarks.md, "Method" and "On a quiet machine").
- */
-export const DEPLOYED_NODE_ENV = { NODE_OPTIONS: '--max-semi-space-size=64' };
-
 // In the checkout's own build folder (ignored by git), not under node_modules, which worktrees may share;
 // inside the project, so the bundles' external packages resolve from its node_modules.
 const OUT_DIR = join(projectRoot, 'out', 'bench-servers');

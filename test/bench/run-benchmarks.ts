@@ -32,7 +32,7 @@ import { ListenerRegistry } from '../../services/forwarder/listener-registry';
 import { route, type RouteInput } from '../../services/forwarder/router';
 import type { WebhookRecord } from '../../services/forwarder/webhook-store';
 import { startProgram } from '../e2e/support/processes';
-import { compiledServer, DEPLOYED_NODE_ENV } from './compiled-servers';
+import { compiledServer } from './compiled-servers';
 import { watchMachine } from './machine-load';
 import { startTestRedis } from '../support/redis-server';
 import { TestListener } from '../support/webhook-listener';
@@ -83,12 +83,12 @@ async function loadTest(url: string, keyOf: () => string): Promise<LoadRun> {
 async function intakeThroughput(): Promise<void> {
   // Both servers run bundled on plain node (compiled-servers.ts), both stay up, and their load runs
   // alternate, so a slower minute of this shared machine weighs on both sides alike.
-  const bare = startProgram(await compiledServer('bare-server'), [], DEPLOYED_NODE_ENV);
+  const bare = startProgram(await compiledServer('bare-server'));
   const bareUrl = (JSON.parse(await bare.line('{"url"', 30_000).then((rest) => `{"url"${rest}`)) as { url: string }).url;
   // The 10,000 registrations are loaded into the forwarder's registry: 10,000 listener processes' worth
   // of sockets would share this machine's two cores with the forwarder and the load generator, and
   // measure the listeners, not the intake. Delivery over real sockets is measured by the latency run.
-  const forwarder = startProgram(await compiledServer('forwarder-server'), [], { ...DEPLOYED_NODE_ENV, PRELOAD: String(REGISTRATIONS) });
+  const forwarder = startProgram(await compiledServer('forwarder-server'), [], { PRELOAD: String(REGISTRATIONS) });
   const info = JSON.parse(await forwarder.line('{"url"', 30_000).then((rest) => `{"url"${rest}`)) as { url: string; webhookId: string; secret: string };
   const intake = `${info.url}/webhook/${info.webhookId}`;
   const loadBare = () => loadTest(bareUrl, () => `dev-${(Math.random() * REGISTRATIONS) | 0}`);
@@ -121,7 +121,7 @@ async function intakeThroughput(): Promise<void> {
 
 /** A forwarder in its own process (compiled-servers.ts), on Redis when `redisUrl` is given; its URL and webhook. */
 async function startBenchForwarder(env: Record<string, string> = {}) {
-  const forwarder = startProgram(await compiledServer('forwarder-server'), [], { ...DEPLOYED_NODE_ENV, ...env });
+  const forwarder = startProgram(await compiledServer('forwarder-server'), [], env);
   const info = JSON.parse(await forwarder.line('{"url"', 30_000).then((rest) => `{"url"${rest}`)) as { url: string; webhookId: string; secret: string };
   return { forwarder, info, intake: `${info.url}/webhook/${info.webhookId}` };
 }
@@ -134,7 +134,7 @@ async function startBenchForwarder(env: Record<string, string> = {}) {
  */
 async function deliveryThroughput(mode: 'memory' | 'redis'): Promise<void> {
   const redis = mode === 'redis' ? await startTestRedis() : undefined;
-  const bare = startProgram(await compiledServer('bare-server'), [], DEPLOYED_NODE_ENV);
+  const bare = startProgram(await compiledServer('bare-server'));
   const bareUrl = (JSON.parse(await bare.line('{"url"', 30_000).then((rest) => `{"url"${rest}`)) as { url: string }).url;
   const { forwarder, info, intake } = await startBenchForwarder(redis ? { REDIS_URL: redis.url } : {});
   if (redis) await redisLatency(info, intake, redis, forwarder.child.pid);
@@ -325,7 +325,7 @@ const FLOOR_TARGET = 1.5;
  */
 async function redisLatency(info: { url: string; webhookId: string; secret: string }, intake: string, redis: { url: string; pid: number | undefined }, forwarderPid: number | undefined): Promise<void> {
   const startBare = async (env: Record<string, string>) => {
-    const server = startProgram(await compiledServer('bare-server'), [], { ...DEPLOYED_NODE_ENV, ...env });
+    const server = startProgram(await compiledServer('bare-server'), [], env);
     const { url } = JSON.parse(await server.line('{"url"', 30_000).then((rest) => `{"url"${rest}`)) as { url: string };
     return { server, url };
   };
