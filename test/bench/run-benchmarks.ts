@@ -336,6 +336,11 @@ async function redisLatency(info: { url: string; webhookId: string; secret: stri
   const machine = watchMachine({ forwarder: forwarderPid, Redis: redis.pid, 'floor server': floorServer.server.child.pid, 'sender and probe': process.pid });
   const floorRuns: PacedTimes[] = [];
   const forwarderRuns: PacedTimes[] = [];
+  // One pair first, not counted: a process's first seconds under load are not its steady state (V8 tiers
+  // its code up and grows its young generation from 1 MiB as it goes), and the forwarder, started just
+  // before, has far more code to warm than the floor (docs/benchmarks.md, "Method").
+  await answerTimes(floorServer.url);
+  await deliveryTimes(info, intake);
   for (let pair = 0; pair < FLOOR_PAIRS; pair++) {
     floorRuns.push(await answerTimes(floorServer.url));
     forwarderRuns.push(await deliveryTimes(info, intake));
