@@ -19,7 +19,7 @@ export const CLOSE_UNAUTHORISED = 4401;
 export const CLOSE_PROTOCOL_ERROR = 4400;
 
 /** Nonces, keys and run ids: 256 random bits as base64url (`randomToken`). */
-const TokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+export const TokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 const ProofSchema = z.string().regex(RESUME_PROOF_PATTERN);
 
 export const ClientMessageSchema = z.discriminatedUnion('type', [

@@ -6,13 +6,14 @@
  * malformed is no last run.
  */
 import { z } from 'zod';
+import { TokenSchema } from '../../common/bridge-protocol';
 import type { KeyValueStore } from '../core/ports';
 
 const LAST_RUN_KEY = 'lastRun';
 
 const LastRunSchema = z.object({
   port: z.number().int().min(1).max(65_535),
-  resumeKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  resumeKey: TokenSchema,
 });
 
 export type LastRun = z.infer<typeof LastRunSchema>;

@@ -1,6 +1,6 @@
 /**
- * What the tray shows (issue 13 §4), as plain data: the open hub's summary (main/core/open-hub-model.ts)
- * in, the tooltip and the menu's items out. Pure and without an `electron` import, so
+ * What the tray shows (docs/architecture.md, the `tray-menu.ts` row of "main/core"), as plain data: the
+ * open hub's summary (main/core/open-hub-model.ts) in, the tooltip and the menu's items out. Pure and without an `electron` import, so
  * every case is unit-tested; tray.ts only turns the items into an Electron `Menu` and runs their actions.
  *
  * Names come from the hub: control and bidirectional-override characters are removed, `&` is doubled (Electron reads a single one

@@ -116,6 +116,7 @@ export async function checkDelegationToken(token: string, options: DelegationChe
   const { key } = options;
   let payload: unknown;
   try {
+    // The same call twice: jwtVerify's overloads take a key or a resolver, not a union of both.
     ({ payload } = typeof key === 'function' ? await jwtVerify(token, key, verifyOptions) : await jwtVerify(token, key, verifyOptions));
   } catch (error) {
     return { ok: false, ...refusalOf(error) };

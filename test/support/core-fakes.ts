@@ -2,6 +2,9 @@
  * Fakes of the core's ports for unit tests of one module: an in-memory store, a reversible cipher
  * (so tests can see what would be on disk), a logger that records, and a fixed backend.
  */
+import type { Handlers } from '../../common/ipc-contract';
+import type { HubdeskCore } from '../../main/core/hubdesk-core';
+import { createDispatcher } from '../../main/core/ipc-dispatcher';
 import type { HubRecord, TokenObject } from '../../common/wire';
 import type { HubClient, PingOutcome } from '../../main/core/hub-client';
 import { createHubSessions, type HubSessions } from '../../main/core/hub-sessions';
@@ -90,4 +93,23 @@ export function sessionsOnOneHub(hubClient: HubClient, hub: HubRecord): HubSessi
     clock: { now: () => 0 },
     logger: recordingLogger(),
   });
+}
+
+/**
+ * A core for the browser host's server tests: the given handlers behind the real dispatcher (signed in),
+ * no open hub, and whatever `overrides` replace (events, the OAuth callback).
+ */
+export function fakeHubdeskCore(handlers: Partial<Record<keyof Handlers, unknown>>, overrides: Partial<HubdeskCore> = {}): HubdeskCore {
+  const all = handlers as unknown as Handlers;
+  return {
+    handlers: all,
+    dispatch: createDispatcher(all, recordingLogger(), { signedIn: () => true }),
+    onEvent: () => () => {},
+    handleOAuthCallback: async () => 'ignored',
+    wake: () => {},
+    openHubSummary: () => ({ hubId: null, hubName: null, live: { kind: 'closed' }, favourites: [], flows: [] }),
+    onOpenHubSummary: () => () => {},
+    dispose: async () => {},
+    ...overrides,
+  };
 }

@@ -1,4 +1,7 @@
-/** Says, while the link to the app's main process is down, that it is and what Hubdesk does about it (issue 13 §2). */
+/**
+ * Says, while the link to the app's main process is down, that it is and what Hubdesk does about it
+ * (docs/device-controls.md, "Connection state and deadlines").
+ */
 import { useStore } from 'zustand';
 import type { LinkState } from '../stores/link-store';
 import { useStores } from './stores-context';

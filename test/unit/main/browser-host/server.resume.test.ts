@@ -10,28 +10,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CLOSE_UNAUTHORISED } from '../../../../common/bridge-protocol';
 import { randomToken, resumeProof } from '../../../../common/bridge-resume';
-import type { Handlers, SessionView } from '../../../../common/ipc-contract';
+import type { SessionView } from '../../../../common/ipc-contract';
 import type { HubdeskCore } from '../../../../main/core/hubdesk-core';
 import { type RunningBrowserHost, startBrowserHostServer } from '../../../../main/browser-host/server';
-import { createDispatcher } from '../../../../main/core/ipc-dispatcher';
 import { bridgeMessages } from '../../../support/bridge-messages';
-import { recordingLogger } from '../../../support/core-fakes';
+import { fakeHubdeskCore, recordingLogger } from '../../../support/core-fakes';
 import { tempDir } from '../../../support/temp-dir';
 
 const view: SessionView = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true, portalUrl: null }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true };
 
 function fakeCore(): HubdeskCore {
-  const handlers = { 'session.get': async () => view } as unknown as Handlers;
-  return {
-    handlers,
-    dispatch: createDispatcher(handlers, recordingLogger(), { signedIn: () => true }),
-    onEvent: () => () => {},
-    handleOAuthCallback: async () => 'ignored',
-    wake: () => {},
-    openHubSummary: () => ({ hubId: null, hubName: null, live: { kind: 'closed' }, favourites: [], flows: [] }),
-    onOpenHubSummary: () => () => {},
-    dispose: async () => {},
-  };
+  return fakeHubdeskCore({ 'session.get': async () => view });
 }
 
 const root = tempDir('static-resume');

@@ -8,14 +8,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { EventName, Handlers, SessionView } from '../../../../common/ipc-contract';
+import type { EventName, SessionView } from '../../../../common/ipc-contract';
 import { type RunningBrowserHost, startBrowserHostServer } from '../../../../main/browser-host/server';
 import { MAX_OUTGOING_FRAME_BYTES, serialiseBounded, UNSENDABLE_ANSWER } from '../../../../main/core/frame-guard';
 import type { HubdeskCore } from '../../../../main/core/hubdesk-core';
 import { bridgeMessages } from '../../../support/bridge-messages';
-import { recordingLogger } from '../../../support/core-fakes';
+import { fakeHubdeskCore, recordingLogger } from '../../../support/core-fakes';
 import { tempDir } from '../../../support/temp-dir';
-import { createDispatcher } from '../../../../main/core/ipc-dispatcher';
 
 const SECRET = 'the-per-run-secret';
 const view = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true, portalUrl: null }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true } satisfies SessionView;
@@ -28,25 +27,20 @@ const onUnhandled = (reason: unknown) => void unhandled.push(reason);
 let host: RunningBrowserHost;
 
 function fakeCore(): HubdeskCore {
-  const handlers = {
-    'session.get': async () => view,
-    'hubs.list': async () => [unserialisable],
-    'inspector.clear': async () => 'x'.repeat(MAX_OUTGOING_FRAME_BYTES),
-    'webhooks.list': async () => [],
-  } as unknown as Handlers;
-  return {
-    handlers,
-    dispatch: createDispatcher(handlers, recordingLogger(), { signedIn: () => true }),
-    onEvent: (name, listener) => {
-      listeners.set(name, listener as (payload: unknown) => void);
-      return () => listeners.delete(name);
+  return fakeHubdeskCore(
+    {
+      'session.get': async () => view,
+      'hubs.list': async () => [unserialisable],
+      'inspector.clear': async () => 'x'.repeat(MAX_OUTGOING_FRAME_BYTES),
+      'webhooks.list': async () => [],
     },
-    handleOAuthCallback: async () => 'ignored',
-    wake: () => {},
-    openHubSummary: () => ({ hubId: null, hubName: null, live: { kind: 'closed' }, favourites: [], flows: [] }),
-    onOpenHubSummary: () => () => {},
-    dispose: async () => {},
-  };
+    {
+      onEvent: (name, listener) => {
+        listeners.set(name, listener as (payload: unknown) => void);
+        return () => listeners.delete(name);
+      },
+    },
+  );
 }
 
 beforeAll(async () => {

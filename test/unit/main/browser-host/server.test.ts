@@ -8,13 +8,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CLOSE_UNAUTHORISED } from '../../../../common/bridge-protocol';
-import type { Handlers, SessionView } from '../../../../common/ipc-contract';
+import type { SessionView } from '../../../../common/ipc-contract';
 import type { HubdeskCore, OAuthCallbackParams } from '../../../../main/core/hubdesk-core';
 import { type RunningBrowserHost, startBrowserHostServer } from '../../../../main/browser-host/server';
 import { bridgeMessages } from '../../../support/bridge-messages';
-import { recordingLogger } from '../../../support/core-fakes';
+import { fakeHubdeskCore, recordingLogger } from '../../../support/core-fakes';
 import { tempDir } from '../../../support/temp-dir';
-import { createDispatcher } from '../../../../main/core/ipc-dispatcher';
 
 const SECRET = 'the-per-run-secret';
 const view: SessionView = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true, portalUrl: null }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true };
@@ -23,23 +22,15 @@ let redirectUri = '';
 let host: RunningBrowserHost;
 
 function fakeCore(): HubdeskCore {
-  const handlers = {
-    'session.get': async () => view,
-    'hubs.open': async () => undefined,
-  } as unknown as Handlers;
-  return {
-    handlers,
-    dispatch: createDispatcher(handlers, recordingLogger(), { signedIn: () => true }),
-    onEvent: () => () => {},
-    handleOAuthCallback: async (params) => {
-      callbacks.push(params);
-      return params.state === 'expected' ? 'accepted' : 'ignored';
+  return fakeHubdeskCore(
+    { 'session.get': async () => view, 'hubs.open': async () => undefined },
+    {
+      handleOAuthCallback: async (params) => {
+        callbacks.push(params);
+        return params.state === 'expected' ? 'accepted' : 'ignored';
+      },
     },
-    wake: () => {},
-    openHubSummary: () => ({ hubId: null, hubName: null, live: { kind: 'closed' }, favourites: [], flows: [] }),
-    onOpenHubSummary: () => () => {},
-    dispose: async () => {},
-  };
+  );
 }
 
 beforeAll(async () => {

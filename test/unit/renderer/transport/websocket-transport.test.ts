@@ -1,7 +1,7 @@
 /**
- * The browser host's transport reports the link to main as it changes (issue 13 §2), and finds a
- * restarted host again (docs/architecture.md, "The browser host across restarts"); the globals of a
- * page are faked, the proofs are real.
+ * The browser host's transport reports the link to main as it changes (docs/device-controls.md,
+ * "Connection state and deadlines"), and finds a restarted host again (docs/architecture.md, "The
+ * browser host across restarts"); the globals of a page are faked, the proofs are real.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLOSE_UNAUTHORISED } from '../../../../common/bridge-protocol';
