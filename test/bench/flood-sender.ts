@@ -3,7 +3,7 @@
  * bench's process holds only the other tenant's request and listener and what it measures is the
  * forwarder's, not the event loop of a load generator writing 300 MB; nor does the flood's listener share
  * that loop (a real one runs on a hub, not on the sender's machine). Configured by FLOOD_SENDER (JSON: the
- * intake URLs, webhook, count, body bytes, source address, the listener's forwarder URL and secret).
+ * intake URLs, webhook, count, body bytes, source addresses, the listener's forwarder URL and secret).
  *
  *   flood-sender.ts listener   registers the flood's listener, prints `{"connected":true}`, then
  *                              `{"delivered":n}` as messages arrive (at most every 100 ms) until killed
@@ -20,7 +20,8 @@ interface FloodPlan {
   listenerUrl: string;
   count: number;
   bodyBytes: number;
-  from?: string;
+  /** Source addresses, used in turn (one sender each); none: the machine's default. */
+  from?: string[];
 }
 
 const plan = JSON.parse(process.env.FLOOD_SENDER ?? '{}') as FloodPlan;
@@ -41,7 +42,7 @@ if (process.argv[2] === 'listener') {
   say({ sending: true });
   await Promise.all(
     Array.from({ length: plan.count }, (_, index) =>
-      postRaw(`${plan.urls[index % plan.urls.length]}/webhook/${plan.webhookId}`, body, plan.from)
+      postRaw(`${plan.urls[index % plan.urls.length]}/webhook/${plan.webhookId}`, body, plan.from?.[index % plan.from.length])
         .catch(() => ({ status: 0 }))
         .then(({ status }) => {
           statuses.set(status, (statuses.get(status) ?? 0) + 1);

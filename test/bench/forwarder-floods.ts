@@ -13,6 +13,8 @@
  *   FLOOD_FROM=127.0.0.2 npx tsx …  legacy          # the flood from that address, the forwarder's
  *                                                   # per-address limits on (one attacker); without it
  *                                                   # one address stands for many senders, limits lifted
+ *   FLOOD_SPREAD=12 npx tsx …  legacy               # the flood from 12 addresses, limits on (many senders)
+ *   REDIS=1 VIA_NGINX=1 npx tsx …  legacy           # everything through nginx in front of the instances
  *
  * The legacy flood and its listener run in a process of their own (flood-sender.ts): the bench's process
  * holds only the other tenant's request and listener, so the other's times are the forwarder's, not
@@ -25,6 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { startProgram } from '../e2e/support/processes';
 import { type ForwarderChild, ONE_ADDRESS_FLOOD_LIMITS, paddedBody, pooled, postRaw, startForwarderChild } from '../support/flood';
+import { startTestNginx } from '../support/nginx';
 import { startTestRedis } from '../support/redis-server';
 import { TestListener } from '../support/webhook-listener';
 
@@ -94,12 +97,21 @@ async function legacyFlood(): Promise<void> {
   const instances = process.env.REDIS === '1' ? Number(process.env.INSTANCES ?? 3) : 1;
   const redis = process.env.REDIS === '1' ? await startTestRedis() : undefined;
   const forwarders: ForwarderChild[] = [];
-  // FLOOD_FROM=127.0.0.2: the flood comes from that address and the forwarder keeps its per-address limits
-  // (one attacker); unset, flood and other share 127.0.0.1 with those limits lifted (many senders).
-  const floodFrom = process.env.FLOOD_FROM || undefined;
-  const addressLimits = floodFrom ? {} : ONE_ADDRESS_FLOOD_LIMITS;
+  // Who sends the flood. FLOOD_FROM=127.0.0.2: one attacker at that address, the forwarder's per-address
+  // limits on. FLOOD_SPREAD=N: N senders (127.0.1.1…127.0.1.N, the flood dealt among them), limits on.
+  // Neither: flood and other share 127.0.0.1 with those limits lifted (one address standing for many).
+  const spread = Number(process.env.FLOOD_SPREAD ?? 0);
+  const floodFrom = process.env.FLOOD_FROM ? [process.env.FLOOD_FROM] : spread > 0 ? Array.from({ length: spread }, (_, index) => `127.0.1.${index + 1}`) : undefined;
+  // VIA_NGINX=1 (with REDIS=1 and three instances): every request and listener goes through nginx running
+  // deploy/nginx/forwarder.conf.template, as deployed (docs/services.md, "Behind a load balancer"); the
+  // instances exempt nginx's address, which limits each client itself.
+  const viaNginx = process.env.VIA_NGINX === '1';
+  if (viaNginx && (!redis || instances !== 3)) throw new Error('VIA_NGINX=1 needs REDIS=1 and three instances');
+  const addressLimits = viaNginx ? { exemptAddresses: ['127.0.0.1'] } : floodFrom ? {} : ONE_ADDRESS_FLOOD_LIMITS;
   for (let i = 0; i < instances; i++) forwarders.push(await startForwarderChild({ heapMb: Number(process.env.HEAP_MB ?? 4096), legacy: true, redisUrl: redis?.url, forwarderOptions: { addressLimits } }));
-  const urls = forwarders.map((forwarder) => forwarder.info.url);
+  // Each client connection through nginx holds two of its worker connections (client and upstream).
+  const nginx = viaNginx ? await startTestNginx(forwarders.map((forwarder) => new URL(forwarder.info.url).host) as [string, string, string], 2 * flood + 256) : undefined;
+  const urls = nginx ? [nginx.url, nginx.url, nginx.url] : forwarders.map((forwarder) => forwarder.info.url);
   const { webhooks } = forwarders[0]!.info;
   const otherListener = await TestListener.connect({ forwarderUrl: urls[1 % instances]!, webhookId: webhooks.other.id, secret: webhooks.other.secret, listenerId: 'other', data: { room: 'b' } });
   // The flood, and its listener, each in a process of their own (flood-sender.ts).
@@ -166,7 +178,8 @@ async function legacyFlood(): Promise<void> {
   report({
     part: 'legacy',
     store: redis ? `redis, ${instances} instances` : 'memory',
-    senders: floodFrom ? `flood from ${floodFrom}, per-address limits on` : 'one address standing for many, per-address limits lifted',
+    senders: floodFrom ? `flood from ${floodFrom.length === 1 ? floodFrom[0] : `${floodFrom.length} addresses`}, per-address limits on` : 'one address standing for many, per-address limits lifted',
+    via: nginx ? 'nginx' : 'direct',
     flood,
     bodyBytes: BODY_BYTES,
     floodFirstAnsweredAfterMs: Math.round(firstAnsweredMs),
@@ -188,6 +201,7 @@ async function legacyFlood(): Promise<void> {
     warnings: [...new Set(forwarders.flatMap((forwarder) => forwarder.stderr().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { message: string }).message)))],
   });
   await otherListener.close().catch(() => undefined);
+  await nginx?.stop();
   await Promise.all(forwarders.map((forwarder) => forwarder.stop()));
   await redis?.stop();
 }

@@ -26,8 +26,11 @@ export function fillTemplate(template: string, values: Record<string, string>): 
   return template.replace(/\$\{([A-Z0-9_]+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
-/** nginx in front of exactly three forwarder instances (`host:port` each). */
-export async function startTestNginx(instances: [string, string, string]): Promise<TestNginx> {
+/**
+ * nginx in front of exactly three forwarder instances (`host:port` each). `workerConnections` is the
+ * nginx image's default (1,024) unless given: a proxied request holds two of them.
+ */
+export async function startTestNginx(instances: [string, string, string], workerConnections = 1024): Promise<TestNginx> {
   const prefix = tempDir('nginx');
   for (const dir of ['conf', 'logs', 'temp']) mkdirSync(join(prefix, dir));
   const port = await freePort();
@@ -39,7 +42,7 @@ export async function startTestNginx(instances: [string, string, string]): Promi
     join(prefix, 'conf', 'nginx.conf'),
     [
       'worker_processes 1;',
-      'events { worker_connections 1024; }',
+      `events { worker_connections ${workerConnections}; }`,
       'http {',
       ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp),
       `access_log ${join(prefix, 'logs', 'access.log')};`,
