@@ -8,11 +8,15 @@
  * certificate from a CA made at start) on the LAN, and both hubs are reachable remotely through a
  * relay that adds internet-like latency. With `advertise`, "Home" also announces itself over mDNS.
  * With `simulate` the homes live (thermostats drift, sensors trip); `largeHome` and `eventsPerSecond`
- * make "Home" the bench's large, busy home.
+ * make "Home" the bench's large, busy home. With `stateDir` it keeps what real services keep across a
+ * restart (services/stack-state.ts): started again on the same directory, it is the same cloud and the
+ * same hubs at the same addresses, and an app signed in before is still signed in.
  */
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, X509Certificate } from 'node:crypto';
+import { join } from 'node:path';
 import type { Logger } from '../common/logger';
 import { type ClientRegistration, type HubAddresses, type RunningCloud, startCloud } from './cloud/cloud';
+import { generateSigningKey } from './cloud/delegation-signer';
 import { DEMO_USER } from './demo-account';
 import type { ForwarderOptions, RunningForwarder } from './forwarder/forwarder';
 import type { WebhookStore } from './forwarder/webhook-store';
@@ -25,6 +29,7 @@ import { DEFAULT_RELAY_LATENCY_MS, type RunningRelay, startRelay } from './relay
 import { MemoryReplayGuard } from './shared/delegation-token';
 import { silentLogger } from './shared/logger';
 import { createStackCertificates, type StackCertificates } from './shared/stack-ca';
+import { type HubPorts, type KeptStack, openStackState, STACK_STATE_FILE, StackStateError } from './stack-state';
 import { startWebhookServices, type WebhookServices } from './webhook-services';
 import { LOOPBACK_REDIRECT_URI, OAUTH_REDIRECT_URI } from '../common/oauth-redirect';
 import type { HubIdentityKey, HubPlatform } from '../common/wire';
@@ -56,6 +61,11 @@ export interface StackOptions {
   eventsPerSecond?: number;
   /** Passed on to the forwarder: what it keeps for listeners that lag (tests that flood a listener). */
   forwarder?: Pick<ForwarderOptions, 'resumeBufferSize' | 'resumeBufferBytes' | 'resumeBudgetBytes'>;
+  /**
+   * Keep the ports, keys, certificates and grants in this directory (made when absent) and start from
+   * what it holds (docs/services.md, "Keeping state across a restart"). Without it everything is new on every start.
+   */
+  stateDir?: string;
 }
 
 /** What a client needs to use the stack; printed as JSON by stack-cli. */
@@ -77,7 +87,7 @@ export interface StackInfo {
    * one tap credential (`<id>.<secret>`, for the owner's tap: every intake with its routing decision).
    */
   webhook: { id: string; name: string; secret: string; tap_credential: string };
-  /** The CA (PEM) that issued the certificate of every `localUrlSecure`; made at start, new on every start. */
+  /** The CA (PEM) that issued the certificate of every `localUrlSecure`; made at start, new on every start unless kept in the state directory. */
   ca: string;
 }
 
@@ -141,11 +151,37 @@ interface HubSpec {
   identity: { privateKey: KeyObject; publicJwk: HubIdentityKey };
 }
 
-function newHubIdentity(): HubSpec['identity'] {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const { kty, crv, x } = publicKey.export({ format: 'jwk' });
+/** The identity of a hub from its private key: a new one unless kept. */
+function hubIdentity(privateKey: KeyObject = generateKeyPairSync('ed25519').privateKey): HubSpec['identity'] {
+  const { kty, crv, x } = createPublicKey(privateKey).export({ format: 'jwk' });
   return { privateKey, publicJwk: { kty: kty as 'OKP', crv: crv as 'Ed25519', x: x! } };
 }
+
+function keptHubIdentity(pem: string | undefined, where: string): HubSpec['identity'] {
+  if (pem === undefined) return hubIdentity();
+  let key: KeyObject | undefined;
+  try {
+    key = createPrivateKey(pem);
+  } catch {
+    // refused below
+  }
+  if (key?.asymmetricKeyType !== 'ed25519') throw new StackStateError(`${where}: a hub's identity key is not an Ed25519 private key. Fix or remove the file.`);
+  return hubIdentity(key);
+}
+
+/** The kept certificates while they stay valid for a day more; undefined when they are about to expire (new ones are made). */
+function keptCertificates(kept: StackCertificates | undefined, where: string): StackCertificates | undefined {
+  if (!kept) return undefined;
+  let validTo: number;
+  try {
+    validTo = Math.min(...[kept.ca, kept.server.cert].map((pem) => Date.parse(new X509Certificate(pem).validTo)));
+  } catch {
+    throw new StackStateError(`${where}: the kept certificates cannot be read. Fix or remove the file.`);
+  }
+  return validTo - Date.now() > 86_400_000 ? kept : undefined;
+}
+
+const portOf = (url: string) => Number(new URL(url).port);
 
 const NO_ADDRESSES: HubAddresses = { localUrl: null, localUrlSecure: null, remoteUrl: null };
 
@@ -158,14 +194,23 @@ function addressesFor(spec: HubSpec, hub: RunningHub, relay: RunningRelay): HubA
 export async function startStack(options: StackOptions = {}): Promise<RunningStack> {
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? silentLogger;
+  const state = options.stateDir === undefined ? undefined : openStackState(options.stateDir);
+  const kept = state?.stack;
+  const keptFile = join(options.stateDir ?? '', STACK_STATE_FILE);
+  if (kept && kept.host !== host) throw new StackStateError(`${keptFile} is a stack's on ${kept.host}, not on ${host}: start it on ${kept.host} again, or use another state directory.`);
+  const identityOf = (hubId: string) => keptHubIdentity(kept?.hubIdentityKeys[hubId], keptFile);
   const specs: HubSpec[] = [
-    { id: 'hub-3f9a6c1e2d7b4a58', name: 'Home', platform: 'local', home: createDemoHome('home', { now: options.now, devices: options.largeHome?.devices }), identity: newHubIdentity() },
-    { id: 'hub-8b2e5d7a1c4f9e63', name: options.cabinName ?? 'Holiday cabin', platform: 'cloud', home: createDemoHome('cabin', { now: options.now }), identity: newHubIdentity() },
+    { id: 'hub-3f9a6c1e2d7b4a58', name: 'Home', platform: 'local', home: createDemoHome('home', { now: options.now, devices: options.largeHome?.devices }), identity: identityOf('hub-3f9a6c1e2d7b4a58') },
+    { id: 'hub-8b2e5d7a1c4f9e63', name: options.cabinName ?? 'Holiday cabin', platform: 'cloud', home: createDemoHome('cabin', { now: options.now }), identity: identityOf('hub-8b2e5d7a1c4f9e63') },
   ];
+  const signingKey = kept?.cloudSigningKey ?? (state ? await generateSigningKey() : undefined);
   const load: Runner | undefined = options.eventsPerSecond ? createLoadGenerator(specs[0]!.home, { eventsPerSecond: options.eventsPerSecond }) : undefined;
 
   const cloud = await startCloud({
     host,
+    port: kept?.ports.cloud,
+    signingKey,
+    grantPersistence: state && { restored: state.grants, onChange: (snapshot) => state.saveGrants(snapshot) },
     clients: [DEMO_CLIENT, READONLY_CLIENT, OFFICIAL_CLIENT],
     users: [{ ...DEMO_USER, hubs: specs.map(({ id, name, platform, identity }) => ({ _id: id, name, platform, ...NO_ADDRESSES, identityKey: identity.publicJwk })) }],
     accessTokenTtlSec: options.accessTokenTtlSec,
@@ -189,9 +234,11 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   let certificates: StackCertificates;
   try {
     const lanHubIds = specs.filter((spec) => spec.platform === 'local').map((spec) => spec.id);
-    certificates = await createStackCertificates([host, '127.0.0.1', 'localhost'], lanHubIds);
+    const usable = keptCertificates(kept?.certificates, keptFile);
+    if (kept && !usable) logger.info('stack: the kept certificates expire within a day; made new ones, from a new CA', { stateDir: options.stateDir });
+    certificates = usable ?? (await createStackCertificates([host, '127.0.0.1', 'localhost'], lanHubIds));
     // The forwarder knows this cloud, so a listener naming a hub proves it with the cloud's delegation token.
-    webhookServices = await startWebhookServices({ host, now: options.now, logger, forwarder: { ...options.forwarder, hubIds: { verify: { cloudUrl: cloud.issuer } } } });
+    webhookServices = await startWebhookServices({ host, port: kept?.ports.forwarder, portalPort: kept?.ports.portal, now: options.now, logger, forwarder: { ...options.forwarder, hubIds: { verify: { cloudUrl: cloud.issuer } } } });
     info = {
       auth_url: cloud.url,
       hubs: [],
@@ -212,7 +259,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
 
   // One per hub, kept across relocations: a delegation token accepted before a move stays used.
   const replayGuards: MemoryReplayGuard[] = [];
-  const launch = async (spec: HubSpec, index: number) => {
+  /** `ports`: where the hub listened before (kept in the state directory); any free ones without. */
+  const launch = async (spec: HubSpec, index: number, ports?: HubPorts) => {
     const hub = await startHub({
       id: spec.id,
       name: spec.name,
@@ -220,7 +268,9 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       cloudPublicJwk: cloud.publicJwk,
       home: spec.home,
       host,
+      port: ports?.http,
       tls: spec.platform === 'local' ? certificates.server : undefined,
+      securePort: ports?.https ?? undefined,
       identityKey: spec.identity.privateKey,
       sessionTtlSec: options.sessionTtlSec,
       replayGuard: (replayGuards[index] ??= new MemoryReplayGuard()),
@@ -230,7 +280,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       requestLog: options.requestLog && ((request) => options.requestLog!({ service: spec.id, ...request })),
     });
     hubs[index] = hub;
-    const relay = await startRelay({ target: hub.url, latencyMs: options.remoteLatencyMs ?? DEFAULT_RELAY_LATENCY_MS, host });
+    const relay = await startRelay({ target: hub.url, latencyMs: options.remoteLatencyMs ?? DEFAULT_RELAY_LATENCY_MS, host, port: ports?.relay });
     relays[index] = relay;
     const addresses = addressesFor(spec, hub, relay);
     cloud.setHubAddresses(spec.id, addresses);
@@ -240,8 +290,24 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     }
   };
 
+  const keep = () =>
+    state?.saveStack({
+      version: 1,
+      host,
+      ports: {
+        cloud: portOf(cloud.url),
+        forwarder: portOf(forwarder.url),
+        portal: portOf(webhookServices!.portal.url),
+        hubs: Object.fromEntries(specs.map((spec, index) => [spec.id, { http: portOf(hubs[index]!.url), https: hubs[index]!.secureUrl === null ? null : portOf(hubs[index]!.secureUrl!), relay: portOf(relays[index]!.url) }])),
+      },
+      cloudSigningKey: signingKey!,
+      hubIdentityKeys: Object.fromEntries(specs.map((spec) => [spec.id, spec.identity.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string])),
+      certificates,
+    } satisfies KeptStack);
+
   try {
-    for (const [index, spec] of specs.entries()) await launch(spec, index);
+    for (const [index, spec] of specs.entries()) await launch(spec, index, kept?.ports.hubs[spec.id]);
+    keep();
     load?.start();
   } catch (error) {
     await close();
@@ -259,6 +325,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       if (index < 0) throw new Error(`unknown hub: ${hubId}`);
       await Promise.all([advertisements[index]?.close(), relays[index]!.close(), hubs[index]!.close()]);
       await launch(specs[index]!, index);
+      keep(); // a hub that moved is found at its new addresses after a restart
       logger.info('stack: hub relocated', { hubId, ...info.hubs[index] });
     },
     close,

@@ -3,16 +3,13 @@
  * then rename) with mode 0600. A file that cannot be read as a JSON object is kept aside, not
  * overwritten, and the store starts empty — nothing is lost silently.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
+import { writeFileAtomically } from '../../common/atomic-write';
 import type { KeyValueStore, Logger } from '../core/ports';
 
 export function createJsonFileStore(path: string, logger: Logger): KeyValueStore {
   const data = load(path, logger);
-  const save = () => {
-    const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(data, null, 2), { mode: 0o600 });
-    renameSync(temporary, path);
-  };
+  const save = () => writeFileAtomically(path, JSON.stringify(data, null, 2));
   return {
     get: (key) => (Object.hasOwn(data, key) ? data[key] : undefined),
     set(key, value) {

@@ -1,6 +1,7 @@
 /**
  * The reference cloud (docs/interface.md §4.1–§4.4): OAuth 2.0 authorisation server with consent pages, the user
- * record, and delegation tokens for hubs. State is in memory. See docs/services.md.
+ * record, and delegation tokens for hubs. State is in memory; the stack can keep the signing key and the
+ * grants in its state directory (docs/services.md, "Keeping state across a restart").
  */
 import type { JWK } from 'jose';
 import type { Logger } from '../../common/logger';
@@ -12,8 +13,8 @@ import { registerApiRoutes } from './api-routes';
 import { AuthorisationRequests } from './authorisation-requests';
 import { registerAuthoriseRoutes } from './authorise-routes';
 import { type ClientRegistration, ClientRegistry } from './clients';
-import { createDelegationSigner } from './delegation-signer';
-import { GrantStore } from './grants';
+import { createDelegationSigner, type SigningKey } from './delegation-signer';
+import { type GrantPersistence, GrantStore } from './grants';
 import { registerTokenRoutes } from './token-routes';
 import { type HubAddresses, UserDirectory, type UserSeed } from './users';
 
@@ -40,6 +41,10 @@ export interface CloudOptions {
   requestLog?: RequestLog;
   /** scrypt's cost for the users' password hashes (users.ts DEFAULT_SCRYPT_COST unless given). */
   scryptCost?: number;
+  /** The delegation tokens' signing key, when one is kept; a new one otherwise. */
+  signingKey?: SigningKey;
+  /** Grants and tokens kept across restarts; in memory only without. */
+  grantPersistence?: GrantPersistence;
 }
 
 export interface RunningCloud {
@@ -65,6 +70,7 @@ export async function startCloud(options: CloudOptions): Promise<RunningCloud> {
       refreshInactivitySec: options.refreshInactivitySec ?? SIX_MONTHS_SEC,
     },
     now,
+    options.grantPersistence,
   );
 
   const app = createServiceApp(logger, { ...options.connectionLimits, requestLog: options.requestLog });
@@ -75,7 +81,7 @@ export async function startCloud(options: CloudOptions): Promise<RunningCloud> {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
 
   let url = '';
-  const signer = await createDelegationSigner(() => url, options.delegationTtlSec ?? 60, now);
+  const signer = await createDelegationSigner(() => url, options.delegationTtlSec ?? 60, now, options.signingKey);
   const requests = new AuthorisationRequests(now);
   registerAuthoriseRoutes(app, { clients, users, grants, requests, throttle: new LoginThrottle(now), logger, demoHint: options.demoHint });
   registerTokenRoutes(app, { clients, grants, accessTokenTtlSec: options.accessTokenTtlSec ?? 3600, logger });

@@ -6,8 +6,14 @@
  * Reuse rules (RFC 6749 §4.1.2, OAuth 2.0 Security BCP §4.14): a code is presented once — a second
  * presentation fails and revokes the grant the first one created; a refresh token is used once — each
  * refresh rotates it, and presenting a rotated one revokes the whole grant.
+ *
+ * Grants and their tokens can be kept across a restart (docs/services.md, "Keeping state across a
+ * restart"): `snapshot` gives them, hashes only, and `persistence.onChange` is told after every change a
+ * client must not lose (a new grant, a rotation, a revocation) before the answer leaves. Codes are not
+ * kept: they live for seconds.
  */
-import type { Scope } from '../../common/wire';
+import { z } from 'zod';
+import { type Scope, SCOPES } from '../../common/wire';
 import { hashSecret, randomToken } from '../shared/secrets';
 import { verifyS256 } from './pkce';
 
@@ -48,6 +54,27 @@ interface StoredCode extends CodeRequest {
   grantId: string | undefined;
 }
 
+const HashSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/); // SHA-256, base64url
+const IdSchema = z.string().min(1).max(256);
+const TimeSchema = z.number().int().nonnegative();
+
+/** Grants and their tokens as kept on disk: SHA-256 hashes of the tokens, never the tokens. */
+export const GrantSnapshotSchema = z
+  .object({
+    grants: z.array(z.object({ grantId: IdSchema, clientId: IdSchema, userId: IdSchema, scopes: z.array(z.enum(SCOPES)), lastUsedAt: TimeSchema }).strict()),
+    accessTokens: z.array(z.object({ hash: HashSchema, grantId: IdSchema, expiresAt: TimeSchema }).strict()),
+    refreshTokens: z.array(z.object({ hash: HashSchema, grantId: IdSchema, current: z.boolean() }).strict()),
+  })
+  .strict();
+export type GrantSnapshot = z.infer<typeof GrantSnapshotSchema>;
+
+export interface GrantPersistence {
+  /** What a previous run kept. */
+  restored?: GrantSnapshot;
+  /** Told synchronously after every change to keep. */
+  onChange(snapshot: GrantSnapshot): void;
+}
+
 interface Grant extends Authorisation {
   lastUsedAt: number;
 }
@@ -67,7 +94,24 @@ export class GrantStore {
   constructor(
     private readonly lifetimes: GrantLifetimes,
     private readonly now: () => number,
-  ) {}
+    private readonly persistence?: GrantPersistence,
+  ) {
+    const restored = persistence?.restored;
+    if (!restored) return;
+    for (const { scopes, ...grant } of restored.grants) this.grants.set(grant.grantId, { ...grant, scopes: [...scopes] });
+    for (const { hash, ...token } of restored.accessTokens) this.accessTokens.set(hash, token);
+    for (const { hash, ...token } of restored.refreshTokens) this.refreshTokens.set(hash, token);
+  }
+
+  /** Every grant and token the store holds (tokens as hashes), access tokens that expired left out. */
+  snapshot(): GrantSnapshot {
+    const now = this.now();
+    return {
+      grants: [...this.grants.values()].map(({ grantId, clientId, userId, scopes, lastUsedAt }) => ({ grantId, clientId, userId, scopes: [...scopes], lastUsedAt })),
+      accessTokens: [...this.accessTokens].filter(([, token]) => now < token.expiresAt).map(([hash, token]) => ({ hash, ...token })),
+      refreshTokens: [...this.refreshTokens].map(([hash, token]) => ({ hash, ...token })),
+    };
+  }
 
   issueCode(request: CodeRequest): string {
     this.pruneCodes();
@@ -97,7 +141,9 @@ export class GrantStore {
     const grantId = randomToken();
     this.grants.set(grantId, { grantId, clientId, userId: stored.userId, scopes: stored.scopes, lastUsedAt: this.now() });
     stored.grantId = grantId;
-    return { ok: true, tokens: this.issueTokens(grantId) };
+    const tokens = this.issueTokens(grantId);
+    this.changed();
+    return { ok: true, tokens };
   }
 
   refresh(refreshToken: string, clientId: string): GrantResult {
@@ -114,7 +160,9 @@ export class GrantStore {
     }
     stored.current = false;
     grant.lastUsedAt = this.now();
-    return { ok: true, tokens: this.issueTokens(grant.grantId) };
+    const tokens = this.issueTokens(grant.grantId);
+    this.changed();
+    return { ok: true, tokens };
   }
 
   /** The authorisation behind a live access token, or undefined (unknown, expired or revoked). */
@@ -136,7 +184,12 @@ export class GrantStore {
     const existed = this.grants.delete(grantId);
     for (const [hash, token] of this.accessTokens) if (token.grantId === grantId) this.accessTokens.delete(hash);
     for (const [hash, token] of this.refreshTokens) if (token.grantId === grantId) this.refreshTokens.delete(hash);
+    if (existed) this.changed();
     return existed;
+  }
+
+  private changed(): void {
+    this.persistence?.onChange(this.snapshot());
   }
 
   private issueTokens(grantId: string): IssuedTokens {

@@ -39,6 +39,8 @@ export interface HubOptions {
   port?: number;
   /** Also serve the same API over HTTPS (on its own port) with this key and certificate, PEM. */
   tls?: { key: string; cert: string };
+  /** The HTTPS listener's port (0 or absent: any free one). */
+  securePort?: number;
   /**
    * The hub's identity key (Ed25519, private): the ping signs the client's nonce with it, so a client
    * that knows the public half (the cloud's hub record) can tell this hub from an impostor. Without
@@ -142,7 +144,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   try {
     url = await listen(app, host, options.port ?? 0);
     if (options.tls) {
-      secure = await listenSecure(app, host, 0, options.tls);
+      secure = await listenSecure(app, host, options.securePort ?? 0, options.tls);
       onUpgrade(secure.server, realtime.handleUpgrade);
     }
   } catch (error) {

@@ -1,6 +1,7 @@
 /**
  * The certificates behind the stack's secure LAN route: a CA made at start (new on every start, so
- * nothing outside this run can trust it by accident) and one server certificate it issues for the
+ * nothing outside this run can trust it by accident, unless the stack keeps it in its state directory:
+ * docs/services.md, "Keeping state across a restart") and one server certificate it issues for the
  * addresses the stack listens on. A client that should trust the route is given the CA's PEM.
  */
 import { isIP } from 'node:net';

@@ -6,10 +6,11 @@
  * (the favourite star, the app's own, stays), each value says when it was last confirmed, the
  * sparklines stay, "Try now" makes the next attempt at once, and axe finds no violation in either
  * scheme. Thawed (SIGCONT), the view is live again by itself: banner gone, controls enabled, cards as
- * before. Then the stack is stopped for good: the banner counts down to the next attempt. (A stack
- * started again would be a new cloud on new ports, which the app was not configured with: coming back
- * by itself is recovery.spec.ts's.) How soon the app notices is not asserted (the socket's watchdog decides that): the waits are
- * generous, never a deadline.
+ * before. Then the stack is stopped for good: the banner counts down to the next attempt. (This stack
+ * keeps no state: one started again would be a new cloud on new ports. A stack killed and started again
+ * on its state directory, which the app comes back to by itself, is stack-restart.spec.ts's.) How soon
+ * the app notices is not asserted (the heartbeat, main/core/heartbeat.ts, says "not responding" after
+ * 4 s of silence; docs/hub-realtime.md, "Liveness"): the waits are generous, never a deadline.
  */
 import { expect, type Locator, test } from '@playwright/test';
 import { axeViolations } from '../support/axe';
@@ -18,7 +19,7 @@ import { openHomeLive, type SignedInApp, startSignedInApp } from '../support/bro
 // The page functions run in Chromium; tests are type-checked without the DOM library.
 declare const getComputedStyle: (element: unknown) => { backgroundColor: string };
 
-/** Long enough for today's watchdog (a missed ping, up to a minute) and a retry or two on a busy machine. */
+/** Far more than the heartbeat's 4 s of silence and 20 s to give up (docs/hub-realtime.md, "Liveness"), with a retry or two on a busy machine. */
 const NOTICED_WITHIN_MS = 180_000;
 
 test.describe.configure({ mode: 'serial' });

@@ -25,10 +25,11 @@ export type DemoClient = 'full' | 'readonly';
  * The reference stack as its own process, built to plain JavaScript (`node out/services/stack-cli.js`,
  * docs/services.md "Running the built services"), and the addresses it printed. Built, not through tsx:
  * tsx compiling the stack's modules at start-up took most of its start on a busy machine (docs/testing.md,
- * "A suite that passes on a busy machine").
+ * "A suite that passes on a busy machine"). `stateDir`: the stack keeps its state there, so one started again on
+ * it is the same cloud and hubs (docs/services.md, "Keeping state across a restart").
  */
-export async function startStackProgram(): Promise<{ stack: RunningProgram; info: StackInfo }> {
-  const stack = startProgram(join(await builtServices(), 'stack-cli.js'));
+export async function startStackProgram(options: { stateDir?: string } = {}): Promise<{ stack: RunningProgram; info: StackInfo }> {
+  const stack = startProgram(join(await builtServices(), 'stack-cli.js'), options.stateDir === undefined ? [] : ['--state-dir', options.stateDir]);
   const info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
   return { stack, info };
 }
@@ -106,9 +107,9 @@ export interface SignedInApp {
   close(): Promise<void>;
 }
 
-/** `bypassCSP`: lets a test add scripts to the page (axe-core), which the app's CSP refuses otherwise. */
-export async function startSignedInApp(browser: Browser, profileName: string, options: { viewport?: { width: number; height: number }; client?: DemoClient; bypassCSP?: boolean } = {}): Promise<SignedInApp> {
-  const { stack, info } = await startStackProgram();
+/** `bypassCSP`: lets a test add scripts to the page (axe-core), which the app's CSP refuses otherwise; `stateDir`: the stack's (startStackProgram). */
+export async function startSignedInApp(browser: Browser, profileName: string, options: { viewport?: { width: number; height: number }; client?: DemoClient; bypassCSP?: boolean; stateDir?: string } = {}): Promise<SignedInApp> {
+  const { stack, info } = await startStackProgram({ stateDir: options.stateDir });
   const host = startBrowserHost(info, tempDir(profileName), options.client);
   const context = await browser.newContext({ ...(options.viewport && { viewport: options.viewport }), ...(options.bypassCSP && { bypassCSP: true }) });
   const page = await openApp(context, host);
