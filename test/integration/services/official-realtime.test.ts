@@ -5,7 +5,7 @@
  * working over the socket, and is closed by a logout; socket.io-client 2 (the one homey-api brings)
  * sends what homey-api never would — a malformed handshake, a wrong token, an oversized message, a
  * subscription outside the session's scopes — and the hub closes or refuses that one and keeps serving
- * the others; and the same channel on the HTTPS listener.
+ * the others; and the same channel on the HTTPS listener and through the relay.
  */
 import { createRequire } from 'node:module';
 import { HomeyAPI } from 'homey-api';
@@ -14,6 +14,7 @@ import type { RunningCloud } from '../../../services/cloud/cloud';
 import { createDemoHome, type DemoHome } from '../../../services/hub/demo-home';
 import { type RunningHub, startHub } from '../../../services/hub/hub';
 import { OFFICIAL_NAMESPACE } from '../../../services/hub/official-realtime';
+import { startRelay } from '../../../services/relay/relay';
 import { createStackCertificates } from '../../../services/shared/stack-ca';
 import { FLOWS_ONLY, FULL, openSession, READONLY, startTestCloud } from './hub-fixture';
 
@@ -53,6 +54,7 @@ let cloud: RunningCloud;
 let home: DemoHome;
 let hub: RunningHub;
 let certificates: Awaited<ReturnType<typeof createStackCertificates>>;
+let relay: Awaited<ReturnType<typeof startRelay>>;
 const opened: { close(): void }[] = [];
 
 beforeAll(async () => {
@@ -60,10 +62,11 @@ beforeAll(async () => {
   home = createDemoHome('home');
   certificates = await createStackCertificates(['127.0.0.1']);
   hub = await startHub({ id: 'h1', name: 'Home', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home, tls: certificates.server });
+  relay = await startRelay({ target: hub.url, latencyMs: 5 });
 });
 afterAll(async () => {
   for (const client of opened) client.close();
-  await Promise.all([hub?.close(), cloud?.close()]);
+  await Promise.all([relay?.close(), hub?.close(), cloud?.close()]);
 });
 
 const session = (client = FULL) => openSession(cloud.url, hub.url, client, 'h1');
@@ -129,7 +132,7 @@ describe('homey-api, unpatched, against the hub', () => {
 
   beforeAll(async () => {
     [token, other] = await Promise.all([session(), session()]);
-    homey = (await HomeyAPI.createLocalAPI({ address: hub.url, token })) as unknown as ClientHubApi;
+    homey = (await HomeyAPI.createLocalAPI({ address: hub.url, token, debug: null })) as unknown as ClientHubApi;
     opened.push({ close: () => homey.destroy() });
   });
 
@@ -255,9 +258,12 @@ describe('what homey-api would never send', () => {
   });
 });
 
-describe('on the HTTPS listener', () => {
-  it('handshakes, subscribes and delivers a change', async () => {
-    const { api } = await rawApi(await session(READONLY), hub.secureUrl!, { ca: certificates.ca });
+describe('on the HTTPS listener and through the relay', () => {
+  it.each([
+    ['the HTTPS listener', () => hub.secureUrl!],
+    ['the relay', () => relay.url],
+  ])('handshakes, subscribes and delivers a change on %s', async (_name, url) => {
+    const { api } = await rawApi(await session(READONLY), url(), { ca: certificates.ca });
     const heard = new Heard<unknown[]>();
     api.on('homey:manager:devices', (...args) => heard.listener(args));
     expect(await ask(api, 'subscribe', 'homey:manager:devices')).toEqual([null]);
