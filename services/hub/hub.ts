@@ -58,7 +58,7 @@ export interface HubOptions {
   simulate?: boolean;
   /** Told of every HTTP request (tests count calls). */
   requestLog?: RequestLog;
-  /** Realtime timings; tests shorten them. */
+  /** Realtime timings and bounds (authTimeoutMs and maxBufferedBytes also the official client's); tests shorten them. */
   realtime?: Pick<RealtimeOptions, 'authTimeoutMs' | 'heartbeatMs' | 'maxBufferedBytes' | 'closeGraceMs'>;
 }
 
@@ -138,7 +138,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
 
   const realtime = createRealtimeChannel({ hubId: options.id, home: options.home, sessions, now, logger, ...options.realtime });
-  const officialRealtime = createOfficialRealtime({ hubId: options.id, home: options.home, sessions, callRoute: injectedRoute(app), now, logger, authTimeoutMs: options.realtime?.authTimeoutMs });
+  const officialRealtime = createOfficialRealtime({ hubId: options.id, home: options.home, sessions, callRoute: injectedRoute(app), now, logger, authTimeoutMs: options.realtime?.authTimeoutMs, maxBufferedBytes: options.realtime?.maxBufferedBytes });
   const upgrade: Parameters<typeof onUpgrade>[1] = (request, socket, head) => (officialRealtime.accepts(request) ? officialRealtime : realtime).handleUpgrade(request, socket, head);
   onUpgrade(app.server, upgrade);
   const host = options.host ?? '127.0.0.1';

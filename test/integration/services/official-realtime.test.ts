@@ -291,6 +291,30 @@ describe('api calls, answered by the hub’s own routes', () => {
   });
 });
 
+describe('a reader too slow', () => {
+  it('is closed once more than maxBufferedBytes wait to be sent to it', async () => {
+    const slowHome = createDemoHome('home');
+    const busy = await startHub({ id: 'h1', name: 'Busy', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: slowHome, realtime: { maxBufferedBytes: 64 * 1024 } });
+    try {
+      const { root, api } = await rawApi(await openSession(cloud.url, busy.url, READONLY, 'h1'), busy.url);
+      expect(await ask(api, 'subscribe', 'homey:manager:devices')).toEqual([null]);
+      // The client stops reading; once the kernel's buffers are full, what waits at the hub grows past the bound.
+      const tcp = (root.io as unknown as { engine: { transport: { ws: { _socket: { pause(): void; resume(): void } } } } }).engine.transport.ws._socket;
+      tcp.pause();
+      const gone = disconnected(root);
+      const device = Object.keys(slowHome.devices())[0]!;
+      for (let batch = 0; batch < 20; batch++) {
+        for (let i = 0; i < 500; i++) slowHome.setAvailable(device, i % 2 === 0);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      tcp.resume();
+      expect(['io server disconnect', 'transport close']).toContain(await gone);
+    } finally {
+      await busy.close();
+    }
+  });
+});
+
 describe('the hub ending every session', () => {
   it('closes every handshaken connection', async () => {
     const { root } = await rawApi(await session());
