@@ -1,7 +1,7 @@
 /**
  * The reference hub (docs/interface.md §4.5, §4.6 and the ping of A.1): session login with a delegation
  * token from the cloud, the device list, the ping the app uses to choose an address, device control
- * and flows (control-routes), the realtime channel (realtime) on every listener, and, with
+ * and flows (control-routes), the realtime channel (realtime) and the official client's (official-realtime) on every listener, and, with
  * `simulate`, a home that lives on its own (simulation).
  */
 import type { KeyObject } from 'node:crypto';
@@ -10,6 +10,7 @@ import type { JWK } from 'jose';
 import { z } from 'zod';
 import type { CapabilityValue } from '../../common/hub-control';
 import { PING_NONCE_PARAM, PingNonceSchema, signPing } from '../../common/hub-identity';
+import { parseJson } from '../../common/json-message';
 import type { Logger } from '../../common/logger';
 import { bearerToken, type ConnectionLimits, createServiceApp, type RequestLog, listen, listenSecure, onUpgrade, type SecureListener, sendJsonString } from '../shared/http-app';
 import { HttpError, invalidRequest } from '../shared/http-error';
@@ -26,6 +27,7 @@ import { registerHomeRoutes } from './home-routes';
 import { InsightsReadLimiter, type InsightsReadStats } from './insights/read-limiter';
 import { createInsightsRecorder } from './insights/recorder';
 import { registerInsightsRoutes } from './insights/insights-routes';
+import { createOfficialRealtime, type RouteCaller } from './official-realtime';
 import { createRealtimeChannel, type RealtimeOptions } from './realtime';
 import { createSimulation } from './simulation';
 
@@ -58,7 +60,7 @@ export interface HubOptions {
   simulate?: boolean;
   /** Told of every HTTP request (tests count calls). */
   requestLog?: RequestLog;
-  /** Realtime timings; tests shorten them. */
+  /** Realtime timings and bounds (authTimeoutMs and maxBufferedBytes also the official client's); tests shorten them. */
   realtime?: Pick<RealtimeOptions, 'authTimeoutMs' | 'heartbeatMs' | 'maxBufferedBytes' | 'closeGraceMs'>;
 }
 
@@ -121,6 +123,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     const token = bearerToken(request)!; // authorise refused a request without one
     sessions.end(token);
     realtime.endSession(token);
+    officialRealtime.endSession(token);
     logger.info('hub: session closed', { hubId: options.id });
     return reply.code(204).header('cache-control', 'no-store').send();
   });
@@ -137,7 +140,9 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
 
   const realtime = createRealtimeChannel({ hubId: options.id, home: options.home, sessions, now, logger, ...options.realtime });
-  onUpgrade(app.server, realtime.handleUpgrade);
+  const officialRealtime = createOfficialRealtime({ hubId: options.id, home: options.home, sessions, callRoute: injectedRoute(app), now, logger, authTimeoutMs: options.realtime?.authTimeoutMs, maxBufferedBytes: options.realtime?.maxBufferedBytes });
+  const upgrade: Parameters<typeof onUpgrade>[1] = (request, socket, head) => (officialRealtime.accepts(request) ? officialRealtime : realtime).handleUpgrade(request, socket, head);
+  onUpgrade(app.server, upgrade);
   const host = options.host ?? '127.0.0.1';
   let url: string;
   let secure: SecureListener | undefined;
@@ -145,11 +150,12 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     url = await listen(app, host, options.port ?? 0);
     if (options.tls) {
       secure = await listenSecure(app, host, options.securePort ?? 0, options.tls);
-      onUpgrade(secure.server, realtime.handleUpgrade);
+      onUpgrade(secure.server, upgrade);
     }
   } catch (error) {
     insights.stop();
     realtime.close();
+    officialRealtime.close();
     await app.close();
     throw error;
   }
@@ -163,6 +169,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     expireSessions: () => {
       sessions.clear();
       realtime.expireAll();
+      officialRealtime.expireAll();
     },
     report: (deviceId, capabilityId, value) => options.home.setCapability(deviceId, capabilityId, value, null).ok,
     insightsReads: () => insightsReads.stats(),
@@ -170,8 +177,22 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
       simulation?.stop();
       insights.stop();
       realtime.close();
+      officialRealtime.close();
       await Promise.all([secure?.close(), app.close()]);
     },
+  };
+}
+
+/** The official client's `api` calls, answered by the hub's own routes with the caller's session (official-api.ts). */
+function injectedRoute(app: FastifyInstance): RouteCaller {
+  return async ({ method, url, token, body }) => {
+    const response = await app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/json' }) },
+      ...(body && { payload: JSON.stringify(body) }),
+    });
+    return { status: response.statusCode, body: response.body === '' ? undefined : parseJson(response.body) };
   };
 }
 

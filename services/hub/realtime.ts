@@ -44,13 +44,13 @@ import type { Logger } from '../../common/logger';
 import { startHeartbeat, upgradeOnPath } from '../shared/websocket-endpoint';
 import type { DemoHome, HomeChange } from './demo-home';
 import { grants } from './hub-access';
-import type { HubSession, HubSessionStore } from './hub-sessions';
+import type { HubSessionStore } from './hub-sessions';
+import { watchSessionExpiry } from './session-expiry';
+import { Subscribers } from './subscribers';
 
 export const REALTIME_HEARTBEAT_MS = 30_000;
 export const REALTIME_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 const CLOSE_GOING_AWAY = 1001;
-/** setTimeout's largest delay; a later expiry is re-checked when this one fires. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** How long a socket closed by the hub may take to finish the closing handshake before it is cut. */
 export const REALTIME_CLOSE_GRACE_MS = 1_000;
 
@@ -80,8 +80,7 @@ export interface RealtimeChannel {
 interface Client {
   socket: WebSocket;
   token?: string;
-  uris: Set<string>;
-  expiryTimer?: NodeJS.Timeout;
+  stopWatchingExpiry?: () => void;
 }
 
 export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel {
@@ -89,8 +88,7 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
   const maxBufferedBytes = options.maxBufferedBytes ?? REALTIME_MAX_BUFFERED_BYTES;
   const wss = new WebSocketServer({ noServer: true, maxPayload: REALTIME_MAX_CLIENT_MESSAGE_BYTES });
   const clients = new Set<Client>();
-  /** URI → the clients subscribed to it, so an event costs one lookup however many sockets are open. */
-  const subscribers = new Map<string, Set<Client>>();
+  const subscribers = new Subscribers<Client>();
   const stopHeartbeat = startHeartbeat(wss, options.heartbeatMs ?? REALTIME_HEARTBEAT_MS);
 
   const closeClient = (client: Client, code: number, reason: string) => {
@@ -109,8 +107,8 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
   };
   const reply = (client: Client, message: RealtimeServerMessage) => send(client, JSON.stringify(message));
   const publish = (uri: string, message: RealtimeServerMessage) => {
-    const audience = subscribers.get(uri);
-    if (!audience?.size) return;
+    const audience = subscribers.audience(uri);
+    if (audience.size === 0) return;
     const text = JSON.stringify(message);
     for (const client of audience) send(client, text);
   };
@@ -121,37 +119,18 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
         return publish(deviceUri(change.deviceId), { type: 'event', uri: deviceUri(change.deviceId), event: 'capability', data: change.data });
       case 'device.delete':
         publish(MANAGER_DEVICES_URI, { type: 'event', uri: MANAGER_DEVICES_URI, event: 'device.delete', data: { id: change.deviceId } });
-        return forgetUri(deviceUri(change.deviceId));
+        return subscribers.forgetUri(deviceUri(change.deviceId));
       default:
         return publish(MANAGER_DEVICES_URI, { type: 'event', uri: MANAGER_DEVICES_URI, event: change.type, data: change.device });
     }
   });
-
-  const forgetUri = (uri: string) => {
-    for (const client of subscribers.get(uri) ?? []) client.uris.delete(uri);
-    subscribers.delete(uri);
-  };
-  const unsubscribeAll = (client: Client) => {
-    for (const uri of client.uris) subscribers.get(uri)?.delete(client);
-    client.uris.clear();
-  };
-
-  /** Closes the socket when its session ends; a session ended early (expireSessions) is found here too. */
-  const watchExpiry = (client: Client, session: HubSession) => {
-    client.expiryTimer = setTimeout(() => {
-      const current = client.token === undefined ? undefined : sessions.find(client.token);
-      if (current) watchExpiry(client, current);
-      else closeClient(client, CLOSE_SESSION_EXPIRED, 'The session has expired; open a new session and reconnect.');
-    }, Math.min(MAX_TIMER_MS, Math.max(0, session.expiresAt - now())));
-    client.expiryTimer.unref();
-  };
 
   const authenticate = (client: Client, token: string) => {
     const session = sessions.find(token);
     if (!session) return closeClient(client, CLOSE_UNAUTHORISED, 'The session is missing, invalid or expired.');
     if (!grants(session.scopes, 'devices.readonly')) return closeClient(client, CLOSE_UNAUTHORISED, 'The session lacks the devices.readonly scope.');
     client.token = token;
-    watchExpiry(client, session);
+    client.stopWatchingExpiry = watchSessionExpiry(sessions, token, session, now, () => closeClient(client, CLOSE_SESSION_EXPIRED, 'The session has expired; open a new session and reconnect.'));
     reply(client, { type: 'ready', scopes: [...session.scopes], expiresAt: new Date(session.expiresAt).toISOString(), answersPing: true });
   };
 
@@ -163,19 +142,13 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
       if (uri === MANAGER_DEVICES_URI || (uri.startsWith(DEVICE_URI_PREFIX) && home.has(uri.slice(DEVICE_URI_PREFIX.length)))) accepted.push(uri);
       else (uri.startsWith(DEVICE_URI_PREFIX) ? unknown : invalid).push(uri);
     }
-    for (const uri of accepted) {
-      client.uris.add(uri);
-      let audience = subscribers.get(uri);
-      if (!audience) subscribers.set(uri, (audience = new Set()));
-      audience.add(client);
-    }
+    for (const uri of accepted) subscribers.add(client, uri);
     reply(client, { type: 'subscribed', uris: accepted, unknown });
     if (invalid.length > 0) reply(client, { type: 'error', message: `Not a subscribable URI: ${invalid.slice(0, 5).map((uri) => JSON.stringify(uri.slice(0, 100))).join(', ')}${invalid.length > 5 ? ` and ${invalid.length - 5} more` : ''}.` });
   };
 
   const unsubscribe = (client: Client, uris: readonly string[]) => {
-    const removed = [...new Set(uris)].filter((uri) => client.uris.delete(uri));
-    for (const uri of removed) subscribers.get(uri)?.delete(client);
+    const removed = [...new Set(uris)].filter((uri) => subscribers.remove(client, uri));
     reply(client, { type: 'unsubscribed', uris: removed });
   };
 
@@ -191,7 +164,7 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
   };
 
   wss.on('connection', (socket: WebSocket) => {
-    const client: Client = { socket, uris: new Set() };
+    const client: Client = { socket };
     clients.add(client);
     const authDeadline = setTimeout(() => {
       if (client.token === undefined) closeClient(client, CLOSE_AUTH_TIMEOUT, 'No auth message in time.');
@@ -204,8 +177,8 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
     });
     socket.on('close', () => {
       clearTimeout(authDeadline);
-      clearTimeout(client.expiryTimer);
-      unsubscribeAll(client);
+      client.stopWatchingExpiry?.();
+      subscribers.removeClient(client);
       clients.delete(client);
     });
     socket.on('error', () => socket.terminate());
