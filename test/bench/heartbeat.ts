@@ -37,19 +37,35 @@ async function within<T>(promise: Promise<T>, what: string): Promise<T> {
   }
 }
 
-/** `RUNS` freezes and thaws of `program`: the times to the silent report and back, ms. */
-async function freezeAndThaw<T>(program: RunningProgram, reports: Reports<T>, isSilent: (report: T) => boolean, isBack: (report: T) => boolean, what: string) {
+/**
+ * What a run waits for, on a clock of its own: `silent` and `back` are asked for just before the freeze
+ * and the thaw, with that moment on `now`'s clock, and resolve with when the report (or the words on
+ * screen) came, on the same clock.
+ */
+export interface FreezeWatch {
+  now(): number;
+  silent(since: number): Promise<number>;
+  back(since: number): Promise<number>;
+}
+
+/** What a socket reports, watched: the time each report fits `isSilent` or `isBack`, performance.now(). */
+function socketWatch<T>(reports: Reports<T>, isSilent: (report: T) => boolean, isBack: (report: T) => boolean): FreezeWatch {
+  return { now: () => performance.now(), silent: () => reports.next(isSilent), back: () => reports.next(isBack) };
+}
+
+/** `RUNS` freezes and thaws of `program`: the times to the silent report and back, ms. SIGCONT is sent whatever fails. */
+export async function freezeAndThaw(program: RunningProgram, watch: FreezeWatch, what: string) {
   const noticed: number[] = [];
   const back: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     await sleep(REALTIME_PING_MS + Math.random() * REALTIME_PING_MS);
-    const silent = reports.next(isSilent);
-    const stoppedAt = performance.now();
+    const stoppedAt = watch.now();
+    const silent = watch.silent(stoppedAt);
     freeze(program);
     try {
       noticed.push((await within(silent, what)) - stoppedAt);
-      const answered = reports.next(isBack);
-      const continuedAt = performance.now();
+      const continuedAt = watch.now();
+      const answered = watch.back(continuedAt);
       thaw(program);
       back.push((await within(answered, what)) - continuedAt);
     } finally {
@@ -59,11 +75,14 @@ async function freezeAndThaw<T>(program: RunningProgram, reports: Reports<T>, is
   return { noticed, back };
 }
 
-function rowsOf(what: string, times: { noticed: number[]; back: number[] }, meanwhile: string): BenchRow[] {
+/** How a pair of rows names what was timed: the report (or the words) after SIGSTOP, and after SIGCONT. */
+const SOCKET_REPORTS = { silent: 'not responding', back: 'responding' };
+
+export function rowsOf(what: string, times: { noticed: number[]; back: number[] }, meanwhile: string, reports: { silent: string; back: string } = SOCKET_REPORTS): BenchRow[] {
   const figure = (values: number[]) => `${percentile(values, 50).toFixed(0)} / ${Math.max(...values).toFixed(0)}`;
   return [
     {
-      figure: `${what}: SIGSTOP → not responding, p50 / max of ${RUNS} (ms)`,
+      figure: `${what}: SIGSTOP → ${reports.silent}, p50 / max of ${RUNS} (ms)`,
       value: figure(times.noticed),
       baseline: `meanwhile: load ${loadavg()[0]!.toFixed(1)}, ${meanwhile}`,
       ratio: '',
@@ -71,7 +90,7 @@ function rowsOf(what: string, times: { noticed: number[]; back: number[] }, mean
       met: Math.max(...times.noticed) <= NOTICED_WITHIN_MS,
     },
     {
-      figure: `${what}: SIGCONT → responding, p50 / max of ${RUNS} (ms)`,
+      figure: `${what}: SIGCONT → ${reports.back}, p50 / max of ${RUNS} (ms)`,
       value: figure(times.back),
       baseline: '',
       ratio: '',
@@ -89,7 +108,7 @@ export async function heartbeatBench(): Promise<BenchRow[]> {
       const reports = new Reports<RealtimeReport>();
       const socket = await openRealtime(hub, route, reports);
       const machine = watchMachine({ hub: hub.program.child.pid, app: process.pid });
-      const times = await freezeAndThaw(hub.program, reports, (report) => 'responding' in report && !report.responding, (report) => 'responding' in report && report.responding, route);
+      const times = await freezeAndThaw(hub.program, socketWatch(reports, (report) => 'responding' in report && !report.responding, (report) => 'responding' in report && report.responding), route);
       const closed = reports.seen.some(({ report }) => 'closed' in report);
       socket.close();
       rows.push(...rowsOf(`hub realtime, ${route}${closed ? ' (the socket closed: figures void)' : ''}`, times, machine()));
@@ -103,7 +122,7 @@ export async function heartbeatBench(): Promise<BenchRow[]> {
     const reports = new Reports<string>();
     const channel = await openListener(forwarder, reports);
     const machine = watchMachine({ forwarder: forwarder.program.child.pid, app: process.pid });
-    const times = await freezeAndThaw(forwarder.program, reports, (state) => state === 'not-responding', (state) => state === 'connected', 'listener channel');
+    const times = await freezeAndThaw(forwarder.program, socketWatch(reports, (state) => state === 'not-responding', (state) => state === 'connected'), 'listener channel');
     const reconnected = reports.seen.some(({ report }) => report === 'reconnecting');
     channel.stop();
     rows.push(...rowsOf(`webhook listener channel${reconnected ? ' (the socket was given up: figures void)' : ''}`, times, machine()));

@@ -18,7 +18,8 @@
  *   slow       another address's requests while one holds 1,100 slow sockets, per service (slow-sockets.ts; "One address's slow sockets")
  *   churn      another owner's intakes and Redis's memory while one webhook's listeners re-register for 60 s on three instances (registration-churn.ts; "Registration churn on Redis")
  *   official   hub change → the official client's (homey-api) capability listener and → the hub's own realtime, 100 devices (official-realtime.ts; "The official client's realtime")
- *   heartbeat  SIGSTOP of the hub (each route) or the forwarder → the app's socket says not responding; SIGCONT → responding (heartbeat.ts; "Noticing a silent hub")
+ *   heartbeat  SIGSTOP of the hub (each route) or the forwarder → the app's socket says not responding; SIGCONT → responding (heartbeat.ts);
+ *              and of the stack under the browser host in Chromium → the page shows the words; SIGCONT → "Live" (heartbeat-screen.ts; "Noticing a silent hub")
  * `BENCH_SMOKE=1` runs every part at its smallest sizes and judges no target (bench-mode.ts; "Smoke run").
  * A part that throws is reported and the others still run; the exit code is then 1, as it is when a part
  * printed no rows. Servers run in their own processes, so the load generator does not share their event loop.
@@ -48,6 +49,7 @@ import { slowSockets } from './slow-sockets';
 import { startUp } from './start-up';
 import { heartbeatBench } from './heartbeat';
 import { officialRealtime } from './official-realtime';
+import { screenHeartbeat } from './heartbeat-screen';
 import { type BenchRow, routeOpening } from './route-opening';
 import { LOAD_SECONDS, SMOKE, sized } from './bench-mode';
 import { stopLeftoverChildren } from './leftovers';
@@ -537,7 +539,7 @@ const PARTS: { name: string; run(): Promise<unknown> }[] = [
   { name: 'slow', run: async () => rows.push(...(await slowSockets())) },
   { name: 'churn', run: async () => rows.push(...(await registrationChurn())) },
   { name: 'official', run: async () => rows.push(...(await officialRealtime())) },
-  { name: 'heartbeat', run: async () => rows.push(...(await heartbeatBench())) },
+  { name: 'heartbeat', run: async () => rows.push(...(await heartbeatBench()), ...(await screenHeartbeat())) },
 ];
 
 /** `BENCH_ONLY=intake,redis…` runs only the named parts; unset runs every part. */
