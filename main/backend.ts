@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { BackendConfig, Logger } from './core/ports';
+import { isLoopbackHost } from '../common/forward-target';
 
 export interface BackendHandle {
   config: BackendConfig;
@@ -87,9 +88,8 @@ function parseBaseUrl(name: string, raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-export function isLoopback(hostname: string): boolean {
-  return hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost';
-}
+/** The one loopback rule of the app (common/forward-target.ts): 127.0.0.1, [::1] or localhost. */
+export const isLoopback = isLoopbackHost;
 
 export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string, log: Logger): Promise<BackendHandle> {
   const configured = readConfiguredBackend(env, redirectUri);
