@@ -72,7 +72,8 @@ export function readWebhookUrl(env: NodeJS.ProcessEnv): string | null {
   return raw === '' ? null : parseBaseUrl(WEBHOOK_URL_ENV, raw);
 }
 
-function parseBaseUrl(name: string, raw: string): string {
+/** `raw` as a base URL (https, or http on loopback; no credentials, query or fragment); throws BackendConfigError saying why not, under `name`. */
+export function parseBaseUrl(name: string, raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);

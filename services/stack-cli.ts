@@ -6,7 +6,7 @@
  * The homes are simulated (they change on their own), as the app's embedded default is.
  */
 import { createConsoleLogger } from '../common/logger';
-import { exitOnSignals } from './shared/exit-on-signals';
+import { exitOnSignals } from '../common/exit-on-signals';
 import { type RunningStack, type StackInfo, startStack } from './stack';
 
 const logger = createConsoleLogger('stack');
