@@ -8,7 +8,9 @@
  * names the listener as this app's own, so an intake routed here crosses the network with its body
  * once. It serves the `webhooks.*` and `inspector.*` channels and emits `webhooks.entry` (once per
  * intake), `webhooks.entryPatch` (what the other copy changed), `webhooks.status` and `webhooks.view` (the
- * forwarder named the webhook: its name is kept with the registration, to be shown offline too). Registrations
+ * forwarder named the webhook: its name is kept with the registration, to be shown offline too) and, for a
+ * registration with a Forward-to URL, `webhooks.forward` (each delivered message is also sent on to that local
+ * server by webhook-forwarding.ts, which only queues: the acknowledgement never waits for it). Registrations
  * belong to the developer, not to the cloud sign-in, so signing out leaves them running; but a registration
  * naming a hub proves, at each (re)connection, that this app acts for that hub with a fresh delegation token of
  * the signed-in account (webhook-hub-token.ts), so signed out it waits at its next reconnection until a sign-in.
