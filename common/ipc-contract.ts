@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ERROR_CODES, type Envelope } from './app-error';
 import { MessageFilterSchema } from './message-filter';
+import { ForwardReportSchema, ForwardToSchema } from './forward-target';
 import { RoutingDecisionSchema, TAP_CREDENTIAL_PATTERN, TapEventSchema } from './webhook-protocol';
 import { CapabilityEventDataSchema, CapabilityValueSchema, FlowSchema, FlowTriggerResultSchema, TransactionIdSchema } from './hub-control';
 import { createSnapshotAssembler, SNAPSHOT_PAGE_EVENT, SnapshotPageSchema } from './snapshot-pages';
@@ -299,8 +300,25 @@ export const WebhookRegistrationInputSchema = z.object({
    * verifies each message's signature (SignatureVerdict). Kept encrypted like the other secrets.
    */
   signingSecret: z.string().min(1).max(512).optional(),
+  /** Forward to (optional): every delivered message is also sent to this local server (common/forward-target.ts). */
+  forwardTo: ForwardToSchema.optional(),
 });
 export type WebhookRegistrationInput = z.infer<typeof WebhookRegistrationInputSchema>;
+
+/**
+ * An edit of a registration, kept where it is (same listener ids, same messages): each field absent is
+ * left as it is; `signingSecret` and `forwardTo` null clear it. The webhook secret and the tap
+ * credential are not edited: a wrong one is a new registration (add it again).
+ */
+export const WebhookEditSchema = z
+  .object({
+    id: WebhookIdSchema,
+    routing: WebhookRoutingSchema.optional(),
+    signingSecret: z.string().min(1).max(512).nullable().optional(),
+    forwardTo: ForwardToSchema.nullable().optional(),
+  })
+  .strict();
+export type WebhookEdit = z.infer<typeof WebhookEditSchema>;
 /** How long a removed registration can be brought back (`webhooks.undoRemove`). */
 export const WEBHOOK_UNDO_MS = 10_000;
 
@@ -337,6 +355,8 @@ export const WebhookViewSchema = z.object({
   hasTapCredential: z.boolean(),
   /** Whether a signing secret is set (never the secret itself). */
   hasSigningSecret: z.boolean(),
+  /** Where each delivered message is forwarded (absent: nowhere). */
+  forwardTo: z.string().optional(),
   /** Where third parties POST this webhook (the forwarder's intake), or null when no forwarder is configured. */
   intakeUrl: z.string().nullable(),
   connection: WebhookConnectionSchema,
@@ -679,6 +699,10 @@ export const invokeContract = {
   'webhooks.remove': { args: z.tuple([WebhookIdSchema]), result: z.void(), access: ANYONE },
   /** Brings back a registration removed less than WEBHOOK_UNDO_MS ago, as it was. */
   'webhooks.undoRemove': { args: z.tuple([WebhookIdSchema]), result: WebhookViewSchema, access: ANYONE },
+  /** Changes a registration's routing, signing secret or Forward to, keeping it (and its messages) as it is otherwise. */
+  'webhooks.edit': { args: z.tuple([WebhookEditSchema]), result: WebhookViewSchema, access: ANYONE },
+  /** Sends a kept message to the registration's Forward-to URL again (`webhooks.forward` events tell how it went). */
+  'webhooks.forwardAgain': { args: z.tuple([WebhookIdSchema, z.string().min(1).max(200)]), result: z.void(), access: ANYONE },
   /** Opens the developer portal (`backend.portalUrl`) in the system browser. */
   'webhooks.openPortal': { args: noArgs, result: z.void(), access: ANYONE },
   /** The recent entries kept in main, newest first, one page at a time, so a reloaded renderer is not empty. */
@@ -711,6 +735,8 @@ export const eventContract = {
   'webhooks.status': WebhookStatusSchema,
   /** A registration's view changed other than its connection (the forwarder named the webhook). */
   'webhooks.view': WebhookViewSchema,
+  /** One message's forwarding to the registration's Forward-to URL changed (not kept across restarts). */
+  'webhooks.forward': ForwardReportSchema,
   'hubs.live': LiveStatusSchema,
   /** The open hub as a whole: after `hubs.open`, and again after its live channel reconnected (changes may have been missed). */
   'hubs.snapshot': HubSnapshotSchema,

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { BackendConfig, Logger } from './core/ports';
+import { isLoopbackHost } from '../common/forward-target';
 
 export interface BackendHandle {
   config: BackendConfig;
@@ -71,7 +72,8 @@ export function readWebhookUrl(env: NodeJS.ProcessEnv): string | null {
   return raw === '' ? null : parseBaseUrl(WEBHOOK_URL_ENV, raw);
 }
 
-function parseBaseUrl(name: string, raw: string): string {
+/** `raw` as a base URL (https, or http on loopback; no credentials, query or fragment); throws BackendConfigError saying why not, under `name`. */
+export function parseBaseUrl(name: string, raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -87,9 +89,8 @@ function parseBaseUrl(name: string, raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-export function isLoopback(hostname: string): boolean {
-  return hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost';
-}
+/** The one loopback rule of the app (common/forward-target.ts): 127.0.0.1, [::1] or localhost. */
+export const isLoopback = isLoopbackHost;
 
 export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string, log: Logger): Promise<BackendHandle> {
   const configured = readConfiguredBackend(env, redirectUri);

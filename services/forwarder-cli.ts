@@ -20,7 +20,7 @@ import { createConsoleLogger } from '../common/logger';
 import { DEMO_USER } from './demo-account';
 import { exemptList } from './shared/address-limits';
 import type { HubIdPolicy } from './forwarder/hub-binding';
-import { exitOnSignals } from './shared/exit-on-signals';
+import { exitOnSignals } from '../common/exit-on-signals';
 import { startWebhookServices, type WebhookServices } from './webhook-services';
 
 const USAGE = `Usage: npm run forwarder -- [--host H] [--port N] [--admin-host A] [--admin-port P] [--portal-port M] [--redis URL] [--trusted-proxy A,…] [--cloud-url U | --trust-hub-ids]

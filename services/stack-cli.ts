@@ -11,7 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createConsoleLogger } from '../common/logger';
-import { exitOnSignals } from './shared/exit-on-signals';
+import { exitOnSignals } from '../common/exit-on-signals';
 import { type RunningStack, type StackInfo, startStack } from './stack';
 
 const logger = createConsoleLogger('stack');

@@ -195,6 +195,8 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     'webhooks.add': (input) => afterStart(() => webhooks.add(input)),
     'webhooks.remove': (id) => afterStart(() => webhooks.remove(id)),
     'webhooks.undoRemove': (id) => afterStart(() => webhooks.undoRemove(id)),
+    'webhooks.edit': (edit) => afterStart(() => webhooks.edit(edit)),
+    'webhooks.forwardAgain': (webhookId, id) => afterStart(async () => webhooks.forwardAgain(webhookId, id)),
     'webhooks.openPortal': async () => {
       if (!backend.portalUrl) throw new AppError('invalid-argument', 'No developer portal is configured (set HUBDESK_PORTAL_URL).');
       await deps.openExternal(backend.portalUrl);

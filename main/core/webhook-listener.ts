@@ -8,7 +8,9 @@
  * names the listener as this app's own, so an intake routed here crosses the network with its body
  * once. It serves the `webhooks.*` and `inspector.*` channels and emits `webhooks.entry` (once per
  * intake), `webhooks.entryPatch` (what the other copy changed), `webhooks.status` and `webhooks.view` (the
- * forwarder named the webhook: its name is kept with the registration, to be shown offline too). Registrations
+ * forwarder named the webhook: its name is kept with the registration, to be shown offline too) and, for a
+ * registration with a Forward-to URL, `webhooks.forward` (each delivered message is also sent on to that local
+ * server by webhook-forwarding.ts, which only queues: the acknowledgement never waits for it). Registrations
  * belong to the developer, not to the cloud sign-in, so signing out leaves them running; but a registration
  * naming a hub proves, at each (re)connection, that this app acts for that hub with a fresh delegation token of
  * the signed-in account (webhook-hub-token.ts), so signed out it waits at its next reconnection until a sign-in.
@@ -23,6 +25,7 @@ import {
   WEBHOOK_UNDO_MS,
   type WebhookConnection,
   type WebhookMessageResult,
+  type WebhookEdit,
   type WebhookRegistrationInput,
   type WebhookView,
 } from '../../common/ipc-contract';
@@ -34,15 +37,18 @@ import { type Clock, type Logger, realSchedule, type Schedule } from './ports';
 import { openWebhookChannel, type WebhookChannel, type WebhookChannelOptions } from './webhook-channel';
 import { hubTokenSource } from './webhook-hub-token';
 import type { InspectorChange, ReceivedMessage, WebhookInspector } from './webhook-inspector';
-import { createReplayer } from './webhook-replay';
+import { createForwarding, type Forwarding, type ForwardingDeps } from './webhook-forwarding';
+import { createReplayer, REPLAY_GONE } from './webhook-replay';
 import { verifySignature } from './webhook-signatures';
 import type { WebhookRegistration, WebhookRegistrations } from './webhook-registrations';
 
-type WebhookEvent = 'webhooks.entry' | 'webhooks.entryPatch' | 'webhooks.status' | 'webhooks.view';
+type WebhookEvent = 'webhooks.entry' | 'webhooks.entryPatch' | 'webhooks.status' | 'webhooks.view' | 'webhooks.forward';
 
 export const NO_FORWARDER_REASON = 'No webhook forwarder is configured (set HUBDESK_WEBHOOK_URL).';
 export const NO_SECRET_REASON = 'The secret was kept only until Hubdesk quit; add this webhook again with its secret.';
 export const UNDO_TOO_LATE = 'This webhook was removed too long ago to bring it back; add it again with its secret.';
+export const NO_SUCH_WEBHOOK = 'There is no such webhook here (it may have been removed).';
+export const NO_FORWARD_TO = 'This webhook has no Forward-to URL; set one with Edit.';
 export const NO_TAP_CREDENTIAL_REASON = 'The tap credential could not be read; add this webhook again with it to see routing decisions.';
 
 export interface WebhookListener {
@@ -52,6 +58,10 @@ export interface WebhookListener {
   /** Stops it now; forgets it WEBHOOK_UNDO_MS later unless `undoRemove` brings it back first. */
   remove(id: string): void;
   undoRemove(id: string): WebhookView;
+  /** Changes the routing, signing secret or Forward to in place; a new routing reconnects (same listener ids, so the forwarder resumes). */
+  edit(edit: WebhookEdit): Promise<WebhookView>;
+  /** Queues a kept message for the registration's Forward-to URL again. */
+  forwardAgain(webhookId: string, id: string): void;
   /** Clearing is the history's (webhook-history.ts): it clears the files too. */
   inspector: Pick<WebhookInspector, 'snapshot'> & {
     /** The full message with its signature checked against the registration's signing secret. */
@@ -85,6 +95,8 @@ export interface WebhookListenerDeps {
    * registration. Without it (tests against a forwarder that trusts hub ids) none is sent.
    */
   delegationToken?(hubId: string): Promise<string>;
+  /** Forward to's retry jitter and bounds, replaced in tests. */
+  forwardingOptions?: Pick<ForwardingDeps, 'random' | 'limits'>;
 }
 
 interface Running {
@@ -92,6 +104,8 @@ interface Running {
   /** No `tap` when the registration has no tap credential: then the listener alone is the state. */
   connection: { listener: WebhookConnection; tap?: WebhookConnection };
   channels: WebhookChannel[];
+  /** Present while the registration has a Forward-to URL. */
+  forwarding?: Forwarding;
 }
 
 /** The worse of the two sockets is the registration's state: a dead tap is as visible as a dead listener. */
@@ -133,6 +147,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     ...(run.registration.webhookName !== undefined && { webhookName: run.registration.webhookName }),
     hasTapCredential: run.registration.tapCredential !== undefined,
     hasSigningSecret: run.registration.signingSecret !== undefined,
+    ...(run.registration.forwardTo !== undefined && { forwardTo: run.registration.forwardTo }),
     intakeUrl: deps.webhookUrl === null ? null : intakeUrl(deps.webhookUrl, run.registration.id),
     connection: connectionOf(run),
   });
@@ -171,7 +186,23 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     const run = running.get(id);
     running.delete(id);
     for (const channel of run?.channels ?? []) channel.stop();
+    run?.forwarding?.stop();
   };
+
+  /** Forward to: each message's progress is a `webhooks.forward` event; a message given up on is logged (its id, never its content). */
+  const forwardingFor = (webhookId: string, url: string | undefined): Forwarding | undefined =>
+    url === undefined
+      ? undefined
+      : createForwarding({
+          url,
+          clock,
+          schedule,
+          ...deps.forwardingOptions,
+          onProgress: ({ id, forward, queue }) => {
+            if (forward.state === 'failed') logger.warn('webhooks: forwarding a message failed', { webhookId, id, attempts: forward.attempts });
+            emit('webhooks.forward', { webhookId, id, forward, queue });
+          },
+        });
 
   const launch = (registration: WebhookRegistration) => {
     stop(registration.id);
@@ -181,7 +212,7 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     const initial: WebhookConnection = blocked === null ? { state: 'connecting' } : { state: 'unavailable', reason: blocked };
     const credential = tapCredential ? parseTapCredential(tapCredential) : undefined;
     const tap = tapCredential === undefined ? undefined : credential ? initial : ({ state: 'unavailable', reason: NO_TAP_CREDENTIAL_REASON } as const);
-    const run: Running = { registration, connection: { listener: initial, ...(tap && { tap }) }, channels: [] };
+    const run: Running = { registration, connection: { listener: initial, ...(tap && { tap }) }, channels: [], forwarding: forwardingFor(registration.id, registration.forwardTo) };
     running.set(registration.id, run);
     emit('webhooks.status', { webhookId: registration.id, connection: connectionOf(run) });
     if (webhookUrl === null || secret === null) return run;
@@ -204,7 +235,11 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
         backoff: deps.channelOptions?.backoff?.(),
         role: 'listener',
         listenerId: registration.listenerId,
-        onMessage: (message) => emitChange(inspector.delivered(registration.id, message)),
+        // Forwarding only queues: the acknowledgement never waits for the local server.
+        onMessage: (message) => {
+          emitChange(inspector.delivered(registration.id, message));
+          run.forwarding?.forward(message);
+        },
         onAcknowledged: (id) => registrations.setLastAck(registration.id, id),
         onConnection: (connection) => update(run, 'listener', connection),
         onWebhookName: (name) => named(run, name),
@@ -257,6 +292,31 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       pending.cancel();
       removed.delete(id);
       return view(launch(pending.registration));
+    },
+    async edit(edit) {
+      const run = running.get(edit.id);
+      const changed = run && (await registrations.edit(edit));
+      if (!run || !changed || disposed || running.get(edit.id) !== run) throw new AppError('invalid-argument', NO_SUCH_WEBHOOK);
+      const signingSecret = edit.signingSecret === undefined ? run.registration.signingSecret : (edit.signingSecret ?? undefined);
+      const { forwardTo: _f, ...rest } = run.registration;
+      const registration: WebhookRegistration = { ...rest, routing: changed.routing, signingSecret, ...(changed.forwardTo !== undefined && { forwardTo: changed.forwardTo }) };
+      if (JSON.stringify(registration.routing) !== JSON.stringify(run.registration.routing)) return view(launch(registration));
+      if (registration.forwardTo !== run.registration.forwardTo) {
+        run.forwarding?.stop();
+        run.forwarding = forwardingFor(registration.id, registration.forwardTo);
+      }
+      run.registration = registration;
+      const changedView = view(run);
+      emit('webhooks.view', changedView);
+      return changedView;
+    },
+    forwardAgain(webhookId, id) {
+      const run = running.get(webhookId);
+      if (!run) throw new AppError('invalid-argument', NO_SUCH_WEBHOOK);
+      if (!run.forwarding) throw new AppError('invalid-argument', NO_FORWARD_TO);
+      const source = inspector.source(webhookId, id);
+      if (!source) throw new AppError('invalid-argument', REPLAY_GONE);
+      run.forwarding.forward({ id, ...source }, { again: true });
     },
     inspector: {
       snapshot: (request) => inspector.snapshot(request),

@@ -11,7 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { type WebhookRegistrationInput, WebhookRoutingSchema, type WebhookRouting } from '../../common/ipc-contract';
+import { ForwardToSchema } from '../../common/forward-target';
+import { type WebhookEdit, type WebhookRegistrationInput, WebhookRoutingSchema, type WebhookRouting } from '../../common/ipc-contract';
 import { MAX_WEBHOOK_NAME_LENGTH } from '../../common/webhook-protocol';
 import { type KeyValueStore, type Logger, realSchedule, type Schedule } from './ports';
 import type { SecretStore } from './secret-store';
@@ -37,6 +38,8 @@ export interface WebhookRegistration {
   tapCredential: string | null | undefined;
   /** The third party's signing secret, for the inspector's signature checks: undefined when none was given, null when it cannot be read (as `secret`). */
   signingSecret: string | null | undefined;
+  /** Where each delivered message is forwarded (docs/webhooks-app.md, "Forward to"); undefined: nowhere. */
+  forwardTo?: string;
 }
 
 const StoredSchema = z.object({
@@ -52,6 +55,8 @@ const StoredSchema = z.object({
   hasTapCredential: z.boolean(),
   /** Whether it was given a signing secret (kept under signingSecretKey); absent in entries saved before there was one. */
   hasSigningSecret: z.boolean().optional(),
+  /** Checked as when it was given: a URL no longer allowed is dropped, never the registration with it. */
+  forwardTo: ForwardToSchema.optional().catch(undefined),
 });
 type Stored = z.infer<typeof StoredSchema>;
 
@@ -62,13 +67,19 @@ const StoredV1Schema = StoredSchema.extend({
   secretRecord: SealedSchema.nullable(),
   /** Absent: no tap credential; null: kept in memory only. */
   tapCredentialRecord: SealedSchema.nullable().optional(),
-}).omit({ hasTapCredential: true, hasSigningSecret: true, webhookName: true });
+}).omit({ hasTapCredential: true, hasSigningSecret: true, webhookName: true, forwardTo: true });
 
 export interface WebhookRegistrations {
   /** Reads and decrypts what settings hold; malformed entries are dropped (and logged). */
   load(): Promise<WebhookRegistration[]>;
   /** Adds, or replaces the registration with the same id (keeping its listenerId, so resuming still works). */
   add(input: WebhookRegistrationInput): Promise<WebhookRegistration>;
+  /**
+   * Changes a registration in place (its listener ids, name and other secrets kept); resolves with what
+   * changed as the registration now stands, secrets as given (`signingSecret`), or undefined when there
+   * is no such registration.
+   */
+  edit(edit: WebhookEdit): Promise<Pick<WebhookRegistration, 'routing' | 'forwardTo'> | undefined>;
   remove(id: string): void;
   /** Keeps the forwarder's name for the webhook with its registration (nothing when it is not registered). */
   setWebhookName(id: string, name: string): void;
@@ -152,6 +163,7 @@ export function createWebhookRegistrations({ secrets, store, logger, schedule = 
           secret: await secretOf(secretKey(record.id)),
           tapCredential: record.hasTapCredential ? await secretOf(tapCredentialKey(record.id)) : undefined,
           signingSecret: record.hasSigningSecret ? await secretOf(signingSecretKey(record.id)) : undefined,
+          ...(record.forwardTo !== undefined && { forwardTo: record.forwardTo }),
         })),
       );
     },
@@ -175,11 +187,31 @@ export function createWebhookRegistrations({ secrets, store, logger, schedule = 
         tapId: previous?.tapId ?? `hubdesk-tap-${randomUUID()}`,
         hasTapCredential: input.tapCredential !== undefined,
         hasSigningSecret: input.signingSecret !== undefined,
+        ...(input.forwardTo !== undefined && { forwardTo: input.forwardTo }),
       };
       // Read again after the await: another add may have finished meanwhile.
       save([...stored().filter((r) => r.id !== input.id), record]);
       const { v: _v, hasTapCredential: _t, hasSigningSecret: _s, ...rest } = record;
       return { ...rest, secret: input.secret, tapCredential: input.tapCredential, signingSecret: input.signingSecret };
+    },
+    async edit(edit) {
+      if (!stored().some((record) => record.id === edit.id)) return undefined;
+      if (edit.signingSecret === null) secrets.delete(signingSecretKey(edit.id));
+      else if (edit.signingSecret !== undefined) await secrets.set(signingSecretKey(edit.id), edit.signingSecret);
+      // Read again after the await: another change may have finished meanwhile.
+      const records = stored();
+      const previous = records.find((record) => record.id === edit.id);
+      if (!previous) return undefined;
+      const { forwardTo: _f, ...kept } = previous;
+      const forwardTo = edit.forwardTo === undefined ? previous.forwardTo : (edit.forwardTo ?? undefined);
+      const record: Stored = {
+        ...kept,
+        routing: edit.routing ?? previous.routing,
+        hasSigningSecret: edit.signingSecret === undefined ? previous.hasSigningSecret : edit.signingSecret !== null,
+        ...(forwardTo !== undefined && { forwardTo }),
+      };
+      save(records.map((candidate) => (candidate === previous ? record : candidate)));
+      return { routing: record.routing, ...(forwardTo !== undefined && { forwardTo }) };
     },
     remove(id) {
       save(stored().filter((record) => record.id !== id));

@@ -11,6 +11,7 @@ import { createOpenHubStore } from './stores/open-hub-store';
 import { createPreferencesStore, rememberOpenHub } from './stores/preferences-store';
 import { createSessionStore } from './stores/session-store';
 import { createWebhooksStore } from './stores/webhooks-store';
+import { createForwardingStore } from './stores/forwarding-store';
 import './styles.css';
 import { App } from './ui/app';
 import { browserNotifications } from './web-notifications';
@@ -32,6 +33,7 @@ const stores = {
   // Follows the open hub: its logs, and live values appended to the shown series.
   insights: createInsightsStore(bridge, openHub),
   webhooks: createWebhooksStore(bridge),
+  forwarding: createForwardingStore(bridge),
   link: getLinkStore(),
   preferences,
   desktop: createDesktopStore(bridge, browserNotifications),

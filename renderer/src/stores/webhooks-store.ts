@@ -33,6 +33,7 @@ import {
   type SignatureVerdict,
   type WebhookConnection,
   type WebhookEntry,
+  type WebhookEdit,
   type WebhookEntryPatch,
   type WebhookFullMessage,
   type WebhookRegistrationInput,
@@ -76,7 +77,7 @@ export type ReplayOptions = Pick<ReplayRequest, 'target' | 'headers' | 'body'>;
 
 export type RegistrationsState = { status: 'loading' } | { status: 'loaded'; views: WebhookView[] } | { status: 'error'; error: UiError };
 
-export type WebhookAction = 'add' | 'remove' | 'undoRemove' | 'clear' | 'openPortal' | 'setHistory';
+export type WebhookAction = 'add' | 'edit' | 'remove' | 'undoRemove' | 'clear' | 'openPortal' | 'setHistory';
 
 export interface WebhooksState {
   registrations: RegistrationsState;
@@ -112,6 +113,8 @@ export interface WebhooksState {
   actionError: UiError | null;
   load(): Promise<void>;
   add(input: WebhookRegistrationInput): Promise<boolean>;
+  /** Changes a registration in place (routing, signing secret, Forward to); true when main took it. */
+  edit(edit: WebhookEdit): Promise<boolean>;
   /** Removes it; its messages stay listed until WEBHOOK_UNDO_MS has passed without `undoRemove`. */
   remove(id: string): Promise<void>;
   /** The registration removed last, while it can still be brought back. */
@@ -258,6 +261,16 @@ export function createWebhooksStore(
         const ok = await run('add', () => bridge.webhooks.add(input));
         if (ok) await reloadList();
         return ok;
+      },
+
+      async edit(edit) {
+        const ok = await run('edit', () => bridge.webhooks.edit(edit));
+        if (!ok) return false;
+        // A new signing secret changes the selected message's verdict: it is fetched again.
+        const selected = get().selectedKey;
+        if (selected !== null && keyParts(selected).webhookId === edit.id) fetchDetails(selected);
+        await reloadList();
+        return true;
       },
 
       async remove(id) {

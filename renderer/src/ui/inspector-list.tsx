@@ -10,6 +10,7 @@ import type { WebhookEntry } from '../../../common/ipc-contract';
 import { formatSize, formatTime, outcomeOf, routingSummary } from '../format/webhook-labels';
 import { entryKey } from '../stores/webhooks-store';
 import { useWebhookTitles } from './use-webhook-titles';
+import { ForwardChip } from './forward-status';
 
 const ROW_HEIGHT = 40;
 /** Rows Page Up / Page Down move by. */
@@ -78,7 +79,11 @@ export function InspectorList({ entries, listed, selectedKey, onSelect }: { entr
                 <span className="cell-size">{formatSize(entry.size)}</span>
                 <span className="cell-webhook">{titleOf(entry.webhookId)}</span>
                 <OutcomeChip entry={entry} />
-                <span className="cell-routing">{entry.imported ? 'imported · ' : ''}{routingSummary(entry)}</span>
+                <span className="cell-routing">
+                  <ForwardChip entryKey={key} />
+                  {entry.imported ? 'imported · ' : ''}
+                  {routingSummary(entry)}
+                </span>
               </button>
             </div>
           );

@@ -13,6 +13,7 @@ import { JsonTree } from './json-tree';
 import { KeyPathPlayground } from './key-path-playground';
 import { MessageActions } from './message-actions';
 import { useHubName } from './stores-context';
+import { ForwardLine } from './forward-status';
 
 export function MessageDetails({ entry, details, intakeUrl }: { entry: WebhookEntry | undefined; details: MessageDetailsState; intakeUrl: string | null }) {
   const pane = useRef<HTMLElement>(null);
@@ -41,6 +42,7 @@ function Details({ entry, details, intakeUrl }: { entry: WebhookEntry; details: 
       {details.status === 'kept' && (
         <>
           <SignatureLine verdict={details.signature} archivedAt={entry.imported ? entry.receivedAt : undefined} />
+          <ForwardLine webhookId={entry.webhookId} id={entry.id} />
           <MessageActions message={details.message} intakeUrl={intakeUrl} />
         </>
       )}

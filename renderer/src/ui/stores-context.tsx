@@ -2,6 +2,7 @@
 import { createContext, type ReactNode, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { DesktopStore } from '../stores/desktop-store';
+import type { ForwardingStore } from '../stores/forwarding-store';
 import type { HubsStore } from '../stores/hubs-store';
 import type { InsightsStore } from '../stores/insights-store';
 import { isConnected, type LinkStore } from '../stores/link-store';
@@ -19,6 +20,8 @@ export interface Stores {
   /** The open hub's history: which capabilities it keeps, and the series the charts show (issue 16 §2). */
   insights: InsightsStore;
   webhooks: WebhooksStore;
+  /** Forward to: each message's forwarding to its local server, as main reports it. */
+  forwarding: ForwardingStore;
   /** The link to the app's main process (issue 13 §2). */
   link: LinkStore;
   /** Theme, sidebar, last hub and view, kept in localStorage (issue 13 §1). */

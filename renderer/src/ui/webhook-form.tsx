@@ -7,12 +7,12 @@
  * from the cloud); key values work either way.
  */
 import { useState } from 'react';
-import { useStore } from 'zustand';
-import { TAP_CREDENTIAL_MAX_LENGTH, WEBHOOK_MAX_KEY_VALUES, type WebhookRegistrationInput, type WebhookRouting } from '../../../common/ipc-contract';
+import { TAP_CREDENTIAL_MAX_LENGTH, type WebhookRegistrationInput, type WebhookRouting } from '../../../common/ipc-contract';
 import { TAP_CREDENTIAL_PATTERN } from '../../../common/webhook-protocol';
-import { parseKeyValues } from '../format/webhook-labels';
+import { type Problems, useCheckedForm } from './checked-form';
 import { FormDialog } from './form-dialog';
-import { useStores } from './stores-context';
+import { RoutingFields, routingFrom } from './routing-fields';
+import { useWebhookDialog } from './webhook-dialog-state';
 
 interface Fields {
   id: string;
@@ -26,7 +26,6 @@ interface Fields {
 
 const FIELD_ORDER = ['id', 'secret', 'tapCredential', 'signingSecret', 'routing'] as const;
 type FieldName = (typeof FIELD_ORDER)[number];
-type Problems = Partial<Record<FieldName, string>>;
 
 export function AddWebhookButton() {
   const [open, setOpen] = useState(false);
@@ -41,45 +40,20 @@ export function AddWebhookButton() {
 }
 
 function AddWebhookDialog({ onClose }: { onClose(): void }) {
-  const { webhooks, hubs } = useStores();
-  const pending = useStore(webhooks, (s) => s.pending);
-  const actionError = useStore(webhooks, (s) => s.actionError);
-  const hubList = useStore(hubs, (s) => s.list);
-  const hubOptions = hubList.status === 'loaded' ? hubList.hubs : [];
-  const [fields, setFields] = useState<Fields>({ id: '', secret: '', tapCredential: '', signingSecret: '', kind: 'keys', hubId: '', keyValues: '' });
-  const [problems, setProblems] = useState<Problems>({});
-  /** Main's answer is shown only once this dialog has asked (not an earlier action's error). */
-  const [asked, setAsked] = useState(false);
-  const chosenHub = fields.hubId || hubOptions[0]?.id || '';
-
-  const change = (patch: Partial<Fields>) => {
-    const next = { ...fields, ...patch };
-    setFields(next);
-    // A field already said to be wrong is checked again as it is edited.
-    if (Object.keys(problems).length > 0) setProblems(check(next, chosenHub).problems);
-  };
+  const { pending, hubOptions, ask, answer, chosenHubOf } = useWebhookDialog();
+  const { fields, change, checked, described, problem } = useCheckedForm<Fields, FieldName, WebhookRegistrationInput>(
+    'add-webhook',
+    FIELD_ORDER,
+    { id: '', secret: '', tapCredential: '', signingSecret: '', kind: 'keys', hubId: '', keyValues: '' },
+    (next) => check(next, chosenHubOf(next)),
+  );
+  const chosenHub = chosenHubOf(fields);
 
   const submit = async () => {
-    const { problems: found, input } = check(fields, chosenHub);
-    setProblems(found);
-    const first = FIELD_ORDER.find((name) => found[name] !== undefined);
-    if (first !== undefined) return document.getElementById(`add-webhook-${first}`)?.focus();
+    const input = checked();
     if (!input) return;
-    setAsked(true);
-    if (await webhooks.getState().add(input)) onClose();
+    await ask((state) => state.add(input), onClose);
   };
-
-  const described = (name: FieldName, hint?: string) => ({
-    'aria-invalid': problems[name] !== undefined,
-    'aria-describedby': [problems[name] !== undefined ? `add-webhook-${name}-problem` : undefined, hint].filter(Boolean).join(' ') || undefined,
-    id: `add-webhook-${name}`,
-  });
-  const problem = (name: FieldName) =>
-    problems[name] !== undefined && (
-      <span id={`add-webhook-${name}-problem`} className="error-text field-problem">
-        {problems[name]}
-      </span>
-    );
 
   return (
     <FormDialog title="Add a webhook" submitLabel="Add webhook" submitDisabled={pending === 'add'} onClose={onClose} onSubmit={() => void submit()}>
@@ -116,60 +90,15 @@ function AddWebhookDialog({ onClose }: { onClose(): void }) {
       <span id="signing-secret-hint" className="hint">
         The secret the sending service signs with (Standard Webhooks whsec_…, GitHub, Stripe or Slack): each message&apos;s signature is then checked.
       </span>
-      <fieldset>
-        <legend>Deliver to this app</legend>
-        <label className="inline">
-          <input type="radio" name="routing" checked={fields.kind === 'hub'} onChange={() => change({ kind: 'hub' })} />
-          Selected hub
-        </label>
-        <label className="inline">
-          <input type="radio" name="routing" checked={fields.kind === 'keys'} onChange={() => change({ kind: 'keys' })} />
-          Key values
-        </label>
-        {fields.kind === 'hub' && (
-          <>
-            <label>
-              Hub
-              <select value={chosenHub} onChange={(e) => change({ hubId: e.target.value })} disabled={hubOptions.length === 0} {...described('routing')}>
-                {hubOptions.map((hub) => (
-                  <option key={hub.id} value={hub.id}>
-                    {hub.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            {hubOptions.length === 0 ? (
-              <span className="hint">Sign in to choose one of your hubs.</span>
-            ) : (
-              <span className="hint">Each time it connects, Hubdesk proves to the forwarder with your sign-in that it acts for this hub.</span>
-            )}
-          </>
-        )}
-        {fields.kind === 'keys' && (
-          <>
-            <label>
-              Values
-              <input value={fields.keyValues} onChange={(e) => change({ keyValues: e.target.value })} placeholder="lamp-1, 42" autoComplete="off" spellCheck={false} {...described('routing', 'key-values-hint')} />
-            </label>
-            <span id="key-values-hint" className="hint">
-              Comma-separated; values that look like plain numbers (42, -2.5) are sent as numbers.
-            </span>
-          </>
-        )}
-        {problem('routing')}
-      </fieldset>
-      {asked && actionError && (
-        <p className="error-text" role="alert">
-          {actionError.message}
-        </p>
-      )}
+      <RoutingFields values={fields} hubOptions={hubOptions} chosenHub={chosenHub} onChange={change} described={(hint) => described('routing', hint)} problem={problem('routing')} prefix="add-webhook" />
+      {answer}
     </FormDialog>
   );
 }
 
 /** Every field's problem, in the order shown, and the input when there is none. */
-function check(fields: Fields, hubId: string): { problems: Problems; input?: WebhookRegistrationInput } {
-  const problems: Problems = {};
+function check(fields: Fields, hubId: string): { problems: Problems<FieldName>; result?: WebhookRegistrationInput } {
+  const problems: Problems<FieldName> = {};
   const id = fields.id.trim();
   const tap = fields.tapCredential.trim();
   const signing = fields.signingSecret.trim();
@@ -180,13 +109,5 @@ function check(fields: Fields, hubId: string): { problems: Problems; input?: Web
   const routing = routingFrom(fields.kind, hubId, fields.keyValues);
   if (!routing.ok) problems.routing = routing.issue;
   if (Object.keys(problems).length > 0 || !routing.ok) return { problems };
-  return { problems, input: { id, secret: fields.secret, routing: routing.value, ...(tap !== '' && { tapCredential: tap }), ...(signing !== '' && { signingSecret: signing }) } };
-}
-
-function routingFrom(kind: WebhookRouting['kind'], hubId: string, keyValues: string): { ok: true; value: WebhookRouting } | { ok: false; issue: string } {
-  if (kind === 'hub') return hubId ? { ok: true, value: { kind: 'hub', hubId } } : { ok: false, issue: 'Choose a hub (sign in to see your hubs).' };
-  const values = parseKeyValues(keyValues);
-  if (values.length === 0) return { ok: false, issue: 'Enter at least one key value.' };
-  if (values.length > WEBHOOK_MAX_KEY_VALUES) return { ok: false, issue: `Enter at most ${WEBHOOK_MAX_KEY_VALUES} key values.` };
-  return { ok: true, value: { kind: 'keys', values } };
+  return { problems, result: { id, secret: fields.secret, routing: routing.value, ...(tap !== '' && { tapCredential: tap }), ...(signing !== '' && { signingSecret: signing }) } };
 }

@@ -6,6 +6,8 @@ import { connectionLabel, routingLabel, webhookSubtitle, webhookTitle } from '..
 import { connectionOf } from '../stores/webhooks-store';
 import { CopyButton } from './copy-button';
 import { FormDialog } from './form-dialog';
+import { ForwardToLine } from './forward-status';
+import { EditWebhookButton } from './webhook-edit-form';
 import { useHubName, useLinked, useStores } from './stores-context';
 import { useNow } from './use-now';
 
@@ -46,8 +48,10 @@ export function WebhookRegistrations() {
                       <CopyButton text={view.intakeUrl} label="Copy URL" copied="Intake URL copied." failed="Could not copy; select the URL and copy it." />
                     </p>
                   )}
+                  <ForwardToLine view={view} />
                   <ConnectionIndicator connection={connection} />
                 </div>
+                <EditWebhookButton view={view} disabled={pending === 'edit' || !linked} />
                 <button type="button" aria-label={`Remove ${view.id}`} disabled={pending === 'remove' || !linked} onClick={() => setConfirming(view)}>
                   Remove
                 </button>

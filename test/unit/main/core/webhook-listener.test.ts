@@ -153,6 +153,40 @@ describe('webhook listener', () => {
     }
   });
 
+  it('edits the signing secret in place: the verdict follows it, the view says only whether one is set, no reconnect', async () => {
+    const { listener, entries, statuses, logger } = setup();
+    await listener.add(input);
+    await server.registered(1);
+    await until(() => statuses.at(-1)?.connection.state === 'connected');
+    const signed = { 'x-hub-signature-256': 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17', 'content-type': 'text/plain' };
+    server.send('listener', { type: 'message', message: { ...webhookMessage('m1'), headers: signed, rawBody: Buffer.from('Hello, World!').toString('base64') } });
+    await until(() => entries.length === 1);
+    expect(listener.inspector.message('wh1', 'm1')).toMatchObject({ signature: { status: 'no-secret' } });
+    const views: WebhookView[] = [];
+    listener.on('webhooks.view', (view) => views.push(view));
+    const edited = await listener.edit({ id: 'wh1', signingSecret: SIGNING_SECRET });
+    expect(edited).toMatchObject({ hasSigningSecret: true, connection: { state: 'connected' } });
+    expect(views).toEqual([edited]);
+    expect(listener.inspector.message('wh1', 'm1')).toMatchObject({ signature: { status: 'valid', scheme: 'github' } });
+    await listener.edit({ id: 'wh1', signingSecret: 'not the one it was signed with' });
+    expect(listener.inspector.message('wh1', 'm1')).toMatchObject({ signature: { status: 'invalid', reason: 'mismatch' } });
+    expect((await listener.edit({ id: 'wh1', signingSecret: null })).hasSigningSecret).toBe(false);
+    expect(server.registrations).toHaveLength(1);
+    expect(JSON.stringify([views, listener.list(), logger.lines])).not.toContain(SIGNING_SECRET);
+    await expect(listener.edit({ id: 'no-such', signingSecret: null })).rejects.toThrow(AppError);
+  });
+
+  it('a new routing registers again under the same listener id, so the forwarder resumes it', async () => {
+    const { listener } = setup();
+    await listener.add(input);
+    await server.registered(1);
+    const view = await listener.edit({ id: 'wh1', routing: { kind: 'keys', values: ['lamp-2', 3] } });
+    expect(view.routing).toEqual({ kind: 'keys', values: ['lamp-2', 3] });
+    await server.registered(2);
+    const [first, second] = server.registrations;
+    expect(second).toMatchObject({ listenerId: first!.listenerId, data: { $keys: ['lamp-2', 3] } });
+  });
+
   it('checks a delivered message’s signature with the registration’s signing secret, against the raw bytes', async () => {
     const { listener, entries } = setup();
     await listener.add({ ...input, signingSecret: SIGNING_SECRET });

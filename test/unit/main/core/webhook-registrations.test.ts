@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WebhookRegistrationInputSchema, WEBHOOK_MAX_KEY_VALUES } from '../../../../common/ipc-contract';
+import { WebhookEditSchema, WebhookRegistrationInputSchema, WEBHOOK_MAX_KEY_VALUES } from '../../../../common/ipc-contract';
 import type { SecretCipher } from '../../../../main/core/ports';
 import { ALLOW_PLAINTEXT_KEY, createSecretStore } from '../../../../main/core/secret-store';
 import { ACK_FLUSH_MS, ackKey, createWebhookRegistrations, REGISTRATIONS_KEY, secretKey, signingSecretKey, tapCredentialKey } from '../../../../main/core/webhook-registrations';
@@ -24,6 +24,38 @@ function setup(backend: SecretCipher['backend'] = 'aes-256-gcm', store = memoryS
 const settingsText = (store: ReturnType<typeof memoryStore>) => JSON.stringify([...store.data]);
 
 describe('webhook registrations', () => {
+  it('edits in place: the routing, a replaced or cleared signing secret (encrypted), Forward to; the listener ids kept', async () => {
+    const { store, registrations } = setup();
+    const added = await registrations.add(input);
+    const SIGNING = 'whsec_edited-signing-secret';
+    expect(await registrations.edit({ id: 'wh-1', routing: { kind: 'hub', hubId: 'hub-9' }, signingSecret: SIGNING, forwardTo: 'http://127.0.0.1:3000/hook' })).toEqual({
+      routing: { kind: 'hub', hubId: 'hub-9' },
+      forwardTo: 'http://127.0.0.1:3000/hook',
+    });
+    expect(settingsText(store)).not.toContain(SIGNING);
+    expect(store.data.get(signingSecretKey('wh-1'))).toMatchObject({ backend: 'aes-256-gcm' });
+    const [loaded] = await setup('aes-256-gcm', store).registrations.load();
+    expect(loaded).toEqual({ ...added, routing: { kind: 'hub', hubId: 'hub-9' }, signingSecret: SIGNING, forwardTo: 'http://127.0.0.1:3000/hook' });
+
+    // Absent fields are left as they are; null clears.
+    expect(await registrations.edit({ id: 'wh-1', signingSecret: null })).toEqual({ routing: { kind: 'hub', hubId: 'hub-9' }, forwardTo: 'http://127.0.0.1:3000/hook' });
+    expect(await registrations.edit({ id: 'wh-1', forwardTo: null })).toEqual({ routing: { kind: 'hub', hubId: 'hub-9' } });
+    expect(store.data.has(signingSecretKey('wh-1'))).toBe(false);
+    const [cleared] = await setup('aes-256-gcm', store).registrations.load();
+    expect(cleared).toEqual({ ...added, routing: { kind: 'hub', hubId: 'hub-9' }, signingSecret: undefined });
+    expect(await registrations.edit({ id: 'no-such', forwardTo: null })).toBeUndefined();
+  });
+
+  it('drops a saved Forward-to URL that is not allowed, never the registration with it', async () => {
+    const { store, registrations } = setup();
+    await registrations.add(input);
+    const saved = store.data.get(REGISTRATIONS_KEY) as object[];
+    store.set(REGISTRATIONS_KEY, [{ ...saved[0], forwardTo: 'http://192.0.2.1/hook' }]);
+    const [loaded] = await registrations.load();
+    expect(loaded).toMatchObject({ id: 'wh-1' });
+    expect(loaded).not.toHaveProperty('forwardTo');
+  });
+
   it('keeps the secret encrypted in settings and decrypts it on load after a restart', async () => {
     const { store, registrations } = setup();
     const added = await registrations.add(input);
@@ -258,5 +290,25 @@ describe('registration input validation', () => {
     ['a tap credential that is not a string', { ...input, tapCredential: 42 }],
   ])('refuses %s', (_name, value) => {
     expect(valid(value)).toBe(false);
+  });
+
+  const validForward = (forwardTo: unknown) => WebhookEditSchema.safeParse({ id: 'wh-1', forwardTo }).success;
+  it.each(['http://127.0.0.1:3000/hook', 'http://localhost:8080/a?b=c', 'http://[::1]:3000/', 'https://dev.example.com/hook', null])('takes %s as Forward to', (url) => {
+    expect(validForward(url)).toBe(true);
+  });
+  it.each([
+    ['plain http off this computer', 'http://192.168.1.5:3000/hook'],
+    ['plain http to a name', 'http://dev.example.com/hook'],
+    ['another scheme', 'ftp://127.0.0.1/hook'],
+    ['credentials', 'https://user:pw@dev.example.com/hook'],
+    ['a fragment', 'http://127.0.0.1:3000/hook#x'],
+    ['not a URL', '127.0.0.1:3000'],
+    ['an overlong URL', `https://dev.example.com/${'a'.repeat(2048)}`],
+    ['an empty text', ''],
+  ])('refuses %s as Forward to', (_name, url) => {
+    expect(validForward(url)).toBe(false);
+  });
+  it('refuses an edit with fields it does not know (the webhook secret is not edited)', () => {
+    expect(WebhookEditSchema.safeParse({ id: 'wh-1', secret: 'a-new-secret' }).success).toBe(false);
   });
 });

@@ -367,6 +367,33 @@ describe('webhooks store', () => {
     expect(store.getState().details).toEqual({ status: 'kept', key: 'wh1/m1', message });
   });
 
+  it('an edit of the selected message’s registration fetches it again (its signature verdict may change); a refused edit does not', async () => {
+    const { fake, store, runFlushes } = await loaded();
+    fake.emit('webhooks.entry', entry('m1'));
+    runFlushes();
+    store.getState().select('wh1/m1');
+    const message: WebhookFullMessage = { ...entry('m1'), body: {}, bodyOmitted: false, rawBody: 'e30=', rawTruncated: false };
+    fake.waiting('inspector.message')[0]!.resolve(ok({ status: 'kept', message, signature: { status: 'no-secret', scheme: 'github' } }));
+    await flush();
+
+    const refused = store.getState().edit({ id: 'wh1', forwardTo: 'http://127.0.0.1:3000/' });
+    fake.waiting('webhooks.edit')[0]!.resolve({ ok: false, error: { code: 'invalid-argument', message: 'There is no such webhook here (it may have been removed).' } });
+    expect(await refused).toBe(false);
+    expect(store.getState().actionError?.message).toMatch(/no such webhook/);
+    expect(fake.waiting('inspector.message')).toHaveLength(0);
+
+    const edited = store.getState().edit({ id: 'wh1', signingSecret: 'a-signing-secret' });
+    expect(fake.waiting('webhooks.edit')[0]!.args).toEqual([{ id: 'wh1', signingSecret: 'a-signing-secret' }]);
+    fake.waiting('webhooks.edit')[0]!.resolve(ok(webhookView('wh1', { hasSigningSecret: true })));
+    await flush();
+    expect(fake.waiting('inspector.message').map((call) => call.args)).toEqual([['wh1', 'm1']]);
+    fake.waiting('inspector.message')[0]!.resolve(ok({ status: 'kept', message, signature: { status: 'valid', scheme: 'github' } }));
+    fake.waiting('webhooks.list')[0]!.resolve(ok([webhookView('wh1', { hasSigningSecret: true })]));
+    expect(await edited).toBe(true);
+    expect(store.getState().details).toMatchObject({ status: 'kept', signature: { status: 'valid' } });
+    expect(registrationViews(store.getState())[0]!.hasSigningSecret).toBe(true);
+  });
+
   it('fetches the selected message in full on demand, and says when main no longer keeps it', async () => {
     const { fake, store, runFlushes } = await loaded();
     fake.emit('webhooks.entry', entry('m1'));

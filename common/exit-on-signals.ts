@@ -1,5 +1,5 @@
-/** How the services' command-line programs stop: once, on the first SIGINT or SIGTERM. */
-import type { Logger } from '../../common/logger';
+/** How the command-line programs (the services', and the app's `listen`) stop: once, on the first SIGINT or SIGTERM. */
+import type { Logger } from './logger';
 
 /** On the first SIGINT or SIGTERM, runs `stop` and exits 0, or 1 when it fails; later signals are ignored while it runs. */
 export function exitOnSignals(logger: Logger, name: string, stop: () => Promise<void>): void {
