@@ -53,6 +53,11 @@ export const SNAPSHOT_PAGE_ENTRIES = 200;
 const LIST_REDRAW_MS = 100;
 /** How often, at most, a filtered list asks main again while messages arrive. */
 export const REQUERY_MS = 500;
+/**
+ * After a change of the history (new messages, an import, a forgotten registration) its figures are
+ * read again from main within this time, once for a burst (docs/webhooks-app.md, "History").
+ */
+export const HISTORY_REFRESH_MS = 250;
 /** Accounted per entry besides its JSON length: the objects, the row's key and indexes. */
 const ENTRY_OVERHEAD_BYTES = 200;
 
@@ -192,6 +197,16 @@ export function createWebhooksStore(
   let detailsRequest = 0;
   /** Drops a removed registration's messages when its undo time is over. */
   let cancelForgetting: (() => void) | undefined;
+  let historyRequest = 0;
+  let cancelHistoryRefresh: (() => void) | undefined;
+  /** The history's figures read again soon, once for a burst of changes; only once they are shown at all. */
+  const refreshHistorySoon = () => {
+    if (store.getState().history === null) return;
+    cancelHistoryRefresh ??= options.schedule(() => {
+      cancelHistoryRefresh = undefined;
+      void store.getState().loadHistory();
+    }, HISTORY_REFRESH_MS);
+  };
   const withBounds = (held: WebhookEntry[], entries: WebhookEntry[]) => bounded(held, entries, capacity, budget);
 
   const store = createStore<WebhooksState>()((set, get) => {
@@ -305,8 +320,10 @@ export function createWebhooksStore(
       },
 
       async loadHistory() {
+        const request = ++historyRequest;
         const result = await settle(() => bridge.inspector.history());
-        if (result.ok) set({ history: result.value });
+        // An older answer never replaces a newer one.
+        if (result.ok && request === historyRequest) set({ history: result.value });
       },
 
       async setHistory(settings) {
@@ -344,7 +361,11 @@ export function createWebhooksStore(
         return exportMessages(bridge, chosen, registrationViews({ registrations }), format);
       },
 
-      importArchive: (open, pacing) => importMessages(bridge, open, pacing),
+      async importArchive(open, pacing) {
+        const result = await importMessages(bridge, open, pacing);
+        await get().loadHistory();
+        return result;
+      },
 
       async replaySelected(options) {
         const key = get().selectedKey;
@@ -359,8 +380,12 @@ export function createWebhooksStore(
     };
   });
 
-  /** Replaces the list by main's matches of the filter, page by page (within the list's bounds). */
-  const searchFiltered = async (): Promise<void> => {
+  /**
+   * Replaces the list by main's matches of the filter, page by page (within the list's bounds). `live`:
+   * asked again because messages arrived; while paused, the matches not shown yet are held instead
+   * ("paused, N new"), and the shown list stays as it is.
+   */
+  const searchFiltered = async (live = false): Promise<void> => {
     const { getState: get, setState: set } = store;
     const started = ++generation;
     const filter = get().filter;
@@ -375,6 +400,11 @@ export function createWebhooksStore(
       if (page.value.nextCursor === null || found.length >= capacity) break;
       before = page.value.nextCursor;
     }
+    const state = get();
+    if (live && state.paused) {
+      const shown = new Set(state.entries.map(entryKey));
+      return set({ ...withBounds(found.filter((entry) => !shown.has(entryKey(entry))), [...state.entries]), searching: false, filterError: null });
+    }
     set({ ...withBounds([], found), searching: false, filterError: null });
   };
   /** While filtered, new messages are not judged here (the text and key path need their bodies): main is asked again, at most every REQUERY_MS. */
@@ -382,7 +412,7 @@ export function createWebhooksStore(
   const requery = () => {
     cancelRequery ??= options.schedule(() => {
       cancelRequery = undefined;
-      void searchFiltered();
+      void searchFiltered(true);
     }, REQUERY_MS);
   };
 
@@ -395,6 +425,7 @@ export function createWebhooksStore(
     const held = get().held.filter(keep);
     const lostSelection = selected !== null && selected.startsWith(`${id}/`);
     set({ entries, held, bytes: withBounds([...held], [...entries]).bytes, ...(lostSelection && { selectedKey: null, details: { status: 'idle' }, replay: { status: 'idle' } }) });
+    refreshHistorySoon();
   };
 
   /** Selects `key` and fetches its full message (again, when it is already selected). */
@@ -461,8 +492,15 @@ export function createWebhooksStore(
     if (queued.length === 0) scheduleFlush(flush);
     queued.push(item);
   };
-  const stopEntries = bridge.on('webhooks.entry', (entry) => (isFiltering(store.getState().filter) ? requery() : enqueue({ kind: 'entry', entry: clampPreview(entry) })));
-  const stopPatches = bridge.on('webhooks.entryPatch', (patch) => enqueue({ kind: 'patch', patch }));
+  const stopEntries = bridge.on('webhooks.entry', (entry) => {
+    refreshHistorySoon();
+    if (isFiltering(store.getState().filter)) requery();
+    else enqueue({ kind: 'entry', entry: clampPreview(entry) });
+  });
+  const stopPatches = bridge.on('webhooks.entryPatch', (patch) => {
+    refreshHistorySoon();
+    enqueue({ kind: 'patch', patch });
+  });
   const stopStatus = bridge.on('webhooks.status', (status) => {
     store.setState({ connections: { ...store.getState().connections, [status.webhookId]: status.connection } });
   });
@@ -479,6 +517,8 @@ export function createWebhooksStore(
     dispose() {
       stopEntries();
       stopPatches();
+      cancelHistoryRefresh?.();
+      cancelRequery?.();
       stopStatus();
       stopView();
     },

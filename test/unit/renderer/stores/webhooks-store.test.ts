@@ -4,6 +4,7 @@ import {
   createWebhooksStore,
   entryBytes,
   entryKey,
+  HISTORY_REFRESH_MS,
   RENDERER_INSPECTOR_BUDGET_BYTES,
   RENDERER_INSPECTOR_CAPACITY,
   RENDERER_PREVIEW_MAX_CHARS,
@@ -165,6 +166,62 @@ describe('webhooks store', () => {
     await clearing;
     expect(store.getState().actionError).toBeNull();
     expect(store.getState().history).toEqual(emptied);
+  });
+
+  it('reads the history figures again soon after new messages (once a burst), at once after an import, and never keeps an older answer', async () => {
+    const { fake, store, runTimers, timers } = await loaded();
+    const figures = (messages: number) => ({ ...DEFAULT_HISTORY_SETTINGS, storage: 'encrypted' as const, messages, bytes: messages * 100, error: null });
+    // Not shown yet: nothing is read for new messages.
+    fake.emit('webhooks.entry', entry('m0'));
+    expect(timers).toHaveLength(0);
+    const first = store.getState().loadHistory();
+    fake.waiting('inspector.history')[0]!.resolve(ok(figures(1)));
+    await first;
+
+    fake.emit('webhooks.entry', entry('m1'));
+    fake.emit('webhooks.entry', entry('m2'));
+    fake.emit('webhooks.entryPatch', patch('m1', { delivered: true }));
+    expect(timers.filter((timer) => !timer.cancelled).map((timer) => timer.ms)).toEqual([HISTORY_REFRESH_MS]);
+    runTimers();
+    expect(fake.waiting('inspector.history')).toHaveLength(1);
+    const newer = store.getState().loadHistory();
+    const [older, latest] = fake.waiting('inspector.history');
+    latest!.resolve(ok(figures(3)));
+    await newer;
+    older!.resolve(ok(figures(2)));
+    await flush();
+    expect(store.getState().history?.messages).toBe(3);
+
+    const line = JSON.stringify({ webhookId: 'wh1', id: 'imp', receivedAt: '2026-01-01T00:00:00.000Z', method: 'POST', headers: {}, query: {}, rawBody: '', routing: null, delivered: false });
+    const importing = store.getState().importArchive(
+      async function* () {
+        yield new TextEncoder().encode(`${line}\n`);
+      },
+      { pause: async () => {} },
+    );
+    await vi.waitFor(() => expect(fake.waiting('inspector.import')).toHaveLength(1));
+    fake.waiting('inspector.import')[0]!.resolve(ok({ added: 1, duplicates: 0 }));
+    await vi.waitFor(() => expect(fake.waiting('inspector.history')).toHaveLength(1));
+    fake.waiting('inspector.history')[0]!.resolve(ok(figures(4)));
+    expect((await importing).ok).toBe(true);
+    expect(store.getState().history?.messages).toBe(4);
+  });
+
+  it('pause holds the new matches of a filter too: the shown list stays, resume shows them', async () => {
+    const { fake, store, runTimers } = await loaded();
+    const filtering = store.getState().setFilter({ text: 'lamp' });
+    fake.waiting('inspector.snapshot')[0]!.resolve(page([entry('m1')]));
+    await filtering;
+    store.getState().pause();
+    fake.emit('webhooks.entry', entry('m2'));
+    runTimers();
+    fake.waiting('inspector.snapshot')[0]!.resolve(page([entry('m2'), entry('m1')]));
+    await flush();
+    expect(ids(store.getState().entries)).toEqual(['m1']);
+    expect(ids(store.getState().held)).toEqual(['m2']);
+    store.getState().resume();
+    expect(ids(store.getState().entries)).toEqual(['m2', 'm1']);
+    expect(store.getState().held).toEqual([]);
   });
 
   it('applies status events, before and after the list; the bridge drops malformed events before the store', async () => {
