@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { type WebhookRegistrationInput, WebhookRoutingSchema, type WebhookRouting } from '../../common/ipc-contract';
 import { MAX_WEBHOOK_NAME_LENGTH } from '../../common/webhook-protocol';
 import { type KeyValueStore, type Logger, realSchedule, type Schedule } from './ports';
+import { perKeyQueue } from './per-key-queue';
 import type { SecretStore } from './secret-store';
 
 export const REGISTRATIONS_KEY = 'webhooks:registrations';
@@ -139,6 +140,34 @@ export function createWebhookRegistrations({ secrets, store, logger, schedule = 
     pendingAcks.clear();
   };
 
+  const oneAddAtATime = perKeyQueue();
+  const add = async (input: WebhookRegistrationInput): Promise<WebhookRegistration> => {
+    const previous = stored().find((record) => record.id === input.id);
+    if (input.tapCredential === undefined) secrets.delete(tapCredentialKey(input.id));
+    if (input.signingSecret === undefined) secrets.delete(signingSecretKey(input.id));
+    await Promise.all([
+      secrets.set(secretKey(input.id), input.secret),
+      input.tapCredential !== undefined && secrets.set(tapCredentialKey(input.id), input.tapCredential),
+      input.signingSecret !== undefined && secrets.set(signingSecretKey(input.id), input.signingSecret),
+    ]);
+    const record: Stored = {
+      v: 2,
+      id: input.id,
+      routing: input.routing,
+      ...(input.label !== undefined && { label: input.label }),
+      // The same webhook id is the same webhook: its name stays until the forwarder gives another.
+      ...(previous?.webhookName !== undefined && { webhookName: previous.webhookName }),
+      listenerId: previous?.listenerId ?? `hubdesk-${randomUUID()}`,
+      tapId: previous?.tapId ?? `hubdesk-tap-${randomUUID()}`,
+      hasTapCredential: input.tapCredential !== undefined,
+      hasSigningSecret: input.signingSecret !== undefined,
+    };
+    // Read again after the await: another add may have finished meanwhile.
+    save([...stored().filter((r) => r.id !== input.id), record]);
+    const { v: _v, hasTapCredential: _t, hasSigningSecret: _s, ...rest } = record;
+    return { ...rest, secret: input.secret, tapCredential: input.tapCredential, signingSecret: input.signingSecret };
+  };
+
   return {
     async load() {
       return Promise.all(
@@ -155,32 +184,9 @@ export function createWebhookRegistrations({ secrets, store, logger, schedule = 
         })),
       );
     },
-    async add(input) {
-      const previous = stored().find((record) => record.id === input.id);
-      if (input.tapCredential === undefined) secrets.delete(tapCredentialKey(input.id));
-      if (input.signingSecret === undefined) secrets.delete(signingSecretKey(input.id));
-      await Promise.all([
-        secrets.set(secretKey(input.id), input.secret),
-        input.tapCredential !== undefined && secrets.set(tapCredentialKey(input.id), input.tapCredential),
-        input.signingSecret !== undefined && secrets.set(signingSecretKey(input.id), input.signingSecret),
-      ]);
-      const record: Stored = {
-        v: 2,
-        id: input.id,
-        routing: input.routing,
-        ...(input.label !== undefined && { label: input.label }),
-        // The same webhook id is the same webhook: its name stays until the forwarder gives another.
-        ...(previous?.webhookName !== undefined && { webhookName: previous.webhookName }),
-        listenerId: previous?.listenerId ?? `hubdesk-${randomUUID()}`,
-        tapId: previous?.tapId ?? `hubdesk-tap-${randomUUID()}`,
-        hasTapCredential: input.tapCredential !== undefined,
-        hasSigningSecret: input.signingSecret !== undefined,
-      };
-      // Read again after the await: another add may have finished meanwhile.
-      save([...stored().filter((r) => r.id !== input.id), record]);
-      const { v: _v, hasTapCredential: _t, hasSigningSecret: _s, ...rest } = record;
-      return { ...rest, secret: input.secret, tapCredential: input.tapCredential, signingSecret: input.signingSecret };
-    },
+    // Two adds of one id at once would interleave their secret writes and records (one's routing
+    // with the other's secret): each waits for the one before (docs/webhooks-app.md, "Registrations").
+    add: (input) => oneAddAtATime(input.id, () => add(input)),
     remove(id) {
       save(stored().filter((record) => record.id !== id));
       secrets.delete(secretKey(id));
