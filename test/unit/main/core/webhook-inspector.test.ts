@@ -315,6 +315,14 @@ describe('imported messages and the source of a message', () => {
     expect(inspector.message('wh', 'evt_r')).toMatchObject({ status: 'kept', message: { rejected, rawBody: '' } });
   });
 
+  it('an imported refusal is listed as it was: its refusal and the whole size of its cut body', () => {
+    const inspector = createWebhookInspector();
+    const rejected = { status: 413, error: 'payload_too_large', reason: 'too large', bodyTruncated: true };
+    const archived = { webhookId: 'wh', id: 'imp-r', receivedAt: '2026-01-01T00:00:00.000Z', method: 'POST', headers: {}, query: {}, rawBody: Buffer.from('{"a').toString('base64'), routing: { option: 'none' as const, matched: [], reason: 'too large' }, delivered: false, rejected, size: 300_000 };
+    expect(entryOf(inspector.imported(archived))).toMatchObject({ rejected, size: 300_000, bodyBytes: 3, imported: true });
+    expect(inspector.message('wh', 'imp-r')).toMatchObject({ status: 'kept', message: { rejected, size: 300_000 } });
+  });
+
   it("a refused intake's kept first bytes and JSON error position reach the full message; its size stays the whole body's", () => {
     const inspector = createWebhookInspector();
     const broken = '{"device": {"id": "lamp-1",\n  "on" true}}';
