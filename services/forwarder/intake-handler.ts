@@ -16,11 +16,12 @@
  * and reason, headers, query and the body's first 64 KiB, refused-body.ts; for JSON that does not parse,
  * where it stops), so the owner's inspector shows it; an unknown webhook has no tap to tell.
  *
- * What a listener receives: headers lower-cased, repeated ones joined with ", ", without hop-by-hop
+ * What a listener receives: headers lower-cased, repeated ones joined with ", " in order (every one:
+ * `headersDistinct`, where Node's `headers` keeps only the first of some, e.g. User-Agent), without hop-by-hop
  * headers (RFC 9110 §7.6.1, plus those named in Connection) and without `cookie` (a browser's ambient
  * credential for the forwarder, never meant for the receiving hub); query as name → first value.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';
 import type { Logger } from '../../common/logger';
 import { pathOf, writeError } from '../shared/http-app';
@@ -71,7 +72,7 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
   const accept = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord, raw: Buffer, reservation: Reservation | undefined, refuse: (error: unknown) => void): void => {
     const receivedAt = new Date(deps.now()).toISOString();
     const body = decodeBody(raw, request.headers['content-type'], limits.jsonDepth);
-    const headers = forwardedHeaders(request.headers);
+    const headers = forwardedHeaders(request);
     const query = queryOf(request.url ?? '');
     const answer = ({ decision, targets }: Routed): void => {
       const accepted = (id: string) => {
@@ -107,7 +108,7 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
     deps.metrics.intake(refusal.status);
     if (!webhook || !backend.tapped(webhook.id)) return;
     const webhookId = webhook.id;
-    const seen = { receivedAt: new Date(deps.now()).toISOString(), headers: forwardedHeaders(request.headers), query: queryOf(request.url ?? '') };
+    const seen = { receivedAt: new Date(deps.now()).toISOString(), headers: forwardedHeaders(request), query: queryOf(request.url ?? '') };
     const method = request.method ?? '';
     (body ?? captureBody(request)).whenSettled(({ bytes, size }) => {
       const rejected = {
@@ -218,15 +219,16 @@ const settled = (kept: ReturnType<typeof keptOf>): BodyCapture => ({ whenSettled
 
 const NONE_NAMED: ReadonlySet<string> = new Set();
 
-function forwardedHeaders(incoming: IncomingHttpHeaders): Record<string, string> {
-  const connection = incoming.connection;
+function forwardedHeaders(request: IncomingMessage): Record<string, string> {
+  const connection = request.headers.connection;
   const named = connection === undefined ? NONE_NAMED : new Set(connection.toLowerCase().split(',').map((name) => name.trim()));
+  const incoming = request.headersDistinct;
   const kept: Record<string, string> = {};
   for (const name in incoming) {
-    const value = incoming[name];
-    if (value === undefined || NOT_FORWARDED.has(name) || named.has(name)) continue;
+    const values = incoming[name];
+    if (values === undefined || NOT_FORWARDED.has(name) || named.has(name)) continue;
     // Defined, not assigned: a `__proto__` header stays plain data.
-    Object.defineProperty(kept, name, { value: Array.isArray(value) ? value.join(', ') : value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(kept, name, { value: values.join(', '), enumerable: true, writable: true, configurable: true });
   }
   return kept;
 }

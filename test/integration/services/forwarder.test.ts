@@ -118,6 +118,17 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       expect(Date.parse(message.receivedAt)).not.toBeNaN();
     });
 
+    it('passes on every value of a header sent several times, in order, joined with ", " (User-Agent too, which Node keeps once)', async () => {
+      await newWebhook();
+      const listener = await listen({ listenerId: 'l1', hubId: 'hub-1' });
+      const lines = ['User-Agent: first-agent', 'X-Note: a', 'user-agent: second-agent', 'X-Note: b', 'X-Note: c', 'Content-Type: text/plain', 'Content-Length: 2', 'Connection: close'];
+      const answer = await rawExchange(forwarder.url, (socket) => void socket.write([`POST /webhook/${webhook.id}?hub=hub-1 HTTP/1.1`, 'Host: 127.0.0.1', ...lines, '', 'hi'].join('\r\n')));
+      expect(answer.status).toBe(202);
+      const message = await listener.nextMessage();
+      expect(message.headers['user-agent']).toBe('first-agent, second-agent');
+      expect(message.headers['x-note']).toBe('a, b, c');
+    });
+
     it("registering names the webhook as its owner did, to a listener and to a tap", async () => {
       webhook = await store.create({ name: '  Lamp events  ', ownerId: 'owner-1' });
       expect((await listen({ listenerId: 'named', hubId: 'h' })).webhookName).toBe('Lamp events');
