@@ -38,6 +38,7 @@ import {
   type WebhookRegistrationInput,
   type WebhookView,
 } from '../../../common/ipc-contract';
+import { intakeOrder } from '../../../common/intake-order';
 import type { MessageFilter } from '../../../common/message-filter';
 import { webhookTitle } from '../format/webhook-labels';
 import { atMostEvery, type ScheduleFlush } from './frame-scheduler';
@@ -482,9 +483,8 @@ export function createWebhooksStore(
       if (at) at[0][at[1]] = item.entry;
       else where.set(key, [fresh, fresh.push(item.entry) - 1]);
     }
-    fresh.reverse(); // newest first
-    if (state.paused) store.setState(withBounds([...fresh, ...held], entries));
-    else store.setState(withBounds(held, [...fresh, ...entries]));
+    if (state.paused) store.setState(withBounds(inIntakeOrder(fresh, held), entries));
+    else store.setState(withBounds(held, inIntakeOrder(fresh, entries)));
     if (refetch) fetchDetails(state.selectedKey);
   };
 
@@ -523,6 +523,40 @@ export function createWebhooksStore(
       stopView();
     },
   };
+}
+
+/**
+ * `fresh` (in arrival order) placed among `list` (newest first) by the forwarder's sequence
+ * (`intakeOrder`): an intake whose message came after a later one's (a delivery and a tap event on two
+ * sockets) goes below it. New messages almost always go in front (one comparison); any other is
+ * placed by a binary search of the list, which is kept in this order.
+ */
+export function inIntakeOrder(fresh: readonly WebhookEntry[], list: readonly WebhookEntry[]): WebhookEntry[] {
+  let out = list as WebhookEntry[];
+  /** What goes in front of `out`, newest last: gathered, so a burst is one copy of the list. */
+  let front: WebhookEntry[] = [];
+  const settle = () => {
+    out = [...front.reverse(), ...out];
+    front = [];
+  };
+  for (const entry of fresh) {
+    const newest = front.at(-1) ?? out[0];
+    if (newest === undefined || intakeOrder(newest, entry) <= 0) {
+      front.push(entry);
+      continue;
+    }
+    settle();
+    let low = 1;
+    let high = out.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (intakeOrder(out[middle]!, entry) > 0) low = middle + 1;
+      else high = middle;
+    }
+    out.splice(low, 0, entry);
+  }
+  settle();
+  return out;
 }
 
 /** Keeps a summary's preview within RENDERER_PREVIEW_MAX_CHARS, whatever the host sent. */

@@ -118,6 +118,35 @@ describe('webhooks store', () => {
     expect(ids(store.getState().entries)).toEqual(['e', 'd', 'c']);
   });
 
+  it("lists intakes in the forwarder's order even when a later one's message arrived first, in one batch or across batches, shown or held", async () => {
+    const { fake, store, runFlushes } = await loaded();
+    const evt = (sequence: number) => `evt_00000abcd_${sequence.toString(36).padStart(10, '0')}`;
+    // The delivery of 3 comes before the tap event of 2 (another hub's), on the other socket.
+    for (const sequence of [1, 3, 2]) fake.emit('webhooks.entry', entry(evt(sequence)));
+    runFlushes();
+    expect(ids(store.getState().entries)).toEqual([evt(3), evt(2), evt(1)]);
+    fake.emit('webhooks.entry', entry(evt(36)));
+    runFlushes();
+    fake.emit('webhooks.entry', entry(evt(35)));
+    fake.emit('webhooks.entry', entry(evt(37)));
+    runFlushes();
+    expect(ids(store.getState().entries)).toEqual([evt(37), evt(36), evt(35), evt(3), evt(2), evt(1)]);
+    store.getState().pause();
+    fake.emit('webhooks.entry', entry(evt(39)));
+    fake.emit('webhooks.entry', entry(evt(38)));
+    runFlushes();
+    expect(ids(store.getState().held)).toEqual([evt(39), evt(38)]);
+    store.getState().resume();
+    expect(ids(store.getState().entries).slice(0, 3)).toEqual([evt(39), evt(38), evt(37)]);
+    // Other ids (an imported file's) go by their time; at the same time, in the order they came.
+    fake.emit('webhooks.entry', entry('imported-old', { receivedAt: '2025-01-01T00:00:00.000Z' }));
+    fake.emit('webhooks.entry', entry('x1', { receivedAt: '2027-01-01T00:00:00.000Z' }));
+    fake.emit('webhooks.entry', entry('x2', { receivedAt: '2027-01-01T00:00:00.000Z' }));
+    runFlushes();
+    expect(ids(store.getState().entries).slice(0, 2)).toEqual(['x2', 'x1']);
+    expect(ids(store.getState().entries).at(-1)).toBe('imported-old');
+  });
+
   it('holds the full default capacity of 10,000', async () => {
     const { fake, store, runFlushes } = await loaded();
     for (let i = 0; i < RENDERER_INSPECTOR_CAPACITY + 10; i++) fake.emit('webhooks.entry', entry(`m${i}`));
