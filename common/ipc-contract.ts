@@ -521,6 +521,10 @@ export const ArchivedMessageSchema = z.object({
   rawBody: InspectorBodySchema,
   routing: RoutingDecisionSchema.nullable(),
   delivered: z.boolean(),
+  /** The forwarder refused it (its answer's status, error code and reason; where its JSON stopped). */
+  rejected: TapEventSchema.shape.rejected,
+  /** The whole body's size when `rawBody` is not all of it (a refused intake's first bytes). */
+  size: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type ArchivedMessage = z.infer<typeof ArchivedMessageSchema>;
 /** Messages per `inspector.import` call: the window sends a file's messages in batches that fit a frame. */

@@ -6,11 +6,15 @@
  * HAR: each message is an entry whose `request` is the intake as received — method, URL (the
  * webhook's intake URL with the query), headers, `queryString`, and `postData` with the body: as
  * `text` when it is UTF-8, else base64 in `text` with `"_encoding": "base64"` (HAR 1.2 has `encoding`
- * on response content only; custom fields start with `_`). The forwarder's answer is not known to the
- * app: `response.status` is 202 (every message the inspector shows was accepted). What only Hubdesk
- * knows (webhook id, message id, routing decision, delivered) is in `_hubdesk`, so an export imports
- * back equal. A HAR from elsewhere (a browser's) imports too: the webhook id comes from a
- * `/webhook/<id>` path, else "imported".
+ * on response content only; custom fields start with `_`). `bodySize` is the whole body's size (-1 when
+ * a refused body was cut and its size is not known). `response` is the forwarder's answer as it wrote
+ * it: 202 `{"id"}` for an accepted intake, or the refusal's status with its `{error,
+ * error_description}` body. What only Hubdesk knows (webhook id, message id, routing decision,
+ * delivered, the refusal, the whole size of a cut body) is in `_hubdesk`, so an export imports back
+ * equal and exports again byte for byte: every message is written in the schema's key order. A HAR
+ * from elsewhere (a browser's) imports too: the webhook id comes from a `/webhook/<id>` path, else
+ * "imported"; a header named more than once keeps every value, joined with ", " in order (as the
+ * forwarder joins them).
  *
  * NDJSON: each line is one ArchivedMessage as JSON.
  *
@@ -21,7 +25,6 @@
 import { z } from 'zod';
 import { base64ByteLength, base64Bytes, bytesBase64, strictUtf8 } from './base64';
 import { type ArchivedMessage, ArchivedMessageSchema, INSPECTOR_BODY_MAX_BYTES } from './ipc-contract';
-import { RoutingDecisionSchema } from './webhook-protocol';
 
 export type { ArchivedMessage };
 
@@ -39,12 +42,12 @@ const HarEntrySchema = z.object({
     queryString: z.array(HarPairSchema).optional(),
     postData: z.object({ mimeType: z.string().optional(), text: z.string().optional(), _encoding: z.string().optional(), encoding: z.string().optional() }).optional(),
   }),
-  _hubdesk: z.object({ webhookId: z.string(), id: z.string(), routing: z.unknown(), delivered: z.boolean() }).partial().optional(),
+  _hubdesk: z.object({ webhookId: z.string(), id: z.string(), routing: z.unknown(), delivered: z.boolean(), rejected: z.unknown(), size: z.unknown() }).partial().optional(),
 });
 
 /** `creator` names the exporting app; `urlOf` gives a webhook's intake URL (without query). */
 export function toHar(messages: readonly ArchivedMessage[], creator: { name: string; version: string }, urlOf: (webhookId: string) => string): string {
-  const entries = messages.map((message) => {
+  const entries = messages.map(canonical).map((message) => {
     const text = utf8Text(message.rawBody);
     const query = Object.entries(message.query);
     const search = new URLSearchParams(query).toString();
@@ -64,21 +67,60 @@ export function toHar(messages: readonly ArchivedMessage[], creator: { name: str
           ...(text === undefined && { _encoding: 'base64' }),
         },
         headersSize: -1,
-        bodySize: base64ByteLength(message.rawBody),
+        bodySize: message.size ?? (message.rejected?.bodyTruncated ? -1 : base64ByteLength(message.rawBody)),
       },
-      response: { status: 202, statusText: 'Accepted', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: 0, mimeType: '' }, redirectURL: '', headersSize: -1, bodySize: -1 },
+      response: forwarderAnswer(message),
       cache: {},
       timings: { send: 0, wait: 0, receive: 0 },
-      _hubdesk: { webhookId: message.webhookId, id: message.id, routing: message.routing, delivered: message.delivered },
+      _hubdesk: {
+        webhookId: message.webhookId,
+        id: message.id,
+        routing: message.routing,
+        delivered: message.delivered,
+        ...(message.rejected && { rejected: message.rejected }),
+        ...(message.size !== undefined && { size: message.size }),
+      },
     };
   });
   return JSON.stringify({ log: { version: '1.2', creator, entries } }, null, 2);
 }
 
+/** What the forwarder answered the intake (docs/interface.md §4.7): 202 `{"id"}`, or the refusal's error body. */
+function forwarderAnswer(message: ArchivedMessage) {
+  const { rejected } = message;
+  const text = JSON.stringify(rejected ? { error: rejected.error, error_description: rejected.reason } : { id: message.id });
+  const size = new TextEncoder().encode(text).length;
+  return {
+    status: rejected?.status ?? 202,
+    statusText: rejected ? rejected.error : 'Accepted',
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: [{ name: 'content-type', value: 'application/json' }],
+    content: { size, mimeType: 'application/json', text },
+    redirectURL: '',
+    headersSize: -1,
+    bodySize: size,
+  };
+}
+
 // ---- NDJSON
 
 export function toNdjson(messages: readonly ArchivedMessage[]): string {
-  return messages.map((message) => `${JSON.stringify(message)}\n`).join('');
+  return messages.map((message) => `${JSON.stringify(canonical(message))}\n`).join('');
+}
+
+/**
+ * The message as the schema gives it back: its keys (and its routing's) in the schema's order, unknown
+ * ones dropped. A message read from a file comes out of the same schema, so exporting it again writes
+ * the same bytes. Throws for a message the schema refuses (the exporter checks them first: `isArchivable`).
+ */
+function canonical(message: ArchivedMessage): ArchivedMessage {
+  return ArchivedMessageSchema.parse(message);
+}
+
+/** Whether a message can be written to a file (and read back): within the schema's bounds. */
+export function isArchivable(message: ArchivedMessage): boolean {
+  return ArchivedMessageSchema.safeParse(message).success;
 }
 
 // ---- Reading one entry (common/archive-reader.ts finds them in the file)
@@ -105,38 +147,60 @@ function fromHarEntry(value: unknown, number: number): EntryRead {
   const postData = request.postData;
   const base64 = postData?.text === undefined ? '' : postData._encoding === 'base64' || postData.encoding === 'base64' ? postData.text : bytesBase64(new TextEncoder().encode(postData.text));
   if (base64ByteLength(base64) > INSPECTOR_BODY_MAX_BYTES) return { ok: false, reason: `its body is larger than ${INSPECTOR_BODY_MAX_BYTES / 1024} KiB` };
-  const routing = ours?.routing === undefined ? null : RoutingDecisionSchema.nullable().safeParse(ours.routing);
-  return checked({
-    webhookId: ours?.webhookId ?? /\/webhook\/([A-Za-z0-9_-]{1,200})$/.exec(url.pathname)?.[1] ?? IMPORTED_WEBHOOK_ID,
-    id: ours?.id ?? `imported-${number}-${startedDateTime}`.slice(0, 200),
-    receivedAt: startedDateTime,
-    method: request.method.toUpperCase(),
-    headers: firstValues(request.headers, (name) => name.toLowerCase()),
-    query: firstValues(request.queryString ?? [...url.searchParams].map(([name, value]) => ({ name, value })), (name) => name),
-    rawBody: base64,
-    routing: routing === null ? null : routing.success ? routing.data : null,
-    delivered: ours?.delivered ?? false,
-  });
+  // Hubdesk's own fields are checked as strictly as the rest: a routing that does not parse is a reason, not a null.
+  return checked(
+    {
+      webhookId: ours?.webhookId ?? /\/webhook\/([A-Za-z0-9_-]{1,200})$/.exec(url.pathname)?.[1] ?? IMPORTED_WEBHOOK_ID,
+      id: ours?.id ?? `imported-${number}-${startedDateTime}`.slice(0, 200),
+      receivedAt: startedDateTime,
+      method: request.method.toUpperCase(),
+      headers: joinedValues(request.headers),
+      query: firstValues(request.queryString ?? [...url.searchParams].map(([name, value]) => ({ name, value }))),
+      rawBody: base64,
+      routing: ours?.routing ?? null,
+      delivered: ours?.delivered ?? false,
+      ...(ours?.rejected !== undefined && { rejected: ours.rejected }),
+      ...(ours?.size !== undefined && { size: ours.size }),
+    },
+    '_hubdesk.',
+  );
 }
 
-function checked(value: unknown): EntryRead {
+/** `hubdeskPrefix`: how a HAR names the fields it keeps under `_hubdesk` (routing, delivered, rejected, size), in a reason. */
+function checked(value: unknown, hubdeskPrefix = ''): EntryRead {
   const parsed = ArchivedMessageSchema.safeParse(value);
-  return parsed.success ? { ok: true, message: parsed.data } : { ok: false, reason: firstIssue(parsed.error) };
+  return parsed.success ? { ok: true, message: parsed.data } : { ok: false, reason: firstIssue(parsed.error, hubdeskPrefix) };
 }
 
-function firstIssue(error: z.ZodError): string {
+const HUBDESK_FIELDS = new Set(['routing', 'delivered', 'rejected', 'size']);
+
+function firstIssue(error: z.ZodError, hubdeskPrefix = ''): string {
   const issue = error.issues[0];
-  return issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid';
+  if (!issue) return 'invalid';
+  const path = issue.path.join('.') || 'value';
+  return `${HUBDESK_FIELDS.has(String(issue.path[0])) ? hubdeskPrefix : ''}${path}: ${issue.message}`;
 }
 
-/** The first value of each name (as the inspector keeps them), names as `keyOf` gives them (headers in lower case). */
-function firstValues(pairs: readonly { name: string; value: string }[], keyOf: (name: string) => string): Record<string, string> {
+/** The first value of each query name (as the forwarder keeps them). */
+function firstValues(pairs: readonly { name: string; value: string }[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { name, value } of pairs) if (!Object.hasOwn(out, name)) defineValue(out, name, value);
+  return out;
+}
+
+/** Headers by lower-case name, a name given more than once with every value joined by ", " in order (as the forwarder joins them). */
+function joinedValues(pairs: readonly { name: string; value: string }[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const { name, value } of pairs) {
-    const key = keyOf(name);
-    if (!Object.hasOwn(out, key)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    const key = name.toLowerCase();
+    defineValue(out, key, Object.hasOwn(out, key) ? `${out[key]}, ${value}` : value);
   }
   return out;
+}
+
+/** Defined, not assigned: a `__proto__` name stays plain data. */
+function defineValue(out: Record<string, string>, key: string, value: string): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function parseJsonSafely(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -67,6 +67,8 @@ export const CLOSE_HUB_NOT_PROVEN = 4412;
 export const CLOSE_HUB_CHECK_UNAVAILABLE = 4503;
 /** A delegation token as the cloud issues it (an ES256 JWT is some 600 characters); the bound keeps a frame small. */
 export const MAX_DELEGATION_TOKEN_LENGTH = 4096;
+/** What the tap is shown of a refused intake's body: its first 64 KiB (docs/services.md, "Refused intakes keep their first bytes"). */
+export const REFUSED_BODY_KEPT_BYTES = 64 * 1024;
 
 /** Registration data (docs/interface.md §2.6): `$key`, `$keys`, or free properties for a legacy function. */
 export const KeyValueSchema = z.union([z.string().max(1024), z.number(), z.boolean()]);
@@ -204,10 +206,21 @@ export const TapEventSchema = z.object({
   routing: RoutingDecisionSchema,
   /**
    * The forwarder refused the intake (413, 400, 405, 429, 431…): its status, error code and reason. The
-   * routing decision is then `none` with the same reason, the request carries headers and query but no
-   * body (it was not read, or not accepted), and no listener received it.
+   * routing decision is then `none` with the same reason, the request carries headers, query and the
+   * body's first REFUSED_BODY_KEPT_BYTES (`size` is its whole size as far as known), and no listener
+   * received it.
    */
-  rejected: z.object({ status: z.number().int().min(400).max(599), error: z.string().max(100), reason: z.string().max(1024) }).optional(),
+  rejected: z
+    .object({
+      status: z.number().int().min(400).max(599),
+      error: z.string().max(100),
+      reason: z.string().max(1024),
+      /** `request.rawBody` holds fewer bytes than `size`: the body's first bytes only. */
+      bodyTruncated: z.boolean().optional(),
+      /** A JSON body that does not parse: where it stops (byte offset from 0, line and column from 1). */
+      jsonError: z.object({ offset: z.number().int().nonnegative(), line: z.number().int().positive(), column: z.number().int().positive() }).optional(),
+    })
+    .optional(),
   /** Absent when `routing.matched` names one of the tap's `ownListenerIds`: that listener's delivery carries it. */
   request: RawWebhookMessageSchema.omit({ id: true, receivedAt: true }).optional(),
 });

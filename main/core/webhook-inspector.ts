@@ -286,11 +286,12 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
         id: message.id,
         receivedAt: message.receivedAt,
         method: message.method,
-        size: base64ByteLength(message.rawBody),
+        size: message.size ?? base64ByteLength(message.rawBody),
         routing: routing.routing,
         delivered: message.delivered,
         awaitingDelivery: false,
         imported: true,
+        ...(message.rejected && { rejected: message.rejected }),
       };
       const pairs = { headers: message.headers, query: message.query };
       return create(key, meta, { pairs, fixed: null, fullRouting: routing.cut ? message.routing : null, arrivedAt }, message.rawBody, facts);

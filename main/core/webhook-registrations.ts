@@ -15,6 +15,7 @@ import { ForwardToSchema } from '../../common/forward-target';
 import { type WebhookEdit, type WebhookRegistrationInput, WebhookRoutingSchema, type WebhookRouting } from '../../common/ipc-contract';
 import { MAX_WEBHOOK_NAME_LENGTH } from '../../common/webhook-protocol';
 import { type KeyValueStore, type Logger, realSchedule, type Schedule } from './ports';
+import { perKeyQueue } from './per-key-queue';
 import type { SecretStore } from './secret-store';
 
 export const REGISTRATIONS_KEY = 'webhooks:registrations';
@@ -150,6 +151,54 @@ export function createWebhookRegistrations({ secrets, store, logger, schedule = 
     pendingAcks.clear();
   };
 
+  const oneChangeAtATime = perKeyQueue();
+  const add = async (input: WebhookRegistrationInput): Promise<WebhookRegistration> => {
+    const previous = stored().find((record) => record.id === input.id);
+    if (input.tapCredential === undefined) secrets.delete(tapCredentialKey(input.id));
+    if (input.signingSecret === undefined) secrets.delete(signingSecretKey(input.id));
+    await Promise.all([
+      secrets.set(secretKey(input.id), input.secret),
+      input.tapCredential !== undefined && secrets.set(tapCredentialKey(input.id), input.tapCredential),
+      input.signingSecret !== undefined && secrets.set(signingSecretKey(input.id), input.signingSecret),
+    ]);
+    const record: Stored = {
+      v: 2,
+      id: input.id,
+      routing: input.routing,
+      ...(input.label !== undefined && { label: input.label }),
+      // The same webhook id is the same webhook: its name stays until the forwarder gives another.
+      ...(previous?.webhookName !== undefined && { webhookName: previous.webhookName }),
+      listenerId: previous?.listenerId ?? `hubdesk-${randomUUID()}`,
+      tapId: previous?.tapId ?? `hubdesk-tap-${randomUUID()}`,
+      hasTapCredential: input.tapCredential !== undefined,
+      hasSigningSecret: input.signingSecret !== undefined,
+      ...(input.forwardTo !== undefined && { forwardTo: input.forwardTo }),
+    };
+    // Read again after the await: another add may have finished meanwhile.
+    save([...stored().filter((r) => r.id !== input.id), record]);
+    const { v: _v, hasTapCredential: _t, hasSigningSecret: _s, ...rest } = record;
+    return { ...rest, secret: input.secret, tapCredential: input.tapCredential, signingSecret: input.signingSecret };
+  };
+  const edit = async (edit: WebhookEdit): Promise<{ routing: WebhookRouting; forwardTo?: string } | undefined> => {
+    if (!stored().some((record) => record.id === edit.id)) return undefined;
+    if (edit.signingSecret === null) secrets.delete(signingSecretKey(edit.id));
+    else if (edit.signingSecret !== undefined) await secrets.set(signingSecretKey(edit.id), edit.signingSecret);
+    // Read again after the await: another change may have finished meanwhile.
+    const records = stored();
+    const previous = records.find((record) => record.id === edit.id);
+    if (!previous) return undefined;
+    const { forwardTo: _f, ...kept } = previous;
+    const forwardTo = edit.forwardTo === undefined ? previous.forwardTo : (edit.forwardTo ?? undefined);
+    const record: Stored = {
+      ...kept,
+      routing: edit.routing ?? previous.routing,
+      hasSigningSecret: edit.signingSecret === undefined ? previous.hasSigningSecret : edit.signingSecret !== null,
+      ...(forwardTo !== undefined && { forwardTo }),
+    };
+    save(records.map((candidate) => (candidate === previous ? record : candidate)));
+    return { routing: record.routing, ...(forwardTo !== undefined && { forwardTo }) };
+  };
+
   return {
     async load() {
       return Promise.all(
@@ -167,52 +216,10 @@ export function createWebhookRegistrations({ secrets, store, logger, schedule = 
         })),
       );
     },
-    async add(input) {
-      const previous = stored().find((record) => record.id === input.id);
-      if (input.tapCredential === undefined) secrets.delete(tapCredentialKey(input.id));
-      if (input.signingSecret === undefined) secrets.delete(signingSecretKey(input.id));
-      await Promise.all([
-        secrets.set(secretKey(input.id), input.secret),
-        input.tapCredential !== undefined && secrets.set(tapCredentialKey(input.id), input.tapCredential),
-        input.signingSecret !== undefined && secrets.set(signingSecretKey(input.id), input.signingSecret),
-      ]);
-      const record: Stored = {
-        v: 2,
-        id: input.id,
-        routing: input.routing,
-        ...(input.label !== undefined && { label: input.label }),
-        // The same webhook id is the same webhook: its name stays until the forwarder gives another.
-        ...(previous?.webhookName !== undefined && { webhookName: previous.webhookName }),
-        listenerId: previous?.listenerId ?? `hubdesk-${randomUUID()}`,
-        tapId: previous?.tapId ?? `hubdesk-tap-${randomUUID()}`,
-        hasTapCredential: input.tapCredential !== undefined,
-        hasSigningSecret: input.signingSecret !== undefined,
-        ...(input.forwardTo !== undefined && { forwardTo: input.forwardTo }),
-      };
-      // Read again after the await: another add may have finished meanwhile.
-      save([...stored().filter((r) => r.id !== input.id), record]);
-      const { v: _v, hasTapCredential: _t, hasSigningSecret: _s, ...rest } = record;
-      return { ...rest, secret: input.secret, tapCredential: input.tapCredential, signingSecret: input.signingSecret };
-    },
-    async edit(edit) {
-      if (!stored().some((record) => record.id === edit.id)) return undefined;
-      if (edit.signingSecret === null) secrets.delete(signingSecretKey(edit.id));
-      else if (edit.signingSecret !== undefined) await secrets.set(signingSecretKey(edit.id), edit.signingSecret);
-      // Read again after the await: another change may have finished meanwhile.
-      const records = stored();
-      const previous = records.find((record) => record.id === edit.id);
-      if (!previous) return undefined;
-      const { forwardTo: _f, ...kept } = previous;
-      const forwardTo = edit.forwardTo === undefined ? previous.forwardTo : (edit.forwardTo ?? undefined);
-      const record: Stored = {
-        ...kept,
-        routing: edit.routing ?? previous.routing,
-        hasSigningSecret: edit.signingSecret === undefined ? previous.hasSigningSecret : edit.signingSecret !== null,
-        ...(forwardTo !== undefined && { forwardTo }),
-      };
-      save(records.map((candidate) => (candidate === previous ? record : candidate)));
-      return { routing: record.routing, ...(forwardTo !== undefined && { forwardTo }) };
-    },
+    // Two changes of one id at once would interleave their secret writes and records (one's routing
+    // with the other's secret): each waits for the one before (docs/webhooks-app.md, "Registrations").
+    add: (input) => oneChangeAtATime(input.id, () => add(input)),
+    edit: (change) => oneChangeAtATime(change.id, () => edit(change)),
     remove(id) {
       save(stored().filter((record) => record.id !== id));
       secrets.delete(secretKey(id));

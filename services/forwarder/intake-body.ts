@@ -10,7 +10,17 @@
  */
 import { bodyEncoding, firstValues } from '../../common/webhook-protocol';
 import { HttpError } from '../shared/http-error';
-import { parseJsonSafely } from './safe-json';
+import { type JsonErrorPosition, parseJsonSafely } from './safe-json';
+
+/** A 400 for a JSON body that does not parse, with where it stops (the owner's tap shows it). */
+export class InvalidJsonBody extends HttpError {
+  constructor(
+    description: string,
+    readonly at: JsonErrorPosition | undefined,
+  ) {
+    super(400, 'invalid_request', description);
+  }
+}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const lenientUtf8 = new TextDecoder('utf-8');
@@ -26,7 +36,7 @@ export function decodeBody(raw: Buffer, contentType: string | undefined, maxDept
       throw new HttpError(400, 'invalid_request', 'The JSON body is not valid UTF-8.');
     }
     const parsed = parseJsonSafely(text, maxDepth);
-    if (!parsed.ok) throw new HttpError(400, 'invalid_request', parsed.problem);
+    if (!parsed.ok) throw new InvalidJsonBody(parsed.problem, parsed.at);
     return parsed.value;
   }
   if (encoding === 'form') return firstValues(new URLSearchParams(lenientUtf8.decode(raw)));

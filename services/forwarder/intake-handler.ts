@@ -13,14 +13,15 @@
  * its legacy function is full and 503 (Retry-After) when the forwarder's is (router.ts). A connection
  * over the forwarder's cap is answered 503 before any request (connection-limit.ts).
  * A refusal of a request for a known webhook is also sent to the webhook's open taps (with its status
- * and reason, headers and query, no body), so the owner's inspector shows it; an unknown webhook has
- * no tap to tell.
+ * and reason, headers, query and the body's first 64 KiB, refused-body.ts; for JSON that does not parse,
+ * where it stops), so the owner's inspector shows it; an unknown webhook has no tap to tell.
  *
- * What a listener receives: headers lower-cased, repeated ones joined with ", ", without hop-by-hop
+ * What a listener receives: headers lower-cased, repeated ones joined with ", " in order (every one:
+ * `headersDistinct`, where Node's `headers` keeps only the first of some, e.g. User-Agent), without hop-by-hop
  * headers (RFC 9110 §7.6.1, plus those named in Connection) and without `cookie` (a browser's ambient
  * credential for the forwarder, never meant for the receiving hub); query as name → first value.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';
 import type { Logger } from '../../common/logger';
 import { pathOf, writeError } from '../shared/http-app';
@@ -29,7 +30,8 @@ import { lingerOnClose } from '../shared/lingering-close';
 import { AnswerBatch } from './answer-batch';
 import { firstValues, INTAKE_PATH } from '../../common/webhook-protocol';
 import type { ForwarderMetrics } from './forwarder-metrics';
-import { decodeBody } from './intake-body';
+import { decodeBody, InvalidJsonBody } from './intake-body';
+import { type BodyCapture, captureBody, keptOf } from './refused-body';
 import type { Reservation } from './legacy/fair-queue';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import type { ForwarderBackend } from './forwarder-backend';
@@ -70,7 +72,7 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
   const accept = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord, raw: Buffer, reservation: Reservation | undefined, refuse: (error: unknown) => void): void => {
     const receivedAt = new Date(deps.now()).toISOString();
     const body = decodeBody(raw, request.headers['content-type'], limits.jsonDepth);
-    const headers = forwardedHeaders(request.headers);
+    const headers = forwardedHeaders(request);
     const query = queryOf(request.url ?? '');
     const answer = ({ decision, targets }: Routed): void => {
       const accepted = (id: string) => {
@@ -93,8 +95,11 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
     else answer(routed);
   };
 
-  /** Answers a refusal, and tells the webhook's taps (when it is known and one is open). */
-  const refuse = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord | undefined, error: unknown): void => {
+  /**
+   * Answers a refusal, and tells the webhook's taps (when it is known and one is open) with the body's
+   * first bytes: `body` (what was read, or is being captured), else captured from now on.
+   */
+  const refuse = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord | undefined, error: unknown, body?: BodyCapture): void => {
     const refusal = error instanceof HttpError ? error : new HttpError(500, 'server_error', 'The server could not handle this request.');
     if (!(error instanceof HttpError)) deps.logger.error('forwarder: unexpected error while handling an intake', { error: error instanceof Error ? error.message : String(error) });
     // A body still on its way is read and dropped for a while after the answer, so the client reads the answer rather than a reset.
@@ -102,14 +107,26 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
     writeError(response, refusal);
     deps.metrics.intake(refusal.status);
     if (!webhook || !backend.tapped(webhook.id)) return;
-    const message = { receivedAt: new Date(deps.now()).toISOString(), headers: forwardedHeaders(request.headers), query: queryOf(request.url ?? ''), rawBody: '' };
-    const rejected = { status: refusal.status, error: refusal.error, reason: refusal.description };
-    backend.refused(webhook.id, message, { method: request.method ?? '', size: Number(request.headers['content-length']) || 0, routing: { option: 'none', matched: [], reason: refusal.description }, rejected });
+    const webhookId = webhook.id;
+    const seen = { receivedAt: new Date(deps.now()).toISOString(), headers: forwardedHeaders(request), query: queryOf(request.url ?? '') };
+    const method = request.method ?? '';
+    (body ?? captureBody(request)).whenSettled(({ bytes, size }) => {
+      const rejected = {
+        status: refusal.status,
+        error: refusal.error,
+        reason: refusal.description,
+        ...(bytes.length < size && { bodyTruncated: true }),
+        ...(refusal instanceof InvalidJsonBody && refusal.at && { jsonError: refusal.at }),
+      };
+      backend.refused(webhookId, { ...seen, rawBody: bytes.toString('base64') }, { method, size, routing: { option: 'none', matched: [], reason: refusal.description }, rejected });
+    });
   };
 
   return (request, response) => {
     let webhook: WebhookRecord | undefined;
-    const refused = (error: unknown) => refuse(request, response, webhook, error);
+    let body: BodyCapture | undefined;
+    let read: Buffer | undefined;
+    const refused = (error: unknown) => refuse(request, response, webhook, error, read ? settled(keptOf(read)) : body);
     try {
       // Without its store (Redis unreachable) the forwarder can neither know the webhook nor keep the request.
       if (!backend.ready()) throw unavailable(CLOSE);
@@ -121,12 +138,15 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
       const reservation = reserveLegacyRoom(request, known, deps);
       // However the request ends (routed, refused, abandoned), the room held for it is given back.
       if (reservation) response.once('close', () => reservation.release());
+      // Only while a tap is open: a refused body's first bytes are shown to it (refused-body.ts).
+      if (backend.tapped(known.id)) body = captureBody(request);
       getRawBody(request, { length: request.headers['content-length'], limit: limits.bodyBytes }, (error, raw) => {
         if (error) {
           // A client that went away gets no answer; the socket is already gone.
           if (error.type !== 'request.aborted') refused(bodyRefusal(error, limits.bodyBytes));
           return;
         }
+        read = raw;
         try {
           accept(request, response, known, raw, reservation, refused);
         } catch (caught) {
@@ -142,7 +162,7 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
 /** The checks made before any of the body is read (`webhookId`: what the path names; `webhook`: that one, when known). */
 function admit(request: IncomingMessage, path: string, webhookId: string | undefined, webhook: WebhookRecord | undefined, limits: IntakeLimits): asserts webhook is WebhookRecord {
   if (request.rawHeaders.length / 2 > limits.headers) {
-    throw new HttpError(431, 'request_header_fields_too_large', `A request may have at most ${limits.headers} header fields.`, CLOSE);
+    throw new HttpError(431, 'seenheader_fields_too_large', `A request may have at most ${limits.headers} header fields.`, CLOSE);
   }
   if (webhookId === undefined) throw new HttpError(404, 'not_found', `No such endpoint: ${request.method} ${path}`, CLOSE);
   if (request.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'A webhook accepts POST requests only.', { ...CLOSE, allow: 'POST' });
@@ -195,17 +215,20 @@ function bodyRefusal(error: getRawBody.RawBodyError, bodyBytes: number): HttpErr
   return new HttpError(400, 'invalid_request', 'The request body could not be read.', CLOSE);
 }
 
+const settled = (kept: ReturnType<typeof keptOf>): BodyCapture => ({ whenSettled: (done) => done(kept) });
+
 const NONE_NAMED: ReadonlySet<string> = new Set();
 
-function forwardedHeaders(incoming: IncomingHttpHeaders): Record<string, string> {
-  const connection = incoming.connection;
+function forwardedHeaders(request: IncomingMessage): Record<string, string> {
+  const connection = request.headers.connection;
   const named = connection === undefined ? NONE_NAMED : new Set(connection.toLowerCase().split(',').map((name) => name.trim()));
+  const incoming = request.headersDistinct;
   const kept: Record<string, string> = {};
   for (const name in incoming) {
-    const value = incoming[name];
-    if (value === undefined || NOT_FORWARDED.has(name) || named.has(name)) continue;
+    const values = incoming[name];
+    if (values === undefined || NOT_FORWARDED.has(name) || named.has(name)) continue;
     // Defined, not assigned: a `__proto__` header stays plain data.
-    Object.defineProperty(kept, name, { value: Array.isArray(value) ? value.join(', ') : value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(kept, name, { value: values.join(', '), enumerable: true, writable: true, configurable: true });
   }
   return kept;
 }

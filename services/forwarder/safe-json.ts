@@ -10,7 +10,16 @@
  *   properties, but a consumer that merges objects naively would turn them into prototype writes.
  *   The walk runs only when the text could spell such a key (contains "proto" or a `\u` escape).
  */
-export type SafeJsonResult = { ok: true; value: unknown } | { ok: false; problem: string };
+import { firstJsonSyntaxError } from '../../common/json-syntax-error';
+
+export type SafeJsonResult = { ok: true; value: unknown } | { ok: false; problem: string; at?: JsonErrorPosition };
+
+/** Where JSON text stops parsing: UTF-8 byte offset (0-based), line and column (1-based, the column in characters). */
+export interface JsonErrorPosition {
+  offset: number;
+  line: number;
+  column: number;
+}
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
@@ -25,7 +34,11 @@ export function parseJsonSafely(text: string, maxDepth: number): SafeJsonResult 
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, problem: 'The body is not valid JSON.' };
+    // Only for text JSON.parse refused: where it stops, from a second, strict scan.
+    const first = firstJsonSyntaxError(text);
+    if (!first) return { ok: false, problem: 'The body is not valid JSON.' };
+    const at = { offset: Buffer.byteLength(text.slice(0, first.index)), line: first.line, column: first.column };
+    return { ok: false, problem: `The body is not valid JSON (line ${at.line}, column ${at.column}, byte ${at.offset}): ${first.problem}.`, at };
   }
   if ((text.includes('proto') || text.includes('\\u')) && carriesPrototypeKey(value)) {
     return { ok: false, problem: 'The JSON body carries a __proto__ or constructor.prototype key.' };

@@ -1,5 +1,5 @@
 /** What the user types to replay a message (issue 14 §3), checked before it is sent: pure functions. */
-import { parse, type ParseError, type ParseErrorCode, printParseErrorCode } from 'jsonc-parser';
+import { firstJsonSyntaxError } from '../../../common/json-syntax-error';
 
 /** "Name: value" lines → pairs; blank lines ignored. */
 export function parseHeaderLines(text: string): { ok: true; headers: [string, string][] } | { ok: false; issue: string } {
@@ -31,32 +31,8 @@ export function jsonProblem(text: string): string | null {
     JSON.parse(text);
     return null;
   } catch (error) {
-    const errors: ParseError[] = [];
-    parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-    const first = errors[0];
+    const first = firstJsonSyntaxError(text);
     if (!first) return `The body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
-    const before = text.slice(0, first.offset);
-    const line = before.split('\n').length;
-    const column = first.offset - before.lastIndexOf('\n');
-    return `The body is not valid JSON (line ${line}, column ${column}): ${describeError(first.error)}.`;
+    return `The body is not valid JSON (line ${first.line}, column ${first.column}): ${first.problem}.`;
   }
-}
-
-const ERRORS: Readonly<Record<string, string>> = {
-  InvalidSymbol: 'unexpected character',
-  InvalidNumberFormat: 'not a number',
-  PropertyNameExpected: 'a property name (in double quotes) was expected',
-  ValueExpected: 'a value was expected',
-  ColonExpected: '":" was expected',
-  CommaExpected: '"," was expected',
-  CloseBraceExpected: '"}" was expected',
-  CloseBracketExpected: '"]" was expected',
-  EndOfFileExpected: 'nothing more was expected',
-  UnexpectedEndOfString: 'the string does not end',
-  InvalidEscapeCharacter: 'an invalid escape',
-  InvalidCharacter: 'a character not allowed in a string',
-};
-
-function describeError(code: ParseErrorCode): string {
-  return ERRORS[printParseErrorCode(code)] ?? 'not JSON';
 }

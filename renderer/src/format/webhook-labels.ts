@@ -192,3 +192,25 @@ export function hexDump(bytes: Uint8Array): string {
   if (bytes.length > shown.length) lines.push(`… ${bytes.length - shown.length} more bytes`);
   return lines.join('\n');
 }
+
+const EXCERPT_CHARS = 120;
+
+/**
+ * Where a refused JSON body stops parsing, as ngrok shows it: its line (cut to EXCERPT_CHARS around
+ * the column, "…" where cut) and a caret under the column.
+ */
+export function jsonErrorExcerpt(text: string, at: { line: number; column: number }): string {
+  const line = text.split('\n')[at.line - 1] ?? '';
+  const start = Math.max(0, Math.min(at.column - 1 - EXCERPT_CHARS / 2, line.length - EXCERPT_CHARS));
+  // Control characters (a tab) become one space each, so the caret stays under its column.
+  const shown = Array.from(line.slice(start, start + EXCERPT_CHARS), (c) => (c < ' ' || c === '\u007f' ? ' ' : c)).join('');
+  const lead = start > 0 ? '…' : '';
+  const tail = start + EXCERPT_CHARS < line.length ? '…' : '';
+  return `${lead}${shown}${tail}\n${' '.repeat(lead.length + at.column - 1 - start)}^`;
+}
+
+/** What a refused message's raw body holds: its first bytes only when the forwarder kept no more. */
+export function refusedBodyNote(rejected: { bodyTruncated?: boolean }, keptBytes: number, size: number): string {
+  if (rejected.bodyTruncated) return `The forwarder refused it and kept its first ${formatSize(keptBytes)} of ${formatSize(size)} (truncated).`;
+  return `The forwarder refused it; its body (${formatSize(size)}) is below as it arrived.`;
+}

@@ -5,9 +5,10 @@
  * hosts; an import reads the file here, checks it, and hands the messages to main in batches that fit
  * a bridge frame (`inspector.import`), which sends each new one back as an entry.
  */
-import { IMPORT_BATCH_MAX_BYTES, IMPORT_BATCH_MAX_MESSAGES, type ArchivedMessage, type Bridge, type WebhookEntry, type WebhookView } from '../../../common/ipc-contract';
+import { IMPORT_BATCH_MAX_BYTES, IMPORT_BATCH_MAX_MESSAGES, type ArchivedMessage, type Bridge, type WebhookEntry, type WebhookFullMessage, type WebhookView } from '../../../common/ipc-contract';
 import { type ArchiveFormat, type ArchiveReadResult, messageBytes, readArchive, type ReadPacing } from '../../../common/archive-reader';
-import { toHar, toNdjson } from '../../../common/webhook-archive';
+import { isArchivable, toHar, toNdjson } from '../../../common/webhook-archive';
+import { base64ByteLength } from '../../../common/base64';
 import { intakeUrl } from '../../../common/webhook-protocol';
 import { version } from '../../../package.json';
 import { settle, type UiError } from './settle';
@@ -31,7 +32,8 @@ const UNKNOWN_FORWARDER = 'http://forwarder.invalid';
 export async function exportMessages(bridge: Pick<Bridge, 'inspector'>, entries: readonly WebhookEntry[], views: readonly WebhookView[], format: ArchiveFormat, now = new Date()): Promise<{ ok: true; value: ExportResult } | { ok: false; error: UiError }> {
   const messages: ArchivedMessage[] = [];
   let gone = 0;
-  const oldestFirst = [...entries].sort((a, b) => a.receivedAt.localeCompare(b.receivedAt));
+  // Ties by id: the forwarder's ids end in its fixed-width sequence, so the order is the same in every export.
+  const oldestFirst = [...entries].sort((a, b) => a.receivedAt.localeCompare(b.receivedAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const entry of oldestFirst) {
     const result = await settle(() => bridge.inspector.message(entry.webhookId, entry.id));
     if (!result.ok) return result;
@@ -39,14 +41,33 @@ export async function exportMessages(bridge: Pick<Bridge, 'inspector'>, entries:
       gone++;
       continue;
     }
-    const { message } = result.value;
-    messages.push({ webhookId: message.webhookId, id: message.id, receivedAt: message.receivedAt, method: message.method ?? 'POST', headers: message.headers, query: message.query, rawBody: message.rawBody, routing: message.routing, delivered: message.delivered });
+    const archived = archivedOf(result.value.message);
+    if (isArchivable(archived)) messages.push(archived);
+    else gone++;
   }
   const urlOf = (webhookId: string) => views.find((view) => view.id === webhookId)?.intakeUrl ?? intakeUrl(UNKNOWN_FORWARDER, webhookId);
   const text = format === 'har' ? toHar(messages, { name: 'Hubdesk', version }, urlOf) : toNdjson(messages);
   return {
     ok: true,
     value: { fileName: `hubdesk-webhooks-${fileStamp(now)}.${format === 'har' ? 'har' : 'ndjson'}`, mimeType: format === 'har' ? 'application/json' : 'application/x-ndjson', text, exported: messages.length, gone },
+  };
+}
+
+/** What a file keeps of a message: what it was (the forwarder's refusal, the whole size of a body cut to its first bytes) as well as what it held. */
+function archivedOf(message: WebhookFullMessage): ArchivedMessage {
+  const { webhookId, id, receivedAt, headers, query, rawBody, routing, delivered, rejected, size } = message;
+  return {
+    webhookId,
+    id,
+    receivedAt,
+    method: message.method ?? 'POST',
+    headers,
+    query,
+    rawBody,
+    routing,
+    delivered,
+    ...(rejected && { rejected }),
+    ...(size !== base64ByteLength(rawBody) && { size }),
   };
 }
 

@@ -39,6 +39,7 @@ import {
   type WebhookRegistrationInput,
   type WebhookView,
 } from '../../../common/ipc-contract';
+import { intakeOrder } from '../../../common/intake-order';
 import type { MessageFilter } from '../../../common/message-filter';
 import { webhookTitle } from '../format/webhook-labels';
 import { atMostEvery, type ScheduleFlush } from './frame-scheduler';
@@ -54,6 +55,11 @@ export const SNAPSHOT_PAGE_ENTRIES = 200;
 const LIST_REDRAW_MS = 100;
 /** How often, at most, a filtered list asks main again while messages arrive. */
 export const REQUERY_MS = 500;
+/**
+ * After a change of the history (new messages, an import, a forgotten registration) its figures are
+ * read again from main within this time, once for a burst (docs/webhooks-app.md, "History").
+ */
+export const HISTORY_REFRESH_MS = 250;
 /** Accounted per entry besides its JSON length: the objects, the row's key and indexes. */
 const ENTRY_OVERHEAD_BYTES = 200;
 
@@ -195,6 +201,16 @@ export function createWebhooksStore(
   let detailsRequest = 0;
   /** Drops a removed registration's messages when its undo time is over. */
   let cancelForgetting: (() => void) | undefined;
+  let historyRequest = 0;
+  let cancelHistoryRefresh: (() => void) | undefined;
+  /** The history's figures read again soon, once for a burst of changes; only once they are shown at all. */
+  const refreshHistorySoon = () => {
+    if (store.getState().history === null) return;
+    cancelHistoryRefresh ??= options.schedule(() => {
+      cancelHistoryRefresh = undefined;
+      void store.getState().loadHistory();
+    }, HISTORY_REFRESH_MS);
+  };
   const withBounds = (held: WebhookEntry[], entries: WebhookEntry[]) => bounded(held, entries, capacity, budget);
 
   const store = createStore<WebhooksState>()((set, get) => {
@@ -318,8 +334,10 @@ export function createWebhooksStore(
       },
 
       async loadHistory() {
+        const request = ++historyRequest;
         const result = await settle(() => bridge.inspector.history());
-        if (result.ok) set({ history: result.value });
+        // An older answer never replaces a newer one.
+        if (result.ok && request === historyRequest) set({ history: result.value });
       },
 
       async setHistory(settings) {
@@ -357,7 +375,11 @@ export function createWebhooksStore(
         return exportMessages(bridge, chosen, registrationViews({ registrations }), format);
       },
 
-      importArchive: (open, pacing) => importMessages(bridge, open, pacing),
+      async importArchive(open, pacing) {
+        const result = await importMessages(bridge, open, pacing);
+        await get().loadHistory();
+        return result;
+      },
 
       async replaySelected(options) {
         const key = get().selectedKey;
@@ -372,8 +394,12 @@ export function createWebhooksStore(
     };
   });
 
-  /** Replaces the list by main's matches of the filter, page by page (within the list's bounds). */
-  const searchFiltered = async (): Promise<void> => {
+  /**
+   * Replaces the list by main's matches of the filter, page by page (within the list's bounds). `live`:
+   * asked again because messages arrived; while paused, the matches not shown yet are held instead
+   * ("paused, N new"), and the shown list stays as it is.
+   */
+  const searchFiltered = async (live = false): Promise<void> => {
     const { getState: get, setState: set } = store;
     const started = ++generation;
     const filter = get().filter;
@@ -388,6 +414,11 @@ export function createWebhooksStore(
       if (page.value.nextCursor === null || found.length >= capacity) break;
       before = page.value.nextCursor;
     }
+    const state = get();
+    if (live && state.paused) {
+      const shown = new Set(state.entries.map(entryKey));
+      return set({ ...withBounds(found.filter((entry) => !shown.has(entryKey(entry))), [...state.entries]), searching: false, filterError: null });
+    }
     set({ ...withBounds([], found), searching: false, filterError: null });
   };
   /** While filtered, new messages are not judged here (the text and key path need their bodies): main is asked again, at most every REQUERY_MS. */
@@ -395,7 +426,7 @@ export function createWebhooksStore(
   const requery = () => {
     cancelRequery ??= options.schedule(() => {
       cancelRequery = undefined;
-      void searchFiltered();
+      void searchFiltered(true);
     }, REQUERY_MS);
   };
 
@@ -408,6 +439,7 @@ export function createWebhooksStore(
     const held = get().held.filter(keep);
     const lostSelection = selected !== null && selected.startsWith(`${id}/`);
     set({ entries, held, bytes: withBounds([...held], [...entries]).bytes, ...(lostSelection && { selectedKey: null, details: { status: 'idle' }, replay: { status: 'idle' } }) });
+    refreshHistorySoon();
   };
 
   /** Selects `key` and fetches its full message (again, when it is already selected). */
@@ -464,9 +496,8 @@ export function createWebhooksStore(
       if (at) at[0][at[1]] = item.entry;
       else where.set(key, [fresh, fresh.push(item.entry) - 1]);
     }
-    fresh.reverse(); // newest first
-    if (state.paused) store.setState(withBounds([...fresh, ...held], entries));
-    else store.setState(withBounds(held, [...fresh, ...entries]));
+    if (state.paused) store.setState(withBounds(inIntakeOrder(fresh, held), entries));
+    else store.setState(withBounds(held, inIntakeOrder(fresh, entries)));
     if (refetch) fetchDetails(state.selectedKey);
   };
 
@@ -474,8 +505,15 @@ export function createWebhooksStore(
     if (queued.length === 0) scheduleFlush(flush);
     queued.push(item);
   };
-  const stopEntries = bridge.on('webhooks.entry', (entry) => (isFiltering(store.getState().filter) ? requery() : enqueue({ kind: 'entry', entry: clampPreview(entry) })));
-  const stopPatches = bridge.on('webhooks.entryPatch', (patch) => enqueue({ kind: 'patch', patch }));
+  const stopEntries = bridge.on('webhooks.entry', (entry) => {
+    refreshHistorySoon();
+    if (isFiltering(store.getState().filter)) requery();
+    else enqueue({ kind: 'entry', entry: clampPreview(entry) });
+  });
+  const stopPatches = bridge.on('webhooks.entryPatch', (patch) => {
+    refreshHistorySoon();
+    enqueue({ kind: 'patch', patch });
+  });
   const stopStatus = bridge.on('webhooks.status', (status) => {
     store.setState({ connections: { ...store.getState().connections, [status.webhookId]: status.connection } });
   });
@@ -492,10 +530,46 @@ export function createWebhooksStore(
     dispose() {
       stopEntries();
       stopPatches();
+      cancelHistoryRefresh?.();
+      cancelRequery?.();
       stopStatus();
       stopView();
     },
   };
+}
+
+/**
+ * `fresh` (in arrival order) placed among `list` (newest first) by the forwarder's sequence
+ * (`intakeOrder`): an intake whose message came after a later one's (a delivery and a tap event on two
+ * sockets) goes below it. New messages almost always go in front (one comparison); any other is
+ * placed by a binary search of the list, which is kept in this order.
+ */
+export function inIntakeOrder(fresh: readonly WebhookEntry[], list: readonly WebhookEntry[]): WebhookEntry[] {
+  let out = list as WebhookEntry[];
+  /** What goes in front of `out`, newest last: gathered, so a burst is one copy of the list. */
+  let front: WebhookEntry[] = [];
+  const settle = () => {
+    out = [...front.reverse(), ...out];
+    front = [];
+  };
+  for (const entry of fresh) {
+    const newest = front.at(-1) ?? out[0];
+    if (newest === undefined || intakeOrder(newest, entry) <= 0) {
+      front.push(entry);
+      continue;
+    }
+    settle();
+    let low = 1;
+    let high = out.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (intakeOrder(out[middle]!, entry) > 0) low = middle + 1;
+      else high = middle;
+    }
+    out.splice(low, 0, entry);
+  }
+  settle();
+  return out;
 }
 
 /** Keeps a summary's preview within RENDERER_PREVIEW_MAX_CHARS, whatever the host sent. */

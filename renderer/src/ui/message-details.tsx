@@ -6,8 +6,8 @@
  */
 import type { SignatureVerdict, WebhookEntry, WebhookFullMessage } from '../../../common/ipc-contract';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { base64Bytes } from '../../../common/base64';
-import { decisionSentence, formatSize, formatTime, hexDump, prettyJson, rawBodyText, signatureLabel } from '../format/webhook-labels';
+import { base64ByteLength, base64Bytes } from '../../../common/base64';
+import { decisionSentence, formatSize, formatTime, hexDump, jsonErrorExcerpt, prettyJson, rawBodyText, refusedBodyNote, signatureLabel } from '../format/webhook-labels';
 import type { MessageDetailsState } from '../stores/webhooks-store';
 import { JsonTree } from './json-tree';
 import { KeyPathPlayground } from './key-path-playground';
@@ -82,7 +82,9 @@ function FullBody({ message }: { message: WebhookFullMessage }) {
   return (
     <>
       <h3>Body</h3>
-      {message.bodyOmitted ? (
+      {message.rejected ? (
+        <RefusedBody message={message} rejected={message.rejected} text={raw.kind === 'text' ? raw.text : undefined} />
+      ) : message.bodyOmitted ? (
         <p className="muted">The parsed body is too large to show here; the raw body is below.</p>
       ) : (
         <JsonTree value={message.body} label="Body" />
@@ -103,6 +105,28 @@ function FullBody({ message }: { message: WebhookFullMessage }) {
       <pre className="raw-body" aria-label="Raw body">
         {rawBodyAs(view, raw, message.rawBody)}
       </pre>
+    </>
+  );
+}
+
+/** A refused intake's body is not parsed: what the forwarder kept of it, and where its JSON stops. */
+function RefusedBody({ message, rejected, text }: { message: WebhookFullMessage; rejected: NonNullable<WebhookFullMessage['rejected']>; text: string | undefined }) {
+  const at = rejected.jsonError;
+  return (
+    <>
+      <p className="muted">{refusedBodyNote(rejected, base64ByteLength(message.rawBody), message.size)}</p>
+      {at && (
+        <>
+          <p role="note">
+            The JSON stops parsing at line {at.line}, column {at.column} (byte {at.offset}).
+          </p>
+          {text !== undefined && (
+            <pre className="raw-body" aria-label="Where the JSON stops">
+              {jsonErrorExcerpt(text, at)}
+            </pre>
+          )}
+        </>
+      )}
     </>
   );
 }

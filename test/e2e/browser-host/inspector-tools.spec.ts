@@ -63,6 +63,15 @@ async function post(body: string, headers: Record<string, string> = {}): Promise
   expect(response.status).toBe(202);
 }
 
+/** An intake the forwarder refuses: its status, or 'closed' when it closed before the upload ended (a 413 may). */
+async function postRefused(body: string, headers: Record<string, string> = {}): Promise<number | 'closed'> {
+  return fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }).then(
+    (response) => response.status,
+    () => 'closed' as const,
+  );
+}
+const BROKEN_JSON = '{"device": {"id": "lamp-1",\n  "on" true}}';
+
 const messageRows = (page: Page) => page.getByRole('list', { name: 'Webhook messages' }).getByRole('listitem');
 const details = (page: Page) => page.getByRole('region', { name: 'Message details' });
 
@@ -159,10 +168,13 @@ test('copy as curl gives a command that a real curl runs to deliver the same byt
   await expect(details(page).getByRole('table', { name: 'Headers' }).getByRole('row', { name: /x-quote/ })).toContainText(`a'b"c $HOME`);
 });
 
-test('export as HAR and as NDJSON, clear, import each again: the same messages, marked imported, that can be replayed', async ({ page }) => {
+test('export as HAR and as NDJSON, clear, import each again: the same file byte for byte, refusals included, marked imported, that can be replayed', async ({ page }) => {
   await post('{"device":{"id":"lamp-1"},"n":1}', { 'x-order': 'first' });
+  expect(await postRefused(BROKEN_JSON)).toBe(400);
+  expect([413, 'closed']).toContain(await postRefused('x'.repeat(300 * 1024)));
+  await expect(messageRows(page)).toHaveCount(3);
   await post('{"device":{"id":"lamp-1"},"n":2}', SCHEMES.GitHub!('{"device":{"id":"lamp-1"},"n":2}'));
-  await expect(messageRows(page)).toHaveCount(2);
+  await expect(messageRows(page)).toHaveCount(4);
   const toolbar = page.locator('.inspector-toolbar');
 
   const exportAs = async (format: 'HAR 1.2 (browsers, proxies)' | 'NDJSON (one message a line)') => {
@@ -172,26 +184,34 @@ test('export as HAR and as NDJSON, clear, import each again: the same messages, 
     const download = page.waitForEvent('download');
     await dialog.getByRole('button', { name: 'Export' }).click();
     const path = await (await download).path();
-    await expect(toolbar.getByRole('status').last()).toHaveText(/^Exported 2 messages to hubdesk-webhooks-/);
+    await expect(toolbar.getByRole('status').last()).toHaveText(/^Exported 4 messages to hubdesk-webhooks-/);
     return { path, text: readFileSync(path, 'utf8') };
   };
   const har = await exportAs('HAR 1.2 (browsers, proxies)');
   const ndjson = await exportAs('NDJSON (one message a line)');
-  const parsedHar = JSON.parse(har.text) as { log: { version: string; entries: { request: { url: string; headers: { name: string; value: string }[] } }[] } };
+  const parsedHar = JSON.parse(har.text) as { log: { version: string; entries: { request: { url: string; bodySize: number }; response: { status: number } }[] } };
   expect(parsedHar.log.version).toBe('1.2');
-  expect(parsedHar.log.entries.map((entry) => entry.request.url)).toEqual([0, 1].map(() => `${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`));
-  expect(ndjson.text.trim().split('\n')).toHaveLength(2);
+  expect(parsedHar.log.entries.map((entry) => entry.request.url)).toEqual([0, 1, 2, 3].map(() => `${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`));
+  // The forwarder's real answers, and the 413's whole size beside its first 64 KiB.
+  expect(parsedHar.log.entries.map((entry) => entry.response.status)).toEqual([202, 400, 413, 202]);
+  expect(parsedHar.log.entries[2]!.request.bodySize).toBe(300 * 1024);
+  expect(ndjson.text.trim().split('\n')).toHaveLength(4);
 
   for (const file of [har, ndjson]) {
     await clearHistoryInApp(page);
     await expect(messageRows(page)).toHaveCount(0);
     await page.getByLabel('HAR or NDJSON file to import').setInputFiles(file.path);
-    await expect(toolbar.getByRole('status').last()).toHaveText(/^Imported 2 messages from /);
-    await expect(messageRows(page)).toHaveCount(2);
-    await expect(messageRows(page).filter({ hasText: 'imported · ' })).toHaveCount(2);
-    // Re-exported, the file is the same messages (the HAR's creator and order included).
+    await expect(toolbar.getByRole('status').last()).toHaveText(/^Imported 4 messages from /);
+    await expect(messageRows(page)).toHaveCount(4);
+    await expect(messageRows(page).filter({ hasText: 'imported · ' })).toHaveCount(4);
+    // Every row as it was: the refusals with their chips.
+    await expect(messageRows(page).getByText('413 rejected', { exact: true })).toHaveCount(1);
+    await expect(messageRows(page).getByText('400 rejected', { exact: true })).toHaveCount(1);
+    // The history's figure is current at once, not 0 B until its next 5 s reading.
+    await expect(page.locator('.history-bound')).not.toHaveText(/History 0 B /);
+    // Re-exported, the file is the same, byte for byte.
     const again = await exportAs(file === har ? 'HAR 1.2 (browsers, proxies)' : 'NDJSON (one message a line)');
-    expect(file === har ? JSON.parse(again.text) : again.text).toEqual(file === har ? JSON.parse(har.text) : ndjson.text);
+    expect(again.text).toBe(file.text);
   }
 
   // An imported message is inspected and replayed like a received one: its signature is checked too.
@@ -199,12 +219,12 @@ test('export as HAR and as NDJSON, clear, import each again: the same messages, 
   await expect(details(page).getByText('Valid signature (GitHub)', { exact: true })).toBeVisible();
   await details(page).getByRole('button', { name: 'Replay to intake' }).click();
   await expect(details(page).getByRole('region', { name: 'Replay answer' }).getByText('202', { exact: true })).toBeVisible();
-  await expect(messageRows(page)).toHaveCount(3);
+  await expect(messageRows(page)).toHaveCount(5);
 
   // A file that is not an archive is refused line by line, and nothing is added.
   await page.getByLabel('HAR or NDJSON file to import').setInputFiles({ name: 'notes.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from('hello\n{"id":1}\n') });
   await expect(toolbar.getByRole('status').last()).toHaveText(/^Imported 0 messages from notes\.ndjson \(NDJSON\); 2 skipped \(line 1: not JSON; line 2: /);
-  await expect(messageRows(page)).toHaveCount(3);
+  await expect(messageRows(page)).toHaveCount(5);
 });
 
 test('an intake the forwarder refuses (413) is listed through the tap with its status and reason; outcomes are chips', async ({ page }) => {
@@ -223,9 +243,22 @@ test('an intake the forwarder refuses (413) is listed through the tap with its s
   await refused.getByRole('button').click();
   await expect(details(page).getByText(/^The forwarder refused it with 413 \(payload_too_large\): The request body is larger than/)).toBeVisible();
   await expect(details(page).getByRole('table', { name: 'Headers' }).getByRole('row', { name: /x-sender/ })).toContainText('too big');
+  // Its first bytes (64 KiB, or what the client had sent before it saw the answer), and its whole size.
+  await expect(details(page).getByText(/^The forwarder refused it and kept its first [\d.]+ (KB|B) of 300\.0 KB \(truncated\)\.$/)).toBeVisible();
+  await expect(details(page).getByLabel('Raw body')).toHaveText(/^x+$/);
+
+  // Not JSON: the raw body as sent, and where it stops parsing.
+  expect(await postRefused(BROKEN_JSON)).toBe(400);
+  await expect(messageRows(page)).toHaveCount(3);
+  await messageRows(page).first().getByRole('button').click();
+  await expect(details(page).getByText(/^The forwarder refused it with 400 \(invalid_request\): The body is not valid JSON \(line 2, column 8, byte 35\)/)).toBeVisible();
+  await expect(details(page).getByRole('note')).toHaveText('The JSON stops parsing at line 2, column 8 (byte 35).');
+  await expect(details(page).getByLabel('Where the JSON stops')).toHaveText('  "on" true}}\n       ^');
+  await expect(details(page).getByLabel('Raw body')).toHaveText(BROKEN_JSON);
 
   // Matched nothing: a key no registration has.
   await post('{"device":{"id":"nobody"}}');
+  await expect(messageRows(page)).toHaveCount(4);
   await expect(messageRows(page).first().getByText('No match', { exact: true })).toBeVisible();
   await messageRows(page).first().getByRole('button').click();
   await expect(details(page).getByText(/^Matched nothing: body\.device\.id = "nobody"\./)).toBeVisible();

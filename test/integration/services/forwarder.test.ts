@@ -11,7 +11,7 @@
  * the refusals behave the same).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLOSE_BAD_SECRET, CLOSE_CREDENTIAL_KIND, CLOSE_CREDENTIAL_REVOKED, CLOSE_PROTOCOL_ERROR, CLOSE_REPLACED, CLOSE_TOO_MANY_LISTENERS, CLOSE_UNKNOWN_WEBHOOK, LISTEN_PATH } from '../../../common/webhook-protocol';
+import { REFUSED_BODY_KEPT_BYTES, CLOSE_BAD_SECRET, CLOSE_CREDENTIAL_KIND, CLOSE_CREDENTIAL_REVOKED, CLOSE_PROTOCOL_ERROR, CLOSE_REPLACED, CLOSE_TOO_MANY_LISTENERS, CLOSE_UNKNOWN_WEBHOOK, LISTEN_PATH } from '../../../common/webhook-protocol';
 import { LISTENER_NEEDS_SECRET, TAP_NEEDS_CREDENTIAL } from '../../../services/forwarder/listener-channel';
 import type { RunningForwarder } from '../../../services/forwarder/forwarder';
 import { MAX_TAP_CREDENTIALS, type TapCredential, TapCredentialLimitError, type WebhookRecord, type WebhookStore } from '../../../services/forwarder/webhook-store';
@@ -116,6 +116,17 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       expect(message.headers).not.toHaveProperty('proxy-authorization');
       expect(Buffer.from(message.rawBody, 'base64').toString('utf8')).toBe(raw);
       expect(Date.parse(message.receivedAt)).not.toBeNaN();
+    });
+
+    it('passes on every value of a header sent several times, in order, joined with ", " (User-Agent too, which Node keeps once)', async () => {
+      await newWebhook();
+      const listener = await listen({ listenerId: 'l1', hubId: 'hub-1' });
+      const lines = ['User-Agent: first-agent', 'X-Note: a', 'user-agent: second-agent', 'X-Note: b', 'X-Note: c', 'Content-Type: text/plain', 'Content-Length: 2', 'Connection: close'];
+      const answer = await rawExchange(forwarder.url, (socket) => void socket.write([`POST /webhook/${webhook.id}?hub=hub-1 HTTP/1.1`, 'Host: 127.0.0.1', ...lines, '', 'hi'].join('\r\n')));
+      expect(answer.status).toBe(202);
+      const message = await listener.nextMessage();
+      expect(message.headers['user-agent']).toBe('first-agent, second-agent');
+      expect(message.headers['x-note']).toBe('a, b, c');
     });
 
     it("registering names the webhook as its owner did, to a listener and to a tap", async () => {
@@ -564,6 +575,7 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
         routing: { option: 'none', matched: [], reason: expect.stringContaining('larger than') },
         request: { headers: { 'x-sender': 'big' }, query: { hub: 'h' }, rawBody: '' },
       });
+      expect(large.rejected?.bodyTruncated).toBe(true);
       expect(large.id).toMatch(/^evt_/);
       expect(invalid.rejected).toMatchObject({ status: 400 });
       expect(notJson.status).toBe(400);
@@ -574,6 +586,42 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       expect((await tap.nextTap()).id).toBe(accepted);
       expect((await listener.nextMessage()).id).toBe(accepted);
       expect(listener.messages.all).toHaveLength(1);
+    });
+
+    it("a refused body's first bytes reach the tap: a 400 with where its JSON stops, a 413 with its first 64 KiB and its size", async () => {
+      await newWebhook('body.device.id');
+      const tap = await listen({ ...(await newTapCredential(store, webhook.id)), listenerId: 'tap' });
+
+      const broken = '{"device": {"id": "lämp-1",\n  "on" true}}';
+      expect((await post(broken)).status).toBe(400);
+      const invalid = await tap.nextTap();
+      expect(Buffer.from(invalid.request!.rawBody, 'base64').toString('utf8')).toBe(broken);
+      expect(invalid.size).toBe(Buffer.byteLength(broken));
+      // It stops at `true` (a colon was expected), line 2, column 8; the ä before it takes two bytes.
+      expect(invalid.rejected).toMatchObject({ status: 400, jsonError: { line: 2, column: 8, offset: broken.indexOf('true') + 1 }, reason: expect.stringContaining('(line 2, column 8, byte 36): ":" was expected') });
+      expect(invalid.rejected?.bodyTruncated).toBeUndefined();
+
+      // Declared over the limit: refused before reading, its first bytes read from the lingering close.
+      const declared = Buffer.alloc(200_000);
+      for (let i = 0; i < declared.length; i++) declared[i] = (i * 7) % 251;
+      const tooLarge = await rawExchange(forwarder.url, (socket) => void socket.write(Buffer.concat([Buffer.from(head(`/webhook/${webhook.id}`, ['Content-Type: application/octet-stream', `Content-Length: ${declared.length}`])), declared])));
+      expect(tooLarge.status).toBe(413);
+      const large = await tap.nextTap();
+      expect(large).toMatchObject({ size: declared.length, rejected: { status: 413, bodyTruncated: true } });
+      expect(Buffer.from(large.request!.rawBody, 'base64').equals(declared.subarray(0, REFUSED_BODY_KEPT_BYTES))).toBe(true);
+
+      // Chunked past the limit: the bytes read before the refusal are part of what is kept.
+      const chunk = Buffer.alloc(16 * 1024, 0x62);
+      const chunked = await rawExchange(forwarder.url, async (socket, answered) => {
+        await writeAsync(socket, head(`/webhook/${webhook.id}`, ['Content-Type: text/plain', 'Transfer-Encoding: chunked']));
+        for (let sent = 0; !answered() && sent < 1024 * 1024; sent += chunk.length) await writeAsync(socket, Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
+      });
+      expect(chunked.status).toBe(413);
+      const grown = await tap.nextTap();
+      expect(grown.rejected).toMatchObject({ status: 413, bodyTruncated: true });
+      expect(grown.size).toBeGreaterThan(SMALL_LIMITS.bodyBytes);
+      expect(Buffer.from(grown.request!.rawBody, 'base64').equals(Buffer.alloc(REFUSED_BODY_KEPT_BYTES, 0x62))).toBe(true);
+      await expectServing();
     });
 
     it('413 for a chunked body that grows over the limit, stopping the read', async () => {
@@ -596,7 +644,7 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       await newWebhook();
       const malformed = await post('{"a": ');
       expect(malformed.status).toBe(400);
-      expect(malformed.json).toMatchObject({ error: 'invalid_request', error_description: 'The body is not valid JSON.' });
+      expect(malformed.json).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/^The body is not valid JSON \(line 1, column 7, byte 6\): /) });
       const deep = await post('['.repeat(30_000) + ']'.repeat(30_000));
       expect(deep.status).toBe(400);
       expect(deep.json).toMatchObject({ error_description: expect.stringContaining('nested deeper than 64') });

@@ -34,6 +34,32 @@ const arbitraryMessage = fc.record({
   routing: fc.constant(null),
   delivered: fc.boolean(),
 });
+/** A routing decision with its keys in the forwarder's order (not the schema's): a file written again must still be the same. */
+const arbitraryRouting = fc.oneof(
+  fc.constant(null),
+  fc.record({
+    reason: fc.string({ maxLength: 20 }),
+    matched: fc.array(fc.record({ hubId: fc.string({ maxLength: 5 }), listenerId: fc.string({ maxLength: 8 }) }), { maxLength: 2 }),
+    value: fc.jsonValue({ maxDepth: 2 }),
+    keyPath: fc.constant('body.device.id'),
+    option: fc.constantFrom('key-path' as const, 'query' as const),
+  }),
+);
+const arbitraryRefusal = fc.record(
+  {
+    jsonError: fc.record({ column: fc.integer({ min: 1, max: 99 }), line: fc.integer({ min: 1, max: 9 }), offset: fc.nat(999) }),
+    bodyTruncated: fc.boolean(),
+    reason: fc.string({ maxLength: 40 }),
+    error: fc.constantFrom('payload_too_large', 'invalid_request'),
+    status: fc.constantFrom(400, 413, 431),
+  },
+  { requiredKeys: ['status', 'error', 'reason'] },
+);
+/** Messages as the inspector has them: accepted, or refused with the first bytes of a body whose whole size is larger. */
+const anyMessage = fc
+  .tuple(arbitraryMessage, arbitraryRouting, fc.option(arbitraryRefusal, { nil: undefined }), fc.option(fc.integer({ min: 201, max: 10_000_000 }), { nil: undefined }))
+  .map(([base, routing, rejected, size]): ArchivedMessage => ({ ...base, routing, ...(rejected && { rejected }), ...(rejected && size !== undefined && { size }) }));
+const uniqueMessages = fc.uniqueArray(anyMessage, { maxLength: 8, selector: (m) => `${m.webhookId}/${m.id}` });
 
 describe('HAR 1.2', () => {
   it('writes a HAR log whose request is the intake as received, with Hubdesk’s own fields under _hubdesk', () => {
@@ -73,7 +99,7 @@ describe('HAR 1.2', () => {
     );
   });
 
-  it('imports a HAR from another tool: the webhook id from the path, the body as text, headers by first value, a __proto__ header dropped', async () => {
+  it('imports a HAR from another tool: the webhook id from the path, the body as text, a header named twice with both values in order, a __proto__ header dropped', async () => {
     const foreign = JSON.stringify({
       log: {
         version: '1.2',
@@ -101,8 +127,46 @@ describe('HAR 1.2', () => {
     expect(skippedCount).toBe(0);
     expect(messages[0]).toMatchObject({ webhookId: 'wh_9', method: 'POST', query: { x: '1' }, rawBody: text('{"a":"é"}'), routing: null, delivered: false });
     // A header named __proto__ is dropped by the schema's record, never taken as a prototype.
-    expect(messages[0]!.headers).toEqual({ 'content-type': 'application/json', 'x-twice': 'first' });
+    expect(messages[0]!.headers).toEqual({ 'content-type': 'application/json', 'x-twice': 'first, second' });
     expect(Object.getPrototypeOf(messages[0]!.headers)).toBe(Object.prototype);
+  });
+});
+
+describe('what each message was', () => {
+  it("HAR keeps the forwarder's answer: 202 with the id, or the refusal's status and error body; the whole size of a cut body", () => {
+    const refused = message({ id: 'r1', routing: { option: 'none', matched: [], reason: 'too large' }, delivered: false, rawBody: text('{"a'), size: 300_000, rejected: { status: 413, error: 'payload_too_large', reason: 'too large', bodyTruncated: true } });
+    const unknownSize = message({ id: 'r2', rawBody: text('x'), rejected: { status: 413, error: 'payload_too_large', reason: 'too large', bodyTruncated: true } });
+    const har = JSON.parse(toHar([message(), refused, unknownSize], creator, urlOf)) as { log: { entries: { request: { bodySize: number }; response: Record<string, unknown>; _hubdesk: Record<string, unknown> }[] } };
+    const [accepted, tooLarge, unknown] = har.log.entries;
+    expect(accepted!.response).toMatchObject({ status: 202, statusText: 'Accepted', content: { mimeType: 'application/json', text: '{"id":"m1"}' } });
+    expect(tooLarge!.response).toMatchObject({ status: 413, statusText: 'payload_too_large', content: { text: '{"error":"payload_too_large","error_description":"too large"}' } });
+    expect(tooLarge!.request.bodySize).toBe(300_000);
+    expect(tooLarge!._hubdesk).toMatchObject({ rejected: refused.rejected, size: 300_000, delivered: false });
+    expect(unknown!.request.bodySize).toBe(-1);
+  });
+
+  it('export → import → export gives the same file, byte for byte, refusals included (HAR and NDJSON, property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(uniqueMessages, async (messages) => {
+        for (const write of [(m: ArchivedMessage[]) => toHar(m, creator, urlOf), toNdjson]) {
+          const file = write(messages);
+          const read = (await readText(file)).result;
+          expect(read.skippedCount).toBe(0);
+          expect(read.messages.map((m) => m.rejected)).toEqual(messages.map((m) => m.rejected && expect.objectContaining(m.rejected)));
+          expect(write(read.messages)).toBe(file);
+        }
+      }),
+    );
+  });
+
+  it("refuses a HAR entry whose _hubdesk fields are wrong, saying which", async () => {
+    const har = JSON.parse(toHar([message(), message({ id: 'm2' }), message({ id: 'm3' })], creator, urlOf)) as { log: { entries: { _hubdesk: Record<string, unknown> }[] } };
+    har.log.entries[0]!._hubdesk.routing = { option: 'sideways', matched: [] };
+    har.log.entries[1]!._hubdesk.rejected = { status: 200, error: 'x', reason: 'y' };
+    har.log.entries[2]!._hubdesk.size = -5;
+    const read = (await readText(JSON.stringify(har))).result;
+    expect(read.messages).toEqual([]);
+    expect(read.skipped.map((s) => s.reason)).toEqual([expect.stringMatching(/^_hubdesk\.routing\.option: /), expect.stringMatching(/^_hubdesk\.rejected\.status: /), expect.stringMatching(/^_hubdesk\.size: /)]);
   });
 });
 

@@ -315,6 +315,36 @@ describe('imported messages and the source of a message', () => {
     expect(inspector.message('wh', 'evt_r')).toMatchObject({ status: 'kept', message: { rejected, rawBody: '' } });
   });
 
+  it('an imported refusal is listed as it was: its refusal and the whole size of its cut body', () => {
+    const inspector = createWebhookInspector();
+    const rejected = { status: 413, error: 'payload_too_large', reason: 'too large', bodyTruncated: true };
+    const archived = { webhookId: 'wh', id: 'imp-r', receivedAt: '2026-01-01T00:00:00.000Z', method: 'POST', headers: {}, query: {}, rawBody: Buffer.from('{"a').toString('base64'), routing: { option: 'none' as const, matched: [], reason: 'too large' }, delivered: false, rejected, size: 300_000 };
+    expect(entryOf(inspector.imported(archived))).toMatchObject({ rejected, size: 300_000, bodyBytes: 3, imported: true });
+    expect(inspector.message('wh', 'imp-r')).toMatchObject({ status: 'kept', message: { rejected, size: 300_000 } });
+  });
+
+  it("a refused intake's kept first bytes and JSON error position reach the full message; its size stays the whole body's", () => {
+    const inspector = createWebhookInspector();
+    const broken = '{"device": {"id": "lamp-1",\n  "on" true}}';
+    const rejected = { status: 400, error: 'invalid_request', reason: 'The body is not valid JSON (line 2, column 8, byte 35): ":" was expected.', jsonError: { offset: 35, line: 2, column: 8 } };
+    const event: TapEvent = {
+      id: 'evt_j',
+      receivedAt: '2026-01-01T00:00:00.000Z',
+      method: 'POST',
+      size: Buffer.byteLength(broken),
+      routing: { option: 'none', matched: [], reason: rejected.reason },
+      rejected,
+      request: { headers: { 'content-type': 'application/json' }, query: {}, rawBody: Buffer.from(broken).toString('base64') },
+    };
+    expect(entryOf(inspector.tapped('wh', event))).toMatchObject({ rejected, bodyBytes: Buffer.byteLength(broken), preview: broken, truncated: false });
+    expect(inspector.message('wh', 'evt_j')).toMatchObject({ status: 'kept', message: { rejected, rawBody: event.request!.rawBody, body: broken } });
+
+    const first = Buffer.alloc(64 * 1024, 0x61);
+    const large: TapEvent = { ...event, id: 'evt_l', size: 1_000_000, rejected: { status: 413, error: 'payload_too_large', reason: 'too large', bodyTruncated: true }, request: { headers: {}, query: {}, rawBody: first.toString('base64') } };
+    expect(entryOf(inspector.tapped('wh', large))).toMatchObject({ size: 1_000_000, bodyBytes: first.length, rejected: { bodyTruncated: true } });
+    expect(inspector.message('wh', 'evt_l')).toMatchObject({ status: 'kept', message: { size: 1_000_000, rawBody: first.toString('base64') } });
+  });
+
   it('gives back exactly the bytes received: a leading BOM, text that is not ASCII, bytes that are not UTF-8', () => {
     const inspector = createWebhookInspector();
     const bodies = [Buffer.from('\uFEFF{"a":"é✓"}'), Buffer.from('{"a":"é✓"}'), Buffer.from([0xff, 0xfe, 0x00, 0x41, 0xc3]), Buffer.alloc(0)];

@@ -146,6 +146,36 @@ describe('webhook registrations', () => {
     expect(loaded).not.toHaveProperty('webhookName');
   });
 
+  it('two adds of one id at once end as the later one, whole: never one routing with the other secret, before or after a restart', async () => {
+    // Encryption that takes longer for the first add than for the second: without waiting for each
+    // other, the first's record would be saved last, over the second's secret.
+    const gates: (() => void)[] = [];
+    const cipher: SecretCipher = {
+      backend: 'aes-256-gcm',
+      encrypt: (plaintext) => new Promise((resolve) => gates.push(() => resolve(Buffer.from(plaintext).toString('base64')))),
+      decrypt: async (ciphertext) => Buffer.from(ciphertext, 'base64').toString('utf8'),
+    };
+    const store = memoryStore();
+    const logger = recordingLogger();
+    const registrations = createWebhookRegistrations({ secrets: createSecretStore({ cipher, store, logger }), store, logger, schedule: manualSchedule().schedule });
+    const first = registrations.add({ ...input, secret: 'first-secret-value', tapCredential: TAP_CREDENTIAL, routing: { kind: 'hub', hubId: 'hub-1' } });
+    const second = registrations.add({ ...input, secret: 'second-secret-value', routing: { kind: 'keys', values: ['lamp-2'] } });
+    // Let every encryption asked for so far finish, the newest first, until both adds are done.
+    let done = false;
+    void Promise.all([first, second]).then(() => (done = true));
+    while (!done) {
+      gates.splice(0).reverse().forEach((open) => open());
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect((await first).routing).toEqual({ kind: 'hub', hubId: 'hub-1' });
+    expect(await second).toMatchObject({ secret: 'second-secret-value', routing: { kind: 'keys', values: ['lamp-2'] }, tapCredential: undefined });
+    const wholeSecond = { secret: 'second-secret-value', routing: { kind: 'keys', values: ['lamp-2'] }, tapCredential: undefined };
+    expect(await registrations.load()).toEqual([expect.objectContaining(wholeSecond)]);
+    const restartedLogger = recordingLogger();
+    const restarted = createWebhookRegistrations({ secrets: createSecretStore({ cipher, store, logger: restartedLogger }), store, logger: restartedLogger });
+    expect(await restarted.load()).toEqual([expect.objectContaining(wholeSecond)]);
+  });
+
   it('gives different registrations different listener ids', async () => {
     const { registrations } = setup();
     const a = await registrations.add(input);

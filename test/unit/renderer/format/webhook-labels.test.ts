@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionLabel, decisionSentence, formatSize, HEX_DUMP_MAX_BYTES, hexDump, outcomeOf, parseKeyValues, prettyJson, rawBodyText, routingLabel, routingSummary, webhookSubtitle, webhookTitle } from '../../../../renderer/src/format/webhook-labels';
+import { connectionLabel, decisionSentence, formatSize, HEX_DUMP_MAX_BYTES, hexDump, jsonErrorExcerpt, outcomeOf, parseKeyValues, prettyJson, rawBodyText, refusedBodyNote, routingLabel, routingSummary, webhookSubtitle, webhookTitle } from '../../../../renderer/src/format/webhook-labels';
 
 describe('webhook labels', () => {
   it('parses comma-separated key values, keeping plain numbers as numbers', () => {
@@ -94,4 +94,20 @@ describe('raw body views', () => {
     expect(prettyJson('{"a":[1]}')).toBe('{\n  "a": [\n    1\n  ]\n}');
     expect(prettyJson('a=1')).toBeUndefined();
   });
+
+  it("shows where a refused JSON body stops: its line, cut around the column, and a caret under it", () => {
+    expect(jsonErrorExcerpt('{"a": 1,\n  "on" true}', { line: 2, column: 8 })).toBe('  "on" true}\n       ^');
+    const long = `{"x": "${'y'.repeat(300)}" z}`;
+    const [line, caret] = jsonErrorExcerpt(long, { line: 1, column: long.indexOf(' z') + 2 }).split('\n');
+    expect(line!.startsWith('…')).toBe(true);
+    expect(line!.endsWith('…')).toBe(false);
+    expect(line![caret!.length - 1]).toBe('z');
+    expect(jsonErrorExcerpt('{"a":\t', { line: 1, column: 7 })).toBe('{"a": \n      ^');
+  });
+
+  it("says what a refused message's raw body holds", () => {
+    expect(refusedBodyNote({ bodyTruncated: true }, 65536, 1_000_000)).toBe("The forwarder refused it and kept its first 64.0 KB of 976.6 KB (truncated).");
+    expect(refusedBodyNote({}, 12, 12)).toContain('as it arrived');
+  });
 });
+

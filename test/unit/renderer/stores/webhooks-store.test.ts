@@ -4,6 +4,7 @@ import {
   createWebhooksStore,
   entryBytes,
   entryKey,
+  HISTORY_REFRESH_MS,
   RENDERER_INSPECTOR_BUDGET_BYTES,
   RENDERER_INSPECTOR_CAPACITY,
   RENDERER_PREVIEW_MAX_CHARS,
@@ -117,6 +118,35 @@ describe('webhooks store', () => {
     expect(ids(store.getState().entries)).toEqual(['e', 'd', 'c']);
   });
 
+  it("lists intakes in the forwarder's order even when a later one's message arrived first, in one batch or across batches, shown or held", async () => {
+    const { fake, store, runFlushes } = await loaded();
+    const evt = (sequence: number) => `evt_00000abcd_${sequence.toString(36).padStart(10, '0')}`;
+    // The delivery of 3 comes before the tap event of 2 (another hub's), on the other socket.
+    for (const sequence of [1, 3, 2]) fake.emit('webhooks.entry', entry(evt(sequence)));
+    runFlushes();
+    expect(ids(store.getState().entries)).toEqual([evt(3), evt(2), evt(1)]);
+    fake.emit('webhooks.entry', entry(evt(36)));
+    runFlushes();
+    fake.emit('webhooks.entry', entry(evt(35)));
+    fake.emit('webhooks.entry', entry(evt(37)));
+    runFlushes();
+    expect(ids(store.getState().entries)).toEqual([evt(37), evt(36), evt(35), evt(3), evt(2), evt(1)]);
+    store.getState().pause();
+    fake.emit('webhooks.entry', entry(evt(39)));
+    fake.emit('webhooks.entry', entry(evt(38)));
+    runFlushes();
+    expect(ids(store.getState().held)).toEqual([evt(39), evt(38)]);
+    store.getState().resume();
+    expect(ids(store.getState().entries).slice(0, 3)).toEqual([evt(39), evt(38), evt(37)]);
+    // Other ids (an imported file's) go by their time; at the same time, in the order they came.
+    fake.emit('webhooks.entry', entry('imported-old', { receivedAt: '2025-01-01T00:00:00.000Z' }));
+    fake.emit('webhooks.entry', entry('x1', { receivedAt: '2027-01-01T00:00:00.000Z' }));
+    fake.emit('webhooks.entry', entry('x2', { receivedAt: '2027-01-01T00:00:00.000Z' }));
+    runFlushes();
+    expect(ids(store.getState().entries).slice(0, 2)).toEqual(['x2', 'x1']);
+    expect(ids(store.getState().entries).at(-1)).toBe('imported-old');
+  });
+
   it('holds the full default capacity of 10,000', async () => {
     const { fake, store, runFlushes } = await loaded();
     for (let i = 0; i < RENDERER_INSPECTOR_CAPACITY + 10; i++) fake.emit('webhooks.entry', entry(`m${i}`));
@@ -165,6 +195,62 @@ describe('webhooks store', () => {
     await clearing;
     expect(store.getState().actionError).toBeNull();
     expect(store.getState().history).toEqual(emptied);
+  });
+
+  it('reads the history figures again soon after new messages (once a burst), at once after an import, and never keeps an older answer', async () => {
+    const { fake, store, runTimers, timers } = await loaded();
+    const figures = (messages: number) => ({ ...DEFAULT_HISTORY_SETTINGS, storage: 'encrypted' as const, messages, bytes: messages * 100, error: null });
+    // Not shown yet: nothing is read for new messages.
+    fake.emit('webhooks.entry', entry('m0'));
+    expect(timers).toHaveLength(0);
+    const first = store.getState().loadHistory();
+    fake.waiting('inspector.history')[0]!.resolve(ok(figures(1)));
+    await first;
+
+    fake.emit('webhooks.entry', entry('m1'));
+    fake.emit('webhooks.entry', entry('m2'));
+    fake.emit('webhooks.entryPatch', patch('m1', { delivered: true }));
+    expect(timers.filter((timer) => !timer.cancelled).map((timer) => timer.ms)).toEqual([HISTORY_REFRESH_MS]);
+    runTimers();
+    expect(fake.waiting('inspector.history')).toHaveLength(1);
+    const newer = store.getState().loadHistory();
+    const [older, latest] = fake.waiting('inspector.history');
+    latest!.resolve(ok(figures(3)));
+    await newer;
+    older!.resolve(ok(figures(2)));
+    await flush();
+    expect(store.getState().history?.messages).toBe(3);
+
+    const line = JSON.stringify({ webhookId: 'wh1', id: 'imp', receivedAt: '2026-01-01T00:00:00.000Z', method: 'POST', headers: {}, query: {}, rawBody: '', routing: null, delivered: false });
+    const importing = store.getState().importArchive(
+      async function* () {
+        yield new TextEncoder().encode(`${line}\n`);
+      },
+      { pause: async () => {} },
+    );
+    await vi.waitFor(() => expect(fake.waiting('inspector.import')).toHaveLength(1));
+    fake.waiting('inspector.import')[0]!.resolve(ok({ added: 1, duplicates: 0 }));
+    await vi.waitFor(() => expect(fake.waiting('inspector.history')).toHaveLength(1));
+    fake.waiting('inspector.history')[0]!.resolve(ok(figures(4)));
+    expect((await importing).ok).toBe(true);
+    expect(store.getState().history?.messages).toBe(4);
+  });
+
+  it('pause holds the new matches of a filter too: the shown list stays, resume shows them', async () => {
+    const { fake, store, runTimers } = await loaded();
+    const filtering = store.getState().setFilter({ text: 'lamp' });
+    fake.waiting('inspector.snapshot')[0]!.resolve(page([entry('m1')]));
+    await filtering;
+    store.getState().pause();
+    fake.emit('webhooks.entry', entry('m2'));
+    runTimers();
+    fake.waiting('inspector.snapshot')[0]!.resolve(page([entry('m2'), entry('m1')]));
+    await flush();
+    expect(ids(store.getState().entries)).toEqual(['m1']);
+    expect(ids(store.getState().held)).toEqual(['m2']);
+    store.getState().resume();
+    expect(ids(store.getState().entries)).toEqual(['m2', 'm1']);
+    expect(store.getState().held).toEqual([]);
   });
 
   it('applies status events, before and after the list; the bridge drops malformed events before the store', async () => {

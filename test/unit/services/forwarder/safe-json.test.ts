@@ -14,7 +14,8 @@ describe('parseJsonSafely', () => {
   });
 
   it('refuses malformed JSON', () => {
-    expect(parseJsonSafely('{"a":', 8)).toEqual({ ok: false, problem: 'The body is not valid JSON.' });
+    expect(parseJsonSafely('{"a":', 8)).toEqual({ ok: false, problem: 'The body is not valid JSON (line 1, column 6, byte 5): a value was expected.', at: { offset: 5, line: 1, column: 6 } });
+    expect(parseJsonSafely('{"é":\n x}', 8)).toMatchObject({ ok: false, at: { offset: 8, line: 2, column: 2 } });
   });
 
   it('refuses __proto__ keys (plain or escaped, at any depth) and constructor.prototype, but not a plain constructor', () => {
