@@ -26,6 +26,8 @@ import { MemoryReplayGuard } from './shared/delegation-token';
 import { silentLogger } from './shared/logger';
 import { createStackCertificates, type StackCertificates } from './shared/stack-ca';
 import { startWebhookServices, type WebhookServices } from './webhook-services';
+
+export { DEMO_WEBHOOK_KEY_PATH } from './webhook-services';
 import { LOOPBACK_REDIRECT_URI, OAUTH_REDIRECT_URI } from '../common/oauth-redirect';
 import type { HubIdentityKey, HubPlatform } from '../common/wire';
 

@@ -16,7 +16,7 @@ import { createWebhookStore, newWebhookId, type WebhookRecord, type WebhookStore
 import { type RunningToolsPortal, startToolsPortal } from './tools/tools-portal';
 
 const DEMO_WEBHOOK_NAME = 'Demo webhook';
-const DEMO_WEBHOOK_KEY_PATH = 'body.device.id';
+export const DEMO_WEBHOOK_KEY_PATH = 'body.device.id';
 
 export interface WebhookServicesOptions {
   host: string;

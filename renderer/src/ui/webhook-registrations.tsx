@@ -1,11 +1,13 @@
 /** The registrations with their connection indicator, and a way to remove each. */
 import { useStore } from 'zustand';
 import { useState } from 'react';
+import { routedIntakeUrl } from '../../../common/first-message';
 import { WEBHOOK_UNDO_MS, type WebhookConnection, type WebhookView } from '../../../common/ipc-contract';
 import { connectionLabel, routingLabel, webhookSubtitle, webhookTitle } from '../format/webhook-labels';
 import { connectionOf } from '../stores/webhooks-store';
 import { CopyButton } from './copy-button';
 import { FormDialog } from './form-dialog';
+import { GoneWebhookActions } from './new-webhook';
 import { useHubName, useLinked, useStores } from './stores-context';
 import { useNow } from './use-now';
 
@@ -42,11 +44,12 @@ export function WebhookRegistrations() {
                   <p className="muted">{view.hasSigningSecret ? 'Signing secret set: signatures checked' : 'No signing secret: signatures not checked'}</p>
                   {view.intakeUrl !== null && (
                     <p className="intake-url">
-                      <code aria-label={`Intake URL of ${title}`}>{view.intakeUrl}</code>{' '}
-                      <CopyButton text={view.intakeUrl} label="Copy URL" copied="Intake URL copied." failed="Could not copy; select the URL and copy it." />
+                      <code aria-label={`Intake URL of ${title}`}>{routedIntakeUrl(view.intakeUrl, view.routing)}</code>{' '}
+                      <CopyButton text={routedIntakeUrl(view.intakeUrl, view.routing)} label="Copy URL" copied="Intake URL copied." failed="Could not copy; select the URL and copy it." />
                     </p>
                   )}
                   <ConnectionIndicator connection={connection} />
+                  <GoneWebhookActions view={view} connection={connection} />
                 </div>
                 <button type="button" aria-label={`Remove ${view.id}`} disabled={pending === 'remove' || !linked} onClick={() => setConfirming(view)}>
                   Remove
