@@ -102,7 +102,7 @@ export function createWebhookCreation(deps: WebhookCreationDeps): WebhookCreatio
     return register({ source: 'portal', name: input.name, keyPath }, { id: created.id, secret: created.secret, tapCredential, routing: input.routing });
   };
 
-  const useDemo = (routing: WebhookRouting): Promise<FirstWebhook> => {
+  const useDemo = async (routing: WebhookRouting): Promise<FirstWebhook> => {
     const demo = backend.demoWebhook;
     if (!demo) throw new AppError('invalid-argument', 'There is no demo webhook: Hubdesk is not using its built-in forwarder.');
     return register({ source: 'demo', name: 'Demo webhook', keyPath: demo.keyPath }, { id: demo.id, secret: demo.secret, tapCredential: demo.tapCredential, routing });
