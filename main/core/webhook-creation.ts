@@ -90,7 +90,8 @@ export function createWebhookCreation(deps: WebhookCreationDeps): WebhookCreatio
     return { view, example: example(view, origin.keyPath) };
   };
 
-  const create = async (input: NewWebhookInput): Promise<FirstWebhook> => {
+  /** `label`: the user's label of a registration made again, kept. */
+  const create = async (input: NewWebhookInput, label?: string): Promise<FirstWebhook> => {
     if (!backend.portalUrl) throw new AppError('invalid-argument', 'No developer portal is configured (set HUBDESK_PORTAL_URL).');
     const api = portalApiUrl(backend.portalUrl);
     const keyPath = input.routing.kind === 'keys' ? (input.keyPath ?? DEFAULT_KEY_PATH) : null;
@@ -99,13 +100,13 @@ export function createWebhookCreation(deps: WebhookCreationDeps): WebhookCreatio
     if (keyPath !== null) await portalCall('PUT', `${at}/key-path`, { keyPath }, KeyPathSetSchema, 'key path');
     const { tapCredential } = await portalCall('POST', `${at}/tap-credentials`, undefined, TapCreatedSchema, 'tap credential');
     logger.info('webhooks: created in the developer portal', { webhookId: created.id });
-    return register({ source: 'portal', name: input.name, keyPath }, { id: created.id, secret: created.secret, tapCredential, routing: input.routing });
+    return register({ source: 'portal', name: input.name, keyPath }, { id: created.id, secret: created.secret, tapCredential, routing: input.routing, ...(label !== undefined && { label }) });
   };
 
-  const useDemo = async (routing: WebhookRouting): Promise<FirstWebhook> => {
+  const useDemo = async (routing: WebhookRouting, label?: string): Promise<FirstWebhook> => {
     const demo = backend.demoWebhook;
     if (!demo) throw new AppError('invalid-argument', 'There is no demo webhook: Hubdesk is not using its built-in forwarder.');
-    return register({ source: 'demo', name: 'Demo webhook', keyPath: demo.keyPath }, { id: demo.id, secret: demo.secret, tapCredential: demo.tapCredential, routing });
+    return register({ source: 'demo', name: 'Demo webhook', keyPath: demo.keyPath }, { id: demo.id, secret: demo.secret, tapCredential: demo.tapCredential, routing, ...(label !== undefined && { label }) });
   };
 
   const replace = async (old: WebhookView, made: Promise<FirstWebhook>): Promise<FirstWebhook> => {
@@ -118,15 +119,15 @@ export function createWebhookCreation(deps: WebhookCreationDeps): WebhookCreatio
   };
 
   return {
-    create,
-    useDemo,
+    create: (input) => create(input),
+    useDemo: (routing) => useDemo(routing),
     async recreate(id) {
       const old = listener.list().find((view) => view.id === id);
       if (!old) throw new AppError('invalid-argument', 'There is no such webhook in Hubdesk.');
       const origin = originOf(id);
-      if (origin?.source === 'demo' && backend.demoWebhook) return replace(old, useDemo(old.routing));
+      if (origin?.source === 'demo' && backend.demoWebhook) return replace(old, useDemo(old.routing, old.label));
       const name = origin?.name ?? old.webhookName ?? old.label ?? 'Webhook';
-      return replace(old, create({ name, routing: old.routing, ...(origin?.keyPath && { keyPath: origin.keyPath }) }));
+      return replace(old, create({ name, routing: old.routing, ...(origin?.keyPath && { keyPath: origin.keyPath }) }, old.label));
     },
     async renewDemoRegistrations() {
       const demo = backend.demoWebhook;
@@ -134,7 +135,7 @@ export function createWebhookCreation(deps: WebhookCreationDeps): WebhookCreatio
       for (const view of listener.list()) {
         if (view.id === demo.id || originOf(view.id)?.source !== 'demo') continue;
         logger.info('webhooks: the demo forwarder restarted; registering with its demo webhook again', { webhookId: view.id });
-        await replace(view, useDemo(view.routing));
+        await replace(view, useDemo(view.routing, view.label));
       }
     },
   };

@@ -129,10 +129,10 @@ describe('webhook creation', () => {
     const now = harness({ demo: true });
     now.store.set(`webhooks:origin:${DEMO.id}`, earlier.store.get(`webhooks:origin:${DEMO.id}`));
     const oldView = earlier.views.get(DEMO.id)!;
-    now.views.set('wh_demo_before', { ...oldView, id: 'wh_demo_before' });
+    now.views.set('wh_demo_before', { ...oldView, id: 'wh_demo_before', label: 'Kitchen' });
     now.store.set('webhooks:origin:wh_demo_before', earlier.store.get(`webhooks:origin:${DEMO.id}`));
     await now.creation.renewDemoRegistrations();
-    expect(now.added).toEqual([{ id: DEMO.id, secret: DEMO.secret, tapCredential: DEMO.tapCredential, routing: { kind: 'keys', values: ['my-device'] } }]);
+    expect(now.added).toEqual([{ id: DEMO.id, secret: DEMO.secret, tapCredential: DEMO.tapCredential, routing: { kind: 'keys', values: ['my-device'] }, label: 'Kitchen' }]);
     expect(now.removed).toEqual(['wh_demo_before']);
     expect(now.store.get('webhooks:origin:wh_demo_before')).toBeUndefined();
   });
