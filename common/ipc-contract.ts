@@ -52,7 +52,13 @@ export const SessionViewSchema = z.object({
   auth: AuthViewSchema,
   notices: z.array(NoticeSchema),
   /** `portalUrl`: the developer portal where webhooks are created, or null when none is known. */
-  backend: z.object({ authUrl: z.string(), embedded: z.boolean(), portalUrl: z.string().nullable() }),
+  backend: z.object({
+    authUrl: z.string(),
+    embedded: z.boolean(),
+    portalUrl: z.string().nullable(),
+    /** The embedded demo's forwarder has a ready webhook (`webhooks.useDemo`); never its secrets. */
+    demoWebhook: z.boolean().optional(),
+  }),
   /** How tokens are kept: encrypted on disk, or only in memory until the app quits. */
   tokenStorage: z.enum(['encrypted', 'memory-only', 'plaintext-opt-in']),
   /** The user's choice: may a hub be reached over its unencrypted LAN route once the secure one failed? */
@@ -337,7 +343,8 @@ export const WebhookConnectionSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('not-responding'), since: z.number() }),
   /** `reason`: why the last try failed, when it is more than a dropped connection (the cloud unreachable, the forwarder unable to check the hub). */
   z.object({ state: z.literal('reconnecting'), attempt: z.number().int().positive(), nextRetryAt: z.number(), reason: z.string().optional() }),
-  z.object({ state: z.literal('refused'), reason: z.string() }),
+  /** `gone`: the forwarder does not know the webhook (any more): it can be created again, or removed. */
+  z.object({ state: z.literal('refused'), reason: z.string(), gone: z.boolean().optional() }),
   z.object({ state: z.literal('unavailable'), reason: z.string() }),
 ]);
 export type WebhookConnection = z.infer<typeof WebhookConnectionSchema>;
@@ -661,6 +668,24 @@ export type Access = 'signed-in' | 'anyone';
 const SIGNED_IN: Access = 'signed-in';
 const ANYONE: Access = 'anyone';
 
+/** "New webhook": made in the developer portal for the signed-in user (`webhooks.create`), then registered. */
+export const NewWebhookInputSchema = z
+  .object({
+    name: z.string().trim().min(1, 'a webhook needs a name').max(100, 'a webhook name has at most 100 characters'),
+    routing: WebhookRoutingSchema,
+    /** Where the forwarder reads a key value (needed for `keys` routing); docs/key-paths.md. */
+    keyPath: z.string().trim().min(1).max(512).optional(),
+  })
+  .strict();
+export type NewWebhookInput = z.infer<typeof NewWebhookInputSchema>;
+
+/** A webhook just made or taken (`webhooks.create`, `webhooks.useDemo`): its view and a first message to send it (common/first-message.ts). */
+export const FirstWebhookSchema = z.object({
+  view: WebhookViewSchema,
+  example: z.object({ url: z.string(), headers: z.array(z.tuple([z.string(), z.string()])), body: z.string(), curl: z.string() }).nullable(),
+});
+export type FirstWebhook = z.infer<typeof FirstWebhookSchema>;
+
 const hubId = z.string().min(1).max(200);
 const noArgs = z.tuple([]);
 
@@ -707,6 +732,15 @@ export const invokeContract = {
   'webhooks.edit': { args: z.tuple([WebhookEditSchema]), result: WebhookViewSchema, access: ANYONE },
   /** Sends a kept message to the registration's Forward-to URL again (`webhooks.forward` events tell how it went). */
   'webhooks.forwardAgain': { args: z.tuple([WebhookIdSchema, z.string().min(1).max(200)]), result: z.void(), access: ANYONE },
+  /** Creates a webhook in the developer portal for the signed-in user (its JSON API, with the user's access token), and registers it with its secrets. */
+  'webhooks.create': { args: z.tuple([NewWebhookInputSchema]), result: FirstWebhookSchema, access: SIGNED_IN },
+  /** Registers the embedded demo's ready webhook (with its tap credential), routed as given. */
+  'webhooks.useDemo': { args: z.tuple([WebhookRoutingSchema]), result: FirstWebhookSchema, access: ANYONE },
+  /**
+   * A registration whose webhook the forwarder no longer knows (`gone`), made again as it was made (the demo
+   * webhook, or a new one in the portal: a sign-in), the old one removed. The intake URL is new.
+   */
+  'webhooks.recreate': { args: z.tuple([WebhookIdSchema]), result: FirstWebhookSchema, access: ANYONE },
   /** Opens the developer portal (`backend.portalUrl`) in the system browser. */
   'webhooks.openPortal': { args: noArgs, result: z.void(), access: ANYONE },
   /** The recent entries kept in main, newest first, one page at a time, so a reloaded renderer is not empty. */

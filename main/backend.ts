@@ -101,7 +101,7 @@ export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string
   const configuredWebhookUrl = readWebhookUrl(env); // before starting anything: bad configuration fails fast
   const configuredPortalUrl = readPortalUrl(env);
   // Imported lazily: a configured app never loads the reference services.
-  const { startStack } = await import('../services/stack');
+  const { startStack, DEMO_WEBHOOK_KEY_PATH } = await import('../services/stack');
   // The demo home lives (thermostats drift, sensors trip) so the view moves as a real home would.
   const stack = await startStack({ simulate: true });
   log.info('backend: started the built-in demo cloud', { authUrl: stack.info.auth_url });
@@ -120,6 +120,10 @@ export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string
       // An explicitly configured forwarder wins over the embedded one.
       webhookUrl: configuredWebhookUrl ?? stack.info.webhook_url,
       portalUrl: configuredPortalUrl ?? `${stack.info.tools_url}/webhooks`,
+      // Offered in the Webhooks view with one button, where the forwarder is the embedded one that has it.
+      ...(configuredWebhookUrl === null && {
+        demoWebhook: { id: stack.info.webhook.id, secret: stack.info.webhook.secret, tapCredential: stack.info.webhook.tap_credential, keyPath: DEMO_WEBHOOK_KEY_PATH },
+      }),
       // The demo hub's LAN certificate comes from the stack's own CA; the embedded app trusts it.
       trustedCaPem: stack.info.ca,
     },

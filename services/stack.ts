@@ -31,6 +31,8 @@ import { silentLogger } from './shared/logger';
 import { createStackCertificates, type StackCertificates } from './shared/stack-ca';
 import { type HubPorts, type KeptStack, openStackState, STACK_STATE_FILE, StackStateError } from './stack-state';
 import { startWebhookServices, type WebhookServices } from './webhook-services';
+
+export { DEMO_WEBHOOK_KEY_PATH } from './webhook-services';
 import { LOOPBACK_REDIRECT_URI, OAUTH_REDIRECT_URI } from '../common/oauth-redirect';
 import type { HubIdentityKey, HubPlatform } from '../common/wire';
 

@@ -16,7 +16,7 @@ import { createWebhookStore, newWebhookId, type WebhookRecord, type WebhookStore
 import { type RunningToolsPortal, startToolsPortal } from './tools/tools-portal';
 
 const DEMO_WEBHOOK_NAME = 'Demo webhook';
-const DEMO_WEBHOOK_KEY_PATH = 'body.device.id';
+export const DEMO_WEBHOOK_KEY_PATH = 'body.device.id';
 
 export interface WebhookServicesOptions {
   host: string;
@@ -71,7 +71,10 @@ export async function startWebhookServices(options: WebhookServicesOptions): Pro
     forwarder = await startForwarder({ host, port: options.port, ...(redis ? { redis } : { store: webhooks }), legacyRunner, now, logger, ...options.forwarder });
     // The portal signs in the same demo account as the cloud, from its own copy of the user record.
     const users = await UserDirectory.create([{ ...DEMO_USER, hubs: [] }]);
-    portal = await startToolsPortal({ host, port: options.portalPort, store: webhooks, users, demoHint: { email: DEMO_USER.email, password: DEMO_USER.password }, now, logger });
+    // The cloud that proves hub ids also verifies the access tokens of the portal's JSON API.
+    const hubIds = options.forwarder?.hubIds;
+    const cloudUrl = typeof hubIds === 'object' ? hubIds.verify.cloudUrl : undefined;
+    portal = await startToolsPortal({ host, port: options.portalPort, store: webhooks, users, cloudUrl, demoHint: { email: DEMO_USER.email, password: DEMO_USER.password }, now, logger });
     return { webhooks, ...demo, forwarder, portal, close, drain: () => stop((running) => running.drain()) };
   } catch (error) {
     await close();

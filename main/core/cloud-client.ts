@@ -27,6 +27,15 @@ export interface CloudClient {
   delegationToken(hubId: string): Promise<string>;
 }
 
+/** The cloud client as the core makes it: also for a service that takes the user's access token. */
+export interface AccessTokenCaller {
+  /**
+   * A request to a service that takes the user's access token too (the developer portal's JSON API,
+   * webhook-creation.ts), with the same refresh on a 401 and the same end of a session the cloud refuses.
+   */
+  withAccessToken<T>(build: (accessToken: string) => HttpRequest, schema: z.ZodType<T>): Promise<HttpOutcome<T>>;
+}
+
 export interface CloudClientDeps {
   backend: BackendConfig;
   fetch: FetchFn;
@@ -39,7 +48,7 @@ export interface CloudClientDeps {
   onSessionEnded: (reason: string) => void;
 }
 
-export function createCloudClient(deps: CloudClientDeps): CloudClient {
+export function createCloudClient(deps: CloudClientDeps): CloudClient & AccessTokenCaller {
   const { backend, vault, tokenEndpoint, logger } = deps;
   const origin = new URL(backend.authUrl).origin;
   const refusedReason = backend.embedded ? EMBEDDED_CLOUD_RESTARTED_REASON : SESSION_REVOKED_REASON;
@@ -150,5 +159,6 @@ export function createCloudClient(deps: CloudClientDeps): CloudClient {
       }
       return expectOk(outcome, 'POST /delegation/token');
     },
+    withAccessToken: (build, schema) => authorized(build, schema),
   };
 }

@@ -33,6 +33,7 @@ import { createSessionState, type SessionListener } from './session-state';
 import { createTokenEndpoint } from './token-endpoint';
 import { createTokenVault } from './token-vault';
 import { createWebhookHistory } from './webhook-history';
+import { createWebhookCreation } from './webhook-creation';
 import { createWebhookListener } from './webhook-listener';
 import { createWebhookRegistrations } from './webhook-registrations';
 
@@ -83,6 +84,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     clock,
     onSessionEnded: (reason) => auth.endSession(reason),
   });
+  const creation = createWebhookCreation({ backend, listener: webhooks, cloud, store, logger, lifetime: lifetime.signal });
   const standardTransport: HubTransport = { fetch: fetchFn, openWebSocket: deps.openWebSocket ?? plainWebSocket };
   const hubClient = createHubClient((at) => transportFor(standardTransport, deps.namingHub, at.namedHub), lifetime.signal);
   // Addresses heard over mDNS are used only where the host can check that a certificate names the hub.
@@ -197,6 +199,9 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     'webhooks.undoRemove': (id) => afterStart(() => webhooks.undoRemove(id)),
     'webhooks.edit': (edit) => afterStart(() => webhooks.edit(edit)),
     'webhooks.forwardAgain': (webhookId, id) => afterStart(async () => webhooks.forwardAgain(webhookId, id)),
+    'webhooks.create': (input) => afterStart(() => creation.create(input)),
+    'webhooks.useDemo': (routing) => afterStart(() => creation.useDemo(routing)),
+    'webhooks.recreate': (id) => afterStart(() => creation.recreate(id)),
     'webhooks.openPortal': async () => {
       if (!backend.portalUrl) throw new AppError('invalid-argument', 'No developer portal is configured (set HUBDESK_PORTAL_URL).');
       await deps.openExternal(backend.portalUrl);
@@ -225,7 +230,11 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const restoring = state.auth().status === 'restoring' ? auth.restore() : Promise.resolve();
   // The listener starts once the saved history is read (messages wait at the forwarder meanwhile);
   // the webhook and inspector handlers wait for it, the rest of the app does not.
-  const webhooksStarted = history.ready.then(() => webhooks.start());
+  const webhooksStarted = history.ready.then(async () => {
+    await webhooks.start();
+    // The embedded demo forwarder keeps nothing across restarts: its demo webhook is new each time.
+    await creation.renewDemoRegistrations().catch((error: unknown) => logger.warn('webhooks: renewing the demo registrations failed', { error: error instanceof Error ? error.message : String(error) }));
+  });
   webhooksStarted.catch((error: unknown) => logger.error('webhooks: could not start', { error: error instanceof Error ? error.message : String(error) }));
 
   return {

@@ -50,6 +50,11 @@ export interface BackendConfig {
   webhookUrl: string | null;
   /** The developer portal where webhooks are created (shown when there is none yet); absent or null: none known. */
   portalUrl?: string | null;
+  /**
+   * The embedded demo's ready webhook, when its forwarder is the one used (`webhooks.useDemo`). Secrets: kept
+   * in main like every webhook secret, never sent to the window.
+   */
+  demoWebhook?: { id: string; secret: string; tapCredential: string; keyPath: string };
   /** A CA (PEM) trusted for hub addresses besides the system ones, e.g. the one that issued a hub's LAN certificate. */
   trustedCaPem?: string;
 }

@@ -36,7 +36,7 @@ export function createSessionState({ backend, notices, tokenStorage, allowUnencr
   const view = (): SessionView => ({
     auth,
     notices: notices.current(),
-    backend: { authUrl: backend.authUrl, embedded: backend.embedded, portalUrl: backend.portalUrl ?? null },
+    backend: { authUrl: backend.authUrl, embedded: backend.embedded, portalUrl: backend.portalUrl ?? null, demoWebhook: backend.demoWebhook !== undefined },
     tokenStorage: tokenStorage(),
     allowUnencryptedRoutes: allowUnencryptedRoutes(),
   });

@@ -117,7 +117,7 @@ export function listenUrl(webhookUrl: string): string {
 const LISTENER_REFUSALS: Record<number, string> = {
   [CLOSE_BAD_SECRET]: 'The forwarder refused the webhook secret.',
   [CLOSE_CREDENTIAL_KIND]: 'The forwarder refused the credential for this listener.',
-  [CLOSE_UNKNOWN_WEBHOOK]: 'The forwarder does not know this webhook id.',
+  [CLOSE_UNKNOWN_WEBHOOK]: 'This webhook no longer exists on the forwarder.',
   [CLOSE_REPLACED]: 'Another connection registered with the same listener; this one stopped.',
 };
 
@@ -306,7 +306,8 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
       if (refusal) {
         stopped = true;
         logger.warn('webhooks: the forwarder refused the registration', { ...log, code });
-        options.onConnection({ state: 'refused', reason: refusal });
+        // The webhook itself is gone (a restarted demo forwarder, or deleted): the view offers to create it again.
+        options.onConnection({ state: 'refused', reason: refusal, ...(code === CLOSE_UNKNOWN_WEBHOOK && { gone: true }) });
         return;
       }
       retryLater(retryReason(code, closeReason));

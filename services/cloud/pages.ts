@@ -1,7 +1,7 @@
 /**
  * The HTML the user sees during authorisation: sign-in, consent and error pages. Small, accessible
  * (labels, lang, headings, role=alert for errors) and escaped everywhere. Served with a strict
- * Content-Security-Policy: no scripts at all, the one inline style allowed by its hash, forms posting
+ * Content-Security-Policy: no scripts (but the portal's one Copy script, by its hash), the one inline style allowed by its hash, forms posting
  * only to this server — and, on the consent page, to the client's redirect target, because browsers
  * apply form-action to the redirect that follows the POST.
  */
@@ -24,6 +24,8 @@ const STYLE = [
   'input{width:100%;box-sizing:border-box;padding:.6rem;font:inherit;border:1px solid #8a93a6;border-radius:6px}',
   'button{font:inherit;padding:.6rem 1.2rem;margin:1.2rem .5rem 0 0;border-radius:6px;border:1px solid #2d5bd8;background:#2d5bd8;color:#fff;cursor:pointer}',
   'button.secondary{background:#fff;color:#2d5bd8}.alert{color:#a30d1e;font-weight:600}.hint{color:#4a5263;font-size:.9rem}',
+  // A long secret or id wraps inside its card instead of running out of it.
+  'code{overflow-wrap:anywhere;word-break:break-all}.one-time code{display:block;padding:.4rem;background:#eef0f4;border-radius:4px}',
 ].join('');
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
@@ -89,11 +91,15 @@ export function sendErrorPage(reply: FastifyReply, status: number, message: stri
   return sendPage(reply, status, 'Cannot continue', `<h1>Cannot continue</h1><p class="alert" role="alert">${escape(message)}</p>`, []);
 }
 
-/** The page shell every server-rendered page of the services uses (the tools portal too). */
-export function sendPage(reply: FastifyReply, status: number, title: string, body: string, extraFormTargets: string[]): FastifyReply {
+/**
+ * The page shell every server-rendered page of the services uses (the tools portal too). `script`: one
+ * inline script, allowed by its hash and nothing else (the portal's Copy buttons); none by default.
+ */
+export function sendPage(reply: FastifyReply, status: number, title: string, body: string, extraFormTargets: string[], script?: string): FastifyReply {
   const csp = [
     "default-src 'none'",
     `style-src 'sha256-${STYLE_HASH}'`,
+    ...(script === undefined ? [] : [`script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`]),
     `form-action ${["'self'", ...extraFormTargets].join(' ')}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",
@@ -112,7 +118,7 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
     .send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escape(title)} – Hubdesk</title><style>${STYLE}</style></head>
-<body><main>${body}</main></body></html>`);
+<body><main>${body}</main>${script === undefined ? '' : `<script>${script}</script>`}</body></html>`);
 }
 
 function hidden(requestId: string, csrf: string): string {

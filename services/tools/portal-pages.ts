@@ -56,24 +56,51 @@ ${credentialFields(page.email)}
   return sendPage(reply, status, 'Sign in', body, []);
 }
 
+/**
+ * The Copy buttons of the one-time secrets: hidden until this script shows them (a page without script
+ * has nothing that does not work), each copies the `<code>` its `data-copy` names and says so in
+ * `#copy-status`; where the clipboard is refused it selects the text for Ctrl+C instead.
+ */
+export const COPY_SCRIPT = `for (const button of document.querySelectorAll('button[data-copy]')) {
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    const code = document.getElementById(button.dataset.copy);
+    const status = document.getElementById('copy-status');
+    try {
+      await navigator.clipboard.writeText(code.textContent);
+      status.textContent = button.getAttribute('aria-label').replace(/^Copy/, 'Copied');
+    } catch {
+      getSelection().selectAllChildren(code);
+      status.textContent = 'Selected: press Ctrl+C (⌘C on a Mac) to copy.';
+    }
+  });
+}`;
+
+/** A one-time value in its card: the value wraps (no overflow), with a Copy button beside its label. */
+function oneTimeValue(label: string, id: string, value: string): string {
+  return `<div class="one-time"><p>${escape(label)}: <button type="button" class="secondary" data-copy="${id}" aria-label="Copy the ${escape(label.toLowerCase())}" hidden>Copy</button></p>
+<code id="${id}">${escape(value)}</code></div>`;
+}
+
 export function sendWebhooksPage(reply: FastifyReply, status: number, page: WebhooksPage): FastifyReply {
   const created = page.created
     ? `<section class="created" aria-labelledby="created-heading"><h2 id="created-heading">Webhook created</h2>
 <p>Id: <code>${escape(page.created.id)}</code></p>
-<p>Secret: <code id="new-secret">${escape(page.created.secret)}</code></p>
+${oneTimeValue('Secret', 'new-secret', page.created.secret)}
 <p class="alert" role="status">Copy the secret now: it is not shown again.</p></section>`
     : '';
   const createdTap = page.createdTap
     ? `<section class="created" aria-labelledby="created-tap-heading"><h2 id="created-tap-heading">Tap credential created for ${escape(page.createdTap.webhook.name)}</h2>
-<p>Tap credential: <code id="new-tap-credential">${escape(formatTapCredential(page.createdTap.credential))}</code></p>
+${oneTimeValue('Tap credential', 'new-tap-credential', formatTapCredential(page.createdTap.credential))}
 <p>Give it to Hubdesk's Webhooks form (optional field "Tap credential") to see every request to this webhook with its routing decision. Hubs never need it.</p>
 <p class="alert" role="status">Copy the tap credential now: it is not shown again.</p></section>`
     : '';
+  const copyStatus = created || createdTap ? '<p id="copy-status" class="hint" role="status" aria-live="polite"></p>' : '';
   const list = page.webhooks.length === 0 ? '<p>No webhooks yet.</p>' : page.webhooks.map((webhook) => webhookSection(webhook, page)).join('\n');
   const body = `<h1>Webhooks</h1>
 <p>Signed in as <strong>${escape(page.email)}</strong>.</p>
 <form method="post" action="${SIGN_OUT_PATH}">${csrfField(page.csrf)}<button type="submit" class="secondary">Sign out</button></form>
-${alert(page.error)}${created}${createdTap}
+${alert(page.error)}${created}${createdTap}${copyStatus}
 <form method="post" action="${WEBHOOKS_PATH}">
 ${csrfField(page.csrf)}
 <label for="name">Name</label>
@@ -81,7 +108,7 @@ ${csrfField(page.csrf)}
 <button type="submit">New Webhook</button>
 </form>
 ${list}`;
-  return sendPage(reply, status, 'Webhooks', body, []);
+  return sendPage(reply, status, 'Webhooks', body, [], created || createdTap ? COPY_SCRIPT : undefined);
 }
 
 function webhookSection(webhook: WebhookRecord, page: WebhooksPage): string {

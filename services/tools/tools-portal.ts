@@ -3,7 +3,8 @@
  * webhooks, "New Webhook" (id + secret, the secret shown once), set or clear a webhook's key path, and
  * create ("New tap credential", shown once) or revoke the owner's tap credentials (webhook-store.ts).
  * Server-rendered forms only; every POST needs the session cookie and its CSRF token, and acts only on
- * a webhook of the signed-in user (another's is answered like an unknown one, 404).
+ * a webhook of the signed-in user (another's is answered like an unknown one, 404). With a cloud
+ * (`cloudUrl`), the same under `/api` as JSON for an app holding the user's access token (portal-api.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KeyPathError } from '../../common/key-path';
@@ -17,6 +18,8 @@ import { type ConnectionLimits, createServiceApp, listen } from '../shared/http-
 import { LoginThrottle, throttledMessage } from '../shared/login-throttle';
 import { silentLogger } from '../shared/logger';
 import { Params, parseFormBody } from '../shared/params';
+import { cloudIdentityVerifier } from './cloud-identity';
+import { registerPortalApi } from './portal-api';
 import { SIGN_IN_PATH, SIGN_OUT_PATH, WEBHOOKS_PATH, sendSignInPage, sendWebhooksPage, type WebhooksPage } from './portal-pages';
 import { MAX_FAILED_SIGN_INS, type PortalSession, PortalSessions } from './portal-sessions';
 
@@ -27,6 +30,8 @@ export interface ToolsPortalOptions {
   users: UserDirectory;
   /** Shown on the sign-in page (the embedded demo's account). */
   demoHint?: { email: string; password: string };
+  /** The cloud whose access tokens the JSON API takes (verified at `{cloudUrl}/user/me`); without it the API answers 404. */
+  cloudUrl?: string;
   now?: () => number;
   logger?: Logger;
   /** Timeouts and connection cap; DEFAULT_CONNECTION_LIMITS for what is not given. Tests shorten them. */
@@ -51,6 +56,7 @@ export async function startToolsPortal(options: ToolsPortalOptions): Promise<Run
   const app = createServiceApp(logger, options.connectionLimits);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseFormBody);
+  registerPortalApi(app, { store, verifyAccessToken: options.cloudUrl === undefined ? undefined : cloudIdentityVerifier(options.cloudUrl), logger });
 
   const listPage = (session: SignedIn, extra: Partial<WebhooksPage> = {}): WebhooksPage => {
     const webhooks = store.list(session.userId);

@@ -26,7 +26,9 @@ import {
   REPLAY_TIMEOUT_MS,
   WEBHOOK_UNDO_MS,
   type Bridge,
+  type FirstWebhook,
   type HistorySettings,
+  type NewWebhookInput,
   type HistoryView,
   type ReplayRequest,
   type ReplayResult,
@@ -37,6 +39,7 @@ import {
   type WebhookEntryPatch,
   type WebhookFullMessage,
   type WebhookRegistrationInput,
+  type WebhookRouting,
   type WebhookView,
 } from '../../../common/ipc-contract';
 import { intakeOrder } from '../../../common/intake-order';
@@ -83,7 +86,7 @@ export type ReplayOptions = Pick<ReplayRequest, 'target' | 'headers' | 'body'>;
 
 export type RegistrationsState = { status: 'loading' } | { status: 'loaded'; views: WebhookView[] } | { status: 'error'; error: UiError };
 
-export type WebhookAction = 'add' | 'edit' | 'remove' | 'undoRemove' | 'clear' | 'openPortal' | 'setHistory';
+export type WebhookAction = 'add' | 'edit' | 'create' | 'recreate' | 'remove' | 'undoRemove' | 'clear' | 'openPortal' | 'setHistory';
 
 export interface WebhooksState {
   registrations: RegistrationsState;
@@ -121,6 +124,13 @@ export interface WebhooksState {
   add(input: WebhookRegistrationInput): Promise<boolean>;
   /** Changes a registration in place (routing, signing secret, Forward to); true when main took it. */
   edit(edit: WebhookEdit): Promise<boolean>;
+  /** The webhook made last here (new-webhook.tsx), with the first message to send it; until dismissed. */
+  first: FirstWebhook | null;
+  /** "New webhook" (in the portal) or "Use the demo webhook": main makes and registers it; true when it did. */
+  create(how: { portal: NewWebhookInput } | { demo: WebhookRouting }): Promise<boolean>;
+  /** Makes a webhook the forwarder no longer knows again (a new intake URL), removing the old registration. */
+  recreate(id: string): Promise<boolean>;
+  dismissFirst(): void;
   /** Removes it; its messages stay listed until WEBHOOK_UNDO_MS has passed without `undoRemove`. */
   remove(id: string): Promise<void>;
   /** The registration removed last, while it can still be brought back. */
@@ -221,6 +231,14 @@ export function createWebhooksStore(
       return result.ok;
     };
 
+    const make = async (action: WebhookAction, call: () => Promise<Envelope<FirstWebhook>>) => {
+      set({ pending: action, actionError: null });
+      const result = await settle(call);
+      set({ pending: null, actionError: result.ok ? null : result.error, ...(result.ok && { first: result.value }) });
+      if (result.ok) await reloadList();
+      return result.ok;
+    };
+
     const reloadList = async () => {
       const request = ++listRequest;
       const result = await settle(() => bridge.webhooks.list());
@@ -250,6 +268,11 @@ export function createWebhooksStore(
       pending: null,
       actionError: null,
       history: null,
+      first: null,
+
+      create: (how) => make('create', () => ('portal' in how ? bridge.webhooks.create(how.portal) : bridge.webhooks.useDemo(how.demo))),
+      recreate: (id) => make('recreate', () => bridge.webhooks.recreate(id)),
+      dismissFirst: () => set({ first: null }),
 
       async load() {
         const started = generation;

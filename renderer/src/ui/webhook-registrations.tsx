@@ -1,6 +1,7 @@
 /** The registrations with their connection indicator, and a way to remove each. */
 import { useStore } from 'zustand';
 import { useState } from 'react';
+import { routedIntakeUrl } from '../../../common/first-message';
 import { WEBHOOK_UNDO_MS, type WebhookConnection, type WebhookView } from '../../../common/ipc-contract';
 import { connectionLabel, routingLabel, webhookSubtitle, webhookTitle } from '../format/webhook-labels';
 import { connectionOf } from '../stores/webhooks-store';
@@ -8,6 +9,7 @@ import { CopyButton } from './copy-button';
 import { FormDialog } from './form-dialog';
 import { ForwardToLine } from './forward-status';
 import { EditWebhookButton } from './webhook-edit-form';
+import { GoneWebhookActions } from './new-webhook';
 import { useHubName, useLinked, useStores } from './stores-context';
 import { useNow } from './use-now';
 
@@ -44,12 +46,13 @@ export function WebhookRegistrations() {
                   <p className="muted">{view.hasSigningSecret ? 'Signing secret set: signatures checked' : 'No signing secret: signatures not checked'}</p>
                   {view.intakeUrl !== null && (
                     <p className="intake-url">
-                      <code aria-label={`Intake URL of ${title}`}>{view.intakeUrl}</code>{' '}
-                      <CopyButton text={view.intakeUrl} label="Copy URL" copied="Intake URL copied." failed="Could not copy; select the URL and copy it." />
+                      <code aria-label={`Intake URL of ${title}`}>{routedIntakeUrl(view.intakeUrl, view.routing)}</code>{' '}
+                      <CopyButton text={routedIntakeUrl(view.intakeUrl, view.routing)} label="Copy URL" copied="Intake URL copied." failed="Could not copy; select the URL and copy it." />
                     </p>
                   )}
                   <ForwardToLine view={view} />
                   <ConnectionIndicator connection={connection} />
+                  <GoneWebhookActions view={view} connection={connection} />
                 </div>
                 <EditWebhookButton view={view} disabled={pending === 'edit' || !linked} />
                 <button type="button" aria-label={`Remove ${view.id}`} disabled={pending === 'remove' || !linked} onClick={() => setConfirming(view)}>

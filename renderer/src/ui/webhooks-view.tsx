@@ -8,6 +8,7 @@ import { ClearHistoryButton, HistoryBound } from './history-settings';
 import { InspectorFilters } from './inspector-filters';
 import { InspectorList } from './inspector-list';
 import { MessageDetails } from './message-details';
+import { FirstWebhookPanel, NewWebhookButtons } from './new-webhook';
 import { SplitSeparator } from './split-separator';
 import { useStores } from './stores-context';
 import { AddWebhookButton } from './webhook-form';
@@ -20,11 +21,13 @@ export function WebhooksView() {
     <div className="webhooks-view">
       <div className="webhooks-side">
         <AddWebhookButton />
+        <NewWebhookButtons />
         {actionError && (
           <p className="error-text" role="alert">
             {actionError.message}
           </p>
         )}
+        <FirstWebhookPanel />
         <WebhookRegistrations />
       </div>
       <Inspector />

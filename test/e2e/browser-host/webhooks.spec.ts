@@ -103,7 +103,10 @@ test('a webhook for the selected hub: signed in, the app proves the hub and rece
     expect(thief).toBeInstanceOf(ChannelClosed);
     expect(thief).toMatchObject({ code: CLOSE_HUB_NOT_PROVEN });
 
-    const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}?hub=${encodeURIComponent(home.id)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"for":"Home"}' });
+    // The URL the app shows (and Copy URL copies) carries ?hub=: without it the sender's requests reach nobody.
+    const shown = await page.getByRole('list', { name: 'Webhooks' }).getByLabel(/^Intake URL of/).textContent();
+    expect(shown).toBe(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}?hub=${encodeURIComponent(home.id)}`);
+    const response = await fetch(shown!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"for":"Home"}' });
     expect(response.status).toBe(202);
     await expect(page.getByRole('list', { name: 'Webhook messages' }).getByRole('button', { name: /delivered/ })).toBeVisible();
   } finally {

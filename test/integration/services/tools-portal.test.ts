@@ -3,6 +3,7 @@
  * form posts. Sign-in, "New Webhook" showing the secret once, the key-path form, and the owner's tap
  * credentials (created and shown once, listed without their secret, revoked).
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserDirectory } from '../../../services/cloud/users';
 import { createWebhookStore, type WebhookStore } from '../../../services/forwarder/webhook-store';
@@ -92,10 +93,16 @@ describe('tools portal', () => {
     expect(record).toMatchObject({ name: 'Door <bell>', ownerId: DEMO_USER._id, keyPath: null });
     expect(created.html).toContain(`<code id="new-secret">${record.secret}</code>`);
     expect(created.html).toContain('Copy the secret now');
+    // Its Copy button, hidden until the one script (allowed by its hash, and nothing else) shows it.
+    expect(created.html).toContain('data-copy="new-secret" aria-label="Copy the secret" hidden>Copy</button>');
+    const script = /<script>([\s\S]*)<\/script>/.exec(created.html)![1]!;
+    expect(created.headers.get('content-security-policy')).toContain(`script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     expect(created.html).toContain('Door &lt;bell&gt;');
     expect(created.html).not.toContain('Door <bell>');
 
     const later = await browser.get('/webhooks');
+    expect(later.html).not.toContain('<script>');
+    expect(later.headers.get('content-security-policy')).not.toContain('script-src');
     expect(later.html).toContain(id);
     expect(later.html).not.toContain(record.secret);
     expect((await browser.post('/webhooks', { name: '   ' })).status).toBe(400);

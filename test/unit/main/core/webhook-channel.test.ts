@@ -213,7 +213,7 @@ describe('webhook channel', () => {
   it('an unknown webhook is refused too', async () => {
     open({ webhookId: 'nope' });
     await until(() => statuses.at(-1)?.state === 'refused');
-    expect(statuses.at(-1)).toMatchObject({ reason: 'The forwarder does not know this webhook id.' });
+    expect(statuses.at(-1)).toMatchObject({ state: 'refused', reason: 'This webhook no longer exists on the forwarder.', gone: true });
   });
 
   it('a silent forwarder is not responding, the socket kept; its next answer makes it connected again', async () => {
