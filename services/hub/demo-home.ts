@@ -9,6 +9,7 @@ import type { CapabilityEventData, CapabilityValue } from '../../common/hub-cont
 import type { Device, DeviceMap } from '../../common/wire';
 import { type CapabilityId, type CapabilityValues, capabilityState } from './capabilities';
 import { valueProblem } from './capability-rules';
+import { followingChanges } from './cover-travel';
 import { generatedSeeds } from './generated-devices';
 
 export type DemoHomeKind = 'home' | 'cabin';
@@ -176,7 +177,7 @@ export function createDemoHome(kind: DemoHomeKind, options: DemoHomeOptions = {}
     if (seed.fault) faults.set(device.id, seed.fault);
   }
 
-  return {
+  const home: DemoHome = {
     kind,
     devices: () => structuredClone(Object.fromEntries(state)),
     device: (id) => {
@@ -201,6 +202,8 @@ export function createDemoHome(kind: DemoHomeKind, options: DemoHomeOptions = {}
       capability.lastUpdated = time;
       const data: CapabilityEventData = { capabilityId, value, transactionId, time };
       emit({ type: 'capability', deviceId, data: { ...data } });
+      // The device then does what was asked (a cover travels to its end): the hub's own changes, after this one.
+      for (const [followId, followValue] of followingChanges(capabilityId, value, device.capabilities)) home.setCapability(deviceId, followId, followValue, null);
       return { ok: true, event: data };
     },
     setAvailable(deviceId, available) {
@@ -228,4 +231,5 @@ export function createDemoHome(kind: DemoHomeKind, options: DemoHomeOptions = {}
       return () => listeners.delete(entry);
     },
   };
+  return home;
 }

@@ -3,7 +3,7 @@
  * capability changes a second; the app (browser host, a child process) runs in headless Chromium with
  * Home open. During a window of WINDOW_MS it measures, in the page:
  *  (a) long tasks (PerformanceObserver 'longtask'): how many, the longest;
- *  (b) a toggle's input → paint: ~30 "Turned on" switches of lights, clicked spread over the window;
+ *  (b) a toggle's input → paint: ~30 on/off switches of lights, clicked spread over the window;
  *      the Event Timing duration of the click (input to the next paint; Chromium reports only
  *      entries ≥ 16 ms), else, for a faster click, its timeStamp → the end of the first frame that
  *      shows the flipped switch (rAF, then a task);
@@ -147,7 +147,7 @@ async function runWindow(page: Page, setProbe: (value: number) => Promise<unknow
 }
 
 async function toggle(page: Page, index: number): Promise<undefined> {
-  await page.locator(`article[aria-label="${lightName(index)}"] [role="switch"][aria-label="Turned on"]`).click();
+  await page.locator(`article[aria-label="${lightName(index)}"] [role="switch"][aria-label="${lightName(index)}, on/off"]`).click();
   return undefined;
 }
 

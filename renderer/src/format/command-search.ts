@@ -10,8 +10,10 @@
  */
 import type { CapabilityValue, HubPermissions, HubView } from '../../../common/ipc-contract';
 import type { CapabilityState, Device } from '../../../common/wire';
-import { capabilityLabel, formatCapabilityValue, isFraction } from './format-capability';
+import { capabilityWords, valueWords } from './device-presentation';
+import { isFraction } from './format-capability';
 import { sliderScale } from './slider-scale';
+import { activeDevices, type Change, TURN_OFF_CLASSES, turnOffClass } from './whats-on';
 
 export const PALETTE_VIEWS = [
   { view: 'hubs', title: 'Hubs' },
@@ -27,6 +29,7 @@ export type PaletteAction =
   | { kind: 'open-hub'; hubId: string }
   | { kind: 'view'; view: PaletteView }
   | { kind: 'set'; deviceId: string; capabilityId: string; value: CapabilityValue }
+  | { kind: 'set-many'; changes: Change[] }
   | { kind: 'enter-number'; deviceId: string; capability: CapabilityState }
   | { kind: 'choose'; deviceId: string; capability: CapabilityState }
   | { kind: 'start-flow'; flowId: string };
@@ -60,6 +63,7 @@ export function buildCommands(source: PaletteSource): PaletteCommand[] {
   }
   for (const { view, title } of PALETTE_VIEWS) commands.push({ id: `view:${view}`, title, detail: 'View', verb: 'Go to', action: { kind: 'view', view } });
   if (source.permissions.control) {
+    commands.push(...turnOffCommands(source.devices));
     const devices = [...source.devices].sort((a, b) => a.name.localeCompare(b.name));
     for (const device of devices) {
       if (device.available === false) continue;
@@ -75,10 +79,21 @@ export function buildCommands(source: PaletteSource): PaletteCommand[] {
   return commands;
 }
 
+/** "Turn off all lights" (and sockets, fans) while any is on: what the "What's on" view offers (format/whats-on.ts). */
+function turnOffCommands(devices: readonly Device[]): PaletteCommand[] {
+  const active = activeDevices(devices);
+  return TURN_OFF_CLASSES.flatMap(({ deviceClass, plural }) => {
+    const changes = turnOffClass(active, deviceClass);
+    if (changes.length === 0) return [];
+    return [{ id: `turn-off:${deviceClass}`, title: `Turn off all ${plural}`, detail: `What’s on · ${changes.length} on now`, verb: 'Turn off', action: { kind: 'set-many', changes } }];
+  });
+}
+
 function capabilityCommand(device: Device, capability: CapabilityState): PaletteCommand | null {
   if (!capability.setable) return null;
-  const where = [device.zoneName, `now ${formatCapabilityValue(capability, capability.value).toLowerCase()}`].filter(Boolean).join(' · ');
-  const base = { id: `capability:${device.id}:${capability.id}`, title: `${device.name}: ${capabilityLabel(capability)}` };
+  // In the card's words (format/device-presentation.ts): "Garage door: Door · now closed".
+  const where = [device.zoneName, `now ${valueWords(device.class, capability, capability.value).toLowerCase()}`].filter(Boolean).join(' · ');
+  const base = { id: `capability:${device.id}:${capability.id}`, title: `${device.name}: ${capabilityWords(device.class, capability).label}` };
   if (capability.type === 'boolean') {
     const on = capability.value === true;
     return { ...base, detail: `Switch · ${where}`, verb: on ? 'Turn off' : 'Turn on', action: { kind: 'set', deviceId: device.id, capabilityId: capability.id, value: !on } };

@@ -1,24 +1,25 @@
 /**
  * Capability values as people read them. Pure, so every rule is unit-tested; the components only
- * lay the strings out. Numbers use a fixed English format because the whole interface is English.
+ * lay the strings out. Numbers are in the user's locale (Intl's default, "1.234,5" in German), or in
+ * the locale given (the tests'); the words stay English, as the whole interface is.
  */
 import type { CapabilityState, Device } from '../../../common/wire';
 
 const UNKNOWN = 'Unknown';
 
-export function formatCapability(capability: CapabilityState): string {
-  return formatCapabilityValue(capability, capability.value);
+export function formatCapability(capability: CapabilityState, locale?: string): string {
+  return formatCapabilityValue(capability, capability.value, locale);
 }
 
 /** A value of this capability (e.g. one not yet confirmed by the hub) formatted like its current one. */
-export function formatCapabilityValue(capability: CapabilityState, value: CapabilityState['value']): string {
+export function formatCapabilityValue(capability: CapabilityState, value: CapabilityState['value'], locale?: string): string {
   const { id } = capability;
   if (value === null) return UNKNOWN;
   switch (capability.type) {
     case 'boolean':
       return typeof value === 'boolean' ? formatBoolean(id, value) : String(value);
     case 'number':
-      return typeof value === 'number' ? formatNumber(capability, value) : String(value);
+      return typeof value === 'number' ? formatNumber(capability, value, locale) : String(value);
     case 'enum':
       return capability.values?.find((option) => option.id === value)?.title ?? String(value);
     case 'string':
@@ -56,21 +57,21 @@ function formatBoolean(id: string, value: boolean): string {
   return value ? 'Yes' : 'No';
 }
 
-function formatNumber(capability: CapabilityState, value: number): string {
+function formatNumber(capability: CapabilityState, value: number, locale: string | undefined): string {
   if (!Number.isFinite(value)) return UNKNOWN;
   // A light's hue is an angle on the colour wheel; its colour temperature runs from cool (0) to warm (1).
-  if (capability.id === 'light_hue') return `${formatDecimal(value * 360, 0)}°`;
-  if (capability.id === 'light_temperature') return `${formatDecimal(value * 100, 0)} % warm`;
+  if (capability.id === 'light_hue') return `${formatDecimal(value * 360, 0, locale)}°`;
+  if (capability.id === 'light_temperature') return `${formatDecimal(value * 100, 0, locale)} % warm`;
   // Dim levels, positions, fan speeds… are fractions 0..1 on the wire (with or without units '%');
   // people think in percent.
-  if (isFraction(capability)) return `${formatDecimal(value * 100, 0)} %`;
-  const text = formatDecimal(value, capability.decimals);
+  if (isFraction(capability)) return `${formatDecimal(value * 100, 0, locale)} %`;
+  const text = formatDecimal(value, capability.decimals, locale);
   return capability.units ? `${text} ${capability.units}` : text;
 }
 
 /** A reading with the decimals and units a hub gives for it (e.g. a chart's minimum): "21.5 °C". */
-export function formatMeasurement(value: number, decimals: number | null, units: string | null): string {
-  const text = formatDecimal(value, decimals ?? undefined);
+export function formatMeasurement(value: number, decimals: number | null, units: string | null, locale?: string): string {
+  const text = formatDecimal(value, decimals ?? undefined, locale);
   return units ? `${text} ${units}` : text;
 }
 
@@ -80,21 +81,25 @@ export function isFraction(capability: Pick<CapabilityState, 'id' | 'units' | 'm
   return capability.units === '%' && capability.min === 0 && capability.max === 1;
 }
 
-/** One number formatter per number of decimals (at most eight): building one per value is slow on a large hub. */
-const decimalFormats = new Map<number | undefined, Intl.NumberFormat>();
+/** One number formatter per locale and number of decimals (at most eight per locale): building one per value is slow on a large hub. */
+const decimalFormats = new Map<string, Intl.NumberFormat>();
 
-function decimalFormat(digits: number | undefined): Intl.NumberFormat {
-  let format = decimalFormats.get(digits);
+function decimalFormat(digits: number | undefined, locale: string | undefined): Intl.NumberFormat {
+  const key = `${locale ?? ''}|${digits ?? ''}`;
+  let format = decimalFormats.get(key);
   if (format === undefined) {
-    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits ?? 0, maximumFractionDigits: digits ?? 2 });
-    decimalFormats.set(digits, format);
+    format = new Intl.NumberFormat(locale, { minimumFractionDigits: digits ?? 0, maximumFractionDigits: digits ?? 2 });
+    if (decimalFormats.size < MAX_FORMATS) decimalFormats.set(key, format);
   }
   return format;
 }
+/** Bounds the cache: a few locales (the user's, the tests') times the decimals in use. */
+const MAX_FORMATS = 64;
 
-function formatDecimal(value: number, decimals: number | undefined): string {
+/** A number in the locale's digits and separators, with the given decimals (or up to two). */
+export function formatDecimal(value: number, decimals: number | undefined, locale?: string): string {
   const digits = decimals !== undefined && Number.isInteger(decimals) && decimals >= 0 && decimals <= 6 ? decimals : undefined;
-  const text = decimalFormat(digits).format(value);
-  // Rounding can leave "-0"; a reading of minus zero means nothing to anyone.
-  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+  const text = decimalFormat(digits, locale).format(value);
+  // Rounding can leave "-0" ("-0,0", "−0"); a reading of minus zero means nothing to anyone.
+  return /^[-\u2212][^1-9]*$/.test(text) ? text.slice(1) : text;
 }

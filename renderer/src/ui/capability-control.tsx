@@ -1,8 +1,10 @@
 /**
- * One capability of a device card, as a control that fits its kind: a switch for setable booleans, a
- * slider for setable numbers with a range (a light's hue, saturation and colour temperature on a track
- * that shows the colours), Open / Stop / Close buttons for window coverings, a choice for other setable
- * enums, and the value as text for the rest. The value shown is the user's pending one when there is one; every value carries its
+ * One capability of a device card, as the presentation table says (format/device-presentation.ts):
+ * a switch named by its device and what it is ("Bedside lamp, on/off", its state its checked state),
+ * Open / Close for a door, Open / Stop / Close for window coverings, Play / Pause for a speaker, one
+ * colour control for a light's hue and saturation; otherwise chosen by the capability's metadata: a
+ * slider for setable numbers with a range, a choice for other setable enums, and the value as text
+ * for the rest. The value shown is the user's pending one when there is one; every value carries its
  * last-updated time on hover. Controls commit deliberately (a slider on release or key, not per pixel).
  * While the hub is not live a control disabled for that says why (its tooltip, and `aria-describedby`
  * to the banner's sentence), and the value says when it was last confirmed: "21.4 °C · 2 min ago".
@@ -10,17 +12,24 @@
 import { memo, useState } from 'react';
 import type { CapabilityValue } from '../../../common/ipc-contract';
 import type { CapabilityState } from '../../../common/wire';
-import { capabilityLabel, formatCapabilityValue } from '../format/format-capability';
+import { controlName, type PresentedCapability, valueWords } from '../format/device-presentation';
+import { formatCapabilityValue } from '../format/format-capability';
 import { formatFetchedAt } from '../format/hub-labels';
 import { type SliderScale, sliderScale } from '../format/slider-scale';
 import type { PendingValue } from '../stores/open-hub-store';
 import { lastConfirmed } from '../format/relative-time';
+import { ColourControl } from './colour-control';
 import type { Blocked } from './not-live-context';
 import { useAgo } from './slow-clock';
 
 export interface CapabilityControlProps {
-  state: CapabilityState;
+  row: PresentedCapability;
+  deviceName: string;
+  deviceClass: string;
   pending: PendingValue | undefined;
+  /** The light's saturation and its pending value, for the colour control (which sets both). */
+  saturation?: CapabilityState | undefined;
+  saturationPending?: PendingValue | undefined;
   /** Set when the control may not be used (no permission, device unavailable, hub not live). */
   disabled: boolean;
   /** Why changes cannot be sent while the hub is not live, and the id of the element that says so. */
@@ -30,56 +39,87 @@ export interface CapabilityControlProps {
   onChange(capabilityId: string, value: CapabilityValue): void;
 }
 
-export const CapabilityControl = memo(function CapabilityControl({ state, pending, disabled, blocked, confirmedAt, onChange }: CapabilityControlProps) {
+export const CapabilityControl = memo(function CapabilityControl(props: CapabilityControlProps) {
+  const { row, deviceName, deviceClass, pending, disabled, blocked, confirmedAt, onChange } = props;
+  const { state, words } = row;
   const value = pending ? pending.value : state.value;
-  const label = state.title || state.id;
   const alarm = state.id.startsWith('alarm_') && value === true;
   const updated = state.lastUpdated && formatFetchedAt(state.lastUpdated);
   const set = (next: CapabilityValue) => onChange(state.id, next);
-  const scale = state.type === 'number' && state.setable ? sliderScale(state) : null;
+  const scale = row.control === 'generic' && state.type === 'number' && state.setable ? sliderScale(state) : null;
   /** The reason on the control itself: its tooltip, and what a screen reader hears after its name. */
   const why = blocked && { title: blocked.reason, 'aria-describedby': blocked.id };
   const confirmed = confirmedAt === undefined ? null : lastConfirmed(state.lastUpdated, confirmedAt);
+  const text = valueWords(deviceClass, state, value);
+  const common = { disabled, why };
 
   let control;
-  if (state.setable && state.type === 'boolean') {
-    control = (
-      <button type="button" role="switch" className="switch" aria-label={label} aria-checked={value === true} disabled={disabled} {...why} onClick={() => set(value !== true)}>
-        <span className="switch-thumb" aria-hidden="true" />
-        <span className="switch-text">{formatCapabilityValue(state, value)}</span>
-      </button>
-    );
-  } else if (scale) {
-    control = <CapabilitySlider state={state} value={value} scale={scale} label={label} disabled={disabled} why={why} onCommit={set} />;
-  } else if (state.setable && isCoveringsState(state)) {
-    control = <CoveringButtons value={value} label={label} disabled={disabled} why={why} onChoose={set} />;
-  } else if (state.setable && state.type === 'enum' && state.values && state.values.length > 0) {
-    control = (
-      <select aria-label={label} value={typeof value === 'string' ? value : ''} disabled={disabled} {...why} onChange={(event) => set(event.target.value)}>
-        {typeof value !== 'string' && <option value="">Unknown</option>}
-        {state.values.map((option) => (
-          <option key={option.id} value={option.id}>
-            {option.title}
-          </option>
-        ))}
-      </select>
-    );
-  } else {
-    control = formatCapabilityValue(state, value);
+  switch (row.control) {
+    case 'switch':
+      control = (
+        <button type="button" role="switch" className="switch" aria-label={controlName(deviceName, words)} aria-checked={value === true} disabled={disabled} {...why} onClick={() => set(value !== true)}>
+          <span className="switch-thumb" aria-hidden="true" />
+          <span className="switch-text">{text}</span>
+        </button>
+      );
+      break;
+    case 'door':
+      control = <Moves label={`Open or close ${deviceName}`} moves={DOOR_MOVES} current={value} {...common} onChoose={set} />;
+      break;
+    case 'cover-moves':
+      control = <Moves label={`Move ${deviceName}`} moves={COVERING_MOVES} current={value} {...common} onChoose={set} />;
+      break;
+    case 'play-pause': {
+      const verb = value === true ? 'Pause' : 'Play';
+      control = (
+        <button type="button" className="play-pause" aria-label={`${verb} ${deviceName}`} disabled={disabled} {...why} onClick={() => set(value !== true)}>
+          <span aria-hidden="true">{value === true ? '❚❚' : '▶'}</span> {verb}
+        </button>
+      );
+      break;
+    }
+    case 'colour':
+      control = (
+        <ColourControl
+          deviceName={deviceName}
+          hue={typeof value === 'number' ? value : null}
+          saturation={numberOf(props.saturationPending ? props.saturationPending.value : props.saturation?.value)}
+          canSetSaturation={props.saturation?.setable === true}
+          {...common}
+          onChange={onChange}
+        />
+      );
+      break;
+    case 'generic':
+      control = scale ? (
+        <CapabilitySlider state={state} value={value} scale={scale} label={words.label} {...common} onCommit={set} />
+      ) : state.setable && state.type === 'enum' && state.values && state.values.length > 0 ? (
+        <select aria-label={words.label} value={typeof value === 'string' ? value : ''} disabled={disabled} {...why} onChange={(event) => set(event.target.value)}>
+          {typeof value !== 'string' && <option value="">Unknown</option>}
+          {state.values.map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.title}
+            </option>
+          ))}
+        </select>
+      ) : (
+        text
+      );
   }
 
   return (
-    <div className="capability" data-pending={pending !== undefined} data-alarm={alarm} title={updated ? `Updated ${updated}` : undefined}>
-      <dt>{capabilityLabel(state)}</dt>
-      <dd className={scale ? 'with-slider' : undefined}>
+    <div className="capability" data-capability-id={state.id} data-primary={row.primary} data-pending={pending !== undefined} data-alarm={alarm} title={updated ? `Updated ${updated}` : undefined}>
+      <dt>{words.label}</dt>
+      <dd className={scale || row.control === 'colour' ? 'with-slider' : undefined}>
         {control}
-        {alarm && <span className="alarm-badge">Alarm</span>}
         {confirmed !== null && <ConfirmedAgo at={confirmed} />}
         {pending && <span className="pending-mark" aria-label="Not confirmed yet" role="img" />}
       </dd>
     </div>
   );
 });
+
+const numberOf = (value: CapabilityState['value'] | undefined) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 /** "· 2 min ago" after a value, kept current (slow-clock.ts); read as "last confirmed 2 min ago". */
 function ConfirmedAgo({ at }: { at: number }) {
@@ -121,7 +161,6 @@ function CapabilitySlider({ state, value, scale, label, disabled, why, onCommit 
   };
   return (
     <span className="slider" data-capability={state.id}>
-      {state.id === 'light_hue' && <span className="colour-swatch" aria-hidden="true" />}
       <input
         type="range"
         aria-label={label}
@@ -142,23 +181,26 @@ function CapabilitySlider({ state, value, scale, label, disabled, why, onCommit 
   );
 }
 
+type Move = { value: CapabilityValue; text: string; glyph: string };
+
 /** Window coverings move up, stop or move down (`windowcoverings_state`): three buttons, as on a wall switch. */
-const COVERING_MOVES = [
-  { id: 'up', text: 'Open', glyph: '▲' },
-  { id: 'idle', text: 'Stop', glyph: '■' },
-  { id: 'down', text: 'Close', glyph: '▼' },
-] as const;
+const COVERING_MOVES: readonly Move[] = [
+  { value: 'up', text: 'Open', glyph: '▲' },
+  { value: 'idle', text: 'Stop', glyph: '■' },
+  { value: 'down', text: 'Close', glyph: '▼' },
+];
 
-function isCoveringsState(state: CapabilityState): boolean {
-  const ids = new Set(state.values?.map((option) => option.id));
-  return state.id === 'windowcoverings_state' && state.type === 'enum' && COVERING_MOVES.every((move) => ids.has(move.id));
-}
+/** A door opens or closes (`garagedoor_closed`: true is closed); the pressed button is where it is. */
+const DOOR_MOVES: readonly Move[] = [
+  { value: false, text: 'Open', glyph: '▲' },
+  { value: true, text: 'Close', glyph: '▼' },
+];
 
-function CoveringButtons({ value, label, disabled, why, onChoose }: { value: CapabilityState['value']; label: string; disabled: boolean; why: Why; onChoose(value: string): void }) {
+function Moves({ label, moves, current, disabled, why, onChoose }: { label: string; moves: readonly Move[]; current: CapabilityState['value']; disabled: boolean; why: Why; onChoose(value: CapabilityValue): void }) {
   return (
     <span className="segmented" role="group" aria-label={label}>
-      {COVERING_MOVES.map((move) => (
-        <button key={move.id} type="button" aria-pressed={value === move.id} disabled={disabled} {...why} onClick={() => onChoose(move.id)}>
+      {moves.map((move) => (
+        <button key={move.text} type="button" aria-pressed={current === move.value} disabled={disabled} {...why} onClick={() => onChoose(move.value)}>
           <span aria-hidden="true">{move.glyph}</span> {move.text}
         </button>
       ))}

@@ -6,12 +6,12 @@
  * is dimmed, its controls are disabled with the reason and each value says when it was last confirmed;
  * the star stays, favourites being the app's own (docs/hub-realtime.md, "While the open hub is not live").
  */
-import { type CSSProperties, memo, useCallback, useContext, useState } from 'react';
+import { memo, useCallback, useContext, useState } from 'react';
 import { useStore } from 'zustand';
 import type { CapabilityValue } from '../../../common/ipc-contract';
 import type { Device } from '../../../common/wire';
 import type { PendingValue } from '../stores/open-hub-store';
-import { capabilityStates } from '../format/format-capability';
+import { presentCapabilities, stateLine } from '../format/device-presentation';
 import { logsOf } from '../stores/insights-store';
 import { CapabilityControl } from './capability-control';
 import { CardSparkline } from './card-sparkline';
@@ -19,6 +19,7 @@ import { DeviceHistoryDialog } from './device-history-dialog';
 import { DeviceIcon } from './device-icon';
 import { CrossIcon, StarIcon } from './line-icon';
 import { NotLiveContext } from './not-live-context';
+import { useToday } from './slow-clock';
 import { useLinked, useStores } from './stores-context';
 
 export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
@@ -33,18 +34,14 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
   if (!device) return null;
 
   const unavailable = device.available === false;
-  const capabilities = capabilityStates(device);
+  const rows = presentCapabilities(device);
   const blocked = notLive?.blocked ?? null;
+  const saturation = device.capabilitiesObj?.light_saturation;
   return (
-    <article aria-label={device.name} className="device" data-unavailable={unavailable} data-not-live={notLive !== null} style={lightColour(device, pending)}>
+    <article aria-label={device.name} className="device" data-unavailable={unavailable} data-not-live={notLive !== null}>
       <div className="device-head">
         <DeviceIcon deviceClass={device.class} />
         <h3 title={device.name}>{device.name}</h3>
-        {unavailable && (
-          <span className="badge" title={`${device.name} is unavailable, so it cannot be changed now.`}>
-            Unavailable
-          </span>
-        )}
         <button
           type="button"
           className="star"
@@ -57,13 +54,18 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
           <StarIcon filled={favourite} />
         </button>
       </div>
-      {capabilities.length > 0 && (
+      <StateLine device={device} pending={pending} unavailable={unavailable} />
+      {rows.length > 0 && (
         <dl className="capabilities">
-          {capabilities.map((state) => (
+          {rows.map((row) => (
             <CapabilityControl
-              key={state.id}
-              state={state}
-              pending={pending?.[state.id]}
+              key={row.state.id}
+              row={row}
+              deviceName={device.name}
+              deviceClass={device.class}
+              pending={pending?.[row.state.id]}
+              saturation={row.control === 'colour' ? saturation : undefined}
+              saturationPending={row.control === 'colour' ? pending?.light_saturation : undefined}
               disabled={!mayControl || unavailable || !linked || blocked !== null}
               blocked={blocked ?? undefined}
               confirmedAt={notLive ? notLive.confirmedAt : undefined}
@@ -79,15 +81,36 @@ export const DeviceCard = memo(function DeviceCard({ id }: { id: string }) {
   );
 });
 
-/** A coloured light's hue and saturation (the user's pending values first) as CSS variables: its colour swatch and saturation track show them. */
-function lightColour(device: Device, pending: Readonly<Record<string, PendingValue>> | undefined): CSSProperties | undefined {
-  const valueOf = (id: string) => {
-    const value = pending?.[id]?.value ?? device.capabilitiesObj?.[id]?.value;
-    return typeof value === 'number' && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : undefined;
-  };
-  const hue = valueOf('light_hue');
-  if (hue === undefined) return undefined;
-  return { '--light-hue': `${Math.round(hue * 360)}deg`, '--light-saturation': `${Math.round((valueOf('light_saturation') ?? 1) * 100)}%` } as CSSProperties;
+/**
+ * What the device is doing, in its class's words ("Closed", "Clear · last motion 12:03"), with the
+ * user's pending values; an unavailable device says so here (its sentence is the badge's tooltip).
+ */
+function StateLine({ device, pending, unavailable }: { device: Device; pending: Readonly<Record<string, PendingValue>> | undefined; unavailable: boolean }) {
+  // The clock only decides whether a time needs its day, and only motion has a time: one shared clock (slow-clock.ts), read by those cards alone.
+  const today = useToday(Object.hasOwn(device.capabilitiesObj ?? {}, 'alarm_motion'));
+  const text = stateLine(withPending(device, pending), { now: today ?? 0 });
+  if (text === null && !unavailable) return null;
+  return (
+    <p className="device-state">
+      {unavailable && (
+        <span className="badge" title={`${device.name} is unavailable, so it cannot be changed now.`}>
+          Unavailable
+        </span>
+      )}
+      {text !== null && <span className="device-state-text">{text}</span>}
+    </p>
+  );
+}
+
+/** The device with the user's pending values in place of the hub's (shown until the hub answers). */
+function withPending(device: Device, pending: Readonly<Record<string, PendingValue>> | undefined): Device {
+  if (!pending || !device.capabilitiesObj) return device;
+  const capabilitiesObj = { ...device.capabilitiesObj };
+  for (const [capabilityId, entry] of Object.entries(pending)) {
+    const state = capabilitiesObj[capabilityId];
+    if (state) capabilitiesObj[capabilityId] = { ...state, value: entry.value };
+  }
+  return { ...device, capabilitiesObj };
 }
 
 /** Opens the device's history (issue 16 §2), when the hub keeps one of it. */

@@ -19,6 +19,7 @@ import { LiveIndicator } from './live-indicator';
 import { type NotLive, NotLiveContext } from './not-live-context';
 import { useLinked, useStores } from './stores-context';
 import { useProgressiveLimit } from './use-progressive-limit';
+import { WhatsOnDialog } from './whats-on-dialog';
 
 /** Cards drawn per frame while a hub's grid first fills: each step is a short task, not one long one. */
 const CARDS_PER_FRAME = 20;
@@ -63,6 +64,7 @@ export function DevicesPanel() {
             Refresh
           </button>
         )}
+        {loaded && <WhatsOnButton hubName={hub.name} />}
         {loaded && <EnergyButton hubName={hub.name} />}
         <RoutePin hub={hub} />
         <LiveIndicator hubName={hub.name} />
@@ -126,6 +128,19 @@ function EnergyButton({ hubName }: { hubName: string }) {
         Energy
       </button>
       {open && <EnergyDialog hubName={hubName} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/** Opens "What's on" (what is on, open or unlocked now, to turn off). */
+function WhatsOnButton({ hubName }: { hubName: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        What’s on
+      </button>
+      {open && <WhatsOnDialog hubName={hubName} onClose={() => setOpen(false)} />}
     </>
   );
 }

@@ -16,7 +16,8 @@ import {
   parseNumberEntry,
   searchCommands,
 } from '../format/command-search';
-import { capabilityLabel, formatCapabilityValue } from '../format/format-capability';
+import { capabilityWords } from '../format/device-presentation';
+import { formatCapabilityValue } from '../format/format-capability';
 import { ModalDialog } from './modal-dialog';
 import { useLinked, useStores } from './stores-context';
 
@@ -83,6 +84,10 @@ function PaletteBody({ onClose, onView }: { onClose(): void; onView(view: Palett
         void openHub.getState().setCapability(action.deviceId, action.capabilityId, action.value);
         onView('hubs');
         return onClose();
+      case 'set-many':
+        for (const change of action.changes) void openHub.getState().setCapability(change.deviceId, change.capabilityId, change.value);
+        onView('hubs');
+        return onClose();
       case 'start-flow':
         void openHub.getState().triggerFlow(action.flowId);
         onView('hubs');
@@ -118,7 +123,7 @@ function PaletteBody({ onClose, onView }: { onClose(): void; onView(view: Palett
     }
   };
 
-  const subject = step.kind === 'search' ? null : `${step.deviceName}: ${capabilityLabel(step.capability)}`;
+  const subject = step.kind === 'search' ? null : `${step.deviceName}: ${capabilityWords(devices[step.deviceId]?.class ?? '', step.capability).label}`;
   const label =
     step.kind === 'number'
       ? `New value for ${subject} (now ${formatCapabilityValue(step.capability, step.capability.value)})`

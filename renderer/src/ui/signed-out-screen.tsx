@@ -13,28 +13,33 @@ interface SignedOutProps {
   onView(view: AppView): void;
 }
 
-/** Signed out: the sign-in card under "Hubs" (hubs need the cloud account); "Webhooks" works as well. */
+/**
+ * Signed out: the sign-in card under "Hubs" (hubs need the cloud account); "Webhooks" and "Settings"
+ * work as well. Whatever the tab, the page has a header (its first-level heading and the tabs) and one
+ * main landmark holding the tab's panel, so nothing sits outside a landmark.
+ */
 export function SignedOutScreen({ reason, backend, view, onView }: SignedOutProps) {
   return (
     <div className="signed-out">
-      <ViewTabs current={view} onChange={onView} />
-      {view === 'hubs' ? (
-        <ViewPanel view="hubs">
-          <SignInCard reason={reason} backend={backend} />
-        </ViewPanel>
-      ) : view === 'settings' ? (
-        <ViewPanel view="settings">
-          <main>
+      <header className="signed-out-header">
+        <h1 className="visually-hidden">Hubdesk</h1>
+        <ViewTabs current={view} onChange={onView} />
+      </header>
+      <main className="signed-out-main">
+        {view === 'hubs' ? (
+          <ViewPanel view="hubs">
+            <SignInCard reason={reason} backend={backend} />
+          </ViewPanel>
+        ) : view === 'settings' ? (
+          <ViewPanel view="settings">
             <SettingsView />
-          </main>
-        </ViewPanel>
-      ) : (
-        <ViewPanel view="webhooks">
-          <main>
+          </ViewPanel>
+        ) : (
+          <ViewPanel view="webhooks">
             <WebhooksView />
-          </main>
-        </ViewPanel>
-      )}
+          </ViewPanel>
+        )}
+      </main>
     </div>
   );
 }
@@ -43,7 +48,7 @@ function SignInCard({ reason, backend }: Pick<SignedOutProps, 'reason' | 'backen
   const { session } = useStores();
   const pending = useStore(session, (s) => s.pending);
   return (
-    <AuthCard>
+    <AuthCard embedded>
       <p>See the devices on your hubs at home and in the cloud. Sign in with your cloud account to start.</p>
       {reason && (
         <p className="reason" role="alert">

@@ -34,3 +34,8 @@ export function useAgo(at: number): string {
 export function useSlowNow(running: boolean): number | null {
   return useSyncExternalStore(running ? subscribe : stillClock, () => (running ? Math.floor(Date.now() / SLOW_CLOCK_TICK_MS) * SLOW_CLOCK_TICK_MS : null));
 }
+
+/** The start of today (epoch ms, local), while `running`, else null: a card's times need their day only when it is not today (format/device-presentation.ts). */
+export function useToday(running: boolean): number | null {
+  return useSyncExternalStore(running ? subscribe : stillClock, () => (running ? new Date().setHours(0, 0, 0, 0) : null));
+}

@@ -1,10 +1,11 @@
 /**
  * Accessibility of every main screen (issue 13 §6): axe-core (WCAG 2.1 A and AA rules) finds no
- * violation on the signed-out screen, the hubs view with a live hub, the webhooks view and the settings
- * view, and on the open command palette, shortcuts sheet and sign-out dialog, each in the light and the dark scheme, in Chromium against the reference stack; a skip link
+ * violation on the signed-out screen and its Webhooks and Settings tabs, the hubs view with a live hub
+ * and its "What's on", the webhooks view and the settings view (each with one main landmark and one
+ * first-level heading), and on the open command palette, shortcuts sheet and sign-out dialog, each in the light and the dark scheme, in Chromium against the reference stack; a skip link
  * leads past the header and the sidebar, and each favourite button names its device.
  */
-import { type BrowserContext, expect, test } from '@playwright/test';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { axeViolations as violations } from '../support/axe';
 import { addWebhookInApp, openApp, signInThroughBrowser, startBrowserHost, stackForSpec } from '../support/browser-host';
 import { tempDir } from '../../support/temp-dir';
@@ -14,10 +15,18 @@ declare const document: { body: { append(node: unknown): void }; createElement(t
 
 test.describe.configure({ mode: 'serial' });
 
+/** Every screen has its main landmark and one first-level heading (axe's `region` and `page-has-heading-one` ask for the one; this, for only one). */
+async function expectOneMainAndOneHeadingOne(page: Page, screen: string): Promise<void> {
+  await expect(page.getByRole('main'), screen).toHaveCount(1);
+  await expect(page.getByRole('heading', { level: 1 }), screen).toHaveCount(1);
+}
+
 const stack = stackForSpec();
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`no axe violation on the main screens, ${colorScheme}`, async ({ browser }) => {
+    // Every screen, signed out and in, with axe run on each: more than the default minute on a busy machine.
+    test.slow();
     // The app's CSP refuses inline scripts, axe's included: only this test's context lets it in.
     const context: BrowserContext = await browser.newContext({ colorScheme, bypassCSP: true });
     const host = startBrowserHost(stack.info, tempDir(`e2e-accessibility-${colorScheme}`));
@@ -29,12 +38,28 @@ for (const colorScheme of ['light', 'dark'] as const) {
       expect((await violations(page)).join('\n')).toMatch(/^button-name .*#nameless/m);
       await page.evaluate(() => document.getElementById('nameless')?.remove());
       expect(await violations(page), 'signed out').toEqual([]);
+      await expectOneMainAndOneHeadingOne(page, 'sign-in');
+      // The signed-out tabs: Webhooks and Settings work without a sign-in, in the same landmarks.
+      for (const tab of ['Webhooks', 'Settings'] as const) {
+        await page.getByRole('tab', { name: tab }).click();
+        await expect(page.getByRole('tabpanel', { name: tab })).toBeVisible();
+        expect(await violations(page), `signed out, ${tab}`).toEqual([]);
+        await expectOneMainAndOneHeadingOne(page, `signed out, ${tab}`);
+      }
+      await page.getByRole('tab', { name: 'Hubs' }).click();
 
       await signInThroughBrowser(context, page, host, stack.info.user);
       const home = page.getByRole('region', { name: 'Devices on Home' });
       await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
       await expect(home.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
       expect(await violations(page), 'hubs').toEqual([]);
+      await expectOneMainAndOneHeadingOne(page, 'hubs');
+      // What's on: what is on, open or unlocked now, to turn off.
+      await home.getByRole('button', { name: 'What’s on' }).click();
+      await expect(page.getByRole('dialog', { name: 'What’s on at Home' }).getByRole('list', { name: 'On now' })).toBeVisible();
+      expect(await violations(page), 'what’s on').toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog', { name: 'What’s on at Home' })).toBeHidden();
       // The first Tab reaches the skip link, which moves the focus past the header and the sidebar.
       await page.reload(); // the keyboard starts from the top of the page
       await expect(home.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
@@ -48,6 +73,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('tab', { name: 'Webhooks' }).click();
       await expect(page.getByRole('heading', { name: 'Inspector', exact: true })).toBeVisible();
       expect(await violations(page), 'webhooks').toEqual([]);
+      await expectOneMainAndOneHeadingOne(page, 'webhooks');
       // With a message selected: its outcome, signature, actions, JSON tree and raw views (issue 14).
       // The add dialog, with a problem said under its field.
       await page.getByRole('button', { name: 'Add a webhook…' }).click();
@@ -66,6 +92,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('tab', { name: 'Settings' }).click();
       await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible();
       expect(await violations(page), 'settings').toEqual([]);
+      await expectOneMainAndOneHeadingOne(page, 'settings');
 
       // The command palette and the shortcuts sheet (issue 13 §4), open over the page.
       await page.keyboard.press('Control+k');

@@ -32,11 +32,11 @@ async function openPalette(): Promise<void> {
 }
 
 test('Ctrl+K finds a device by words of its name, and Enter switches it, confirmed by the hub', async () => {
-  const lamp = card('Floor lamp').getByRole('switch', { name: 'Turned on', exact: true });
+  const lamp = card('Floor lamp').getByRole('switch', { name: 'Floor lamp, on/off', exact: true });
   await expect(lamp).toHaveAttribute('aria-checked', 'false');
   await openPalette();
   await page.keyboard.type('floor switch');
-  await expect(palette().getByRole('option', { selected: true })).toContainText('Floor lamp: Switch');
+  await expect(palette().getByRole('option', { selected: true })).toContainText('Floor lamp: On/off');
   await page.keyboard.press('Enter');
   await expect(palette()).toBeHidden();
   await expect(lamp).toHaveAttribute('aria-checked', 'true');

@@ -59,7 +59,7 @@ test('when the app behind the page dies, the page says so, shows Unknown and dis
   const indicator = devices.getByRole('status').filter({ hasText: /^Live$/ });
   await expect(indicator).toBeVisible();
   const light = devices.getByRole('article', { name: 'Ceiling light', exact: true });
-  const onOff = light.getByRole('switch', { name: 'Turned on', exact: true });
+  const onOff = light.getByRole('switch', { name: 'Ceiling light, on/off', exact: true });
   await expect(onOff).toBeEnabled();
   await expect(page.getByRole('alert').filter({ hasText: 'lost its connection' })).toHaveCount(0);
 

@@ -70,7 +70,7 @@ async function showLive(app: Page, hubName: string): Promise<Locator> {
 }
 
 const card = (devices: Locator, deviceName: string) => devices.getByRole('article', { name: deviceName, exact: true });
-const onOff = (devices: Locator, deviceName: string) => card(devices, deviceName).getByRole('switch', { name: 'Turned on', exact: true });
+const onOff = (devices: Locator, deviceName: string) => card(devices, deviceName).getByRole('switch', { name: `${deviceName}, on/off`, exact: true });
 
 test('a light switched in one app changes in a second app on the same hub, without a reload', async () => {
   const [inFirst, inSecond] = [onOff(await showLive(first, 'Home'), 'Ceiling light'), onOff(await showLive(second, 'Home'), 'Ceiling light')];

@@ -19,12 +19,12 @@ test.beforeAll(async ({ browser }) => {
 });
 test.afterAll(() => app?.close());
 
-test('a switch says its state once: the row is labelled by what it controls, the switch by its state', async () => {
+test('a switch says its state once: the row is labelled by what it controls, the switch by its device and that', async () => {
   const light = home.getByRole('article', { name: 'Ceiling light', exact: true });
-  const onOff = light.getByRole('switch', { name: 'Turned on', exact: true });
+  const onOff = light.getByRole('switch', { name: 'Ceiling light, on/off', exact: true });
   // `has` is matched inside each row, so it is built from the page, not from the card.
-  const row = light.locator('.capability').filter({ has: page.getByRole('switch', { name: 'Turned on', exact: true }) });
-  await expect(row.locator('dt')).toHaveText('Switch');
+  const row = light.locator('.capability').filter({ has: page.getByRole('switch', { name: 'Ceiling light, on/off', exact: true }) });
+  await expect(row.locator('dt')).toHaveText('On/off');
   await expect(onOff).toHaveText(/^(On|Off)$/);
   await expect(light).not.toContainText('Turned on');
 });

@@ -42,7 +42,7 @@ test('a frozen hub: a banner says so, controls are disabled with the reason, val
   const { page, stack } = app;
   const home = await openHomeLive(page);
   const light = card(home, 'Ceiling light');
-  const onOff = light.getByRole('switch', { name: 'Turned on', exact: true });
+  const onOff = light.getByRole('switch', { name: 'Ceiling light, on/off', exact: true });
   const banner = home.locator('.live-banner');
   await expect(onOff).toBeEnabled();
   await expect(light).toHaveAttribute('data-not-live', 'false');
@@ -104,6 +104,6 @@ test('a stopped stack: the banner counts down to the next attempt, controls stay
   expect(await stack.stop()).toBe(0); // the hub, the cloud and all: nothing answers any more
   await expect(status).toContainText(/ — trying again in \d+ s/, { timeout: NOTICED_WITHIN_MS });
   await expect(status).toContainText('Each value shows when it was last confirmed.');
-  await expect(card(home, 'Ceiling light').getByRole('switch', { name: 'Turned on', exact: true })).toBeDisabled();
+  await expect(card(home, 'Ceiling light').getByRole('switch', { name: 'Ceiling light, on/off', exact: true })).toBeDisabled();
   await expect(home.locator('.live-banner').getByRole('button', { name: 'Try now' })).toBeVisible({ timeout: NOTICED_WITHIN_MS });
 });

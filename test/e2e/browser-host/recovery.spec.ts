@@ -33,7 +33,7 @@ test.afterAll(async () => {
 });
 
 const liveStatus = (devices: Locator) => devices.getByRole('status').filter({ hasText: /^(Live|Connecting|Reconnecting.*)$/ });
-const lampSwitch = (devices: Locator) => devices.getByRole('article', { name: 'Floor lamp', exact: true }).getByRole('switch', { name: 'Turned on', exact: true });
+const lampSwitch = (devices: Locator) => devices.getByRole('article', { name: 'Floor lamp', exact: true }).getByRole('switch', { name: 'Floor lamp, on/off', exact: true });
 
 test('the open hub moves to new addresses: live again with no user action, and changes arrive', async () => {
   await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();

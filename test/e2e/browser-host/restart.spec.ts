@@ -57,7 +57,7 @@ test('restarted on the same profile: the open tab works again with no user actio
   // Really live on the new host: a change made elsewhere arrives, and a switch works.
   const hub = await connectHubClient(stack.info, 'Home');
   const lamp = await hub.device('Floor lamp');
-  const lampSwitch = home.getByRole('article', { name: 'Floor lamp', exact: true }).getByRole('switch', { name: 'Turned on', exact: true });
+  const lampSwitch = home.getByRole('article', { name: 'Floor lamp', exact: true }).getByRole('switch', { name: 'Floor lamp, on/off', exact: true });
   await hub.setCapability(lamp.id, 'onoff', true);
   await expect(lampSwitch).toHaveAttribute('aria-checked', 'true');
   await lampSwitch.click();

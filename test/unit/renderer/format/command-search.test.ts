@@ -32,6 +32,15 @@ const source = (overrides: Partial<PaletteSource> = {}): PaletteSource => ({
 const titles = (query: string, s = source()) => searchCommands(buildCommands(s), query, 50).map((c) => c.title);
 
 describe('command palette search', () => {
+  it('offers "Turn off all lights" while lights are on (and may be switched), with every light that is on', () => {
+    const lit = source({ devices: [light('l1', 'Floor lamp', true, 0.5), light('l3', 'Desk lamp', true, 1), light('l4', 'Hall light', false, 1), thermostat] });
+    const [command] = searchCommands(buildCommands(lit), 'turn off all lights', 5);
+    expect(command).toMatchObject({ title: 'Turn off all lights', verb: 'Turn off', detail: 'What’s on · 2 on now' });
+    expect(command!.action).toEqual({ kind: 'set-many', changes: ['l3', 'l1'].map((deviceId) => ({ deviceId, capabilityId: 'onoff', value: false })) });
+    expect(titles('turn off all')).toEqual([]); // nothing is on in the default source
+    expect(titles('turn off all lights', { ...lit, permissions: READ_ONLY })).toEqual([]);
+  });
+
   it('offers hubs, views, what may be set on available devices, and enabled flows', () => {
     const commands = buildCommands(source());
     expect(commands.map((c) => [c.title, c.verb])).toEqual([
@@ -42,11 +51,11 @@ describe('command palette search', () => {
       ['Settings', 'Go to'],
       ['Café thermostat: Target temperature', 'Set…'],
       ['Café thermostat: Mode', 'Choose…'],
-      ['Floor lamp: Switch', 'Turn on'],
-      ['Floor lamp: Dim level', 'Set…'],
+      ['Floor lamp: On/off', 'Turn on'],
+      ['Floor lamp: Brightness', 'Set…'],
       ['Good night', 'Start'],
     ]);
-    expect(commands.find((c) => c.title === 'Floor lamp: Switch')!.action).toEqual({ kind: 'set', deviceId: 'l1', capabilityId: 'onoff', value: true });
+    expect(commands.find((c) => c.title === 'Floor lamp: On/off')!.action).toEqual({ kind: 'set', deviceId: 'l1', capabilityId: 'onoff', value: true });
     expect(commands.find((c) => c.title === 'Home')!.detail).toBe('Hub · open now');
   });
 
@@ -55,7 +64,7 @@ describe('command palette search', () => {
   });
 
   it('needs every word, ignoring case and accents, and ranks title word starts first', () => {
-    expect(titles('lamp')).toEqual(['Floor lamp: Switch', 'Floor lamp: Dim level']);
+    expect(titles('lamp')).toEqual(['Floor lamp: On/off', 'Floor lamp: Brightness']);
     expect(titles('CAFE mode')).toEqual(['Café thermostat: Mode']);
     expect(titles('living target')).toEqual(['Café thermostat: Target temperature']); // the zone is in the description
     expect(titles('ho').slice(0, 2)).toEqual(['Home', 'Holiday cabin']);
@@ -82,7 +91,7 @@ describe('command palette search', () => {
     const devices = Array.from({ length: 1_000 }, (_, i) => light(`d${i}`, `Lamp ${i}`, i % 2 === 0, 0.5));
     const commands = buildCommands(source({ devices }));
     expect(commands.length).toBeGreaterThan(2_000);
-    expect(searchCommands(commands, 'lamp 999 switch', 50).map((c) => c.title)).toEqual(['Lamp 999: Switch']);
+    expect(searchCommands(commands, 'lamp 999 switch', 50).map((c) => c.title)).toEqual(['Lamp 999: On/off']);
   });
 
   it('lists the options of a choice, the current one marked', () => {

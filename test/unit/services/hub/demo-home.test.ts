@@ -76,7 +76,7 @@ describe('setCapability', () => {
     ['a fraction on its step despite floating point', () => lamp, 'dim', 0.3],
     ['the ends of a range', () => thermostat, 'target_temperature', 35],
     ['a half step counted from min', () => thermostat, 'target_temperature', 21.5],
-    ['an enum value', () => blinds, 'windowcoverings_state', 'down'],
+    ['an enum value', () => blinds, 'windowcoverings_state', 'idle'], // a move moves the position too: see the cover's tests below
   ])('stores %s and reports it to listeners', (_name, device, capabilityId, value) => {
     const heard: HomeChange[] = [];
     const stop = home.onChange((change) => heard.push(change));
@@ -127,5 +127,42 @@ describe('a large home', () => {
     for (const device of devices) {
       for (const capability of Object.values(device.capabilitiesObj ?? {})) expect(valueProblem(capability, capability.value!)).toBeUndefined();
     }
+  });
+});
+
+describe('a cover’s position follows its moves, as a real cover travels to its end', () => {
+  const setup = () => {
+    const home = createDemoHome('home');
+    const blinds = Object.values(home.devices()).find((device) => device.name === 'Living room blinds')!.id;
+    const heard: HomeChange[] = [];
+    home.onChange((change) => heard.push(change));
+    const position = () => home.device(blinds)?.capabilitiesObj?.windowcoverings_set?.value;
+    return { home, blinds, heard, position };
+  };
+
+  it('Close (down) leaves it at 0, Open (up) at 1, each told to listeners as the hub’s own change', () => {
+    const { home, blinds, heard, position } = setup();
+    expect(position()).toBe(0.7);
+    expect(home.setCapability(blinds, 'windowcoverings_state', 'down', 'tx-1').ok).toBe(true);
+    expect(position()).toBe(0);
+    const events = heard.flatMap((change) => (change.type === 'capability' ? [[change.data.capabilityId, change.data.value, change.data.transactionId]] : []));
+    expect(events).toEqual([
+      ['windowcoverings_state', 'down', 'tx-1'],
+      ['windowcoverings_set', 0, null],
+    ]);
+    home.setCapability(blinds, 'windowcoverings_state', 'up', 'tx-2');
+    expect(position()).toBe(1);
+  });
+
+  it('Stop (idle) leaves the position where it is', () => {
+    const { home, blinds, position } = setup();
+    home.setCapability(blinds, 'windowcoverings_state', 'idle', 'tx-1');
+    expect(position()).toBe(0.7);
+  });
+
+  it('a refused move moves nothing', () => {
+    const { home, blinds, position } = setup();
+    expect(home.setCapability(blinds, 'windowcoverings_state', 'sideways', 'tx-1').ok).toBe(false);
+    expect(position()).toBe(0.7);
   });
 });
