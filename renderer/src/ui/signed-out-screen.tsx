@@ -13,13 +13,13 @@ interface SignedOutProps {
   onView(view: AppView): void;
 }
 
-/** Signed out: the sign-in card under "Hubs" (hubs need the cloud account); "Webhooks" works as well. */
+/** Signed out: the sign-in card under "Hubs" and "Energy" (both need the cloud account); "Webhooks" works as well. */
 export function SignedOutScreen({ reason, backend, view, onView }: SignedOutProps) {
   return (
     <div className="signed-out">
       <ViewTabs current={view} onChange={onView} />
-      {view === 'hubs' ? (
-        <ViewPanel view="hubs">
+      {view === 'hubs' || view === 'energy' ? (
+        <ViewPanel view={view}>
           <SignInCard reason={reason} backend={backend} />
         </ViewPanel>
       ) : view === 'settings' ? (

@@ -2,6 +2,7 @@
 import { createContext, type ReactNode, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { DesktopStore } from '../stores/desktop-store';
+import type { EnergyStore } from '../stores/energy-store';
 import type { HubsStore } from '../stores/hubs-store';
 import type { InsightsStore } from '../stores/insights-store';
 import { isConnected, type LinkStore } from '../stores/link-store';
@@ -18,6 +19,8 @@ export interface Stores {
   openHub: OpenHubStore;
   /** The open hub's history: which capabilities it keeps, and the series the charts show (issue 16 §2). */
   insights: InsightsStore;
+  /** Every hub's meters, for the Energy view (docs/insights-app.md, "Energy"). */
+  energy: EnergyStore;
   webhooks: WebhooksStore;
   /** The link to the app's main process (issue 13 §2). */
   link: LinkStore;
