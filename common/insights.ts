@@ -86,7 +86,7 @@ export const InsightsLogSchema = z.object({
   id: z.string().min(1).max(512),
   ownerUri: z.string().min(1).max(512),
   ownerId: z.string().min(1).max(256),
-  ownerName: z.string().max(512).optional(),
+  ownerName: z.string().max(512).pipe(ShownNameSchema).optional(),
   title: z.string().max(512).pipe(ShownNameSchema),
   type: z.enum(['number', 'boolean']),
   units: z.string().max(64).pipe(ShownNameSchema).nullable(),

@@ -231,6 +231,8 @@ export type { InsightsResolution };
 export const InsightsLogViewSchema = z.object({
   deviceId: z.string(),
   capabilityId: z.string(),
+  /** The device's name as the hub's log gives it (its owner's name), for a hub that is not open. */
+  deviceName: z.string().optional(),
   title: z.string(),
   type: z.enum(['number', 'boolean']),
   units: z.string().nullable(),

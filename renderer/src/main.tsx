@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { getBridge, getLinkStore } from './bridge';
 import { connectStores } from './stores/connect-stores';
 import { createDesktopStore } from './stores/desktop-store';
+import { createEnergyStore } from './stores/energy-store';
 import { createHubsStore } from './stores/hubs-store';
 import { createInsightsStore } from './stores/insights-store';
 import { resyncOnReconnect } from './stores/link-store';
@@ -32,6 +33,7 @@ const stores = {
   openHub,
   // Follows the open hub: its logs, and live values appended to the shown series.
   insights: createInsightsStore(bridge, openHub),
+  energy: createEnergyStore(bridge),
   webhooks: createWebhooksStore(bridge),
   forwarding: createForwardingStore(bridge),
   link: getLinkStore(),

@@ -1,6 +1,6 @@
 /**
  * The user's interface preferences (issue 13 §1): theme, whether the sidebar is collapsed, the last
- * open hub and the last view; and where the inspector's split between list and details is (issue 14 §2). Kept in the renderer's `localStorage` under one key, as JSON.
+ * open hub and the last view; the price of a kWh for the energy view; and where the inspector's split between list and details is (issue 14 §2). Kept in the renderer's `localStorage` under one key, as JSON.
  *
  * What is stored is untrusted input (another version of the app, an extension, a hand edit may have
  * written it): it is parsed with a schema on read, and every field that does not match falls back to
@@ -12,7 +12,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
-export const VIEWS = ['hubs', 'webhooks', 'settings'] as const;
+export const VIEWS = ['hubs', 'energy', 'webhooks', 'settings'] as const;
 export type View = (typeof VIEWS)[number];
 
 export const PREFERENCES_KEY = 'hubdesk.preferences';
@@ -27,7 +27,14 @@ export interface Preferences {
   lastView: View;
   /** The inspector list's share of the width beside the message details, INSPECTOR_SPLIT_MIN to INSPECTOR_SPLIT_MAX. */
   inspectorSplit: number;
+  /** What a kWh costs the user, in `currency` (the energy view's costs); null: not set, no costs shown. */
+  energyPrice: number | null;
+  /** An ISO 4217 code, e.g. EUR. */
+  currency: string;
 }
+
+/** A price beyond this per kWh is a typo, not a tariff. */
+export const MAX_ENERGY_PRICE = 1000;
 
 export const INSPECTOR_SPLIT_MIN = 0.2;
 export const INSPECTOR_SPLIT_MAX = 0.8;
@@ -38,7 +45,20 @@ export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   lastHubId: null,
   lastView: 'hubs',
   inspectorSplit: 0.5,
+  energyPrice: null,
+  currency: 'EUR',
 });
+
+/** Whether `code` is a currency this browser can format (three capital letters it knows). */
+export function isCurrencyCode(code: string): boolean {
+  if (!/^[A-Z]{3}$/.test(code)) return false;
+  try {
+    new Intl.NumberFormat('en', { style: 'currency', currency: code });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const PreferencesSchema = z.object({
   theme: z.enum(THEMES).catch(DEFAULT_PREFERENCES.theme),
@@ -46,6 +66,8 @@ const PreferencesSchema = z.object({
   lastHubId: z.string().min(1).max(MAX_HUB_ID_LENGTH).nullable().catch(DEFAULT_PREFERENCES.lastHubId),
   lastView: z.enum(VIEWS).catch(DEFAULT_PREFERENCES.lastView),
   inspectorSplit: z.number().min(INSPECTOR_SPLIT_MIN).max(INSPECTOR_SPLIT_MAX).catch(DEFAULT_PREFERENCES.inspectorSplit),
+  energyPrice: z.number().min(0).max(MAX_ENERGY_PRICE).nullable().catch(DEFAULT_PREFERENCES.energyPrice),
+  currency: z.string().refine(isCurrencyCode).catch(DEFAULT_PREFERENCES.currency),
 });
 
 /** The part of the DOM's `Storage` the store uses (a fake in tests). */
@@ -76,6 +98,8 @@ export interface PreferencesState extends Preferences {
   setLastView(view: View): void;
   /** Clamped to INSPECTOR_SPLIT_MIN…INSPECTOR_SPLIT_MAX. */
   setInspectorSplit(fraction: number): void;
+  /** A price out of 0…MAX_ENERGY_PRICE or a currency this browser does not know is refused (false), nothing changed. */
+  setEnergyPrice(price: number | null, currency: string): boolean;
 }
 
 export type PreferencesStore = StoreApi<PreferencesState>;
@@ -101,6 +125,11 @@ export function createPreferencesStore(storage: PreferencesStorage | null = brow
     const update = (patch: Partial<Preferences>) => set(patch);
     return {
       ...initial,
+      setEnergyPrice(energyPrice, currency) {
+        if (!isCurrencyCode(currency) || (energyPrice !== null && !(Number.isFinite(energyPrice) && energyPrice >= 0 && energyPrice <= MAX_ENERGY_PRICE))) return false;
+        update({ energyPrice, currency });
+        return true;
+      },
       setTheme: (theme) => update({ theme }),
       setSidebarCollapsed: (sidebarCollapsed) => update({ sidebarCollapsed }),
       setLastHubId: (lastHubId) => update({ lastHubId }),

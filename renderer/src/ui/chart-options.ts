@@ -1,7 +1,7 @@
 /**
  * How the app's charts look and behave, as uPlot options (no React here, so the bench draws exactly
  * these charts): a history line (a boolean log as on/off bands), the sparkline of a card, and the
- * energy bars. Times are epoch ms (`ms: 1`), shown in the user's time zone.
+ * energy view's stacked bars. Times are epoch ms (`ms: 1`), shown in the user's time zone.
  */
 import uPlot from 'uplot';
 import { booleanBands } from '../format/insights-series';
@@ -93,21 +93,30 @@ export function sparklineOptions({ kind, theme, width, height }: Omit<TimeChartS
   };
 }
 
-const DAY_MS = 86_400_000;
-/** Ticks of the energy bars: whole days, or weeks and months when days would crowd. */
-const DAY_INCREMENTS = [1, 2, 7, 14, 28, 56, 91, 182, 365].map((days) => days * DAY_MS);
+/**
+ * Colours of the stacked energy bars, one per device (the Okabe–Ito palette: told apart with the
+ * common colour-vision deficiencies, on light and dark backgrounds); the last is "other devices".
+ */
+export const DEVICE_COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442'] as const;
+export const OTHER_COLOUR = '#999999';
 
-/** The energy view's bars: one per day (at the day's middle), the home's use that day. */
-export function energyBarsOptions({ theme, width, height, units }: { theme: ChartTheme; width: number; height: number; units: string }): uPlot.Options {
+/**
+ * The energy view's bars: one per bucket (hour, day or month), stacked by device. `data` holds the x
+ * indexes, then each stack's running total from the top one down (uPlot paints them in order, so each
+ * smaller total is painted over the larger one before it).
+ */
+export function stackedBarsOptions({ theme, width, height, units, labels, colours }: { theme: ChartTheme; width: number; height: number; units: string; labels: readonly string[]; colours: readonly string[] }): uPlot.Options {
   return {
     width,
     height,
-    ms: 1,
     legend: { show: false },
     cursor: { y: false, drag: { x: false, y: false } },
     select: { show: false, left: 0, top: 0, width: 0, height: 0 },
-    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
-    series: [{}, { stroke: theme.line, fill: theme.fill, width: 1, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.7, 48], align: 0 }) }],
-    axes: [axis(theme, { incrs: DAY_INCREMENTS }), axis(theme, { size: 72, values: (_u, splits) => splits.map((v) => `${v} ${units}`) })],
+    scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+    series: [{}, ...colours.map((colour) => ({ stroke: colour, fill: colour, width: 0, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.7, 48], align: 0 }) }))],
+    axes: [
+      axis(theme, { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? (labels[v] ?? '') : '')), space: 48 }),
+      axis(theme, { size: 72, values: (_u, splits) => splits.map((v) => `${v} ${units}`) }),
+    ],
   };
 }

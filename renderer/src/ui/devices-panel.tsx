@@ -12,7 +12,6 @@ import { deviceCountLabel, filterChoices, filterDevices, firstCards, groupWithFa
 import { formatFetchedAt, ROUTE_PIN_CHOICES, routeInUseLabel, routeOutcomeLabel } from '../format/hub-labels';
 import { DeviceCard } from './device-card';
 import { DeviceFilters } from './device-filters';
-import { EnergyDialog } from './energy-dialog';
 import { FlowsPanel } from './flows-panel';
 import { LiveBanner } from './live-banner';
 import { LiveIndicator } from './live-indicator';
@@ -65,7 +64,7 @@ export function DevicesPanel() {
           </button>
         )}
         {loaded && <WhatsOnButton hubName={hub.name} />}
-        {loaded && <EnergyButton hubName={hub.name} />}
+        {loaded && <EnergyButton />}
         <RoutePin hub={hub} />
         <LiveIndicator hubName={hub.name} />
       </div>
@@ -104,13 +103,12 @@ function DevicesSummary() {
   return <p className="muted">{text}</p>;
 }
 
-/** Opens the home's energy view (issue 16 §2), when the hub keeps the history of any meter; or says why there is no history at all. */
-function EnergyButton({ hubName }: { hubName: string }) {
-  const { insights } = useStores();
+/** Goes to the Energy view (docs/insights-app.md, "Energy") when the hub keeps the history of any meter; or says why there is no history at all. */
+function EnergyButton() {
+  const { insights, preferences } = useStores();
   const metered = useStore(insights, (s) => s.logs.status === 'available' && Object.values(s.logs.byDevice).some((logs) => logs.some((log) => log.capabilityId === 'meter_power')));
   const unavailable = useStore(insights, (s) => (s.logs.status === 'unavailable' ? s.logs.reason : undefined));
   const failed = useStore(insights, (s) => (s.logs.status === 'error' ? s.logs.error.message : undefined));
-  const [open, setOpen] = useState(false);
   if (unavailable) return <p className="muted insights-note">No charts: {unavailable}</p>;
   if (failed)
     return (
@@ -123,12 +121,9 @@ function EnergyButton({ hubName }: { hubName: string }) {
     );
   if (!metered) return null;
   return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        Energy
-      </button>
-      {open && <EnergyDialog hubName={hubName} onClose={() => setOpen(false)} />}
-    </>
+    <button type="button" onClick={() => preferences.getState().setLastView('energy')}>
+      Energy
+    </button>
   );
 }
 

@@ -6,6 +6,7 @@ import { useStore } from 'zustand';
 import type { DesktopPreferencesPatch, NotificationSwitches } from '../../../common/ipc-contract';
 import type { NotificationPermission } from '../stores/desktop-store';
 import { type Theme, THEMES } from '../stores/preferences-store';
+import { EnergyPriceSettings } from './energy-price-settings';
 import { HistorySettingsGroup } from './history-settings';
 import { useLinked, useStores } from './stores-context';
 
@@ -36,6 +37,7 @@ export function SettingsView() {
         </label>
         <p className="hint">Ctrl+1 to Ctrl+9 (⌘ on a Mac) open the first nine hubs; Ctrl+K finds anything; ? lists every shortcut.</p>
       </fieldset>
+      <EnergyPriceSettings />
       <DesktopSettings />
       <HistorySettingsGroup />
     </section>

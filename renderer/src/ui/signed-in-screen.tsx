@@ -4,6 +4,7 @@ import { useStore } from 'zustand';
 import type { SessionView, UserView } from '../../../common/ipc-contract';
 import { ActionError } from './action-error';
 import { DevicesPanel } from './devices-panel';
+import { EnergyView } from './energy-view';
 import { HubList } from './hub-list';
 import { Notices } from './notices';
 import { PaletteDialog } from './palette-dialog';
@@ -28,6 +29,7 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
   const fullName = `${user.firstname} ${user.lastname}`.trim();
   const hint = tokenStorage ? STORAGE_HINT[tokenStorage] : undefined;
   const showHubs = useCallback(() => onView('hubs'), [onView]);
+  const showSettings = useCallback(() => onView('settings'), [onView]);
   useHubShortcuts(showHubs);
   // Issue 13 §4: the command palette (Ctrl/⌘+K) and the shortcuts sheet (?), one open at a time.
   const [dialog, setDialog] = useState<'palette' | 'shortcuts' | null>(null);
@@ -77,6 +79,11 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
           {shown === 'hubs' && (
             <ViewPanel view="hubs" className="hubs-view">
               <DevicesPanel />
+            </ViewPanel>
+          )}
+          {shown === 'energy' && (
+            <ViewPanel view="energy">
+              <EnergyView onOpenSettings={showSettings} />
             </ViewPanel>
           )}
           {shown === 'webhooks' && (

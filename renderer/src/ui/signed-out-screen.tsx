@@ -14,7 +14,7 @@ interface SignedOutProps {
 }
 
 /**
- * Signed out: the sign-in card under "Hubs" (hubs need the cloud account); "Webhooks" and "Settings"
+ * Signed out: the sign-in card under "Hubs" and "Energy" (both need the cloud account); "Webhooks" and "Settings"
  * work as well. Whatever the tab, the page has a header (its first-level heading and the tabs) and one
  * main landmark holding the tab's panel, so nothing sits outside a landmark.
  */
@@ -26,8 +26,8 @@ export function SignedOutScreen({ reason, backend, view, onView }: SignedOutProp
         <ViewTabs current={view} onChange={onView} />
       </header>
       <main className="signed-out-main">
-        {view === 'hubs' ? (
-          <ViewPanel view="hubs">
+        {view === 'hubs' || view === 'energy' ? (
+          <ViewPanel view={view}>
             <SignInCard reason={reason} backend={backend} />
           </ViewPanel>
         ) : view === 'settings' ? (

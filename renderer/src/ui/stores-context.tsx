@@ -2,6 +2,7 @@
 import { createContext, type ReactNode, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { DesktopStore } from '../stores/desktop-store';
+import type { EnergyStore } from '../stores/energy-store';
 import type { ForwardingStore } from '../stores/forwarding-store';
 import type { HubsStore } from '../stores/hubs-store';
 import type { InsightsStore } from '../stores/insights-store';
@@ -19,6 +20,8 @@ export interface Stores {
   openHub: OpenHubStore;
   /** The open hub's history: which capabilities it keeps, and the series the charts show (issue 16 §2). */
   insights: InsightsStore;
+  /** Every hub's meters, for the Energy view (docs/insights-app.md, "Energy"). */
+  energy: EnergyStore;
   webhooks: WebhooksStore;
   /** Forward to: each message's forwarding to its local server, as main reports it. */
   forwarding: ForwardingStore;

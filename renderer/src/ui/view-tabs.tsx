@@ -9,6 +9,7 @@ export type AppView = View;
 
 const TABS: { view: AppView; label: string }[] = [
   { view: 'hubs', label: 'Hubs' },
+  { view: 'energy', label: 'Energy' },
   { view: 'webhooks', label: 'Webhooks' },
   { view: 'settings', label: 'Settings' },
 ];

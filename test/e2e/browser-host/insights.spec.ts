@@ -156,33 +156,74 @@ test("a live value is appended to the shown chart as it arrives: its words and i
   await page.keyboard.press('Escape');
 });
 
-test('the energy view: power now, energy per day as bars and per device, the CSV of the shown days adds up to what the meters counted', async () => {
-  await home.getByRole('button', { name: 'Energy', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Energy on Home' });
-  await expect(dialog.getByRole('status')).toHaveText(/^Using [\d,.]+ W now \(\d+ devices report power\)\.$/);
-  const bars = dialog.getByRole('img', { name: /^Energy used per day over the last 7 days: ([\d,.]+) kWh in all; most on .+, least on .+, last .+\.$/ });
-  await expect(bars).toBeVisible();
-  expect(await paintedPixels('dialog .energy-chart')).toBeGreaterThan(100);
-  await expect(dialog.getByRole('rowheader', { name: 'Towel rail', exact: true })).toBeVisible();
+/** What a meter counted in [from, to): its last reading of a step before `to` minus its last before `from` (the demo meters never reset). */
+function counted(entries: { values: { t: string; v: number | boolean | null }[] }, from: number, to: number): number {
+  const lastBefore = (time: number) => entries.values.filter(({ t, v }) => Date.parse(t) < time && typeof v === 'number').at(-1)!.v as number;
+  return lastBefore(to) - lastBefore(from);
+}
+const localMidnight = (time: number, daysAfter = 0) => {
+  const date = new Date(time);
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate() + daysAfter).getTime();
+};
+const mondayOf = (time: number) => localMidnight(time, -((new Date(time).getDay() + 6) % 7));
+/** "1,234.5 kWh" → 1234.5 */
+const kwh = (text: string | null) => Number(/([\d,.]+) kWh/.exec(text ?? '')![1]!.replaceAll(',', ''));
 
+test("the Energy view: every hub's meters this week and last week, stacked bars, top consumers, CSV and cost", async () => {
+  await home.getByRole('button', { name: 'Energy', exact: true }).click();
+  await expect(page.getByRole('tab', { name: 'Energy' })).toHaveAttribute('aria-selected', 'true');
+  const view = page.getByRole('region', { name: 'Energy' });
+  await expect(view.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Week' })).toHaveAttribute('aria-pressed', 'true');
+  const bars = view.getByRole('img', { name: /^Energy used this week, per day: ([\d,.]+) kWh in all; most at .+; largest user .+\.$/ });
+  await expect(bars).toBeVisible();
+  expect(await paintedPixels('.energy-view .energy-chart')).toBeGreaterThan(100);
+  await expect(view.getByText(/^Home is using [\d,.]+ W now \(\d+ devices report power\)\.$/)).toBeVisible();
+
+  // The towel rail's row says what its meter counted this week and last week, as the hub's history has it.
+  const now = Date.now();
+  const rail = await hub.device('Towel rail');
+  const entries = await hub.insightsEntries(rail.id, 'meter_power', 'last14Days');
+  const row = view.getByRole('row', { name: /^Towel rail Home / });
+  const [thisWeek, lastWeek] = [await row.getByRole('cell').nth(1).textContent(), await row.getByRole('cell').nth(3).textContent()];
+  expect(kwh(thisWeek)).toBeCloseTo(counted(entries, mondayOf(now), now + 1), 1);
+  expect(kwh(lastWeek)).toBeCloseTo(counted(entries, mondayOf(mondayOf(now) - 1), mondayOf(now)), 1);
+
+  // The home's figures are its devices' sums; the CSV of the week adds up to the same.
+  const figures = view.locator('.energy-total .energy-figure');
+  const cells = async (column: number) => (await view.locator('tbody tr').evaluateAll((rows, i) => rows.map((r) => r.children[i]!.textContent), column)) as string[];
+  const sum = (texts: string[]) => texts.reduce((total, text) => total + kwh(text), 0);
+  expect(kwh(await figures.nth(0).textContent())).toBeCloseTo(sum(await cells(2)), 1);
+  expect(kwh(await figures.nth(1).textContent())).toBeCloseTo(sum(await cells(4)), 1);
   const download = page.waitForEvent('download');
-  await dialog.getByRole('button', { name: 'Export CSV of the energy per day' }).click();
+  await view.getByRole('button', { name: 'Export CSV of the energy used this week' }).click();
   const [header, ...rows] = (await readFile((await (await download).path())!, 'utf8')).trimEnd().split('\r\n').map((line) => line.split(','));
   expect(header!.at(-1)).toBe('Total (kWh)');
-  expect(rows.length).toBeGreaterThanOrEqual(7); // a rolling week touches 7 or 8 local days
-  const total = rows.reduce((sum, row) => sum + Number(row.at(-1)), 0);
-  const inAll = Number(/: ([\d,.]+) kWh in all/.exec((await bars.getAttribute('aria-label'))!)![1]!.replaceAll(',', ''));
-  expect(inAll).toBeCloseTo(total, 2);
-  // A meter's days add up to its last reading minus its first in the range (the demo meters never reset).
-  const rail = await hub.device('Towel rail');
-  const column = header!.indexOf('Towel rail (kWh)');
-  const readings = (await hub.insightsEntries(rail.id, 'meter_power', 'last7Days')).values.flatMap(({ v }) => (typeof v === 'number' ? [v] : []));
-  expect(rows.reduce((sum, row) => sum + Number(row[column]), 0)).toBeCloseTo(readings.at(-1)! - readings[0]!, 1);
+  expect(rows).toHaveLength(Math.round((localMidnight(now, 1) - mondayOf(now)) / 86_400_000));
+  expect(rows.reduce((total, r) => total + Number(r.at(-1)), 0)).toBeCloseTo(kwh(await figures.nth(0).textContent()), 1);
 
-  await dialog.getByRole('group', { name: 'Range' }).getByRole('button', { name: 'Month', exact: true }).click();
-  await expect(dialog.getByRole('img', { name: /^Energy used per day over the last 31 days: / })).toBeVisible();
-  await page.keyboard.press('Escape');
-  await expect(dialog).toBeHidden();
+  // Today beside yesterday.
+  await view.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Today' }).click();
+  await expect(view.getByRole('img', { name: /^Energy used today, per hour: / })).toBeVisible();
+  const recent = await hub.insightsEntries(rail.id, 'meter_power', 'last3Days');
+  const today = Date.now();
+  expect(kwh(await row.getByRole('cell').nth(1).textContent())).toBeCloseTo(counted(recent, localMidnight(today), today + 1), 1);
+  expect(kwh(await row.getByRole('cell').nth(3).textContent())).toBeCloseTo(counted(recent, localMidnight(today, -1), localMidnight(today)), 1);
+
+  // No price yet: none shown, and a way to set one. Set in Settings, the costs follow.
+  await expect(view.locator('.energy-cost')).toHaveCount(0);
+  await view.getByRole('button', { name: 'Set a price per kWh' }).click();
+  const settings = page.getByRole('group', { name: 'Energy' });
+  await settings.getByLabel('Price per kWh').fill('abc');
+  await settings.getByRole('button', { name: 'Save' }).click();
+  await expect(settings.getByRole('alert')).toHaveText('The price must be a number from 0 to 1000.');
+  await settings.getByLabel('Price per kWh').fill('0.25');
+  await settings.getByRole('button', { name: 'Save' }).click();
+  await expect(settings.getByRole('alert')).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Energy' }).click();
+  const total = kwh(await figures.nth(0).textContent());
+  const cost = Number((await view.locator('.energy-total .energy-cost').first().textContent())!.replace(/[^\d.]/g, ''));
+  expect(cost).toBeCloseTo(total * 0.25, 1);
+  await page.getByRole('tab', { name: 'Hubs' }).click();
 });
 
 test('a sign-in without the history scope shows no chart and says why; nothing breaks', async ({ browser }) => {
@@ -194,22 +235,28 @@ test('a sign-in without the history scope shows no chart and says why; nothing b
     await expect(devices.locator('.sparkline')).toHaveCount(0);
     await expect(devices.getByRole('button', { name: /^History of / })).toHaveCount(0);
     await expect(devices.getByRole('button', { name: 'Energy', exact: true })).toHaveCount(0);
+    // The Energy view says why this hub is not counted, and counts nothing else.
+    await readonly.page.getByRole('tab', { name: 'Energy' }).click();
+    await expect(readonly.page.getByRole('region', { name: 'Energy' }).getByText('Hubdesk was not granted access to the history of Home.')).toBeVisible();
   } finally {
     await readonly.close();
   }
 });
 
 /** The WCAG A/AA violations axe finds in the open dialog, each as "rule: help — elements". */
-async function dialogViolations(): Promise<string[]> {
+const dialogViolations = () => violationsIn('dialog[open]');
+
+/** The WCAG A/AA violations axe finds in the element `selector` finds, each as "rule: help — elements". */
+async function violationsIn(selector: string): Promise<string[]> {
   await page.addScriptTag({ path: AXE_SCRIPT });
-  const found = (await page.evaluate(`axe.run(document.querySelector('dialog[open]'), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })`)) as {
+  const found = (await page.evaluate(`axe.run(document.querySelector(${JSON.stringify(selector)}), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })`)) as {
     violations: { id: string; help: string; nodes: { target: string[] }[] }[];
   };
   return found.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`axe finds no violation in the history and energy dialogs, ${colorScheme}`, async () => {
+  test(`axe finds no violation in the history dialog and the Energy view, ${colorScheme}`, async () => {
     await page.emulateMedia({ colorScheme });
     const history = await openHistory('Living room thermostat');
     await expect(history.getByRole('img').first()).toBeVisible();
@@ -218,11 +265,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await expect(history).toBeHidden();
 
     await home.getByRole('button', { name: 'Energy', exact: true }).click();
-    const energy = page.getByRole('dialog', { name: 'Energy on Home' });
+    const energy = page.getByRole('region', { name: 'Energy' });
     await expect(energy.getByRole('img')).toBeVisible();
-    expect(await dialogViolations(), 'energy').toEqual([]);
-    await page.keyboard.press('Escape');
-    await expect(energy).toBeHidden();
+    expect(await violationsIn('.energy-view'), 'energy').toEqual([]);
+    await page.getByRole('tab', { name: 'Hubs' }).click();
   });
 }
 

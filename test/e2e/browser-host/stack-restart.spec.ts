@@ -49,7 +49,7 @@ test('a killed stack: the banner says what is wrong; started again on its state 
   const { page, stack, info } = app;
   const home = await openHomeLive(page);
   const light = card(home, 'Ceiling light');
-  const onOff = light.getByRole('switch', { name: 'Turned on', exact: true });
+  const onOff = light.getByRole('switch', { name: 'Ceiling light, on/off', exact: true });
   const banner = home.locator('.live-banner');
   const status = banner.getByRole('status');
   await expect(onOff).toBeEnabled();

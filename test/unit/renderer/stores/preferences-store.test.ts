@@ -29,7 +29,7 @@ function memoryStorage(initial: Record<string, string> = {}, failing: { get?: bo
   return { storage, stored: () => items.get(PREFERENCES_KEY), writes: () => writes };
 }
 
-const GOOD = { theme: 'dark', sidebarCollapsed: true, lastHubId: 'h2', lastView: 'webhooks', inspectorSplit: 0.35 } as const;
+const GOOD = { theme: 'dark', sidebarCollapsed: true, lastHubId: 'h2', lastView: 'webhooks', inspectorSplit: 0.35, energyPrice: 0.3, currency: 'GBP' } as const;
 
 describe('preferences: defaults and persistence', () => {
   it('starts with the defaults when nothing is stored, and writes nothing until something changes', () => {
@@ -47,10 +47,12 @@ describe('preferences: defaults and persistence', () => {
     store.getState().setLastHubId('h2');
     store.getState().setLastView('settings');
     store.getState().setInspectorSplit(0.3);
-    expect(JSON.parse(memory.stored()!)).toEqual({ theme: 'dark', sidebarCollapsed: true, lastHubId: 'h2', lastView: 'settings', inspectorSplit: 0.3 });
+    store.getState().setEnergyPrice(0.28, 'USD');
+    const expected = { theme: 'dark', sidebarCollapsed: true, lastHubId: 'h2', lastView: 'settings', inspectorSplit: 0.3, energyPrice: 0.28, currency: 'USD' };
+    expect(JSON.parse(memory.stored()!)).toEqual(expected);
 
     const next = createPreferencesStore(memory.storage);
-    expect(next.getState()).toMatchObject({ theme: 'dark', sidebarCollapsed: true, lastHubId: 'h2', lastView: 'settings', inspectorSplit: 0.3 });
+    expect(next.getState()).toMatchObject(expected);
   });
 
   it('keeps the inspector split within its bounds', () => {
@@ -69,6 +71,23 @@ describe('preferences: defaults and persistence', () => {
     store.getState().setTheme('dark');
     store.getState().setLastView('webhooks');
     expect(memory.writes()).toBe(0);
+  });
+});
+
+describe('preferences: the price of a kWh', () => {
+  it('is kept with its currency; a price out of range or an unknown currency is refused and nothing changes', () => {
+    const { storage, stored } = memoryStorage();
+    const store = createPreferencesStore(storage);
+    expect(store.getState().setEnergyPrice(0.25, 'NOK')).toBe(true);
+    expect(JSON.parse(stored()!)).toMatchObject({ energyPrice: 0.25, currency: 'NOK' });
+    expect(store.getState().setEnergyPrice(-0.1, 'EUR')).toBe(false);
+    expect(store.getState().setEnergyPrice(Number.NaN, 'EUR')).toBe(false);
+    expect(store.getState().setEnergyPrice(1001, 'EUR')).toBe(false);
+    expect(store.getState().setEnergyPrice(0.3, 'EURO')).toBe(false);
+    expect(store.getState().setEnergyPrice(0.3, 'eur')).toBe(false);
+    expect(store.getState()).toMatchObject({ energyPrice: 0.25, currency: 'NOK' });
+    expect(store.getState().setEnergyPrice(null, 'EUR')).toBe(true);
+    expect(createPreferencesStore(storage).getState()).toMatchObject({ energyPrice: null, currency: 'EUR' });
   });
 });
 
@@ -96,6 +115,9 @@ describe('preferences: stored data is untrusted', () => {
     ['lastView', { lastView: 'admin' }, { lastView: 'hubs' }],
     ['inspectorSplit out of bounds', { inspectorSplit: 0.95 }, { inspectorSplit: 0.5 }],
     ['inspectorSplit of another type', { inspectorSplit: '0.3' }, { inspectorSplit: 0.5 }],
+    ['negative energyPrice', { energyPrice: -1 }, { energyPrice: null }],
+    ['energyPrice of another type', { energyPrice: '0.3' }, { energyPrice: null }],
+    ['currency not ISO 4217', { currency: 'euro' }, { currency: 'EUR' }],
   ])('replaces a malformed %s by its default and keeps the other fields', (_case, bad, fallback) => {
     expect(parsePreferences(JSON.stringify({ ...GOOD, ...bad }))).toEqual({ ...GOOD, ...fallback });
   });
