@@ -85,7 +85,7 @@ function AddWebhookDialog({ onClose }: { onClose(): void }) {
     <FormDialog title="Add a webhook" submitLabel="Add webhook" submitDisabled={pending === 'add'} onClose={onClose} onSubmit={() => void submit()}>
       <label>
         Webhook ID
-        <input value={fields.id} onChange={(e) => change({ id: e.target.value })} autoComplete="off" spellCheck={false} maxLength={200} {...described('id')} />
+        <input type="text" value={fields.id} onChange={(e) => change({ id: e.target.value })} autoComplete="off" spellCheck={false} maxLength={200} {...described('id')} />
       </label>
       {problem('id')}
       <label>
@@ -149,7 +149,7 @@ function AddWebhookDialog({ onClose }: { onClose(): void }) {
           <>
             <label>
               Values
-              <input value={fields.keyValues} onChange={(e) => change({ keyValues: e.target.value })} placeholder="lamp-1, 42" autoComplete="off" spellCheck={false} {...described('routing', 'key-values-hint')} />
+              <input type="text" value={fields.keyValues} onChange={(e) => change({ keyValues: e.target.value })} placeholder="lamp-1, 42" autoComplete="off" spellCheck={false} {...described('routing', 'key-values-hint')} />
             </label>
             <span id="key-values-hint" className="hint">
               Comma-separated; values that look like plain numbers (42, -2.5) are sent as numbers.
