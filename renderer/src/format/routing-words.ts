@@ -84,7 +84,7 @@ function nothingWords(routing: RoutingDecision): string {
 /** The row's routing column (and its tooltip, in full): whom the message went to, or why no one. */
 export function routingWords(entry: Decided, names: RoutingNames): string {
   if (entry.rejected) return `refused: ${entry.rejected.reason}`;
-  if (!entry.routing) return entry.delivered ? 'this app; routing not seen' : 'routing not seen';
+  if (!entry.routing) return entry.delivered ? `${thisApp(entry, names)}; routing not seen` : 'routing not seen';
   return matchedWords(entry, names) ?? `nothing: ${nothingWords(entry.routing)}`;
 }
 

@@ -64,7 +64,8 @@ describe('routing words: whom a message went to, in names', () => {
   });
 
   it('says when the decision was not seen, and when the forwarder refused the intake', () => {
-    expect(routingWords(entry(null, true), asHome)).toBe('this app; routing not seen');
+    expect(routingWords(entry(null, true), asHome)).toBe('this app (Home); routing not seen');
+    expect(routingWords(entry(null, true), byKeys)).toBe('this app; routing not seen');
     expect(routingWords(entry(null), asHome)).toBe('routing not seen');
     const refused = { ...entry({ option: 'none', matched: [] }), rejected: { status: 413, error: 'payload_too_large', reason: 'The body is larger than 262144 bytes.' } };
     expect(routingWords(refused, asHome)).toBe('refused: The body is larger than 262144 bytes.');
