@@ -17,6 +17,7 @@ import { formatRowTime } from '../format/message-time';
 import { routingWords } from '../format/routing-words';
 import { formatSize, outcomeOf, requestPath } from '../format/webhook-labels';
 import { entryKey } from '../stores/webhooks-store';
+import { scrollParent } from './scroll-parent';
 import { useToday } from './use-today';
 import { useRoutingNames, useWebhookTitles } from './use-webhook-titles';
 
@@ -173,14 +174,6 @@ function usePageScrollMargin(pageScroll: boolean, listRef: RefObject<HTMLDivElem
     return () => observer.disconnect();
   }, [pageScroll, listRef]);
   return margin;
-}
-
-/** The nearest ancestor that scrolls (the content region, or the page's root signed out). */
-function scrollParent(element: HTMLElement | null): HTMLElement | null {
-  for (let parent = element?.parentElement; parent; parent = parent.parentElement) {
-    if (/auto|scroll/.test(getComputedStyle(parent).overflowY)) return parent;
-  }
-  return null;
 }
 
 function OutcomeChip({ entry }: { entry: WebhookEntry }) {

@@ -13,6 +13,7 @@ import { ClearHistoryButton, HistoryBound } from './history-settings';
 import { InspectorFilters } from './inspector-filters';
 import { InspectorList, type InspectorListHandle } from './inspector-list';
 import { MessageDetails } from './message-details';
+import { scrollToTop } from './scroll-parent';
 import { SplitSeparator } from './split-separator';
 import { useStores } from './stores-context';
 import { useInspectorKeys } from './use-inspector-keys';
@@ -80,7 +81,7 @@ function Inspector({ wide }: { wide: boolean }) {
     if (target === 'details' && detailsRef.current) {
       detailsRef.current.focus({ preventScroll: true });
       // Narrow, the view scrolls as one: to the details' top. Beside the list they are in view already.
-      if (!detailsRef.current.closest('.webhooks-view[data-layout="split"]')) detailsRef.current.scrollIntoView({ block: 'start' });
+      if (!detailsRef.current.closest('.webhooks-view[data-layout="split"]')) scrollToTop(detailsRef.current);
     } else if (target === 'list') listRef.current?.focusSelected();
     else if (target === 'search') searchRef.current?.focus();
   }, [focusRequest]);
