@@ -68,35 +68,10 @@ export function formatSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** One formatter for every row: `toLocaleTimeString` with options makes a new one per call (about 50 µs; found in a profile at 500 messages/s). */
-const TIME_FORMAT = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: 'numeric', second: 'numeric', hour12: false });
-
-export function formatTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? oneLine(iso, 64) : TIME_FORMAT.format(date); // an imported file's text when not a time
-}
-
-function valueText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-/** One line: how the forwarder routed it, and whether this app received it (or is about to). */
-export function routingSummary(entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery'>): string {
-  const delivered = entry.delivered ? ' → delivered' : entry.awaitingDelivery ? ' → this app (not received yet)' : '';
-  const { routing } = entry;
-  if (!routing) return entry.delivered ? 'delivered (routing not seen)' : 'routing not seen';
-  const matched = routing.matched.length;
-  const outcome = delivered || (matched > 0 ? ` → ${matched} ${matched === 1 ? 'listener' : 'listeners'}` : ` → not forwarded`);
-  switch (routing.option) {
-    case 'query':
-      return `query ?hub${outcome}`;
-    case 'key-path':
-      return routing.value === undefined ? `key path ${routing.keyPath ?? ''} = nothing${outcome}` : `key path ${routing.keyPath ?? ''} = ${valueText(routing.value)}${outcome}`;
-    case 'legacy':
-      return `legacy function${outcome}`;
-    case 'none':
-      return `no routing${outcome}`;
-  }
+/** The intake's path and query as the sender asked for it: `/webhook/<id>?a=1` (the forwarder takes POSTs at that one path, docs/interface.md §4.7). */
+export function requestPath(entry: Pick<WebhookEntry, 'webhookId' | 'query'>): string {
+  const query = new URLSearchParams(entry.query).toString();
+  return `/webhook/${entry.webhookId}${query === '' ? '' : `?${query}`}`;
 }
 
 /** The raw body as text when it is valid UTF-8, else as it came (base64). */
@@ -143,27 +118,6 @@ export const OUTCOME_LABELS: Readonly<Record<OutcomeKind, string>> = {
 export function outcomeOf(entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery' | 'rejected'>): { kind: OutcomeKind; label: string } {
   const kind = outcomeKind(entry);
   return { kind, label: kind === 'rejected' && entry.rejected ? `${entry.rejected.status} rejected` : OUTCOME_LABELS[kind] };
-}
-
-/** The routing decision in one sentence (issue 14 §2), naming hubs by name where they are known. */
-export function decisionSentence(entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'rejected'>, hubName: (hubId: string) => string | undefined = () => undefined): string {
-  if (entry.rejected) return `The forwarder refused it with ${entry.rejected.status} (${entry.rejected.error}): ${entry.rejected.reason}`;
-  const { routing } = entry;
-  if (!routing) return entry.delivered ? 'Delivered to this app; the routing decision was not seen (the tap was not open).' : 'The routing decision was not seen (the tap was not open).';
-  const targets = routing.matched.map((match) => (match.hubId ? `hub ${hubName(match.hubId) ?? match.hubId}` : `listener ${match.listenerId}`));
-  const matched = targets.length === 0 ? '' : `Matched ${[...new Set(targets)].join(', ')}`;
-  const why = routing.reason ? ` ${routing.reason.charAt(0).toUpperCase()}${routing.reason.slice(1)}.` : '';
-  switch (routing.option) {
-    case 'key-path':
-      if (targets.length === 0) return `Matched nothing: ${routing.keyPath ?? 'the key path'} = ${routing.value === undefined ? 'nothing' : JSON.stringify(routing.value)}.${why}`;
-      return `${matched} because ${routing.keyPath ?? 'the key path'} = ${JSON.stringify(routing.value)}.`;
-    case 'query':
-      return targets.length === 0 ? `Matched nothing by ?hub=.${why}` : `${matched} by ?hub=.`;
-    case 'legacy':
-      return targets.length === 0 ? `The legacy function matched nothing.${why}` : `${matched}, chosen by the legacy function.`;
-    case 'none':
-      return `Not routed.${why}`;
-  }
 }
 
 /** JSON text indented by two spaces, or undefined when the text is not JSON. */

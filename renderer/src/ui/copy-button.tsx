@@ -1,5 +1,10 @@
 /** Copies a text to the clipboard, and says whether it worked (in a live region the screen reader reads). */
-import { useState } from 'react';
+import { type Ref, useImperativeHandle, useState } from 'react';
+
+/** Copies as a press of the button would (a keyboard shortcut's way in). */
+export interface CopyHandle {
+  copy(): void;
+}
 
 export interface CopyButtonProps {
   text: string;
@@ -10,9 +15,10 @@ export interface CopyButtonProps {
   failed: string;
   disabled?: boolean;
   title?: string;
+  ref?: Ref<CopyHandle>;
 }
 
-export function CopyButton({ text, label = 'Copy', copied, failed, disabled, title }: CopyButtonProps) {
+export function CopyButton({ text, label = 'Copy', copied, failed, disabled, title, ref }: CopyButtonProps) {
   const [state, setState] = useState<'copied' | 'failed' | null>(null);
   const copy = () => {
     navigator.clipboard.writeText(text).then(
@@ -20,6 +26,7 @@ export function CopyButton({ text, label = 'Copy', copied, failed, disabled, tit
       () => setState('failed'),
     );
   };
+  useImperativeHandle(ref, () => ({ copy: () => void (disabled || copy()) }));
   return (
     <>
       <button type="button" onClick={copy} disabled={disabled} title={title}>

@@ -4,7 +4,7 @@
  * range. Main runs them over everything it keeps (the text and key path need the bodies); the list
  * then shows its answer. Typing waits a moment before asking; Clear filters shows everything again.
  */
-import { useEffect, useId, useState } from 'react';
+import { type Ref, useEffect, useId, useState } from 'react';
 import { useStore } from 'zustand';
 import { type MessageFilter, OUTCOME_KINDS, type OutcomeKind, parseKeyPathCondition } from '../../../common/message-filter';
 import { OUTCOME_LABELS } from '../format/webhook-labels';
@@ -15,7 +15,8 @@ import { useWebhookTitles } from './use-webhook-titles';
 const TYPING_PAUSE_MS = 250;
 const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET'] as const;
 
-export function InspectorFilters() {
+/** `searchRef`: the search field, which `/` focuses. */
+export function InspectorFilters({ searchRef }: { searchRef?: Ref<HTMLInputElement> }) {
   const { webhooks } = useStores();
   const filter = useStore(webhooks, (s) => s.filter);
   const filterError = useStore(webhooks, (s) => s.filterError);
@@ -49,11 +50,12 @@ export function InspectorFilters() {
     <div className="inspector-filters" role="search" aria-label="Find messages">
       <label>
         Search
-        <input type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Headers, query and bodies" spellCheck={false} maxLength={512} />
+        <input ref={searchRef} type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Headers, query and bodies" spellCheck={false} maxLength={512} />
       </label>
       <label>
         Key path
         <input
+          type="text"
           value={keyPath}
           onChange={(event) => setKeyPath(event.target.value)}
           placeholder='body.device.id == "lamp-1"'

@@ -4,7 +4,7 @@
  * command. Main sends replays (it holds the bytes); the answer's status, time, headers and body are
  * shown under the buttons. Copy as curl is built here from the full message, byte for byte.
  */
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { ReplayResult, WebhookFullMessage } from '../../../common/ipc-contract';
 import { curlCommand } from '../../../common/curl-command';
@@ -13,9 +13,10 @@ import { base64Bytes, bytesBase64 } from '../../../common/base64';
 import { rawBodyText } from '../format/webhook-labels';
 import type { ReplayOptions, ReplayState } from '../stores/webhooks-store';
 import { httpUrlProblem, jsonProblem, parseHeaderLines } from '../format/replay-input';
-import { CopyButton } from './copy-button';
+import { CopyButton, type CopyHandle } from './copy-button';
 import { FormDialog } from './form-dialog';
 import { useStores } from './stores-context';
+import { useInspectorKeys } from './use-inspector-keys';
 
 export function MessageActions({ message, intakeUrl }: { message: WebhookFullMessage; intakeUrl: string | null }) {
   const { webhooks } = useStores();
@@ -36,6 +37,11 @@ export function MessageActions({ message, intakeUrl }: { message: WebhookFullMes
     [fullUrl, message],
   );
 
+  // r and c: the same as the buttons, while they can be pressed (docs/webhooks-app.md, "Keyboard").
+  const curlButton = useRef<CopyHandle>(null);
+  const canReplay = !sending && intakeUrl !== null;
+  useInspectorKeys({ ...(canReplay && { replay: () => send({ target: 'intake' }) }), ...(curl !== '' && { 'copy-curl': () => curlButton.current?.copy() }) });
+
   const sendToUrl = (event: FormEvent) => {
     event.preventDefault();
     if (targetUrl !== '' && urlProblem === null) send({ target: targetUrl });
@@ -44,13 +50,14 @@ export function MessageActions({ message, intakeUrl }: { message: WebhookFullMes
   return (
     <>
       <div className="message-actions" role="group" aria-label="Replay and copy">
-        <button type="button" disabled={sending || intakeUrl === null} onClick={() => send({ target: 'intake' })} title={intakeUrl === null ? 'No forwarder is configured' : undefined}>
+        <button type="button" disabled={!canReplay} onClick={() => send({ target: 'intake' })} title={intakeUrl === null ? 'No forwarder is configured' : undefined}>
           Replay to intake
         </button>
         <button type="button" disabled={sending || message.rawTruncated} onClick={() => setEditing(true)}>
           Edit and replay…
         </button>
         <CopyButton
+          ref={curlButton}
           text={curl}
           label="Copy as curl"
           copied="curl command copied."
@@ -140,7 +147,7 @@ function EditReplayDialog({ message, defaultTarget, canUseIntake, onClose, onSen
     <FormDialog title="Edit and replay" submitLabel="Send" onClose={onClose} onSubmit={submit}>
       <label>
         Send to
-        <input value={target} onChange={(e) => setTarget(e.target.value)} placeholder={canUseIntake ? 'intake, or http://localhost:3000/webhook' : 'http://localhost:3000/webhook'} spellCheck={false} aria-describedby={hintId} />
+        <input type="text" value={target} onChange={(e) => setTarget(e.target.value)} placeholder={canUseIntake ? 'intake, or http://localhost:3000/webhook' : 'http://localhost:3000/webhook'} spellCheck={false} aria-describedby={hintId} />
       </label>
       <span id={hintId} className="hint">
         {canUseIntake ? '“intake” sends it to this webhook’s intake on the forwarder; or an http(s) URL.' : 'An http(s) URL.'}

@@ -5,25 +5,43 @@
  * budget evicts the oldest bodies): then the preview is what is shown, and why.
  */
 import type { SignatureVerdict, WebhookEntry, WebhookFullMessage } from '../../../common/ipc-contract';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { type Ref, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
 import { base64ByteLength, base64Bytes } from '../../../common/base64';
-import { decisionSentence, formatSize, formatTime, hexDump, jsonErrorExcerpt, prettyJson, rawBodyText, refusedBodyNote, signatureLabel } from '../format/webhook-labels';
+import { formatFullTime } from '../format/message-time';
+import { decisionSentence, matchedWords, type RoutingNames } from '../format/routing-words';
+import { formatSize, hexDump, jsonErrorExcerpt, prettyJson, rawBodyText, refusedBodyNote, requestPath, signatureLabel } from '../format/webhook-labels';
 import type { MessageDetailsState } from '../stores/webhooks-store';
 import { JsonTree } from './json-tree';
 import { KeyPathPlayground } from './key-path-playground';
 import { MessageActions } from './message-actions';
-import { useHubName } from './stores-context';
 import { ForwardLine } from './forward-status';
+import { useRoutingNames, useWebhookTitles } from './use-webhook-titles';
 
-export function MessageDetails({ entry, details, intakeUrl }: { entry: WebhookEntry | undefined; details: MessageDetailsState; intakeUrl: string | null }) {
+export interface MessageDetailsProps {
+  entry: WebhookEntry | undefined;
+  details: MessageDetailsState;
+  intakeUrl: string | null;
+  /** In a narrow window the details replace the list: the way back to it. */
+  onBack?: () => void;
+  /** The pane itself, which Enter focuses. */
+  ref?: Ref<HTMLElement>;
+}
+
+export function MessageDetails({ entry, details, intakeUrl, onBack, ref }: MessageDetailsProps) {
   const pane = useRef<HTMLElement>(null);
+  useImperativeHandle(ref, () => pane.current!, []); // the section is always rendered
   const key = entry ? `${entry.webhookId}/${entry.id}` : null;
   // Another message starts at its top, not where the last one was scrolled to.
   useLayoutEffect(() => {
     if (pane.current) pane.current.scrollTop = 0;
   }, [key]);
   return (
-    <section ref={pane} role="region" aria-label="Message details" className="message-details">
+    <section ref={pane} role="region" aria-label="Message details" className="message-details" tabIndex={-1}>
+      {onBack && (
+        <button type="button" className="back-button" onClick={onBack}>
+          <span aria-hidden="true">← </span>Back to messages
+        </button>
+      )}
       {!entry ? <p className="muted">Choose a message to see its details.</p> : <Details entry={entry} details={details} intakeUrl={intakeUrl} />}
     </section>
   );
@@ -31,13 +49,14 @@ export function MessageDetails({ entry, details, intakeUrl }: { entry: WebhookEn
 
 function Details({ entry, details, intakeUrl }: { entry: WebhookEntry; details: MessageDetailsState; intakeUrl: string | null }) {
   const full = details.status === 'kept' ? details.message : undefined;
+  const title = useWebhookTitles()(entry.webhookId);
   return (
     <>
-      <h2>
-        {entry.method ?? 'Message'} {formatTime(entry.receivedAt)} · {formatSize(entry.size)}
+      <h2 className="details-title">
+        {entry.method ?? 'Message'} <span className="details-path">{requestPath(entry)}</span>
       </h2>
       <p className="muted">
-        Webhook {entry.webhookId} · message {entry.id}
+        {formatFullTime(entry.receivedAt)} · {formatSize(entry.size)} · {title} · message {entry.id}
       </p>
       {details.status === 'kept' && (
         <>
@@ -152,7 +171,7 @@ function SignatureLine({ verdict, archivedAt }: { verdict: SignatureVerdict; arc
   return (
     <p className="signature" data-status={verdict.status}>
       <span className="signature-chip">{label}</span> <span className="muted">{detail}</span>
-      {archivedAt !== undefined && verdict.status !== 'unsigned' && <span className="muted"> Checked now; the file says it arrived {formatTime(archivedAt)}.</span>}
+      {archivedAt !== undefined && verdict.status !== 'unsigned' && <span className="muted"> Checked now; the file says it arrived {formatFullTime(archivedAt)}.</span>}
     </p>
   );
 }
@@ -188,13 +207,13 @@ function BodyPreview({ entry, details }: { entry: WebhookEntry; details: Message
   );
 }
 
-function RoutingDecision({ entry }: { entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery' | 'rejected'> }) {
+function RoutingDecision({ entry }: { entry: Pick<WebhookEntry, 'webhookId' | 'routing' | 'delivered' | 'awaitingDelivery' | 'rejected'> }) {
   const { routing } = entry;
-  const hubName = useHubName();
+  const names: RoutingNames = useRoutingNames()(entry.webhookId);
   return (
     <>
       <p className="decision-sentence" data-rejected={entry.rejected !== undefined}>
-        {decisionSentence(entry, hubName)}
+        {decisionSentence(entry, names)}
       </p>
       <dl className="routing-decision">
         <dt>Delivered to this app</dt>
@@ -224,7 +243,7 @@ function RoutingDecision({ entry }: { entry: Pick<WebhookEntry, 'routing' | 'del
               </>
             )}
             <dt>Matched</dt>
-            <dd>{routing.matched.length === 0 ? 'none' : routing.matched.map((m) => (m.hubId ? `${m.hubId} (${m.listenerId})` : m.listenerId)).join(', ')}</dd>
+            <dd>{matchedWords(entry, names) ?? 'no one'}</dd>
             {routing.reason && (
               <>
                 <dt>Why</dt>

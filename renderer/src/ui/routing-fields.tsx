@@ -67,7 +67,7 @@ export function RoutingFields({
         <>
           <label>
             Values
-            <input value={values.keyValues} onChange={(e) => onChange({ keyValues: e.target.value })} placeholder="lamp-1, 42" autoComplete="off" spellCheck={false} {...described(`${prefix}-key-values-hint`)} />
+            <input type="text" value={values.keyValues} onChange={(e) => onChange({ keyValues: e.target.value })} placeholder="lamp-1, 42" autoComplete="off" spellCheck={false} {...described(`${prefix}-key-values-hint`)} />
           </label>
           <span id={`${prefix}-key-values-hint`} className="hint">
             Comma-separated; values that look like plain numbers (42, -2.5) are sent as numbers.

@@ -1,6 +1,6 @@
-/** The shortcuts sheet (`?`, issue 13 §4): every shortcut of the app, from the one table the keys use. */
+/** The shortcuts sheet (`?`, issue 13 §4): every shortcut of the app, from the tables the keys use. */
 import { Fragment } from 'react';
-import { modifierLabel, SHORTCUTS } from './keyboard-shortcuts';
+import { INSPECTOR_SHORTCUTS, modifierLabel, type Shortcut, SHORTCUTS } from './keyboard-shortcuts';
 import { ModalDialog } from './modal-dialog';
 
 export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose(): void }) {
@@ -8,24 +8,38 @@ export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose(): v
   return (
     <ModalDialog open={open} labelledBy="shortcuts-title" className="shortcuts-dialog" onClose={onClose}>
       <h2 id="shortcuts-title">Keyboard shortcuts</h2>
-      <dl className="shortcut-list">
-        {SHORTCUTS.map((shortcut) => (
-          <Fragment key={shortcut.description}>
-            <dt>
-              {shortcut.keys.map((key, index) => (
-                <Fragment key={key}>
-                  {index > 0 && '+'}
-                  <kbd>{key === 'Mod' ? mod : key}</kbd>
-                </Fragment>
-              ))}
-            </dt>
-            <dd>{shortcut.description}</dd>
-          </Fragment>
-        ))}
-      </dl>
+      <ShortcutList shortcuts={SHORTCUTS} mod={mod} />
+      <h3>In the webhook inspector</h3>
+      <ShortcutList shortcuts={INSPECTOR_SHORTCUTS} mod={mod} />
       <button type="button" onClick={onClose}>
         Close
       </button>
     </ModalDialog>
+  );
+}
+
+function ShortcutList({ shortcuts, mod }: { shortcuts: readonly Shortcut[]; mod: string }) {
+  return (
+    <dl className="shortcut-list">
+      {shortcuts.map((shortcut) => (
+        <Fragment key={shortcut.description}>
+          <dt>
+            {shortcut.keys.map((key, index) => (
+              <Fragment key={key}>
+                {index > 0 && '+'}
+                <kbd>{key === 'Mod' ? mod : key}</kbd>
+              </Fragment>
+            ))}
+            {shortcut.or !== undefined && (
+              <>
+                {' or '}
+                <kbd>{shortcut.or}</kbd>
+              </>
+            )}
+          </dt>
+          <dd>{shortcut.description}</dd>
+        </Fragment>
+      ))}
+    </dl>
   );
 }

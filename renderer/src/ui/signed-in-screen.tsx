@@ -71,11 +71,12 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
       <ActionError />
       <Notices />
       <div className="app-body">
-        <aside id="app-sidebar" className="app-sidebar" aria-label="Sidebar" hidden={collapsed}>
+        {/* On the Webhooks tab the sidebar is the view tabs alone: the inspector's panes need the width (docs/webhooks-app.md, "Layout"). */}
+        <aside id="app-sidebar" className="app-sidebar" aria-label="Sidebar" hidden={collapsed} data-view={view}>
           <ViewTabs current={view} onChange={onView} vertical />
-          <HubList onOpen={showHubs} />
+          {view !== 'webhooks' && <HubList onOpen={showHubs} />}
         </aside>
-        <main id="app-content" className="app-content" tabIndex={-1}>
+        <main id="app-content" className="app-content" tabIndex={-1} data-view={shown}>
           {shown === 'hubs' && (
             <ViewPanel view="hubs" className="hubs-view">
               <DevicesPanel />

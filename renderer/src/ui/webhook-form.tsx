@@ -59,7 +59,7 @@ function AddWebhookDialog({ onClose }: { onClose(): void }) {
     <FormDialog title="Add a webhook" submitLabel="Add webhook" submitDisabled={pending === 'add'} onClose={onClose} onSubmit={() => void submit()}>
       <label>
         Webhook ID
-        <input value={fields.id} onChange={(e) => change({ id: e.target.value })} autoComplete="off" spellCheck={false} maxLength={200} {...described('id')} />
+        <input type="text" value={fields.id} onChange={(e) => change({ id: e.target.value })} autoComplete="off" spellCheck={false} maxLength={200} {...described('id')} />
       </label>
       {problem('id')}
       <label>

@@ -1,24 +1,36 @@
-/** The Webhooks view: registrations on one side, the live inspector with its detail pane on the other. */
-import type { CSSProperties } from 'react';
+/**
+ * The Webhooks view (docs/webhooks-app.md, "Layout"): three panes as in a mail client, the
+ * registrations, the message list and the selected message's details beside it, each scrolling on its
+ * own. In a window narrower than WIDE_LAYOUT, choosing a message shows its details in place of the list,
+ * with Back (and Escape) to return, and the view scrolls as one.
+ */
+import { type CSSProperties, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { WebhookConnection } from '../../../common/ipc-contract';
 import { connectionOf, entryKey, type WebhooksState } from '../stores/webhooks-store';
 import { ArchiveControls } from './archive-controls';
 import { ClearHistoryButton, HistoryBound } from './history-settings';
 import { InspectorFilters } from './inspector-filters';
-import { InspectorList } from './inspector-list';
+import { InspectorList, type InspectorListHandle } from './inspector-list';
 import { MessageDetails } from './message-details';
 import { FirstWebhookPanel, NewWebhookButtons } from './new-webhook';
+import { scrollToTop } from './scroll-parent';
 import { SplitSeparator } from './split-separator';
 import { useStores } from './stores-context';
+import { useInspectorKeys } from './use-inspector-keys';
+import { useMediaQuery } from './use-media-query';
 import { AddWebhookButton } from './webhook-form';
 import { WebhookRegistrations } from './webhook-registrations';
+
+/** Details beside the list from this width on; the stylesheet's `@media (min-width: 1100px)` rules say the same. */
+export const WIDE_LAYOUT = '(min-width: 1100px)';
 
 export function WebhooksView() {
   const { webhooks } = useStores();
   const actionError = useStore(webhooks, (s) => s.actionError);
+  const wide = useMediaQuery(WIDE_LAYOUT);
   return (
-    <div className="webhooks-view">
+    <div className="webhooks-view" data-layout={wide ? 'split' : 'single'}>
       <div className="webhooks-side">
         <AddWebhookButton />
         <NewWebhookButtons />
@@ -30,7 +42,7 @@ export function WebhooksView() {
         <FirstWebhookPanel />
         <WebhookRegistrations />
       </div>
-      <Inspector />
+      <Inspector wide={wide} />
     </div>
   );
 }
@@ -40,7 +52,10 @@ function countInState(s: WebhooksState, state: WebhookConnection['state']): numb
   return s.registrations.status === 'loaded' ? s.registrations.views.filter((view) => connectionOf(s, view).state === state).length : 0;
 }
 
-function Inspector() {
+/** Where the focus goes once the view has drawn what an action changed. */
+type FocusTarget = 'details' | 'list' | 'search';
+
+function Inspector({ wide }: { wide: boolean }) {
   const { webhooks, preferences } = useStores();
   const split = useStore(preferences, (s) => s.inspectorSplit);
   const entries = useStore(webhooks, (s) => s.entries);
@@ -56,8 +71,47 @@ function Inspector() {
   const intakeUrl = useStore(webhooks, (s) => (s.registrations.status === 'loaded' && selected ? (s.registrations.views.find((view) => view.id === selected.webhookId)?.intakeUrl ?? null) : null));
   const state = webhooks.getState();
 
+  // Narrow: the details are read in place of the list, until Back.
+  const [reading, setReading] = useState(false);
+  const showingDetails = !wide && reading && selected !== undefined;
+  const listRef = useRef<InspectorListHandle>(null);
+  const detailsRef = useRef<HTMLElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  // A new object each time, so asking twice for the same place still moves the focus there.
+  const [focusRequest, requestFocus] = useState<{ target: FocusTarget } | null>(null);
+  useEffect(() => {
+    const target = focusRequest?.target;
+    if (target === 'details' && detailsRef.current) {
+      detailsRef.current.focus({ preventScroll: true });
+      // Narrow, the view scrolls as one: to the details' top. Beside the list they are in view already.
+      if (!detailsRef.current.closest('.webhooks-view[data-layout="split"]')) scrollToTop(detailsRef.current);
+    } else if (target === 'list') listRef.current?.focusSelected();
+    else if (target === 'search') searchRef.current?.focus();
+  }, [focusRequest]);
+
+  /** A click shows the message; Enter (`byKey`) or a narrow window also takes the focus to its details. */
+  const open = (key: string, byKey: boolean) => {
+    state.select(key);
+    if (!wide) setReading(true);
+    if (byKey || !wide) requestFocus({ target: 'details' });
+  };
+  const back = () => {
+    setReading(false);
+    requestFocus({ target: 'list' });
+  };
+  useInspectorKeys({
+    next: () => listRef.current?.move(1, false),
+    previous: () => listRef.current?.move(-1, false),
+    ...(selectedKey !== null && { open: () => open(selectedKey, true) }),
+    search: () => {
+      setReading(false);
+      requestFocus({ target: 'search' });
+    },
+    ...(showingDetails && { back }),
+  });
+
   return (
-    <section className="inspector" aria-labelledby="inspector-title">
+    <section className="inspector" aria-labelledby="inspector-title" data-showing={showingDetails ? 'details' : 'list'}>
       <div className="inspector-toolbar">
         <h2 id="inspector-title">Inspector</h2>
         <p className="connection" data-state={total === 0 ? 'none' : connected === total ? 'connected' : connected + notResponding === total ? 'not-responding' : 'reconnecting'} role="status">
@@ -81,11 +135,17 @@ function Inspector() {
         <ArchiveControls />
         <HistoryBound />
       </div>
-      <InspectorFilters />
+      <InspectorFilters searchRef={searchRef} />
       <div className="inspector-body" style={{ '--split': `${split * 100}%` } as CSSProperties}>
-        <InspectorList entries={entries} listed={listed} selectedKey={selectedKey} onSelect={(key) => state.select(key)} />
-        <SplitSeparator fraction={split} onChange={(fraction) => preferences.getState().setInspectorSplit(fraction)} label="Resize the message list" />
-        <MessageDetails entry={selected} details={details.status !== 'idle' && details.key === selectedKey ? details : { status: 'idle' }} intakeUrl={intakeUrl} />
+        <InspectorList ref={listRef} entries={entries} listed={listed} selectedKey={selectedKey} onSelect={(key) => state.select(key)} onOpen={open} pageScroll={!wide} />
+        {wide && <SplitSeparator fraction={split} onChange={(fraction) => preferences.getState().setInspectorSplit(fraction)} label="Resize the message list" />}
+        <MessageDetails
+          ref={detailsRef}
+          entry={selected}
+          details={details.status !== 'idle' && details.key === selectedKey ? details : { status: 'idle' }}
+          intakeUrl={intakeUrl}
+          onBack={showingDetails ? back : undefined}
+        />
       </div>
     </section>
   );

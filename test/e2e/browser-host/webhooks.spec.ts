@@ -40,7 +40,7 @@ test('a webhook added in the app shows a POSTed message with its body and routin
     expect((await postDemo({ device: { id: 'lamp-1' }, on: true })).status).toBe(202);
 
     const messages = page.getByRole('list', { name: 'Webhook messages' });
-    const row = messages.getByRole('button', { name: /key path body\.device\.id = lamp-1 → delivered/ });
+    const row = messages.getByRole('button', { name: /this app \(key lamp-1\)/ });
     await expect(row).toBeVisible();
     await expect(row.getByText(stack.info.webhook.name, { exact: true })).toBeVisible();
     await row.click();
@@ -108,7 +108,7 @@ test('a webhook for the selected hub: signed in, the app proves the hub and rece
     expect(shown).toBe(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}?hub=${encodeURIComponent(home.id)}`);
     const response = await fetch(shown!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"for":"Home"}' });
     expect(response.status).toBe(202);
-    await expect(page.getByRole('list', { name: 'Webhook messages' }).getByRole('button', { name: /delivered/ })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Webhook messages' }).getByRole('button', { name: /this app \(Home\)/ })).toBeVisible();
   } finally {
     await host.stop();
   }
@@ -130,7 +130,7 @@ test("without a tap credential: this app's deliveries only, and the view says on
     expect((await postDemo({ device: { id: 'someone-else' } })).status).toBe(202);
     expect((await postDemo({ device: { id: 'lamp-7' }, on: true })).status).toBe(202);
     const messages = page.getByRole('list', { name: 'Webhook messages' });
-    await expect(messages.getByRole('button', { name: /delivered \(routing not seen\)/ })).toBeVisible();
+    await expect(messages.getByRole('button', { name: /this app; routing not seen/ })).toBeVisible();
     await expect(messages.getByRole('listitem')).toHaveCount(1);
   } finally {
     await host.stop();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionLabel, decisionSentence, formatSize, HEX_DUMP_MAX_BYTES, hexDump, jsonErrorExcerpt, outcomeOf, parseKeyValues, prettyJson, rawBodyText, refusedBodyNote, routingLabel, routingSummary, webhookSubtitle, webhookTitle } from '../../../../renderer/src/format/webhook-labels';
+import { connectionLabel, formatSize, HEX_DUMP_MAX_BYTES, hexDump, jsonErrorExcerpt, outcomeOf, parseKeyValues, prettyJson, rawBodyText, refusedBodyNote, requestPath, routingLabel, webhookSubtitle, webhookTitle } from '../../../../renderer/src/format/webhook-labels';
 
 describe('webhook labels', () => {
   it('parses comma-separated key values, keeping plain numbers as numbers', () => {
@@ -7,16 +7,9 @@ describe('webhook labels', () => {
     expect(parseKeyValues(' , ')).toEqual([]);
   });
 
-  it('summarises routing decisions as the inspector list shows them', () => {
-    const keyPath = { option: 'key-path' as const, keyPath: 'body.device.id', value: 'lamp-1', matched: [{ listenerId: 'l1' }] };
-    const summary = (routing: Parameters<typeof routingSummary>[0]['routing'], delivered: boolean, awaitingDelivery = false) => routingSummary({ routing, delivered, awaitingDelivery });
-    expect(summary(keyPath, true)).toBe('key path body.device.id = lamp-1 → delivered');
-    expect(summary(keyPath, false)).toBe('key path body.device.id = lamp-1 → 1 listener');
-    expect(summary(keyPath, false, true)).toBe('key path body.device.id = lamp-1 → this app (not received yet)');
-    expect(summary({ ...keyPath, value: undefined, matched: [] }, false)).toBe('key path body.device.id = nothing → not forwarded');
-    expect(summary({ ...keyPath, value: 5 }, false)).toBe('key path body.device.id = 5 → 1 listener');
-    expect(summary({ option: 'query', matched: [] }, false)).toBe('query ?hub → not forwarded');
-    expect(summary(null, true)).toBe('delivered (routing not seen)');
+  it('shows the intake path with the query, as the sender asked for it', () => {
+    expect(requestPath({ webhookId: 'wh1', query: {} })).toBe('/webhook/wh1');
+    expect(requestPath({ webhookId: 'wh1', query: { hub: 'h 1', a: 'x&y' } })).toBe('/webhook/wh1?hub=h+1&a=x%26y');
   });
 
   it('labels registrations and connections', () => {
@@ -52,7 +45,7 @@ describe('webhook labels', () => {
   });
 });
 
-describe('outcomeOf and decisionSentence (issue 14 §2)', () => {
+describe('outcomeOf (issue 14 §2)', () => {
   const keyPath = { option: 'key-path' as const, keyPath: 'body.device.id', value: 'lamp-1', matched: [{ listenerId: 'l1', hubId: 'hub-1' }] };
   const base = { routing: keyPath, delivered: false, awaitingDelivery: false };
 
@@ -63,18 +56,6 @@ describe('outcomeOf and decisionSentence (issue 14 §2)', () => {
     expect(outcomeOf(base)).toEqual({ kind: 'other-hubs', label: 'Other hubs' });
     expect(outcomeOf({ ...base, routing: { ...keyPath, matched: [] } })).toEqual({ kind: 'no-match', label: 'No match' });
     expect(outcomeOf({ ...base, routing: null })).toEqual({ kind: 'not-seen', label: 'Not seen' });
-  });
-
-  it('puts the decision in words, with hub names where known', () => {
-    expect(decisionSentence(base, (id) => (id === 'hub-1' ? 'Home' : undefined))).toBe('Matched hub Home because body.device.id = "lamp-1".');
-    expect(decisionSentence(base)).toBe('Matched hub hub-1 because body.device.id = "lamp-1".');
-    expect(decisionSentence({ ...base, routing: { ...keyPath, value: 42, matched: [], reason: 'no registration has $key "42"' } })).toBe(
-      'Matched nothing: body.device.id = 42. No registration has $key "42".',
-    );
-    expect(decisionSentence({ ...base, rejected: { status: 413, error: 'payload_too_large', reason: 'The request body is larger than 262144 bytes.' } })).toBe(
-      'The forwarder refused it with 413 (payload_too_large): The request body is larger than 262144 bytes.',
-    );
-    expect(decisionSentence({ ...base, routing: { option: 'query', matched: [], reason: 'no listener registered for hub "x"' } })).toBe('Matched nothing by ?hub=. No listener registered for hub "x".');
   });
 });
 
