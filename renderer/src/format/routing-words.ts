@@ -88,7 +88,7 @@ export function routingWords(entry: Decided, names: RoutingNames): string {
   return matchedWords(entry, names) ?? `nothing: ${nothingWords(entry.routing)}`;
 }
 
-/** The routing decision in one sentence (issue 14 §2), for the detail pane: the same names, with why. */
+/** The routing decision in one sentence (docs/webhooks-app.md, "Rows and routing words"), for the detail pane: the same names, with why. */
 export function decisionSentence(entry: Decided, names: RoutingNames): string {
   if (entry.rejected) return `The forwarder refused it with ${entry.rejected.status} (${entry.rejected.error}): ${entry.rejected.reason}`;
   const { routing } = entry;

@@ -1,5 +1,5 @@
 /**
- * The webhook dialogs' way with their fields (issue 14 §1): every field is checked on submit, in the
+ * The webhook dialogs' way with their fields (docs/webhooks-app.md): every field is checked on submit, in the
  * order shown, and each problem is said under its own field (`aria-invalid`, `aria-describedby`); the
  * focus goes to the first to fix, and once a problem was said, fields are checked again as they are
  * edited. Used by the add and the edit dialogs (webhook-form.tsx, webhook-edit-form.tsx).

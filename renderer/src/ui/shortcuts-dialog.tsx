@@ -1,4 +1,4 @@
-/** The shortcuts sheet (`?`, issue 13 §4): every shortcut of the app, from the tables the keys use. */
+/** The shortcuts sheet (`?`): every shortcut of the app, from the tables the keys use. */
 import { Fragment } from 'react';
 import { INSPECTOR_SHORTCUTS, modifierLabel, type Shortcut, SHORTCUTS } from './keyboard-shortcuts';
 import { ModalDialog } from './modal-dialog';

@@ -45,7 +45,7 @@ describe('webhook labels', () => {
   });
 });
 
-describe('outcomeOf (issue 14 §2)', () => {
+describe('outcomeOf', () => {
   const keyPath = { option: 'key-path' as const, keyPath: 'body.device.id', value: 'lamp-1', matched: [{ listenerId: 'l1', hubId: 'hub-1' }] };
   const base = { routing: keyPath, delivered: false, awaitingDelivery: false };
 
