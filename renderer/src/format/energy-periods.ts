@@ -103,8 +103,9 @@ export interface SpanUse {
 /** What the meter counted in `span` (see the top of this file). */
 export function countedIn(meter: MeterReadings, span: Span): SpanUse {
   let previous: number | null = null;
-  let used = 0;
+  let hadBaseline = false;
   let seen = false;
+  let used = 0;
   for (let i = 0; i < meter.times.length; i++) {
     const time = meter.times[i]!;
     const value = meter.values[i];
@@ -112,19 +113,16 @@ export function countedIn(meter: MeterReadings, span: Span): SpanUse {
     if (time >= span.to) break;
     if (time < span.from) {
       previous = value;
-      continue;
-    }
-    if (!seen) {
+      hadBaseline = true;
+    } else if (!seen && !hadBaseline) {
       seen = true;
-      if (previous === null) {
-        previous = value;
-        continue;
-      }
+      previous = value; // no reading before the span: count from its first
+    } else {
+      seen = true;
+      used += value >= previous! ? value - previous! : value;
+      previous = value;
     }
-    used += value >= previous! ? value - previous! : value;
-    previous = value;
   }
-  const hadBaseline = meter.times.some((time, i) => time < span.from && typeof meter.values[i] === 'number');
   return { used, partial: seen && !hadBaseline, empty: !seen };
 }
 

@@ -3,8 +3,7 @@
  * devices keep a meter's history (`meter_power`), and those meters' series over the resolution that
  * covers the chosen period and the one before it (format/energy-periods.ts). Each hub is read on its
  * own, so one hub that keeps no history, may not be read or does not answer costs the others nothing;
- * a hub's readings stay shown while they are read again. Made by the view when it opens, disposed
- * when it closes: answers that arrive later are dropped.
+ * a hub's readings stay shown while they are read again. Answers of an earlier `load` are dropped.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Bridge, InsightsResolution } from '../../../common/ipc-contract';
@@ -34,7 +33,7 @@ export interface EnergyState {
   load(hubIds: readonly string[], resolution: InsightsResolution): void;
 }
 
-export type EnergyStore = StoreApi<EnergyState> & { dispose(): void };
+export type EnergyStore = StoreApi<EnergyState>;
 
 export function createEnergyStore(bridge: Pick<Bridge, 'insights'>): EnergyStore {
   let generation = 0;
@@ -72,10 +71,5 @@ export function createEnergyStore(bridge: Pick<Bridge, 'insights'>): EnergyStore
     return { status: 'loaded', resolution, meters };
   };
 
-  return {
-    ...store,
-    dispose() {
-      generation++;
-    },
-  };
+  return store;
 }
