@@ -43,7 +43,7 @@ import { parseJsonMessage } from '../../common/json-message';
 import type { Logger } from '../../common/logger';
 import { startHeartbeat, upgradeOnPath } from '../shared/websocket-endpoint';
 import type { DemoHome, HomeChange } from './demo-home';
-import { grants } from './hub-access';
+import { grants } from './scope-grants';
 import type { HubSessionStore } from './hub-sessions';
 import { watchSessionExpiry } from './session-expiry';
 import { Subscribers } from './subscribers';
