@@ -259,6 +259,7 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
             }
             return;
           case 'unsubscribed':
+          case 'pong': // the heartbeat's answer, read by live-socket.ts
             return;
           case 'error':
             logger.warn('live: the hub could not act on a message', { hubId, message: message.message.slice(0, 200) });

@@ -135,7 +135,8 @@ export function createOfficialRealtime(options: OfficialRealtimeOptions): Offici
       case 'device.delete':
         publish(OFFICIAL_MANAGER_DEVICES_URI, 'device.delete', { id: change.deviceId });
         return subscribers.forgetUri(`${OFFICIAL_DEVICE_URI_PREFIX}${change.deviceId}`);
-      default:
+      case 'device.create':
+      case 'device.update':
         return publish(OFFICIAL_MANAGER_DEVICES_URI, change.type, change.device);
     }
   });

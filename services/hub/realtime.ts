@@ -120,7 +120,8 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
       case 'device.delete':
         publish(MANAGER_DEVICES_URI, { type: 'event', uri: MANAGER_DEVICES_URI, event: 'device.delete', data: { id: change.deviceId } });
         return subscribers.forgetUri(deviceUri(change.deviceId));
-      default:
+      case 'device.create':
+      case 'device.update':
         return publish(MANAGER_DEVICES_URI, { type: 'event', uri: MANAGER_DEVICES_URI, event: change.type, data: change.device });
     }
   });

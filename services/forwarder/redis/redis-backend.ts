@@ -205,7 +205,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       () => {},
     );
   void beAlive();
-  const aliveTimer = setInterval(beAlive, ALIVE_MS / 3);
+  const aliveTimer = setInterval(() => void beAlive(), ALIVE_MS / 3); // beAlive handles its own failure: the next beat tries again
   aliveTimer.unref();
   const sweepTimer = setInterval(() => {
     for (const key of unreleased) if (!connected.has(key)) void release(key, now());
