@@ -13,6 +13,22 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // Type-aware rules (docs/testing.md, "Lint"): each TypeScript file is read with the types of its
+    // project, the nearest tsconfig.json (renderer/tsconfig.json for the renderer).
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['test/bench/chart-page.ts'], defaultProject: 'tsconfig.web.json' },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+    },
+  },
+  {
     rules: {
       'no-restricted-imports': ['error', electronOnlyInHost],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

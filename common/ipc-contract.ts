@@ -2,7 +2,8 @@
  * The one IPC contract between main and the renderer, for both hosts (Electron IPC and the browser
  * host's loopback WebSocket). Every invoke channel is `namespace.verb` with a runtime schema for its
  * arguments and result; every event has a schema for its payload. Main validates all arguments with
- * these schemas; the renderer imports types only (plus `createBridge`, which is transport-agnostic).
+ * these schemas; the renderer imports types only (plus `createBridge`, common/contract-bridge.ts, which is
+ * transport-agnostic).
  */
 import { z } from 'zod';
 import { ERROR_CODES, type Envelope } from './app-error';
@@ -10,7 +11,6 @@ import { MessageFilterSchema } from './message-filter';
 import { ForwardReportSchema, ForwardToSchema } from './forward-target';
 import { RoutingDecisionSchema, TAP_CREDENTIAL_PATTERN, TapEventSchema } from './webhook-protocol';
 import { CapabilityEventDataSchema, CapabilityValueSchema, FlowSchema, FlowTriggerResultSchema, TransactionIdSchema } from './hub-control';
-import { createSnapshotAssembler, SNAPSHOT_PAGE_EVENT, SnapshotPageSchema } from './snapshot-pages';
 import { DeviceSchema, HubPlatformSchema } from './wire';
 import { INSIGHTS_RESOLUTION_NAMES, type InsightsResolution, MAX_INSIGHTS_ENTRIES } from './insights';
 
@@ -821,40 +821,4 @@ export type BridgeVerbs = {
 export interface Bridge extends BridgeVerbs {
   /** Subscribe to an event; returns the function that unsubscribes. */
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
-}
-
-export interface Transport {
-  invoke(channel: Channel, args: unknown[]): Promise<Envelope<unknown>>;
-  on(event: EventName | typeof SNAPSHOT_PAGE_EVENT, listener: (payload: unknown) => void): () => void;
-}
-
-/** Builds the verb object from a transport; used by the Electron preload and the browser-host client. */
-export function createBridge(transport: Transport): Bridge {
-  const verbs: Record<string, Record<string, (...args: unknown[]) => Promise<Envelope<unknown>>>> = {};
-  for (const channel of CHANNELS) {
-    const [ns, verb] = channel.split('.') as [string, string];
-    verbs[ns] ??= {};
-    verbs[ns][verb] = (...args: unknown[]) => transport.invoke(channel, args);
-  }
-  // Every event is checked against its schema once, here: the stores can trust what they are given.
-  const on = (event: EventName, listener: (payload: unknown) => void) => {
-    if (!isEventName(event)) throw new Error(`unknown event ${String(event)}`);
-    const schema: z.ZodType = eventContract[event];
-    const checked =
-      <T>(name: string, check: z.ZodType<T>, take: (payload: T) => void) =>
-      (payload: unknown) => {
-        const parsed = check.safeParse(payload);
-        if (parsed.success) take(parsed.data);
-        else console.warn(`hubdesk: dropped a malformed ${name} event`);
-      };
-    if (event !== 'hubs.snapshot') return transport.on(event, checked(event, schema, listener));
-    // A snapshot may arrive in pages, each checked in its own task (snapshot-pages.ts).
-    const snapshots = createSnapshotAssembler();
-    const stops = [
-      transport.on(SNAPSHOT_PAGE_EVENT, checked(SNAPSHOT_PAGE_EVENT, SnapshotPageSchema, (page) => snapshots.page(page))),
-      transport.on(event, checked(event, HubSnapshotSchema, (snapshot) => listener(snapshots.finish(snapshot)))),
-    ];
-    return () => stops.forEach((stop) => stop());
-  };
-  return { ...verbs, on } as unknown as Bridge;
 }

@@ -238,7 +238,11 @@ export function canonicalKeyValue(value: unknown): string | undefined {
       return Number.isFinite(value) ? String(value) : undefined;
     case 'boolean':
       return value ? 'true' : 'false';
-    default:
+    case 'bigint':
+    case 'function':
+    case 'object':
+    case 'symbol':
+    case 'undefined':
       return undefined;
   }
 }

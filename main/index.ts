@@ -24,6 +24,7 @@ import { createConsoleLogger } from '../common/logger';
 import { wakeOnResume } from './electron/power-events';
 import { createHostAdapters } from './host-adapters';
 import { makePrivateFolder } from './private-folder';
+import { errorMessage } from '../common/error-message';
 
 // Paths in the build output (out/main/index.js): electron-vite writes the siblings.
 const PRELOAD_PATH = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
@@ -104,7 +105,7 @@ if (lifecycle) {
     .whenReady()
     .then(() => start(lifecycle))
     .catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       logger.error('Hubdesk could not start', { error: message });
       dialog.showErrorBox('Hubdesk could not start', message);
       app.exit(1);

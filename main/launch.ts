@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { buildIfStale, electronTarget } from './build-freshness';
 import { findElectronRuntime } from './electron/find-runtime';
+import { errorMessage } from '../common/error-message';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -50,6 +51,6 @@ function runElectron(runtime: string): Promise<void> {
 }
 
 launch().catch((error: unknown) => {
-  process.stderr.write(`Hubdesk could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`Hubdesk could not start: ${errorMessage(error)}\n`);
   process.exit(1);
 });

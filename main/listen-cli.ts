@@ -22,6 +22,7 @@ import { parseBaseUrl, WEBHOOK_URL_ENV } from './backend';
 import { realSchedule, systemClock } from './core/ports';
 import { openWebhookChannel } from './core/webhook-channel';
 import { createForwarding, type ForwardProgress } from './core/webhook-forwarding';
+import { errorMessage } from '../common/error-message';
 
 export const LISTEN_USAGE = `Usage: npm run listen -- --webhook <id> --secret <s> (--hub <id> | --key <v> [--key <v> …]) --forward-to <url> [--forwarder <url>]
   --webhook <id>      the webhook's id, from the developer portal
@@ -52,7 +53,7 @@ export function parseListenArgs(args: readonly string[], env: NodeJS.ProcessEnv)
       allowPositionals: false,
     }));
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorMessage(error) };
   }
   const { webhook, secret, hub, key: keys = [], 'forward-to': forwardTo } = values;
   if (webhook === undefined) return { ok: false, error: '--webhook <id> is needed' };
@@ -73,7 +74,7 @@ export function parseListenArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   try {
     webhookUrl = parseBaseUrl('--forwarder', forwarder);
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorMessage(error) };
   }
   const routing = hub !== undefined ? { hubId: hub } : { data: keys.length === 1 ? { $key: keys[0] } : { $keys: keys } };
   return { ok: true, options: { webhookUrl, webhookId: webhook, secret, routing, forwardTo } };

@@ -4,7 +4,7 @@
  * never reaches the page, so a compromised renderer can call the verbs and nothing else.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { createBridge, type Transport } from '../common/ipc-contract';
+import { createBridge, type Transport } from '../common/contract-bridge';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../main/electron/ipc-channels';
 
 const transport: Transport = {

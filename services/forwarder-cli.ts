@@ -22,6 +22,7 @@ import { exemptList } from './shared/address-limits';
 import type { HubIdPolicy } from './forwarder/hub-binding';
 import { exitOnSignals } from '../common/exit-on-signals';
 import { startWebhookServices, type WebhookServices } from './webhook-services';
+import { errorMessage } from '../common/error-message';
 
 const USAGE = `Usage: npm run forwarder -- [--host H] [--port N] [--admin-host A] [--admin-port P] [--portal-port M] [--redis URL] [--trusted-proxy A,…] [--cloud-url U | --trust-hub-ids]
   --host H          address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
@@ -59,7 +60,7 @@ export function parseForwarderArgs(args: readonly string[]): { ok: true; options
   try {
     ({ values } = parseArgs({ args: [...args], options: { host: { type: 'string' }, port: { type: 'string' }, 'admin-host': { type: 'string' }, 'admin-port': { type: 'string' }, 'portal-port': { type: 'string' }, redis: { type: 'string' }, 'trusted-proxy': { type: 'string' }, 'cloud-url': { type: 'string' }, 'trust-hub-ids': { type: 'boolean' } }, strict: true, allowPositionals: false }));
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorMessage(error) };
   }
   const text = (name: string): string | undefined => values[name] as string | undefined;
   const port = portOf('--port', text('port'));
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
   try {
     services = await startWebhookServices({ host, port, portalPort, redis, logger, forwarder: { adminHost, adminPort, addressLimits: { exemptAddresses: trustedProxies }, hubIds } });
   } catch (error) {
-    logger.error('forwarder: failed to start', { error: error instanceof Error ? error.message : String(error) });
+    logger.error('forwarder: failed to start', { error: errorMessage(error) });
     process.exit(1);
   }
   const { forwarder, portal, demoWebhook, demoTapCredential } = services;

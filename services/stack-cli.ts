@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { createConsoleLogger } from '../common/logger';
 import { exitOnSignals } from '../common/exit-on-signals';
 import { type RunningStack, type StackInfo, startStack } from './stack';
+import { errorMessage } from '../common/error-message';
 
 const logger = createConsoleLogger('stack');
 
@@ -24,7 +25,7 @@ export function parseStackArgs(args: readonly string[], env: NodeJS.ProcessEnv):
   try {
     ({ values } = parseArgs({ args: [...args], options: { 'state-dir': { type: 'string' } }, strict: true, allowPositionals: false }));
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorMessage(error) };
   }
   const stateDir = values['state-dir'] ?? (env.HUBDESK_STACK_STATE_DIR || undefined);
   if (stateDir !== undefined && stateDir.trim() === '') return { ok: false, error: '--state-dir must not be empty' };
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
     stack = await startStack({ host: process.env.HUBDESK_STACK_HOST || undefined, logger, advertise: true, simulate: true, stateDir: parsed.options.stateDir });
     await assertAnswering(stack.info);
   } catch (error) {
-    logger.error('stack: failed to start', { error: error instanceof Error ? error.message : String(error) });
+    logger.error('stack: failed to start', { error: errorMessage(error) });
     process.exit(1);
   }
   process.stdout.write(JSON.stringify(stack.info) + '\n');

@@ -22,6 +22,7 @@ import { readLastRun, saveLastRun } from './last-run';
 import { createOpenExternal, openInBrowser } from './open-external';
 import { startBrowserHostServer } from './server';
 import { makePrivateFolder } from '../private-folder';
+import { errorMessage } from '../../common/error-message';
 
 export const RUNNING_LINE_PREFIX = 'Hubdesk is running at ';
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -103,7 +104,7 @@ async function openApp(appUrl: string, profile: string, logger: Logger): Promise
   writeFileSync(launcher, `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${escaped}"><title>Hubdesk</title><a href="${escaped}">Open Hubdesk</a>`, { mode: 0o600 });
   chmodSync(launcher, 0o600);
   await openInBrowser(pathToFileURL(launcher).href).catch((error: unknown) => {
-    logger.warn('could not open the browser; open the printed address yourself', { error: error instanceof Error ? error.message : String(error) });
+    logger.warn('could not open the browser; open the printed address yourself', { error: errorMessage(error) });
   });
 }
 

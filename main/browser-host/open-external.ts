@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { Logger, OpenExternal } from '../core/ports';
+import { errorMessage } from '../../common/error-message';
 
 export const OPEN_EXTERNAL_LINE_PREFIX = 'open-external: ';
 
@@ -19,7 +20,7 @@ export function createOpenExternal(env: NodeJS.ProcessEnv, logger: Logger, print
     }
     await openInBrowser(parsed.href).catch((error: unknown) => {
       // No browser launcher: the user can still open the printed address by hand.
-      logger.warn('could not open the browser; open this address yourself', { error: error instanceof Error ? error.message : String(error) });
+      logger.warn('could not open the browser; open this address yourself', { error: errorMessage(error) });
       print(`${OPEN_EXTERNAL_LINE_PREFIX}${parsed.href}`);
     });
   };

@@ -30,6 +30,7 @@ import type { HubdeskCore } from '../core/hubdesk-core';
 import { serialiseBounded, UNSENDABLE_ANSWER } from '../core/frame-guard';
 import type { Logger } from '../core/ports';
 import { contentSecurityPolicy } from '../csp';
+import { errorMessage } from '../../common/error-message';
 
 const HELLO_TIMEOUT_MS = 10_000;
 
@@ -63,7 +64,7 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
   let core: HubdeskCore | undefined;
   const server = createServer((request, response) => {
     handleHttp(request, response).catch((error: unknown) => {
-      logger.error('browser host: request failed', { error: error instanceof Error ? error.message : String(error) });
+      logger.error('browser host: request failed', { error: errorMessage(error) });
       if (!response.headersSent) send(response, 500, 'text/plain; charset=utf-8', 'Internal error');
       else response.destroy();
     });
@@ -148,7 +149,7 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
       logger.error('bridge: a message could not be sent', { type: message.type, name: message.type === 'event' ? message.name : undefined, reason: frame.reason });
       if (message.type === 'result') ws.send(JSON.stringify({ type: 'result', id: message.id, envelope: UNSENDABLE_ANSWER } satisfies ServerMessage));
     };
-    const failed = (what: string) => (error: unknown) => logger.error(`bridge: ${what} failed`, { error: error instanceof Error ? error.message : String(error) });
+    const failed = (what: string) => (error: unknown) => logger.error(`bridge: ${what} failed`, { error: errorMessage(error) });
     const helloTimer = setTimeout(() => ws.close(CLOSE_UNAUTHORISED, 'hello expected'), HELLO_TIMEOUT_MS);
     ws.on('close', () => {
       clearTimeout(helloTimer);

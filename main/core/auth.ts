@@ -14,6 +14,7 @@ import type { OAuthFlow } from './oauth-flow';
 import type { KeyValueStore, Logger } from './ports';
 import type { SessionState } from './session-state';
 import type { TokenVault } from './token-vault';
+import { errorMessage } from '../../common/error-message';
 
 export const SIGN_IN_EXPIRED_REASON = 'The sign-in in your browser took too long. Please sign in again.';
 export const DECLINED_REASON = 'You declined access in your browser, so Hubdesk is not signed in.';
@@ -116,7 +117,7 @@ export function createAuth(deps: AuthDeps): Auth {
         // A callback may have ended this sign-in already.
         if (state.auth().status === 'signing-in') state.setAuth({ status: 'signing-in', authorizationOrigin, authorizationUrl: url, browserOpened: opened });
       } catch (error) {
-        logger.error('auth: could not open the system browser', { error: error instanceof Error ? error.message : String(error) });
+        logger.error('auth: could not open the system browser', { error: errorMessage(error) });
         state.setAuth({ status: 'signed-out', reason: BROWSER_FAILED_REASON });
         throw new AppError('internal', BROWSER_FAILED_REASON);
       }
@@ -128,7 +129,7 @@ export function createAuth(deps: AuthDeps): Auth {
       try {
         opened = await oauth.reopen();
       } catch (error) {
-        logger.warn('auth: could not open the system browser again', { error: error instanceof Error ? error.message : String(error) });
+        logger.warn('auth: could not open the system browser again', { error: errorMessage(error) });
         const now = state.auth();
         if (now.status === 'signing-in') state.setAuth({ ...now, browserOpened: false });
         throw new AppError('internal', REOPEN_FAILED_REASON);

@@ -36,6 +36,7 @@ import { createWebhookHistory } from './webhook-history';
 import { createWebhookCreation } from './webhook-creation';
 import { createWebhookListener } from './webhook-listener';
 import { createWebhookRegistrations } from './webhook-registrations';
+import { errorMessage } from '../../common/error-message';
 
 export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const { backend, cipher, store, logger } = deps;
@@ -121,7 +122,7 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     notify: deps.desktop?.notify ?? ((notification) => desktopEvents.emit('desktop.notification', notification)),
   });
   lan?.onUp((hubId) => {
-    sessions.reselect(hubId).catch((error: unknown) => logger.warn('hubs: looking for a better route failed', { hubId, error: error instanceof Error ? error.message : String(error) }));
+    sessions.reselect(hubId).catch((error: unknown) => logger.warn('hubs: looking for a better route failed', { hubId, error: errorMessage(error) }));
   });
   const oauth = createOAuthFlow({
     backend,
@@ -233,9 +234,9 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const webhooksStarted = history.ready.then(async () => {
     await webhooks.start();
     // The embedded demo forwarder keeps nothing across restarts: its demo webhook is new each time.
-    await creation.renewDemoRegistrations().catch((error: unknown) => logger.warn('webhooks: renewing the demo registrations failed', { error: error instanceof Error ? error.message : String(error) }));
+    await creation.renewDemoRegistrations().catch((error: unknown) => logger.warn('webhooks: renewing the demo registrations failed', { error: errorMessage(error) }));
   });
-  webhooksStarted.catch((error: unknown) => logger.error('webhooks: could not start', { error: error instanceof Error ? error.message : String(error) }));
+  webhooksStarted.catch((error: unknown) => logger.error('webhooks: could not start', { error: errorMessage(error) }));
 
   return {
     handlers,

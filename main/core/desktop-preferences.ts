@@ -18,6 +18,7 @@ import {
 import { AppError } from '../../common/app-error';
 import type { DesktopHost } from './hubdesk-core';
 import type { KeyValueStore, Logger } from './ports';
+import { errorMessage } from '../../common/error-message';
 
 export const DESKTOP_PREFERENCES_KEY = 'desktop:preferences';
 
@@ -86,7 +87,7 @@ export function createDesktopPreferences(store: KeyValueStore, host: DesktopHost
         try {
           await host.setLaunchAtLogin(patch.launchAtLogin);
         } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
+          const reason = errorMessage(error);
           logger.warn('desktop: starting at login could not be changed', { enabled: patch.launchAtLogin, reason });
           throw new AppError('system-refused', `Hubdesk could not ${patch.launchAtLogin ? 'turn on' : 'turn off'} starting at login: ${reason}`);
         }
@@ -102,7 +103,7 @@ export function createDesktopPreferences(store: KeyValueStore, host: DesktopHost
         try {
           listener(changed);
         } catch (error) {
-          logger.error('desktop: a preferences listener failed', { error: error instanceof Error ? error.message : String(error) });
+          logger.error('desktop: a preferences listener failed', { error: errorMessage(error) });
         }
       }
       return changed;

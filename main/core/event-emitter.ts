@@ -5,6 +5,7 @@
  */
 import type { EventName, EventPayload } from '../../common/ipc-contract';
 import type { Logger } from './ports';
+import { errorMessage } from '../../common/error-message';
 
 export interface EventEmitter<E extends EventName> {
   emit<K extends E>(event: K, payload: EventPayload<K>): void;
@@ -20,7 +21,7 @@ export function createEventEmitter<E extends EventName>(logger: Logger): EventEm
         try {
           (listener as (payload: EventPayload<typeof event>) => void)(payload);
         } catch (error) {
-          logger.error(`core: a ${event} listener failed`, { error: error instanceof Error ? error.message : String(error) });
+          logger.error(`core: a ${event} listener failed`, { error: errorMessage(error) });
         }
       }
     },

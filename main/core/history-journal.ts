@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { openBytes, SEAL_OVERHEAD_BYTES, sealBytes } from './aes-gcm';
 import { type Logger, realSchedule, type Schedule } from './ports';
+import { errorMessage } from '../../common/error-message';
 
 const MAGIC = Buffer.from('HDWH');
 const FORMAT_V1 = 1;
@@ -137,8 +138,8 @@ export function openJournal(options: JournalOptions): Journal {
       error = null;
       await enforceBound();
     } catch (cause) {
-      error = `Hubdesk could not save the webhook history (${cause instanceof Error ? cause.message : String(cause)}); it is kept until Hubdesk quits.`;
-      logger.error('history: a write failed', { error: cause instanceof Error ? cause.message : String(cause) });
+      error = `Hubdesk could not save the webhook history (${errorMessage(cause)}); it is kept until Hubdesk quits.`;
+      logger.error('history: a write failed', { error: errorMessage(cause) });
       if (segment.bytes === 0) segments = segments.filter((candidate) => candidate !== segment);
       if (current === segment) current = null; // a partial write: never append after it
     }

@@ -7,6 +7,7 @@
 import { AppError, type Envelope, serializeError } from '../../common/app-error';
 import { type Handlers, invokeContract, isChannel } from '../../common/ipc-contract';
 import type { Logger } from './ports';
+import { errorMessage } from '../../common/error-message';
 
 export type Dispatch = (channel: unknown, args: unknown) => Promise<Envelope<unknown>>;
 
@@ -34,7 +35,7 @@ export function createDispatcher(handlers: Handlers, logger: Logger, access: Acc
       const value = await handler(...(parsed.data as unknown[]));
       return { ok: true, value };
     } catch (error) {
-      if (!(error instanceof AppError)) logger.error('ipc: handler failed', { channel, error: error instanceof Error ? error.message : String(error) });
+      if (!(error instanceof AppError)) logger.error('ipc: handler failed', { channel, error: errorMessage(error) });
       return { ok: false, error: serializeError(error) };
     }
   };

@@ -6,6 +6,7 @@
  * resume and unlock signals; this one works in both hosts.
  */
 import type { Clock, Logger, Schedule } from './ports';
+import { errorMessage } from '../../common/error-message';
 
 /** One address of one interface, as `os.networkInterfaces()` lists it. */
 export interface InterfaceAddress {
@@ -63,7 +64,7 @@ export function watchNetwork(deps: NetworkWatchDeps): () => void {
       return networkFingerprint(deps.interfaces());
     } catch (error) {
       // A host that cannot list its interfaces: treat as unchanged rather than waking every tick.
-      deps.logger.warn('network: could not list the interfaces', { error: error instanceof Error ? error.message : String(error) });
+      deps.logger.warn('network: could not list the interfaces', { error: errorMessage(error) });
       return last;
     }
   };

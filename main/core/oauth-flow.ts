@@ -11,6 +11,7 @@ import { joinUrl } from './http';
 import { createPkcePair, createState, secretsEqual } from './pkce';
 import { type BackendConfig, type Clock, type Logger, type OpenExternal, realSchedule, type Schedule } from './ports';
 import type { TokenEndpoint } from './token-endpoint';
+import { errorMessage } from '../../common/error-message';
 
 export const SIGN_IN_LIFETIME_MS = 10 * 60_000;
 
@@ -100,7 +101,7 @@ export function createOAuthFlow({ backend, tokenEndpoint, openExternal, clock, l
         return { url: signIn.url, opened: true };
       } catch (error) {
         // Still pending: the user can open the page themselves.
-        logger.warn('oauth: could not open the system browser', { error: error instanceof Error ? error.message : String(error) });
+        logger.warn('oauth: could not open the system browser', { error: errorMessage(error) });
         return { url: signIn.url, opened: false };
       }
     },

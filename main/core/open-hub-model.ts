@@ -12,6 +12,7 @@ import { applyEvents, changedValues, mergeSnapshot, type ValueChange } from '../
 import type { DeviceEvent, Flow, HubSnapshot, LiveState, LiveStatus } from '../../common/ipc-contract';
 import type { Device } from '../../common/wire';
 import type { Logger } from './ports';
+import { errorMessage } from '../../common/error-message';
 
 /** One favourite device as a quick toggle: `on` is null when it has no readable on/off switch. */
 export interface SummaryFavourite {
@@ -72,7 +73,7 @@ function listeners<T>(what: string, logger: Logger) {
         try {
           listener(payload);
         } catch (error) {
-          logger.error(`core: an open-hub ${what} listener failed`, { error: error instanceof Error ? error.message : String(error) });
+          logger.error(`core: an open-hub ${what} listener failed`, { error: errorMessage(error) });
         }
       }
     },

@@ -40,6 +40,7 @@ import { type LiveSocket, type LiveSocketEnd, type OpenLiveSocket, realtimeUrl }
 import { createOpenHubModel, type OpenHubView } from './open-hub-model';
 import type { Clock, Logger } from './ports';
 import type { Schedule } from './ports';
+import { errorMessage } from '../../common/error-message';
 
 export type LiveEvent = 'hubs.snapshot' | 'hubs.live' | 'hubs.deviceEvents';
 export type LiveEmit = <E extends LiveEvent>(event: E, payload: EventPayload<E>) => void;
@@ -139,7 +140,7 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
       const [devices, flows] = await Promise.all([deps.fetchDevices(hubId), readFlows(hubId)]);
       return { snapshot: { status: 'loaded', hubId, devices, flows } };
     } catch (error) {
-      logger.warn('hubs: reading the open hub failed', { hubId, error: error instanceof Error ? error.message : String(error) });
+      logger.warn('hubs: reading the open hub failed', { hubId, error: errorMessage(error) });
       return { snapshot: { status: 'error', hubId, error: serializeError(error) }, error };
     }
   };
@@ -258,6 +259,7 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
             }
             return;
           case 'unsubscribed':
+          case 'pong': // the heartbeat's answer, read by live-socket.ts
             return;
           case 'error':
             logger.warn('live: the hub could not act on a message', { hubId, message: message.message.slice(0, 200) });

@@ -18,6 +18,7 @@ import type { RouteKind } from '../../common/ipc-contract';
 import type { HubRecord } from '../../common/wire';
 import { type HubAddress, HUB_PING_TIMEOUT_MS, type PingOutcome } from './hub-client';
 import { type Clock, realSchedule, type Schedule, systemClock } from './ports';
+import { errorMessage } from '../../common/error-message';
 
 export interface Route extends HubAddress {
   kind: RouteKind;
@@ -191,7 +192,7 @@ export function createParallelPingSelector(ping: Ping, options: RouteSelectorOpt
               decide();
             },
             (error: unknown) => {
-              settle(probe, { status: 'refused', detail: error instanceof Error ? error.message : String(error) }, false);
+              settle(probe, { status: 'refused', detail: errorMessage(error) }, false);
               decide();
             },
           );

@@ -45,6 +45,7 @@ import { type Backoff, createBackoff } from './backoff';
 import { parseJsonMessage } from '../../common/json-message';
 import { type Heartbeat, startHeartbeat } from './heartbeat';
 import { type Clock, type Logger, realSchedule, type Schedule } from './ports';
+import { errorMessage } from '../../common/error-message';
 
 /** The app pings the forwarder this often (a WebSocket ping, which the forwarder's process answers itself). */
 export const WEBHOOK_PING_MS = 2_000;
@@ -260,7 +261,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
       },
       (error: unknown) => {
         if (stopped || current !== attempt) return;
-        logger.error('webhooks: asking for a delegation token failed', { ...log, error: error instanceof Error ? error.message : String(error) });
+        logger.error('webhooks: asking for a delegation token failed', { ...log, error: errorMessage(error) });
         retryLater();
       },
     );
@@ -293,7 +294,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
         handle(ws, parsed, take);
       } catch (error) {
         // A failing consumer must not take the channel down; the message stays unacknowledged.
-        logger.error('webhooks: handling a frame failed', { ...log, error: error instanceof Error ? error.message : String(error) });
+        logger.error('webhooks: handling a frame failed', { ...log, error: errorMessage(error) });
       }
     });
     ws.on('error', (error) => logger.warn('webhooks: socket error', { ...log, error: error.message }));

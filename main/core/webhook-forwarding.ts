@@ -19,6 +19,7 @@ import { REPLAY_TIMEOUT_MS } from '../../common/ipc-contract';
 import { createBackoff, type Backoff } from './backoff';
 import type { Clock, Schedule } from './ports';
 import { type RawAnswer, type RawRequest, sendRawRequest } from './raw-request';
+import { errorMessage } from '../../common/error-message';
 
 export const FORWARD_MAX_ATTEMPTS = 5;
 export const FORWARD_RETRY_INITIAL_MS = 1_000;
@@ -151,7 +152,7 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
     report(next, { state: 'sending', attempt: next.attempts });
     void send({ url: next.url, method: next.method, headers: next.headers, body: next.body, timeoutMs: limits.timeoutMs, maxAnswerBytes: limits.maxAnswerBytes }).then(
       (answer) => settle(next, answer),
-      (error: unknown) => settle(next, { status: 'failed', reason: `Couldn't send it to ${next.url}: ${error instanceof Error ? error.message : String(error)}.`, durationMs: 0 }),
+      (error: unknown) => settle(next, { status: 'failed', reason: `Couldn't send it to ${next.url}: ${errorMessage(error)}.`, durationMs: 0 }),
     );
   };
 

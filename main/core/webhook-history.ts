@@ -30,6 +30,7 @@ import { type Journal, openJournal } from './history-journal';
 import { type Clock, type KeyValueStore, type Logger, realSchedule, type Schedule } from './ports';
 import type { SecretStore } from './secret-store';
 import { createWebhookInspector, type WebhookInspector } from './webhook-inspector';
+import { errorMessage } from '../../common/error-message';
 
 export const HISTORY_KEY_SECRET = 'webhooks:historyKey';
 export const HISTORY_SETTINGS_KEY = 'webhooks:history';
@@ -155,8 +156,8 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
       journal = opened;
       await prune();
     } catch (error) {
-      loadError = `Hubdesk could not read the saved webhook history (${error instanceof Error ? error.message : String(error)}); new messages are kept until Hubdesk quits.`;
-      logger.error('history: could not be read', { error: error instanceof Error ? error.message : String(error) });
+      loadError = `Hubdesk could not read the saved webhook history (${errorMessage(error)}); new messages are kept until Hubdesk quits.`;
+      logger.error('history: could not be read', { error: errorMessage(error) });
     }
   })().finally(prunePeriodically);
 

@@ -12,6 +12,7 @@ import type { HubdeskCore } from '../core/hubdesk-core';
 import type { Logger } from '../core/ports';
 import { showAndFocus } from './show-window';
 import { guardWebContents } from './web-contents-guard';
+import { errorMessage } from '../../common/error-message';
 
 export interface LifecycleOptions {
   argv: readonly string[];
@@ -51,7 +52,7 @@ export function startAppLifecycle({ argv, defaultApp, execPath, logger }: Lifecy
     showAndFocus(to.window());
     to.handleOAuthCallback(action.params).then(
       (outcome) => logger.info('lifecycle: sign-in redirect handled', { outcome }),
-      (error: unknown) => logger.error('lifecycle: sign-in redirect failed', { error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => logger.error('lifecycle: sign-in redirect failed', { error: errorMessage(error) }),
     );
   };
   const receive = (raw: unknown, via: string) => {
@@ -98,7 +99,7 @@ export function registerShutdown(cleanup: () => Promise<void>, logger: Logger): 
     if (state === 'cleaning') return;
     state = 'cleaning';
     cleanup()
-      .catch((error: unknown) => logger.error('lifecycle: cleanup failed', { error: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) => logger.error('lifecycle: cleanup failed', { error: errorMessage(error) }))
       .finally(() => {
         state = 'done';
         app.quit();

@@ -13,6 +13,7 @@ import type { HubdeskCore } from '../core/hubdesk-core';
 import type { Logger } from '../core/ports';
 import type { PlainNotification } from './native-notifier';
 import { type ShowableWindow, showAndFocus } from './show-window';
+import { errorMessage } from '../../common/error-message';
 
 export const STILL_RUNNING: PlainNotification = {
   title: 'Hubdesk is still running in the tray',
@@ -57,7 +58,7 @@ export function keepRunningInTray({ window, core, notifier, logger }: CloseToTra
     (view) => {
       if (!preferenceChanged) follow(view); // a desktop.changed event was newer
     },
-    (error: unknown) => logger.warn('close to tray: the preference could not be read; closing the window quits', { error: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) => logger.warn('close to tray: the preference could not be read; closing the window quits', { error: errorMessage(error) }),
   );
 
   const onBeforeQuit = () => {

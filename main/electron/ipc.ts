@@ -14,6 +14,7 @@ import type { Dispatch } from '../core/ipc-dispatcher';
 import type { Logger } from '../core/ports';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from './ipc-channels';
 import { logSafeOrigin } from './log-safe-origin';
+import { errorMessage } from '../../common/error-message';
 
 export interface IpcOptions {
   window: BrowserWindow;
@@ -46,7 +47,7 @@ export function registerIpc({ window, isRendererUrl, dispatch, events, logger }:
         try {
           window.webContents.send(EVENT_CHANNEL, wire.name, wire.payload);
         } catch (error) {
-          return logger.error('ipc: an event could not be sent', { name: wire.name, reason: error instanceof Error ? error.message : String(error) });
+          return logger.error('ipc: an event could not be sent', { name: wire.name, reason: errorMessage(error) });
         }
       }
     }),

@@ -11,6 +11,7 @@ import { Notification, app } from 'electron';
 import { type DesktopNotification, DesktopNotificationSchema } from '../../common/ipc-contract';
 import type { Logger } from '../core/ports';
 import { type ShowableWindow, showAndFocus } from './show-window';
+import { errorMessage } from '../../common/error-message';
 
 /** Windows shows toasts only for an app with an AppUserModelID (the installer's appId). */
 export const APP_USER_MODEL_ID = 'io.hubdesk.app';
@@ -62,7 +63,7 @@ export function createNativeNotifier({ window, logger, platform = process.platfo
       notification.show();
     } catch (error) {
       shown.delete(tag);
-      logger.warn('notifications: a notification could not be shown', { error: error instanceof Error ? error.message : String(error) });
+      logger.warn('notifications: a notification could not be shown', { error: errorMessage(error) });
     }
   };
 

@@ -35,7 +35,10 @@ async function detectBackend(platform: NodeJS.Platform): Promise<SecretCipher['b
       return 'basic_text';
     case 'unknown': // asked before ready, or no usable store: never pretend to encrypt
       return 'unavailable';
-    default:
+    case 'gnome_libsecret':
+    case 'kwallet':
+    case 'kwallet5':
+    case 'kwallet6':
       return 'os-keychain';
   }
 }

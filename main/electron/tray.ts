@@ -17,6 +17,7 @@ import type { OpenHubSummary } from '../core/open-hub-model';
 import { type Logger, realSchedule, type Schedule } from '../core/ports';
 import type { NativeNotifier } from './native-notifier';
 import { buildTrayView, sameTrayView, type TrayAction, type TrayItem, type TraySignIn, type TrayView } from './tray-menu';
+import { errorMessage } from '../../common/error-message';
 
 /** At most four menu rebuilds a second, however fast the summary changes. */
 export const REBUILD_INTERVAL_MS = 250;
@@ -127,7 +128,7 @@ export function createHubdeskTray({ core, iconPath, showWindow, quit, notifier, 
       case 'toggle':
       case 'flow':
         return void act(action)
-          .catch((error: unknown) => failed('Hubdesk could not do that', 'internal', error instanceof Error ? error.message : String(error)))
+          .catch((error: unknown) => failed('Hubdesk could not do that', 'internal', errorMessage(error)))
           .finally(refresh);
     }
   };
@@ -160,7 +161,7 @@ export function createHubdeskTray({ core, iconPath, showWindow, quit, notifier, 
       signIn = signInOf(view);
       renderSoon();
     },
-    (error: unknown) => logger.warn('tray: the sign-in could not be read', { error: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) => logger.warn('tray: the sign-in could not be read', { error: errorMessage(error) }),
   );
   // Windows reports a click on the icon (macOS and Linux open the menu instead).
   tray.on('click', showWindow);

@@ -4,6 +4,7 @@
  */
 import { Bonjour, type Service } from 'bonjour-service';
 import type { Logger, MdnsBrowser, MdnsService } from '../core/ports';
+import { errorMessage } from '../../common/error-message';
 
 /** DNS-SD service type of a hub (docs/interface.md A.2): `_hub._tcp.local`. */
 export const HUB_SERVICE_TYPE = 'hub';
@@ -14,7 +15,7 @@ export function createBonjourBrowser(logger: Logger): MdnsBrowser {
   return {
     start(onUp, onDown) {
       // A socket error (no multicast on this network, port 5353 refused) must not take the app down: LAN discovery is an extra.
-      const bonjour = new Bonjour({}, (error: unknown) => logger.warn('mdns: browsing failed', { error: error instanceof Error ? error.message : String(error) }));
+      const bonjour = new Bonjour({}, (error: unknown) => logger.warn('mdns: browsing failed', { error: errorMessage(error) }));
       const browser = bonjour.find({ type: HUB_SERVICE_TYPE });
       browser.on('up', (service) => onUp(toMdnsService(service)));
       browser.on('txt-update', (service) => onUp(toMdnsService(service)));

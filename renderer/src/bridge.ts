@@ -4,7 +4,8 @@
  * WebSocket. Either way the rest of the renderer sees the same `Bridge`, and the state of the link to
  * main in the same `LinkStore` (always connected over Electron's IPC).
  */
-import { type Bridge, createBridge } from '../../common/ipc-contract';
+import { createBridge } from '../../common/contract-bridge';
+import type { Bridge } from '../../common/ipc-contract';
 import { createLinkStore, type LinkStore } from './stores/link-store';
 import { createWebSocketTransport } from './transport/websocket-transport';
 

@@ -14,6 +14,7 @@ import type { Logger } from '../../common/logger';
 import { answerClientError, checkingInterval, listenServer, pathOf, writeError } from '../shared/http-app';
 import { HttpError } from '../shared/http-error';
 import { limitConnections } from './connection-limit';
+import { errorMessage } from '../../common/error-message';
 
 export const ADMIN_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
 export type AdminPath = (typeof ADMIN_PATHS)[number];
@@ -48,7 +49,7 @@ export async function startAdminListener(options: AdminListenerOptions): Promise
     if (!known) return writeError(response, new HttpError(404, 'not_found', `No such endpoint: ${request.method} ${path}`));
     if (request.method !== 'GET') return writeError(response, new HttpError(405, 'method_not_allowed', 'Only GET is allowed here.', { allow: 'GET' }));
     Promise.resolve(options.answer(path as AdminPath, response)).catch((error: unknown) => {
-      options.logger.error('forwarder: admin answer could not be made', { path, error: error instanceof Error ? error.message : String(error) });
+      options.logger.error('forwarder: admin answer could not be made', { path, error: errorMessage(error) });
       writeError(response, new HttpError(500, 'server_error', 'The answer could not be made.'));
     });
   });

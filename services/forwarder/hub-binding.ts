@@ -19,6 +19,7 @@ import { createRemoteJWKSet, customFetch, type FetchImplementation, type JWTVeri
 import { CLOSE_HUB_CHECK_UNAVAILABLE, CLOSE_HUB_NOT_PROVEN } from '../../common/webhook-protocol';
 import type { Logger } from '../../common/logger';
 import { checkDelegationToken, KeySetUnavailable, type ReplayGuard } from '../shared/delegation-token';
+import { errorMessage } from '../../common/error-message';
 
 export type HubIdPolicy = { verify: { cloudUrl: string; jwksTimeoutMs?: number } } | 'refuse' | 'trust';
 
@@ -78,7 +79,7 @@ function cloudKeySet(url: URL, deps: { now: () => number; logger: Logger; timeou
       failedAt = deps.now();
       deps.logger.warn("forwarder: the cloud's key set could not be read; registrations naming a hub are refused until it can", {
         url: url.href,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
       throw new KeySetUnavailable('the key set could not be read', { cause: error });
     }

@@ -37,6 +37,7 @@ import type { LegacyRunner } from './legacy/legacy-runner';
 import type { ForwarderBackend } from './forwarder-backend';
 import { legacyQueueFull, type Routed, route, routingOption } from './router';
 import type { WebhookRecord } from './webhook-store';
+import { errorMessage } from '../../common/error-message';
 
 export interface IntakeLimits {
   bodyBytes: number;
@@ -101,7 +102,7 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
    */
   const refuse = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord | undefined, error: unknown, body?: BodyCapture): void => {
     const refusal = error instanceof HttpError ? error : new HttpError(500, 'server_error', 'The server could not handle this request.');
-    if (!(error instanceof HttpError)) deps.logger.error('forwarder: unexpected error while handling an intake', { error: error instanceof Error ? error.message : String(error) });
+    if (!(error instanceof HttpError)) deps.logger.error('forwarder: unexpected error while handling an intake', { error: errorMessage(error) });
     // A body still on its way is read and dropped for a while after the answer, so the client reads the answer rather than a reset.
     if (!request.complete) lingerOnClose(request);
     writeError(response, refusal);
@@ -193,7 +194,7 @@ function unavailable(headers: Record<string, string> = {}, description = 'The fo
 }
 
 function storeUnavailable(logger: Logger, error: unknown): HttpError {
-  logger.warn('forwarder: an intake could not be stored; answered 503', { error: error instanceof Error ? error.message : String(error) });
+  logger.warn('forwarder: an intake could not be stored; answered 503', { error: errorMessage(error) });
   return unavailable();
 }
 

@@ -60,6 +60,7 @@ import type { ListenerSlot, Refused } from './listener-registry';
 import { parseJsonSafely } from './safe-json';
 import { HIGH_WATER_BYTES, rememberConnection, type TurnWriter } from './socket-writer';
 import type { WebhookRecord, WebhookStore } from './webhook-store';
+import { errorMessage } from '../../common/error-message';
 
 const MAX_FRAME_BYTES = 64 * 1024;
 const MAX_FRAME_DEPTH = 32;
@@ -144,7 +145,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
     try {
       opened = await backend.open(webhook, message.listenerId, { hubId: message.hubId, data: message.data, keys, rawBodyOnly: message.rawBodyOnly === true }, message.resumeAfter, socket);
     } catch (error) {
-      logger.warn('forwarder: a listener could not be registered', { webhookId: webhook.id, listenerId: message.listenerId, error: error instanceof Error ? error.message : String(error) });
+      logger.warn('forwarder: a listener could not be registered', { webhookId: webhook.id, listenerId: message.listenerId, error: errorMessage(error) });
       socket.close(CLOSE_GOING_AWAY, STORE_UNAVAILABLE);
       return undefined;
     }
@@ -172,7 +173,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       await backend.tapOpened(webhook.id, socket);
     } catch (error) {
       registry.removeTap(webhook.id, socket);
-      logger.warn('forwarder: a tap could not be registered', { webhookId: webhook.id, error: error instanceof Error ? error.message : String(error) });
+      logger.warn('forwarder: a tap could not be registered', { webhookId: webhook.id, error: errorMessage(error) });
       socket.close(CLOSE_GOING_AWAY, STORE_UNAVAILABLE);
       return false;
     }
@@ -243,7 +244,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       register(socket, nonce, message)
         .then((done) => (registered = done))
         .catch((error: unknown) => {
-          logger.error('forwarder: a registration failed', { error: error instanceof Error ? error.message : String(error) });
+          logger.error('forwarder: a registration failed', { error: errorMessage(error) });
           socket.close(CLOSE_GOING_AWAY, STORE_UNAVAILABLE);
         })
         .finally(() => (registering = false));

@@ -11,7 +11,7 @@
  * message just added when a single frame exceeds the whole budget.
  */
 import { stringBytes } from './memory-size';
-import type { QueuedMessage, ResumeBuffer } from './resume-buffer';
+import type { BufferBudget, QueuedMessage, ResumeBuffer } from './resume-buffer';
 
 /** 256 MiB: with frames counted at two bytes a character, 128 Mi characters of plain-ASCII frames, a quarter of a 512 MiB heap. */
 export const DEFAULT_RESUME_BUDGET_BYTES = 256 * 1024 * 1024;
@@ -19,7 +19,7 @@ export const DEFAULT_RESUME_BUDGET_BYTES = 256 * 1024 * 1024;
 /** Told once per buffer that lost messages in one enforcement. */
 export type EvictionReport = (buffer: ResumeBuffer, evicted: number) => void;
 
-export class ResumeBudget {
+export class ResumeBudget implements BufferBudget {
   /** How many buffers hold each frame. */
   private readonly holders = new Map<QueuedMessage, number>();
   /** The buffers holding at least one message: the candidates for eviction. */

@@ -15,7 +15,6 @@
  * messages of the largest buffer when the total is over it.
  */
 import { stringBytes } from './memory-size';
-import type { ResumeBudget } from './resume-budget';
 
 /** A routed message, ready to send. */
 export interface QueuedMessage {
@@ -23,6 +22,15 @@ export interface QueuedMessage {
   readonly sequence: number;
   /** The `{"type":"message",...}` frame (ListenerServerMessage) as JSON. */
   readonly frame: string;
+}
+
+/**
+ * What a buffer tells the forwarder-wide budget: the ResumeBudget (resume-budget.ts), which imports
+ * this module to reach the buffers it evicts from, so it is named here rather than imported.
+ */
+export interface BufferBudget {
+  retain(buffer: ResumeBuffer, message: QueuedMessage): void;
+  release(buffer: ResumeBuffer, message: QueuedMessage): void;
 }
 
 /** Whose buffer it is, for the logs (never the payload). */
@@ -48,7 +56,7 @@ export class ResumeBuffer {
   constructor(
     private readonly capacity: number,
     private readonly maxBytes: number,
-    private readonly budget?: ResumeBudget,
+    private readonly budget?: BufferBudget,
     readonly owner?: BufferOwner,
   ) {}
 

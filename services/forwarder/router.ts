@@ -62,7 +62,7 @@ export function route(context: RouteContext, input: RouteInput): Routed | Promis
       return routeByKeyPath(keyPath!, listeners, input);
     case 'legacy':
       return routeByLegacyFunction(webhook.legacyFunction!, context, input);
-    default:
+    case 'none':
       return routed({ option: 'none' }, [], () => 'the request has no hub query parameter and the webhook has neither a key path nor a legacy function');
   }
 }

@@ -7,9 +7,10 @@
 import { createHash } from 'node:crypto';
 import type { CapabilityEventData, CapabilityValue } from '../../common/hub-control';
 import type { Device, DeviceMap } from '../../common/wire';
-import { type CapabilityId, type CapabilityValues, capabilityState } from './capabilities';
+import { type CapabilityId, capabilityState } from './capabilities';
 import { valueProblem } from './capability-rules';
 import { followingChanges } from './cover-travel';
+import type { DeviceSeed } from './device-seed';
 import { generatedSeeds } from './generated-devices';
 
 export type DemoHomeKind = 'home' | 'cabin';
@@ -59,20 +60,6 @@ export interface Zone {
   parent: null;
 }
 export type ZoneMap = Record<string, Zone>;
-
-export interface DeviceSeed {
-  key: string;
-  name: string;
-  class: string;
-  zone: string;
-  values: CapabilityValues;
-  available?: boolean;
-  /**
-   * A fault the device reports when asked for one value (the demo's refused change): a client setting
-   * `capabilityId` to `value` is refused with 409 and `reason`, as a real device driver refuses it.
-   */
-  fault?: { capabilityId: CapabilityId; value: CapabilityValue; reason: string };
-}
 
 export interface DemoHomeOptions {
   now?: () => number;

@@ -3,7 +3,7 @@
  * spread over the home's zones, each with plausible values, the same on every start.
  */
 import type { CapabilityValues } from './capabilities';
-import type { DeviceSeed } from './demo-home';
+import type { DeviceSeed } from './device-seed';
 
 interface Template {
   class: string;

@@ -6,6 +6,7 @@
  */
 import { Bonjour } from 'bonjour-service';
 import type { Logger } from '../../common/logger';
+import { errorMessage } from '../../common/error-message';
 
 export interface HubAdvertisement {
   /** Sends the goodbye (TTL 0) so browsers drop the hub at once, then closes the socket. */
@@ -23,7 +24,7 @@ export interface AdvertiseOptions {
 }
 
 export function advertiseHub({ id, name, url, secureUrl, logger }: AdvertiseOptions): HubAdvertisement {
-  const bonjour = new Bonjour({}, (error: unknown) => logger.warn('hub: mDNS advertisement failed', { hubId: id, error: error instanceof Error ? error.message : String(error) }));
+  const bonjour = new Bonjour({}, (error: unknown) => logger.warn('hub: mDNS advertisement failed', { hubId: id, error: errorMessage(error) }));
   const txt: Record<string, string> = { id };
   if (secureUrl !== null) txt.secure = new URL(secureUrl).port;
   // The id and the port in the instance name keep two hubs named alike from colliding: two stacks on one

@@ -28,7 +28,7 @@ import { REALTIME_AUTH_TIMEOUT_MS, REALTIME_MAX_CLIENT_MESSAGE_BYTES } from '../
 import type { Logger } from '../../common/logger';
 import { ErrorBodySchema } from '../../common/wire';
 import type { DemoHome, HomeChange } from './demo-home';
-import { grants } from './hub-access';
+import { grants } from './scope-grants';
 import type { HubSessionStore } from './hub-sessions';
 import { type OfficialApiError, OfficialApiCallSchema, type RouteRequest, routeRequestOf } from './official-api';
 import { watchSessionExpiry } from './session-expiry';
@@ -135,7 +135,8 @@ export function createOfficialRealtime(options: OfficialRealtimeOptions): Offici
       case 'device.delete':
         publish(OFFICIAL_MANAGER_DEVICES_URI, 'device.delete', { id: change.deviceId });
         return subscribers.forgetUri(`${OFFICIAL_DEVICE_URI_PREFIX}${change.deviceId}`);
-      default:
+      case 'device.create':
+      case 'device.update':
         return publish(OFFICIAL_MANAGER_DEVICES_URI, change.type, change.device);
     }
   });

@@ -11,7 +11,7 @@
  * to nothing grants nothing — `homey.zone.readonly` above all, which must not open device reading.
  */
 import { SCOPES, type Scope } from '../../common/wire';
-import { IMPLIED_BY } from './hub-access';
+import { IMPLIED_BY } from './scope-grants';
 
 const PREFIX = 'homey.';
 

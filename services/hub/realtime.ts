@@ -43,7 +43,7 @@ import { parseJsonMessage } from '../../common/json-message';
 import type { Logger } from '../../common/logger';
 import { startHeartbeat, upgradeOnPath } from '../shared/websocket-endpoint';
 import type { DemoHome, HomeChange } from './demo-home';
-import { grants } from './hub-access';
+import { grants } from './scope-grants';
 import type { HubSessionStore } from './hub-sessions';
 import { watchSessionExpiry } from './session-expiry';
 import { Subscribers } from './subscribers';
@@ -120,7 +120,8 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
       case 'device.delete':
         publish(MANAGER_DEVICES_URI, { type: 'event', uri: MANAGER_DEVICES_URI, event: 'device.delete', data: { id: change.deviceId } });
         return subscribers.forgetUri(deviceUri(change.deviceId));
-      default:
+      case 'device.create':
+      case 'device.update':
         return publish(MANAGER_DEVICES_URI, { type: 'event', uri: MANAGER_DEVICES_URI, event: change.type, data: change.device });
     }
   });

@@ -34,6 +34,7 @@ import { jsonBody } from './inspector-bytes';
 import type { BenchRow } from './route-opening';
 import { sized } from './bench-mode';
 import { percentile } from './percentile';
+import { errorMessage } from '../../common/error-message';
 
 const MESSAGES = sized(100_000, 2_000);
 const RUNS = sized(20, 2);
@@ -251,7 +252,7 @@ async function stream(browser: Awaited<ReturnType<typeof chromium.launch>>, url:
           count(String(response.status));
           await response.arrayBuffer();
         })
-        .catch((error: unknown) => void count(error instanceof Error ? error.message : String(error)))
+        .catch((error: unknown) => void count(errorMessage(error)))
         .finally(() => inFlight.delete(request));
       inFlight.add(request);
     }

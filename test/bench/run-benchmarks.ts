@@ -54,6 +54,7 @@ import { type BenchRow, routeOpening } from './route-opening';
 import { LOAD_SECONDS, SMOKE, sized } from './bench-mode';
 import { stopLeftoverChildren } from './leftovers';
 import { percentile } from './percentile';
+import { errorMessage } from '../../common/error-message';
 
 const REGISTRATIONS = sized(10_000, 1_000);
 /** The large registry of the routing-cost figures (against 10 registrations). */
@@ -472,7 +473,7 @@ async function routingScale(): Promise<void> {
     const samples: number[] = [];
     for (let round = 0; round < ROUTING_ROUNDS; round++) {
       const start = performance.now();
-      for (const input of inputs) route(context, input); // key-path routing is synchronous
+      for (const input of inputs) void route(context, input); // key-path routing is synchronous: it returns a Routed, no promise
       samples.push(((performance.now() - start) * 1e6) / inputs.length);
     }
     samples.sort((a, b) => a - b);
@@ -562,7 +563,7 @@ for (const part of PARTS.filter(({ name }) => ONLY.size === 0 || ONLY.has(name))
     if (rows.length === before) failures.push(`${part.name}: printed no rows`);
   } catch (error) {
     console.error(`bench: ${part.name} failed:`, error);
-    failures.push(`${part.name}: ${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)}`);
+    failures.push(`${part.name}: ${errorMessage(error).split('\n', 1)[0]}`);
   }
   durations.push(`${part.name} ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }

@@ -29,7 +29,13 @@ export function describeDevicesError(error: UiError, hubName: string): ErrorAdvi
       };
     case 'hub-not-found':
       return { text: `${hubName} is no longer in your account. Reload the list of hubs.`, retry: true };
-    default:
+    case 'cloud-error':
+    case 'cloud-unreachable':
+    case 'internal':
+    case 'invalid-argument':
+    case 'sign-in-in-progress':
+    case 'signed-out':
+    case 'system-refused':
       return describeCommonError(error);
   }
 }
@@ -44,7 +50,15 @@ function describeCommonError(error: UiError): ErrorAdvice {
       return { text: 'The cloud cannot be reached right now. Check your internet connection, then try again.', retry: true };
     case 'signed-out':
       return { text: 'Your sign-in has ended. Please sign in again.', retry: false };
-    default:
+    case 'invalid-argument':
+    case 'sign-in-in-progress':
+    case 'cloud-error':
+    case 'hub-not-found':
+    case 'hub-unreachable':
+    case 'hub-session-lost':
+    case 'forbidden':
+    case 'system-refused':
+    case 'internal':
       return { text: `Something went wrong: ${error.message} Try again; if it keeps failing, restart Hubdesk.`, retry: true };
   }
 }

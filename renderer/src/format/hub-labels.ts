@@ -51,7 +51,10 @@ export function routeOutcomeLabel(outcome: RouteOutcome): string {
       return `${name}: ${Math.round(outcome.rttMs ?? 0)} ms`;
     case 'refused':
       return `${name}: ${outcome.reason ?? 'refused'}`;
-    default:
+    case 'aborted':
+    case 'pending':
+    case 'timed-out':
+    case 'wrong-hub':
       return `${name}: ${NOT_TAKEN[outcome.outcome] ?? outcome.outcome}`;
   }
 }

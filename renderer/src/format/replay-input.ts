@@ -1,5 +1,6 @@
 /** What the user types to replay a message (issue 14 §3), checked before it is sent: pure functions. */
 import { firstJsonSyntaxError } from '../../../common/json-syntax-error';
+import { errorMessage } from '../../../common/error-message';
 
 /** "Name: value" lines → pairs; blank lines ignored. */
 export function parseHeaderLines(text: string): { ok: true; headers: [string, string][] } | { ok: false; issue: string } {
@@ -32,7 +33,7 @@ export function jsonProblem(text: string): string | null {
     return null;
   } catch (error) {
     const first = firstJsonSyntaxError(text);
-    if (!first) return `The body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
+    if (!first) return `The body is not valid JSON: ${errorMessage(error)}`;
     return `The body is not valid JSON (line ${first.line}, column ${first.column}): ${first.problem}.`;
   }
 }

@@ -136,7 +136,12 @@ export function outageAfter(state: LiveState, wasOutage: boolean): boolean {
       return false;
     case 'connecting':
       return wasOutage;
-    default:
+    case 'not-responding':
+    case 'reconnecting':
+    case 'hub-refused':
+    case 'hub-gone':
+    case 'no-realtime':
+    case 'not-opened':
       return true;
   }
 }

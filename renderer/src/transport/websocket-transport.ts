@@ -20,7 +20,8 @@ import {
   TOKEN_FRAGMENT_KEY,
 } from '../../../common/bridge-protocol';
 import { randomToken, resumeProof } from '../../../common/bridge-resume';
-import type { Channel, EventName, Transport } from '../../../common/ipc-contract';
+import type { Transport } from '../../../common/contract-bridge';
+import type { Channel, EventName } from '../../../common/ipc-contract';
 import { parseJsonMessage } from '../../../common/json-message';
 import type { LinkState } from '../stores/link-store';
 

@@ -13,6 +13,7 @@ import { downloadText } from './download-text';
 import { fileBytes, pageTurn } from './paced-reading';
 import { FormDialog } from './form-dialog';
 import { useStores } from './stores-context';
+import { errorMessage } from '../../../common/error-message';
 
 export function ArchiveControls() {
   const { webhooks } = useStores();
@@ -36,7 +37,7 @@ export function ArchiveControls() {
       setStatus(result.ok ? { text: importSentence(name, result.value), error: false } : { text: result.error.message, error: true });
     } catch (error) {
       // Nothing a file holds should get here; if it does, the import ends with a reason, never "Working…".
-      setStatus({ text: `${name} could not be imported: ${oneLine(error instanceof Error ? error.message : String(error), 200)}.`, error: true });
+      setStatus({ text: `${name} could not be imported: ${oneLine(errorMessage(error), 200)}.`, error: true });
     } finally {
       setBusy(false);
     }

@@ -33,6 +33,7 @@ import { ALIVE_PREFIX, KEYS, slotKey, tapChannel, WAKE_PREFIX } from './redis-ke
 import type { SlotRecord } from './redis-mirror';
 import type { IntakeToStore, StoredIntake } from './redis-scripts';
 import type { RedisState } from './redis-state';
+import { errorMessage } from '../../../common/error-message';
 
 export interface RedisBackendOptions {
   /** Messages and bytes per listener stream, bytes of all streams (the same defaults as in memory). */
@@ -140,7 +141,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       readsFailing = false;
     } catch (error) {
       // Redis away: read again a little later (the messages wait in Redis). Logged once per outage, not per listener and try.
-      if (!readsFailing) logger.warn('forwarder: listener streams cannot be read; retrying', { error: error instanceof Error ? error.message : String(error) });
+      if (!readsFailing) logger.warn('forwarder: listener streams cannot be read; retrying', { error: errorMessage(error) });
       readsFailing = true;
       setTimeout(() => void read(listener), RETRY_MS).unref();
     } finally {
@@ -204,7 +205,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       () => {},
     );
   void beAlive();
-  const aliveTimer = setInterval(beAlive, ALIVE_MS / 3);
+  const aliveTimer = setInterval(() => void beAlive(), ALIVE_MS / 3); // beAlive handles its own failure: the next beat tries again
   aliveTimer.unref();
   const sweepTimer = setInterval(() => {
     for (const key of unreleased) if (!connected.has(key)) void release(key, now());
@@ -300,7 +301,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
 
   const publishTap = (webhookId: string, message: RawWebhookMessage, summary: IntakeSummary) =>
     redis.publish(tapChannel(webhookId), JSON.stringify({ message, summary } satisfies PublishedTap)).catch((error: unknown) => {
-      logger.warn('forwarder: a tap event could not be published', { webhookId, error: error instanceof Error ? error.message : String(error) });
+      logger.warn('forwarder: a tap event could not be published', { webhookId, error: errorMessage(error) });
     });
 
   return {

@@ -22,6 +22,7 @@ import { RegistrationDataSchema } from '../../../common/webhook-protocol';
 import { ListenerRegistry } from '../listener-registry';
 import { type StoredWebhook, WebhookTable } from '../webhook-store';
 import { CHANGES_READ_COUNT, KEYS, SLOT_PREFIX, slotKey, tapsKey } from './redis-keys';
+import { errorMessage } from '../../../common/error-message';
 
 const StoredWebhookSchema = z.object({
   record: z.object({
@@ -127,7 +128,7 @@ export class RedisMirror {
         failing = false;
       } catch (error) {
         if (this.closed) return;
-        if (!failing) this.logger.warn('forwarder: lost the Redis change stream; will load again when Redis answers', { error: error instanceof Error ? error.message : String(error) });
+        if (!failing) this.logger.warn('forwarder: lost the Redis change stream; will load again when Redis answers', { error: errorMessage(error) });
         failing = true;
         this.loaded = false;
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
@@ -200,7 +201,7 @@ export class RedisMirror {
       if (stored.record.id !== id) throw new Error('the record is stored under another id');
       this.webhooks.put(stored);
     } catch (error) {
-      this.logger.error('forwarder: a webhook in Redis is not valid; skipped', { webhookId: id, error: error instanceof Error ? error.message : String(error) });
+      this.logger.error('forwarder: a webhook in Redis is not valid; skipped', { webhookId: id, error: errorMessage(error) });
     }
   }
 
@@ -211,7 +212,7 @@ export class RedisMirror {
       record = SlotRecordSchema.parse(JSON.parse(json));
       if (slotKey(record.webhookId, record.listenerId) !== key) throw new Error('the record is stored under another slot');
     } catch (error) {
-      this.logger.error('forwarder: a listener slot in Redis is not valid; skipped', { slot: key, error: error instanceof Error ? error.message : String(error) });
+      this.logger.error('forwarder: a listener slot in Redis is not valid; skipped', { slot: key, error: errorMessage(error) });
       return undefined;
     }
     const { webhookId, ownerId, listenerId, hubId, data, keys, rawBodyOnly } = record;

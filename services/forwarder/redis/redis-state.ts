@@ -16,6 +16,7 @@ import { webhookStoreOn, type WebhookStore } from '../webhook-store';
 import { KEYS } from './redis-keys';
 import { parseStoredWebhook, RedisMirror } from './redis-mirror';
 import { ForwarderScripts } from './redis-scripts';
+import { errorMessage } from '../../../common/error-message';
 
 /** A write retried this often while other writers keep changing the same webhook. */
 const MAX_WRITE_ATTEMPTS = 10;
@@ -76,7 +77,7 @@ export async function connectRedis(url: string, options: RedisStateOptions): Pro
     await Promise.all(connections.map((connection) => connection.connect()));
   } catch (error) {
     for (const connection of connections) connection.disconnect();
-    throw new Error(`cannot reach Redis at ${url}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`cannot reach Redis at ${url}: ${errorMessage(error)}`, { cause: error });
   }
   const scripts = new ForwarderScripts(redis);
   const mirror = new RedisMirror(redis, reader, logger);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createBridge, type EventName, type HubSnapshot, type Transport } from '../../../common/ipc-contract';
+import { createBridge, type Transport } from '../../../common/contract-bridge';
+import type { EventName, HubSnapshot } from '../../../common/ipc-contract';
 import { LOST_PAGES_MESSAGE, SNAPSHOT_PAGE_DEVICES, SNAPSHOT_PAGE_EVENT, toWireEvents, type WireEvent } from '../../../common/snapshot-pages';
 import { device, snapshot } from '../../support/hub-snapshots';
 

@@ -5,9 +5,9 @@
  * its way to the listeners, as in the app (a malformed one is dropped with a warning).
  */
 import type { Envelope } from '../../../common/app-error';
+import { createBridge } from '../../../common/contract-bridge';
 import {
   type Bridge,
-  createBridge,
   type DeviceList,
   type EventName,
   type EventPayload,

@@ -5,7 +5,8 @@
  * payload never reaches the store.
  */
 import type { Envelope } from '../../../common/app-error';
-import { type Bridge, createBridge, type Transport, type WebhookEntry, type WebhookView } from '../../../common/ipc-contract';
+import { createBridge, type Transport } from '../../../common/contract-bridge';
+import type { Bridge, WebhookEntry, WebhookView } from '../../../common/ipc-contract';
 
 export interface PendingWebhookCall {
   channel: string;

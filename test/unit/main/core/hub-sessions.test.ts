@@ -144,7 +144,7 @@ describe('hub sessions', () => {
     watch.onBetter?.({ route: lan, rttMs: 3, outcomes: [] });
     expect((await sessions.devices('hub-1')).route).toBe('local');
     expect(calls).toEqual(['https://remote.test the-session', 'http://lan.test the-session']);
-    sessions.clear();
+    await sessions.clear();
     expect(watch.signal?.aborted).toBe(true); // a signed-out session stops looking for better routes
   });
 

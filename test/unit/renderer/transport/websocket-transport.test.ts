@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLOSE_UNAUTHORISED } from '../../../../common/bridge-protocol';
 import { randomToken, resumeProof } from '../../../../common/bridge-resume';
-import type { Transport } from '../../../../common/ipc-contract';
+import type { Transport } from '../../../../common/contract-bridge';
 import type { LinkState } from '../../../../renderer/src/stores/link-store';
 
 // Imported by a path the type checker does not follow: the module uses a page's globals (location,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FlowMapSchema } from '../../../../common/hub-control';
 import { createDemoFlows } from '../../../../services/hub/demo-flows';
 import { createDemoHome, type HomeChange } from '../../../../services/hub/demo-home';
-import { grants } from '../../../../services/hub/hub-access';
+import { grants } from '../../../../services/hub/scope-grants';
 
 const setup = (kind: 'home' | 'cabin' = 'home') => {
   const home = createDemoHome(kind);

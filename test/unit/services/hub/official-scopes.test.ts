@@ -6,7 +6,7 @@
 import { HomeyAPIV3 } from 'homey-api';
 import { describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../../../common/wire';
-import { grants } from '../../../../services/hub/hub-access';
+import { grants } from '../../../../services/hub/scope-grants';
 import { officialScopes, scopeNamed } from '../../../../services/hub/official-scopes';
 
 /** The scopes the client's bundled specification (HomeyAPIV3Local.json) lists for the operations the reference hub serves. */
