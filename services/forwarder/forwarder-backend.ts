@@ -8,6 +8,7 @@
 import type { WebSocket } from 'ws';
 import type { RawWebhookMessage, TapEvent, WebhookMessage } from '../../common/webhook-protocol';
 import type { ListenerRegistry, ListenerSlot, Refused, Registration } from './listener-registry';
+import type { Received } from './message-frame';
 import type { WebhookRecord, WebhookStore } from './webhook-store';
 
 /** What a tap event says about an intake besides the request itself. */
@@ -45,7 +46,7 @@ export interface ForwarderBackend {
    * Stores an accepted intake for each target (each listener gets it, or `rawBodyOnly` ones without the
    * parsed body) and shows it to the webhook's taps; resolves with its id once stored, so the 202 promises it.
    */
-  accept(webhookId: string, message: Omit<WebhookMessage, 'id'>, targets: readonly ListenerSlot[], summary: IntakeSummary): string | Promise<string>;
+  accept(webhookId: string, received: Received, targets: readonly ListenerSlot[], summary: IntakeSummary): string | Promise<string>;
   /** Whether a tap of the webhook is open (with Redis: on any instance, as this instance last heard). */
   tapped(webhookId: string): boolean;
   /** Shows a refused intake to the webhook's taps; asked only when `tapped`, so a flood of refusals costs nothing while none is open. */

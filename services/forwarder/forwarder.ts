@@ -14,7 +14,9 @@ import { MemoryReplayGuard } from '../shared/delegation-token';
 import { silentLogger } from '../shared/logger';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import { type AdminListener, type AdminPath, startAdminListener } from './admin-listener';
+import { watchAcceptBacklog } from '../shared/accept-backlog';
 import { limitConnections, DEFAULT_MAX_CONNECTIONS } from './connection-limit';
+import { spacedWhileBehind } from './spaced-while-behind';
 import type { ForwarderBackend, TapLocally } from './forwarder-backend';
 import { createListenerChannel } from './listener-channel';
 import { DEFAULT_MAX_LISTENERS_PER_OWNER, DEFAULT_MAX_LISTENERS_PER_WEBHOOK, DEFAULT_RESUME_BUFFER_BYTES, DEFAULT_RESUME_BUFFER_SIZE, ListenerRegistry } from './listener-registry';
@@ -48,6 +50,11 @@ export interface ForwarderOptions {
   redis?: RedisState;
   /** Without one, webhooks with a legacy function route nothing (the decision says so). */
   legacyRunner?: LegacyRunner;
+  /**
+   * While connections wait to be accepted, a legacy webhook is let in once per this many turns that accepted
+   * one (spaced-while-behind.ts; default 16, 0 for never): its flood's bodies must not keep the others from being accepted.
+   */
+  legacySpacingWhileBehind?: number;
   limits?: Partial<IntakeLimits>;
   heartbeatMs?: number;
   /** Unacknowledged messages kept per listener (default 1,000). */
@@ -133,6 +140,12 @@ const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
  */
 export const PENDING_MAX_AGE_MS = 1_000;
 
+/**
+ * Connections the kernel holds until they are accepted. Past Node's 511 a burst's connection attempts were
+ * dropped, and each sender waited a SYN retransmission (1 s, then 3 s) before the forwarder even saw it;
+ * the kernel caps this at net.core.somaxconn (docs/services.md, "Production checklist").
+ */
+const LISTEN_BACKLOG = 4096;
 const DRAINING_BODY = JSON.stringify({ error: 'draining', error_description: 'This forwarder is shutting down; send the request again (Retry-After).' });
 
 /** Resolves when `promise` does or after `ms`, whichever is first. */
@@ -172,8 +185,14 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
     },
   });
 
+  const server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: checkingInterval(limits),
+  });
   const legacyRunner = options.legacyRunner && countLegacyOutcomes(options.legacyRunner, metrics);
-  const handleIntake = createIntakeHandler({ backend, legacyRunner, limits, now, logger, metrics });
+  const legacyWhileBehind = spacedWhileBehind(watchAcceptBacklog(server), options.legacySpacingWhileBehind);
+  const handleIntake = createIntakeHandler({ backend, legacyRunner, limits, now, logger, metrics, legacyWhileBehind });
   let draining = false;
   /** Intake requests not yet answered and closed; `drain` waits for none. */
   let underWay = 0;
@@ -182,11 +201,6 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   const answered = () => {
     if (--underWay === 0) settled?.();
   };
-  const server = createServer({
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    connectionsCheckingInterval: checkingInterval(limits),
-  });
   // Made before the global cap, whose listener then runs first: a connection it refuses is not counted here (address-limits.ts).
   const addresses = limitAddresses(server, { ...DEFAULT_ADDRESS_LIMITS, ...options.addressLimits });
   server.on(
@@ -232,7 +246,7 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   let url: string;
   let admin: AdminListener;
   try {
-    url = await listenServer(server, 'http', options.host ?? '127.0.0.1', options.port ?? 0);
+    url = await listenServer(server, 'http', options.host ?? '127.0.0.1', options.port ?? 0, LISTEN_BACKLOG);
     admin = await startAdminListener({ host: options.adminHost, port: options.adminPort, logger, answer: answerAdmin });
   } catch (error) {
     channel.close();

@@ -25,8 +25,16 @@ export class InvalidJsonBody extends HttpError {
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const lenientUtf8 = new TextDecoder('utf-8');
 
-export function decodeBody(raw: Buffer, contentType: string | undefined, maxDepth: number): unknown {
-  if (raw.length === 0) return null;
+/** A decoded body, and its JSON text (message-frame.ts): for a JSON body the request's own text. */
+export interface DecodedBody {
+  value: unknown;
+  json: string;
+}
+
+const EMPTY: DecodedBody = { value: null, json: 'null' };
+
+export function decodeBody(raw: Buffer, contentType: string | undefined, maxDepth: number): DecodedBody {
+  if (raw.length === 0) return EMPTY;
   const encoding = bodyEncoding(contentType);
   if (encoding === 'json') {
     let text: string;
@@ -37,8 +45,8 @@ export function decodeBody(raw: Buffer, contentType: string | undefined, maxDept
     }
     const parsed = parseJsonSafely(text, maxDepth);
     if (!parsed.ok) throw new InvalidJsonBody(parsed.problem, parsed.at);
-    return parsed.value;
+    return { value: parsed.value, json: text };
   }
-  if (encoding === 'form') return firstValues(new URLSearchParams(lenientUtf8.decode(raw)));
-  return lenientUtf8.decode(raw);
+  const value = encoding === 'form' ? firstValues(new URLSearchParams(lenientUtf8.decode(raw))) : lenientUtf8.decode(raw);
+  return { value, json: JSON.stringify(value) };
 }

@@ -36,6 +36,7 @@ import type { Reservation } from './legacy/fair-queue';
 import type { LegacyRunner } from './legacy/legacy-runner';
 import type { ForwarderBackend } from './forwarder-backend';
 import { legacyQueueFull, type Routed, route, routingOption } from './router';
+import type { LegacyAdmission } from './spaced-while-behind';
 import type { WebhookRecord } from './webhook-store';
 import { errorMessage } from '../../common/error-message';
 
@@ -56,6 +57,8 @@ export interface IntakeDeps {
   now: () => number;
   logger: Logger;
   metrics: Pick<ForwarderMetrics, 'intake' | 'routed'>;
+  /** Whether a legacy request may come in while connections wait to be accepted (spaced-while-behind.ts). */
+  legacyWhileBehind: LegacyAdmission;
 }
 
 const INTAKE_PREFIX = INTAKE_PATH;
@@ -75,6 +78,7 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
     const body = decodeBody(raw, request.headers['content-type'], limits.jsonDepth);
     const headers = forwardedHeaders(request);
     const query = queryOf(request.url ?? '');
+    const received = { message: { receivedAt, headers, query, body: body.value, rawBody: raw.toString('base64') }, bodyJson: body.json };
     const answer = ({ decision, targets }: Routed): void => {
       const accepted = (id: string) => {
         answers.write(response, 202, JSON.stringify({ id }));
@@ -82,14 +86,14 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
         deps.metrics.routed(decision.option, decision.matched.length > 0);
       };
       // The id is taken after routing (which may wait for the sandbox), so ids reach listeners in order.
-      const stored = backend.accept(webhook.id, { receivedAt, headers, query, body, rawBody: raw.toString('base64') }, targets, { method: 'POST', size: raw.length, routing: decision });
+      const stored = backend.accept(webhook.id, received, targets, { method: 'POST', size: raw.length, routing: decision });
       // In memory it is stored at once; in Redis the 202 waits for it, and a failure is a 503 (never a 202 it cannot keep).
       if (typeof stored === 'string') accepted(stored);
       else stored.then(accepted, (error: unknown) => refuse(storeUnavailable(deps.logger, error)));
     };
     const routed = route(
       { webhook, keyPath: store.compiledKeyPath(webhook.id), listeners: backend.registry.of(webhook.id), legacyRunner: deps.legacyRunner, reservation },
-      { headers, query, body },
+      { headers, query, body: body.value, bodyJson: body.json },
     );
     // Only legacy functions wait (for the sandbox); every other request is answered synchronously.
     if (routed instanceof Promise) routed.then(answer).catch(refuse);
@@ -175,8 +179,9 @@ function admit(request: IncomingMessage, path: string, webhookId: string | undef
  * read, or is refused then (429 when that webhook's queue is full, 503 when the forwarder's is): a
  * flood's bodies would otherwise all be read and parsed at once on the event loop every other webhook's
  * requests share, only to be refused. Bodies being read count as waiting (fair-queue.ts), so a flooded
- * webhook has at most its queue's worth of bodies in hand (docs/legacy-functions.md, "Limits"). Requests
- * that route otherwise (`?hub=`, key path) pass with no reservation.
+ * webhook has at most its queue's worth of bodies in hand (docs/legacy-functions.md, "Limits"); while
+ * connections wait to be accepted, its requests are spaced out too (spaced-while-behind.ts). Requests that
+ * route otherwise (`?hub=`, key path) pass with no reservation.
  */
 function reserveLegacyRoom(request: IncomingMessage, webhook: WebhookRecord, deps: IntakeDeps): Reservation | undefined {
   // The hot path (webhooks without a legacy function) pays one comparison.
@@ -184,10 +189,13 @@ function reserveLegacyRoom(request: IncomingMessage, webhook: WebhookRecord, dep
   if (routingOption(webhook, deps.backend.store.compiledKeyPath(webhook.id), queryOf(request.url ?? '')) !== 'legacy') return undefined;
   // A chunked body says nothing of its size: it may be as large as allowed.
   const declared = Number(request.headers['content-length']);
+  if (!deps.legacyWhileBehind(webhook.id)) throw legacyQueueFull(BEHIND, CLOSE);
   const held = deps.legacyRunner.reserve(webhook.id, Number.isSafeInteger(declared) && declared >= 0 ? declared : deps.limits.bodyBytes);
   if (!('error' in held)) return held;
   throw held.error === 'queue-full' ? legacyQueueFull(held.message, CLOSE) : unavailable(CLOSE, held.message);
 }
+
+const BEHIND = 'The forwarder is behind on accepting connections: until it catches up, each webhook’s legacy requests are spaced out; send it again (Retry-After).';
 
 function unavailable(headers: Record<string, string> = {}, description = 'The forwarder cannot store requests just now; send it again (Retry-After).'): HttpError {
   return new HttpError(503, 'temporarily_unavailable', description, { 'retry-after': '1', ...headers });

@@ -5,9 +5,10 @@
  * `forgetAfterMs` is forgotten with its buffer. Deliveries are written once per turn (socket-writer.ts).
  */
 import type { WebSocket } from 'ws';
-import type { ListenerServerMessage, RawWebhookMessage, WebhookMessage } from '../../common/webhook-protocol';
+import type { WebhookMessage } from '../../common/webhook-protocol';
 import type { Logger } from '../../common/logger';
-import { type ForwarderBackend, type TapLocally, withoutBody, worthReporting } from './forwarder-backend';
+import { type ForwarderBackend, type TapLocally, worthReporting } from './forwarder-backend';
+import { frameAround, frameOf } from './message-frame';
 import type { ListenerRegistry, ListenerSlot } from './listener-registry';
 import type { MessageIds } from './message-ids';
 import { sequenceOf } from './message-ids';
@@ -62,13 +63,13 @@ export function createMemoryBackend(options: MemoryBackendOptions): ForwarderBac
     },
     accept(webhookId, received, targets, summary) {
       const { id, sequence } = ids.next();
-      const message: WebhookMessage = { id, receivedAt: received.receivedAt, headers: received.headers, query: received.query, body: received.body, rawBody: received.rawBody };
+      const message: WebhookMessage = { id, ...received.message };
       if (targets.length > 0) {
-        const queue = (form: WebhookMessage | RawWebhookMessage): QueuedMessage => ({ id, sequence, frame: JSON.stringify({ type: 'message', message: form } satisfies ListenerServerMessage) });
+        const queue = (withBody: boolean): QueuedMessage => ({ id, sequence, frame: frameOf(frameAround(received, withBody), id) });
         let withBody: QueuedMessage | undefined;
         let rawOnly: QueuedMessage | undefined;
         for (const slot of targets) {
-          const queued = slot.rawBodyOnly ? (rawOnly ??= queue(withoutBody(message))) : (withBody ??= queue(message));
+          const queued = slot.rawBodyOnly ? (rawOnly ??= queue(false)) : (withBody ??= queue(true));
           const dropped = slot.buffer.add(queued);
           if (dropped > 0 && worthReporting(slot.buffer.dropped - dropped, slot.buffer.dropped)) {
             logger.warn('forwarder: resume buffer full, oldest messages dropped', { webhookId: slot.webhookId, listenerId: slot.listenerId, dropped: slot.buffer.dropped });

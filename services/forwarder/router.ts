@@ -22,6 +22,8 @@ export interface RouteInput {
   headers: Record<string, string>;
   query: Record<string, string>;
   body: unknown;
+  /** The body's JSON text, when at hand (message-frame.ts): the legacy sandbox is given it as it is. */
+  bodyJson?: string;
 }
 
 export interface Routed {

@@ -189,11 +189,14 @@ export async function listenSecure(app: FastifyInstance, host: string, port: num
   };
 }
 
-/** Starts a plain node server listening and returns its base URL (no trailing slash). */
-export async function listenServer(server: Server | HttpsServer, scheme: 'http' | 'https', host: string, port: number): Promise<string> {
+/**
+ * Starts a plain node server listening and returns its base URL (no trailing slash). `backlog`: connections
+ * the kernel may hold for accepting (capped by net.core.somaxconn; Node's default is 511).
+ */
+export async function listenServer(server: Server | HttpsServer, scheme: 'http' | 'https', host: string, port: number, backlog?: number): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, ...(backlog !== undefined && { backlog }) }, () => {
       server.off('error', reject);
       resolve();
     });

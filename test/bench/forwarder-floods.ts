@@ -15,6 +15,7 @@
  *                                                   # one address stands for many senders, limits lifted
  *   FLOOD_SPREAD=12 npx tsx …  legacy               # the flood from 12 addresses, limits on (many senders)
  *   REDIS=1 VIA_NGINX=1 npx tsx …  legacy           # everything through nginx in front of the instances
+ *   FORWARDER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npx tsx …  # Node flags for the forwarder children
  *
  * The legacy flood and its listener run in a process of their own (flood-sender.ts): the bench's process
  * holds only the other tenant's request and listener, so the other's times are the forwarder's, not

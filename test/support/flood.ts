@@ -51,7 +51,7 @@ export interface ChildOptions {
 }
 
 export async function startForwarderChild(options: ChildOptions): Promise<ForwarderChild> {
-  const child = spawn(process.execPath, [`--max-old-space-size=${options.heapMb}`, '--expose-gc', '--import', 'tsx', 'test/support/forwarder-process.ts'], {
+  const child = spawn(process.execPath, [`--max-old-space-size=${options.heapMb}`, '--expose-gc', ...(process.env.FORWARDER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'test/support/forwarder-process.ts'], {
     cwd: projectRoot,
     env: {
       ...process.env,

@@ -4,6 +4,7 @@
  * docs/legacy-functions.md for the design, the limits and the failure semantics.
  */
 import { stringBytes } from '../memory-size';
+import { webhookDataJson } from '../message-frame';
 import type { FairQueueLimits as QueueLimits, Reservation } from './fair-queue';
 import { createWorkerPool, type PoolAnswer } from './worker-pool';
 
@@ -16,6 +17,8 @@ export interface WebhookData {
   headers: Record<string, string>;
   query: Record<string, string>;
   body: unknown;
+  /** JSON text of `body`, when at hand: used as it is rather than serialising `body` again (message-frame.ts). */
+  bodyJson?: string;
 }
 
 export type LegacyOutcome =
@@ -141,7 +144,7 @@ function sandboxJob(source: string, webhook: WebhookData, registrations: readonl
   try {
     return {
       source,
-      webhookJson: JSON.stringify({ headers: webhook.headers, query: webhook.query, body: webhook.body }),
+      webhookJson: webhook.bodyJson === undefined ? JSON.stringify({ headers: webhook.headers, query: webhook.query, body: webhook.body }) : webhookDataJson(webhook.headers, webhook.query, webhook.bodyJson),
       dataJson: JSON.stringify(registrations.map((registration) => registration.data ?? null)),
     };
   } catch {
@@ -174,6 +177,7 @@ function toOutcome(
 function busyMessage(queue: QueueLimits): string {
   return `the forwarder's queue for legacy functions is full (at most ${queue.items} requests and ${queue.bytes} bytes wait); retry later`;
 }
+
 
 function queueFullMessage(queue: QueueLimits): string {
   return `this webhook's queue for its legacy function is full (at most ${queue.itemsPerKey} requests and ${queue.bytesPerKey} bytes wait); retry later`;

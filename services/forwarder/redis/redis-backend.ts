@@ -25,10 +25,11 @@ import { randomBytes } from 'node:crypto';
 import { ReplyError } from 'ioredis';
 import type { WebSocket } from 'ws';
 import type { Logger } from '../../../common/logger';
-import { CLOSE_REPLACED, type ListenerServerMessage, type RawWebhookMessage, type WebhookMessage } from '../../../common/webhook-protocol';
+import { CLOSE_REPLACED, type RawWebhookMessage } from '../../../common/webhook-protocol';
 import { type ForwarderBackend, type IntakeSummary, type TapLocally, withoutBody, worthReporting } from '../forwarder-backend';
 import { messageId, sequenceOf, timeText } from '../message-ids';
 import { HIGH_WATER_BYTES, sendAllCorked, type TurnWriter } from '../socket-writer';
+import { frameAround, type Received } from '../message-frame';
 import { ALIVE_PREFIX, KEYS, slotKey, tapChannel, WAKE_PREFIX } from './redis-keys';
 import type { SlotRecord } from './redis-mirror';
 import type { IntakeToStore, StoredIntake } from './redis-scripts';
@@ -375,10 +376,10 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       void release(key, now());
     },
     accept(webhookId, received, targets, summary) {
-      const message = { id: '', ...received };
+      const message = { id: '', ...received.message };
       const forms: [[string, string], [string, string]] = [
-        targets.some((slot) => !slot.rawBodyOnly) ? frameAround(message) : ['', ''],
-        targets.some((slot) => slot.rawBodyOnly) ? frameAround(withoutBody(message)) : ['', ''],
+        targets.some((slot) => !slot.rawBodyOnly) ? aroundIdText(received, true) : ['', ''],
+        targets.some((slot) => slot.rawBodyOnly) ? aroundIdText(received, false) : ['', ''],
       ];
       const intake: IntakeToStore = {
         webhookId,
@@ -447,12 +448,10 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   }
 }
 
-/** The frame of `message` split where its id goes: `{"type":"message","message":{"id":"` and the rest. */
-export function frameAround(message: WebhookMessage | RawWebhookMessage): [string, string] {
-  const { id: _id, ...rest } = message;
-  const frame = JSON.stringify({ type: 'message', message: { id: '\u0000', ...rest } } satisfies ListenerServerMessage);
-  const at = frame.indexOf('\\u0000');
-  return [frame.slice(0, at), frame.slice(at + '\\u0000'.length)];
+/** The frame of `received` split where its id's text goes, inside its quotes: `{"type":"message","message":{"id":"` and the rest. */
+export function aroundIdText(received: Received, withBody: boolean): [string, string] {
+  const [before, after] = frameAround(received, withBody);
+  return [`${before}"`, `"${after}`];
 }
 
 function parsePublishedTap(text: string): PublishedTap | undefined {

@@ -117,7 +117,8 @@ describe('a flood of large requests to one legacy webhook (in-process)', () => {
         return outcome;
       },
     };
-    const forwarder: RunningForwarder = await startForwarder({ store, legacyRunner: observed });
+    // The queue's own bound is what this test is about, whether or not its connections queue to be accepted.
+    const forwarder: RunningForwarder = await startForwarder({ store, legacyRunner: observed, legacySpacingWhileBehind: 0 });
     cleanup.push(() => runner.close(), () => forwarder.close());
     const floodListener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: flood.id, secret: flood.secret, listenerId: 'f', data: { room: 'a' } });
     const otherListener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: other.id, secret: other.secret, listenerId: 'o', data: { room: 'b' } });
@@ -178,7 +179,8 @@ describe('a flood of large requests to one legacy webhook (in-process)', () => {
         return runner.reserve(...args);
       },
     };
-    const forwarder = await startForwarder({ store, legacyRunner: observed });
+    // The queue's own bound is what this test is about, whether or not its connections queue to be accepted.
+    const forwarder = await startForwarder({ store, legacyRunner: observed, legacySpacingWhileBehind: 0 });
     cleanup.push(() => runner.close(), () => forwarder.close());
     const listener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: flood.id, secret: flood.secret, listenerId: 'f', data: { room: 'a' } });
     cleanup.push(() => listener.close());
@@ -214,6 +216,74 @@ describe('a flood of large requests to one legacy webhook (in-process)', () => {
     expect(floodRuns).toBe(accepted);
     expect(accepted).toBeLessThanOrEqual(QUEUE);
     await vi.waitFor(() => expect(listener.messages.all).toHaveLength(accepted), { timeout: 30_000 });
+  }, 60_000);
+});
+
+describe('a flood of one legacy webhook whose connections queue to be accepted (in-process)', () => {
+  const FLOOD = 20;
+  const QUEUE = 8;
+  const BODY = 64 * 1024;
+  const byRoom = 'function (hubData, webhookData) { return hubData.room === webhookData.body.room; }';
+  const webhookOf = (id: string, ownerId: string): WebhookRecord => ({ id, name: id, ownerId, secret: `secret-of-${id}`, keyPath: null, legacyFunction: byRoom, createdAt: 0 });
+
+  it('spaces its requests out: fewer bodies read than its queue allows, the rest refused before their bodies; another webhook’s taken', async () => {
+    const store = createWebhookStore();
+    const [flood, other] = [webhookOf('wh_flood', 'attacker'), webhookOf('wh_other', 'tenant')];
+    await store.seed(flood);
+    await store.seed(other);
+    const runner = createLegacyRunner({ workers: 1, maxQueuePerWebhook: QUEUE });
+    // Flood requests given room in the webhook's sandbox queue, their bodies to be read.
+    let held = 0;
+    const observed: LegacyRunner = {
+      ...runner,
+      reserve(...args) {
+        const room = runner.reserve(...args);
+        if (args[0] === flood.id && 'release' in room) held++;
+        return room;
+      },
+    };
+    const forwarder = await startForwarder({ store, legacyRunner: observed });
+    cleanup.push(() => runner.close(), () => forwarder.close());
+    const floodListener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: flood.id, secret: flood.secret, listenerId: 'f', data: { room: 'a' } });
+    const otherListener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: other.id, secret: other.secret, listenerId: 'o', data: { room: 'b' } });
+    cleanup.push(() => floodListener.close(), () => otherListener.close());
+
+    // All connect in one turn, so they wait in the kernel while the forwarder accepts one per turn. Each
+    // sends its headers and the first 1 KiB of its body, and holds the rest back.
+    const body = paddedBody('a', BODY);
+    const answers: { status: number; body: string }[] = [];
+    const requests = Array.from({ length: FLOOD }, () => {
+      const request_ = request(`${forwarder.url}/webhook/${flood.id}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+      const answered = new Promise<number>((resolve) => {
+        request_.on('response', (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => {
+            answers.push({ status: response.statusCode ?? 0, body: text });
+            resolve(response.statusCode ?? 0);
+          });
+        });
+        request_.on('error', () => resolve(0));
+      });
+      request_.write(body.slice(0, 1024));
+      return { request_, answered };
+    });
+    // Every request was either given room or answered, while its body was held back.
+    await vi.waitFor(() => expect(answers.length + held).toBe(FLOOD), { timeout: 30_000, interval: 20 });
+    // Its own queue would have held QUEUE bodies; while connections queued, its requests were spaced out.
+    expect(held).toBeGreaterThan(0);
+    expect(held).toBeLessThan(QUEUE);
+    expect(answers.every((answer) => answer.status === 429)).toBe(true);
+    expect(answers.map((answer) => (JSON.parse(answer.body) as { error_description: string }).error_description)).toContainEqual(expect.stringContaining('behind on accepting connections'));
+    // Another webhook's request is taken, routed and delivered meanwhile.
+    const { status, body: accepted } = await postRaw(`${forwarder.url}/webhook/${other.id}`, paddedBody('b', 100));
+    expect(status).toBe(202);
+    expect((await otherListener.nextMessage()).id).toBe((JSON.parse(accepted) as { id: string }).id);
+
+    for (const { request_ } of requests) request_.end(body.slice(1024));
+    const statuses = await Promise.all(requests.map(({ answered }) => answered));
+    expect(statuses.filter((code) => code === 202)).toHaveLength(held);
+    await vi.waitFor(() => expect(floodListener.messages.all).toHaveLength(held), { timeout: 30_000 });
   }, 60_000);
 });
 

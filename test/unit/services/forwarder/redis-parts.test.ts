@@ -1,23 +1,24 @@
 /**
- * The pure parts of the forwarder's Redis mode: a frame split where the id goes (the intake script
+ * The pure parts of the forwarder's Redis mode: a frame split where the id's text goes (the intake script
  * puts it there), intakes cut into scripts, slot keys (and their byte bound), change-stream versions,
  * and ids made from the shared sequence.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { messageId, sequenceOf, timeOf } from '../../../../services/forwarder/message-ids';
-import { frameAround, scriptParts } from '../../../../services/forwarder/redis/redis-backend';
+import { aroundIdText, scriptParts } from '../../../../services/forwarder/redis/redis-backend';
 import { MAX_SLOT_KEY_BYTES, slotKey } from '../../../../services/forwarder/redis/redis-keys';
 import { compareVersions, parseSlotKey } from '../../../../services/forwarder/redis/redis-mirror';
 
-describe('frameAround', () => {
+describe('aroundIdText', () => {
   it('prefix + id + suffix is the frame of the message with that id, whatever the body holds (a NUL too)', () => {
     fc.assert(
-      fc.property(fc.string(), fc.jsonValue(), fc.dictionary(fc.string(), fc.string()), (rawBody, body, headers) => {
-        const message = { id: '', receivedAt: '2026-11-26T12:00:00.000Z', headers, query: { hub: '\u0000' }, body, rawBody };
-        const [prefix, suffix] = frameAround(message);
+      fc.property(fc.base64String(), fc.jsonValue(), fc.dictionary(fc.string(), fc.string()), fc.boolean(), (rawBody, body, headers, withBody) => {
+        const message = { receivedAt: '2026-11-26T12:00:00.000Z', headers, query: { hub: '\u0000' }, body, rawBody };
+        const [prefix, suffix] = aroundIdText({ message, bodyJson: JSON.stringify(body) }, withBody);
         const id = messageId(1_700_000_000_000, 42);
-        expect(prefix + id + suffix).toBe(JSON.stringify({ type: 'message', message: { ...message, id } }));
+        const { body: _body, ...raw } = message;
+        expect(prefix + id + suffix).toBe(JSON.stringify({ type: 'message', message: { id, ...(withBody ? message : raw) } }));
       }),
     );
   });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nestingExceeds, parseJsonSafely } from '../../../../services/forwarder/safe-json';
 
@@ -11,6 +12,26 @@ describe('parseJsonSafely', () => {
     expect(nestingExceeds('[[[[]]]]', 3)).toBe(true);
     expect(nestingExceeds('{"a":"[[[[[[\\"[[[["}', 1)).toBe(false);
     expect(parseJsonSafely('['.repeat(1_000_000), 64)).toEqual({ ok: false, problem: 'The JSON body is nested deeper than 64 levels.' });
+  });
+
+  it('finds the depth a character-by-character scan finds, on any text of brackets, quotes and backslashes', () => {
+    const oneByOne = (text: string, maxDepth: number) => {
+      let depth = 0;
+      let inString = false;
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (inString) {
+          if (c === '\\') i++;
+          else if (c === '"') inString = false;
+        } else if (c === '"') inString = true;
+        else if (c === '[' || c === '{') {
+          if (++depth > maxDepth) return true;
+        } else if (c === ']' || c === '}') depth--;
+      }
+      return false;
+    };
+    const texts = fc.array(fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', ':', ','), { maxLength: 60 }).map((parts) => parts.join(''));
+    fc.assert(fc.property(texts, fc.nat({ max: 6 }), (text, maxDepth) => nestingExceeds(text, maxDepth) === oneByOne(text, maxDepth)), { numRuns: 2000 });
   });
 
   it('refuses malformed JSON', () => {
