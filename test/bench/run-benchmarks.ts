@@ -254,11 +254,14 @@ async function deliveryTimes(info: { url: string; webhookId: string; secret: str
   const probe = await TestListener.connect({ forwarderUrl: info.url, webhookId: info.webhookId, secret: info.secret, listenerId: 'latency-probe', data: { $key: 'latency-probe' } });
   const sentAt = new Map<number, number>();
   const latencies: number[] = [];
-  probe.socket.on('message', (data: Buffer) => {
+  // Timed as the frame arrives, before the probe's own handler validates and acknowledges it: that work is
+  // the test listener's, in the sender's process, and the floor's times count nothing like it.
+  probe.socket.prependListener('message', (data: Buffer) => {
+    const receivedAt = performance.now();
     const frame = JSON.parse(data.toString()) as { type: string; message?: { body: { seq: number } } };
     if (frame.type !== 'message') return;
     const started = sentAt.get(frame.message!.body.seq);
-    if (started !== undefined) latencies.push(performance.now() - started);
+    if (started !== undefined) latencies.push(receivedAt - started);
   });
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const warmUp: Promise<number>[] = [];
