@@ -57,7 +57,11 @@ async function signedIn(browser: Browser, size: (typeof SIZES)[number], theme: (
 }
 
 async function showHome(page: Page): Promise<void> {
-  await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
+  await page.getByRole('tab', { name: 'Hubs' }).click();
+  // A narrow window's sidebar is a rail: its hub list is in the drawer the header's button opens.
+  const hubs = page.getByRole('navigation', { name: 'Hubs' });
+  if ((await hubs.count()) === 0) await page.getByRole('button', { name: 'Sidebar' }).click();
+  await hubs.getByRole('button', { name: 'Home', exact: true }).click();
   const devices = page.getByRole('region', { name: 'Devices on Home' });
   await expect(devices.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
   await expect(devices.getByRole('article').first()).toBeVisible();
@@ -84,7 +88,7 @@ async function showSettings(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible();
 }
 
-/** A thermostat's history over the week (issue 16 §2), drawn from the hub's backfilled year. */
+/** A thermostat's history over the week, drawn from the hub's backfilled year. */
 async function showHistory(page: Page): Promise<void> {
   await showHome(page);
   const devices = page.getByRole('region', { name: 'Devices on Home' });
@@ -94,14 +98,20 @@ async function showHistory(page: Page): Promise<void> {
   await expect(dialog.getByRole('img', { name: /^Temperature over the last 7 days: minimum/ })).toBeVisible();
 }
 
-/** The home's energy per day over the month. */
+/** The Energy view across every hub, this month beside the last. */
 async function showEnergy(page: Page): Promise<void> {
-  await page.keyboard.press('Escape');
+  await closeDialog(page);
+  await page.getByRole('tab', { name: 'Energy' }).click();
+  const view = page.getByRole('region', { name: 'Energy' });
+  await view.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Month', exact: true }).click();
+  await expect(view.getByRole('region', { name: 'Devices by energy used' })).toBeVisible();
+}
+
+/** What is on across Home, with a turn-off per device and per class. */
+async function showWhatsOn(page: Page): Promise<void> {
   await showHome(page);
-  await page.getByRole('region', { name: 'Devices on Home' }).getByRole('button', { name: 'Energy', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Energy on Home' });
-  await dialog.getByRole('group', { name: 'Range' }).getByRole('button', { name: 'Month', exact: true }).click();
-  await expect(dialog.getByRole('img', { name: /^Energy used per day over the last 31 days/ })).toBeVisible();
+  await page.getByRole('region', { name: 'Devices on Home' }).getByRole('button', { name: /What.s on/ }).click();
+  await expect(page.getByRole('dialog', { name: /What.s on at Home/ }).getByRole('list', { name: 'On now' })).toBeVisible();
 }
 
 async function closeDialog(page: Page): Promise<void> {
@@ -113,6 +123,7 @@ const SCENES: Record<string, (page: Page) => Promise<void>> = {
   devices: showHome,
   history: showHistory,
   energy: showEnergy,
+  'whats-on': showWhatsOn,
   webhooks: async (page) => {
     await closeDialog(page);
     await showWebhooks(page);

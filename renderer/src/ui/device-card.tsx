@@ -97,7 +97,11 @@ function StateLine({ device, pending, unavailable }: { device: Device; pending: 
           Unavailable
         </span>
       )}
-      {text !== null && <span className="device-state-text">{text}</span>}
+      {text !== null && (
+        <span className="device-state-text" title={text}>
+          {text}
+        </span>
+      )}
     </p>
   );
 }

@@ -20,7 +20,7 @@ export function DeviceFilters({ filter, zones, classes, shown, total, onChange }
   return (
     <div className="device-filters" role="search">
       <label>
-        Search devices{' '}
+        <span className="filter-label">Search devices</span>{' '}
         <input type="search" value={filter.query} placeholder="Name" onChange={(event) => onChange({ ...filter, query: event.target.value })} />
       </label>
       <FilterChoice label="Zone" all="All zones" value={filter.zone} choices={zones} onChange={(zone) => onChange({ ...filter, zone })} />
@@ -47,7 +47,7 @@ export function DeviceFilters({ filter, zones, classes, shown, total, onChange }
 function FilterChoice(props: { label: string; all: string; value: string; choices: readonly string[]; labelOf?(choice: string): string; onChange(value: string): void }) {
   return (
     <label>
-      {props.label}{' '}
+      <span className="filter-label">{props.label}</span>{' '}
       <select value={props.value} onChange={(event) => props.onChange(event.target.value)}>
         <option value="">{props.all}</option>
         {props.choices.map((choice) => (

@@ -16,6 +16,7 @@ import { FlowsPanel } from './flows-panel';
 import { LiveBanner } from './live-banner';
 import { LiveIndicator } from './live-indicator';
 import { type NotLive, NotLiveContext } from './not-live-context';
+import { useMediaQuery } from './use-media-query';
 import { useLinked, useStores } from './stores-context';
 import { useProgressiveLimit } from './use-progressive-limit';
 import { WhatsOnDialog } from './whats-on-dialog';
@@ -33,6 +34,8 @@ export function DevicesPanel() {
   const [routesOpen, setRoutesOpen] = useState(false);
   const blockedId = useId();
   const notLive = useNotLive(hub?.name ?? '', blockedId);
+  // A narrow window lays the head in one line and folds routes and flows beside the filters (styles.css, the same width).
+  const compact = useMediaQuery('(max-width: 960px)');
   if (!hub) return <div className="devices-panel" />;
 
   const busy = snapshot.status === 'loading' || snapshot.status === 'idle';
@@ -41,7 +44,7 @@ export function DevicesPanel() {
   const reload = () => openHub.getState().reload();
 
   return (
-    <section className="devices-panel" aria-label={`Devices on ${hub.name}`} aria-busy={busy}>
+    <section className="devices-panel" aria-label={`Devices on ${hub.name}`} aria-busy={busy} data-compact={compact || undefined}>
       <div className="devices-head">
         <p className="panel-title">{hub.name}</p>
         <div role="status" aria-live="polite" className="devices-status">
@@ -72,7 +75,7 @@ export function DevicesPanel() {
       {loaded && <RouteDetails open={routesOpen} onToggle={setRoutesOpen} />}
       {loaded && <ControlNote />}
       <NotLiveContext.Provider value={notLive}>
-        {loaded && <FlowsPanel />}
+        {loaded && <FlowsPanel compact={compact} />}
         {loaded && <LiveDeviceGroups hubName={hub.name} />}
       </NotLiveContext.Provider>
     </section>
@@ -100,7 +103,12 @@ function DevicesSummary() {
   const route = useStore(openHub, (s) => s.route);
   const time = route && formatFetchedAt(route.fetchedAt);
   const text = [deviceCountLabel(count, count, false), route && routeInUseLabel(route), time && `updated ${time}`].filter(Boolean).join(' · ');
-  return <p className="muted">{text}</p>;
+  // A narrow window cuts this line to its width: the whole of it on hover.
+  return (
+    <p className="muted" title={text}>
+      {text}
+    </p>
+  );
 }
 
 /** Goes to the Energy view (docs/insights-app.md, "Energy") when the hub keeps the history of any meter; or says why there is no history at all. */
@@ -174,17 +182,19 @@ function RouteDetails({ open, onToggle }: { open: boolean; onToggle(open: boolea
   return (
     <details className="route-details" open={open} onToggle={(event) => onToggle(event.currentTarget.open)}>
       <summary>{others.length > 0 ? 'Other routes' : 'Routes'}</summary>
-      {others.length > 0 && (
-        <ul>
-          {others.map((outcome, index) => (
-            <li key={`${outcome.kind}-${index}`}>{routeOutcomeLabel(outcome)}</li>
-          ))}
-        </ul>
-      )}
-      <label className="route-setting">
-        <input type="checkbox" checked={allowUnencrypted} onChange={(event) => void openHub.getState().allowUnencryptedRoutes(event.target.checked)} /> Use an
-        unencrypted LAN connection when no secure one works (your hub session crosses the network in the clear)
-      </label>
+      <div className="route-popover">
+        {others.length > 0 && (
+          <ul>
+            {others.map((outcome, index) => (
+              <li key={`${outcome.kind}-${index}`}>{routeOutcomeLabel(outcome)}</li>
+            ))}
+          </ul>
+        )}
+        <label className="route-setting">
+          <input type="checkbox" checked={allowUnencrypted} onChange={(event) => void openHub.getState().allowUnencryptedRoutes(event.target.checked)} /> Use
+          an unencrypted LAN connection when no secure one works (your hub session crosses the network in the clear)
+        </label>
+      </div>
     </details>
   );
 }

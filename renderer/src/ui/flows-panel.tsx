@@ -1,6 +1,7 @@
 /**
  * The open hub's flows as one compact strip beside the devices (issue 13 §5): a start button per flow
- * and, next to it, the result of its last start and when. Hidden when the session may not see flows.
+ * and, next to it, the result of its last start and when. Hidden when the session may not see flows; in
+ * a narrow window, one "Flows (n)" summary that opens over the devices.
  */
 import { useContext } from 'react';
 import { useStore } from 'zustand';
@@ -9,16 +10,39 @@ import { flowResultLabel, flowStartedAtLabel } from '../format/flow-labels';
 import { NotLiveContext } from './not-live-context';
 import { useLinked, useStores } from './stores-context';
 
-export function FlowsPanel() {
+export function FlowsPanel({ compact = false }: { compact?: boolean }) {
   const { openHub } = useStores();
   const permissions = useStore(openHub, (s) => s.permissions);
   const state = useStore(openHub, (s) => s.flows);
   if (permissions.flows === 'none' || state.status === 'none') return null;
-  const cannotStart = state.status === 'loaded' && !state.list.canStart ? (permissions.reason ?? 'You may see flows on this hub but not start them.') : undefined;
 
+  const flowCount = state.status === 'loaded' ? ` (${state.list.flows.length})` : '';
+  // A narrow window folds the strip into one summary, so the devices start near the top (docs/device-controls.md, "App shell").
+  if (compact) {
+    return (
+      <details className="flows-strip compact">
+        <summary>Flows{flowCount}</summary>
+        <section className="flows-popover" aria-label="Flows">
+          <FlowsContent />
+        </section>
+      </details>
+    );
+  }
   return (
     <section className="flows-strip" aria-label="Flows">
       <h2 className="flows-title">Flows</h2>
+      <FlowsContent />
+    </section>
+  );
+}
+
+function FlowsContent() {
+  const { openHub } = useStores();
+  const permissions = useStore(openHub, (s) => s.permissions);
+  const state = useStore(openHub, (s) => s.flows);
+  const cannotStart = state.status === 'loaded' && !state.list.canStart ? (permissions.reason ?? 'You may see flows on this hub but not start them.') : undefined;
+  return (
+    <>
       {state.status === 'loading' && <p className="muted">Loading flows…</p>}
       {state.status === 'error' && (
         <p className="error-text">
@@ -37,7 +61,7 @@ export function FlowsPanel() {
         </ul>
       )}
       {cannotStart && <p className="muted flows-note">{cannotStart}</p>}
-    </section>
+    </>
   );
 }
 

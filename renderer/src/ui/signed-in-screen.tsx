@@ -1,5 +1,5 @@
 /** Signed in: the app shell — a fixed header (who, how the sign-in is kept), a collapsible sidebar (views, hubs) and the scrolling content region. */
-import { useCallback, useDeferredValue, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { SessionView, UserView } from '../../../common/ipc-contract';
 import { ActionError } from './action-error';
@@ -14,8 +14,12 @@ import { ShortcutsDialog } from './shortcuts-dialog';
 import { useStores } from './stores-context';
 import { useAppShortcuts } from './use-app-shortcuts';
 import { useHubShortcuts } from './use-hub-shortcuts';
+import { useMediaQuery } from './use-media-query';
 import { type AppView, ViewPanel, ViewTabs } from './view-tabs';
 import { WebhooksView } from './webhooks-view';
+
+/** Where the sidebar becomes a rail of icons (styles.css, the same width). */
+const NARROW = '(max-width: 960px)';
 
 const STORAGE_HINT: Partial<Record<SessionView['tokenStorage'], string>> = {
   'memory-only': 'Sign-in kept until Hubdesk quits',
@@ -26,9 +30,32 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
   const { session, preferences } = useStores();
   const tokenStorage = useStore(session, (s) => s.session?.tokenStorage);
   const collapsed = useStore(preferences, (s) => s.sidebarCollapsed);
+  // A narrow window keeps the views as a rail of icons; the toggle opens the whole sidebar over the content.
+  const narrow = useMediaQuery(NARROW);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const drawer = narrow && drawerOpen;
+  const sidebar = narrow ? (drawer ? 'drawer' : 'rail') : collapsed ? 'collapsed' : 'expanded';
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
+  // Escape folds the drawer wherever the focus is.
+  useEffect(() => {
+    if (!drawer) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && closeDrawer();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [drawer, closeDrawer]);
   const fullName = `${user.firstname} ${user.lastname}`.trim();
   const hint = tokenStorage ? STORAGE_HINT[tokenStorage] : undefined;
-  const showHubs = useCallback(() => onView('hubs'), [onView]);
+  const showHubs = useCallback(() => {
+    setDrawerOpen(false);
+    onView('hubs');
+  }, [onView]);
+  const showView = useCallback(
+    (next: AppView) => {
+      setDrawerOpen(false);
+      onView(next);
+    },
+    [onView],
+  );
   const showSettings = useCallback(() => onView('settings'), [onView]);
   useHubShortcuts(showHubs);
   // Issue 13 §4: the command palette (Ctrl/⌘+K) and the shortcuts sheet (?), one open at a time.
@@ -42,7 +69,7 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
 
   // The app shell (issue 13 §1): header and sidebar stay put, only the content region scrolls.
   return (
-    <div className="signed-in app-shell" data-sidebar={collapsed ? 'collapsed' : 'expanded'}>
+    <div className="signed-in app-shell" data-sidebar={sidebar}>
       <a className="skip-link" href="#app-content">
         Skip to the content
       </a>
@@ -51,10 +78,10 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
           type="button"
           className="sidebar-toggle"
           aria-label="Sidebar"
-          aria-expanded={!collapsed}
+          aria-expanded={narrow ? drawer : !collapsed}
           aria-controls="app-sidebar"
-          title={collapsed ? 'Show the sidebar' : 'Hide the sidebar'}
-          onClick={() => preferences.getState().setSidebarCollapsed(!collapsed)}
+          title={(narrow ? drawer : !collapsed) ? 'Hide the sidebar' : 'Show the sidebar'}
+          onClick={() => (narrow ? setDrawerOpen(!drawerOpen) : preferences.getState().setSidebarCollapsed(!collapsed))}
         >
           <span aria-hidden="true">☰</span>
         </button>
@@ -72,10 +99,18 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
       <Notices />
       <div className="app-body">
         {/* On the Webhooks tab the sidebar is the view tabs alone: the inspector's panes need the width (docs/webhooks-app.md, "Layout"). */}
-        <aside id="app-sidebar" className="app-sidebar" aria-label="Sidebar" hidden={collapsed} data-view={view}>
-          <ViewTabs current={view} onChange={onView} vertical />
-          {view !== 'webhooks' && <HubList onOpen={showHubs} />}
+        {/* Narrow: a rail of the views' icons, or (toggled) the whole sidebar over the content, closed by Escape or a choice. */}
+        <aside
+          id="app-sidebar"
+          className="app-sidebar"
+          aria-label="Sidebar"
+          hidden={!narrow && collapsed}
+          data-view={view}
+        >
+          <ViewTabs current={view} onChange={showView} vertical />
+          {view !== 'webhooks' && (!narrow || drawer) && <HubList onOpen={showHubs} />}
         </aside>
+        {drawer && <div className="drawer-backdrop" aria-hidden="true" onClick={closeDrawer} />}
         <main id="app-content" className="app-content" tabIndex={-1} data-view={shown}>
           {shown === 'hubs' && (
             <ViewPanel view="hubs" className="hubs-view">
@@ -83,7 +118,7 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
             </ViewPanel>
           )}
           {shown === 'energy' && (
-            <ViewPanel view="energy">
+            <ViewPanel view="energy" className="energy-panel">
               <EnergyView onOpenSettings={showSettings} />
             </ViewPanel>
           )}

@@ -1,17 +1,20 @@
 /**
  * The app's views as a tab list (WAI-ARIA tabs: arrow keys, Home and End move between tabs). In the
- * sidebar the list is vertical: Up and Down move as well as Left and Right.
+ * sidebar the list is vertical: Up and Down move as well as Left and Right. Each tab has an icon and its
+ * label; a narrow window's sidebar shows the icons alone (docs/device-controls.md, "App shell").
  */
-import { type KeyboardEvent, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, useRef } from 'react';
+import { LineIcon } from './line-icon';
 import type { View } from '../stores/preferences-store';
 
 export type AppView = View;
 
-const TABS: { view: AppView; label: string }[] = [
-  { view: 'hubs', label: 'Hubs' },
-  { view: 'energy', label: 'Energy' },
-  { view: 'webhooks', label: 'Webhooks' },
-  { view: 'settings', label: 'Settings' },
+/** Each view's icon: all a narrow window's sidebar shows of its tab, the label then being the tab's accessible name. */
+const TABS: { view: AppView; label: string; icon: ReactNode }[] = [
+  { view: 'hubs', label: 'Hubs', icon: <path d="M4 11l8-6.5 8 6.5M6.5 9.5V19h11V9.5M10 19v-5h4v5" /> },
+  { view: 'energy', label: 'Energy', icon: <path d="M13 3L6 13.5h5.5L10 21l8-11h-5.5z" /> },
+  { view: 'webhooks', label: 'Webhooks', icon: <path d="M9 7a3 3 0 1 1 4.5 2.6L10 16M6.5 14.5a3 3 0 1 0 3.5 4.4h7.5M17.5 12a3 3 0 1 1-1.2 5.8" /> },
+  { view: 'settings', label: 'Settings', icon: <path d="M4 7h10M18 7h2M4 17h2M10 17h10M14 4.5v5M8 14.5v5" /> },
 ];
 
 export const tabId = (view: AppView) => `tab-${view}`;
@@ -32,7 +35,7 @@ export function ViewTabs({ current, onChange, vertical = false }: { current: App
   };
   return (
     <div role="tablist" aria-label="Views" aria-orientation={vertical ? 'vertical' : 'horizontal'} className="view-tabs">
-      {TABS.map(({ view, label }, index) => (
+      {TABS.map(({ view, label, icon }, index) => (
         <button
           key={view}
           ref={(element) => void (refs.current[index] = element)}
@@ -44,8 +47,12 @@ export function ViewTabs({ current, onChange, vertical = false }: { current: App
           tabIndex={view === current ? 0 : -1}
           onClick={() => onChange(view)}
           onKeyDown={(event) => move(event, index)}
+          title={label}
         >
-          {label}
+          <LineIcon className="tab-icon" size={20}>
+            {icon}
+          </LineIcon>
+          <span className="tab-label">{label}</span>
         </button>
       ))}
     </div>

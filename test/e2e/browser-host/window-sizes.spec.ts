@@ -1,0 +1,154 @@
+/**
+ * Every window size (docs/device-controls.md, "App shell"), end to end against the reference stack:
+ * - at 800×600 the sidebar is a rail of the views' icons (each still named), the header's toggle lays the
+ *   whole sidebar over the content and a choice (or Escape) folds it again; the devices' head is one line
+ *   with the routes and flows folded beside the filters, so the first card starts within the top 200 px;
+ *   the header and the rail stay put while the grid scrolls; nothing scrolls sideways; axe finds nothing,
+ *   in light and dark;
+ * - at 1280×800 the cards' heights do not change as their values do.
+ */
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { axeViolations } from '../support/axe';
+import { type SignedInApp, startAppOnHome } from '../support/browser-host';
+import type { HubClient } from '../support/hub-client';
+
+// The page functions run in Chromium; tests are type-checked without the DOM library.
+declare const document: { scrollingElement: { scrollTop: number; scrollLeft: number; scrollWidth: number; clientWidth: number } | null };
+interface ScrollBox {
+  scrollTop: number;
+  scrollHeight: number;
+  clientHeight: number;
+  scrollWidth: number;
+  clientWidth: number;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+let app: SignedInApp;
+let page: Page;
+let home: Locator;
+let hub: HubClient;
+
+test.beforeAll(async ({ browser }) => {
+  // Opened on Home at 1280×800 (the sidebar's hub list is there to click); bypassCSP for axe.
+  ({ app, page, home, hub } = await startAppOnHome(browser, 'e2e-window-sizes', { viewport: { width: 1280, height: 800 }, bypassCSP: true }));
+});
+test.afterAll(() => app?.close());
+
+const sidebar = () => page.getByRole('complementary', { name: 'Sidebar' });
+const hubList = () => page.getByRole('navigation', { name: 'Hubs' });
+const toggle = () => page.getByRole('button', { name: 'Sidebar' });
+
+const pageScroll = () =>
+  page.evaluate(() => {
+    const root = document.scrollingElement!;
+    return { top: root.scrollTop, left: root.scrollLeft, overflowsSideways: root.scrollWidth > root.clientWidth };
+  });
+
+/** Every card's height, by name, as laid out now. */
+async function cardHeights(): Promise<Record<string, number>> {
+  const heights: Record<string, number> = {};
+  for (const card of await home.getByRole('article').all()) {
+    const name = await card.getAttribute('aria-label');
+    const box = await card.boundingBox();
+    if (name && box) heights[name] = Math.round(box.height);
+  }
+  return heights;
+}
+
+test('at 1280×800 a card keeps its height as its values change', async () => {
+  const thermostat = home.getByRole('article', { name: 'Living room thermostat', exact: true });
+  const before = await cardHeights();
+  expect(Object.keys(before).length).toBeGreaterThanOrEqual(8);
+  const device = await hub.device('Living room thermostat');
+  // A target with more digits, and the thermostat turned off: its state line grows by a third.
+  await hub.setCapability(device.id, 'target_temperature', 22.5);
+  await hub.setCapability(device.id, 'thermostat_mode', 'off');
+  await expect(thermostat).toContainText(/set to 22\.5 °C · Off/);
+  const lamp = await hub.device('Bedside lamp');
+  await hub.setCapability(lamp.id, 'onoff', !(lamp.capabilitiesObj?.onoff?.value ?? false));
+  await expect.poll(async () => (await cardHeights())['Bedside lamp']).toBe(before['Bedside lamp']);
+  expect(await cardHeights()).toEqual(before);
+});
+
+test('at 800×600 the sidebar is a rail of named icons, and the first card starts within the top 200 px', async () => {
+  await page.setViewportSize({ width: 800, height: 600 });
+  await expect(toggle()).toHaveAttribute('aria-expanded', 'false');
+  await expect(hubList()).toHaveCount(0);
+  const rail = await sidebar().boundingBox();
+  expect(rail!.width).toBeLessThanOrEqual(64);
+  for (const name of ['Hubs', 'Energy', 'Webhooks', 'Settings']) await expect(sidebar().getByRole('tab', { name })).toBeVisible();
+
+  const first = await home.getByRole('article').first().boundingBox();
+  expect(first!.y).toBeLessThanOrEqual(200);
+  expect(await pageScroll()).toEqual({ top: 0, left: 0, overflowsSideways: false });
+  // The head's summary is cut to its width here, and whole on hover.
+  const summary = home.getByRole('status').getByTitle(/devices · .*updated/);
+  await expect(summary).toBeVisible();
+  expect(await summary.evaluate((element) => (element as unknown as ScrollBox).scrollWidth > (element as unknown as ScrollBox).clientWidth)).toBe(true);
+});
+
+test('at 800×600 the flows and the routes open over the devices from their summaries', async () => {
+  const flows = home.getByText(/^Flows \(\d+\)$/);
+  await flows.click();
+  const list = home.getByRole('region', { name: 'Flows' });
+  await expect(list.getByRole('button').first()).toBeVisible();
+  const firstCard = await home.getByRole('article').first().boundingBox();
+  // Opened over the grid: the cards did not move.
+  await flows.click();
+  await expect(list).toBeHidden();
+  expect(await home.getByRole('article').first().boundingBox()).toEqual(firstCard);
+  await home.getByText(/^(Other routes|Routes)$/).click();
+  await expect(home.getByRole('checkbox', { name: /unencrypted LAN/ })).toBeVisible();
+  await home.getByText(/^(Other routes|Routes)$/).click();
+});
+
+test('at 800×600 the toggle lays the whole sidebar over the content; a hub chosen there, or Escape, folds it', async () => {
+  await toggle().click();
+  await expect(toggle()).toHaveAttribute('aria-expanded', 'true');
+  await expect(hubList()).toBeVisible();
+  await hubList().getByRole('button', { name: 'Holiday cabin', exact: true }).click();
+  await expect(toggle()).toHaveAttribute('aria-expanded', 'false');
+  await expect(hubList()).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Devices on Holiday cabin' }).getByRole('article').first()).toBeVisible();
+
+  await toggle().click();
+  await expect(hubList()).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(hubList()).toHaveCount(0);
+  await expect(toggle()).toHaveAttribute('aria-expanded', 'false');
+  await toggle().click();
+  await hubList().getByRole('button', { name: 'Home', exact: true }).click();
+  await expect(home.getByRole('article').first()).toBeVisible();
+
+  // The rail's tabs still switch views.
+  await sidebar().getByRole('tab', { name: 'Settings' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Settings' })).toBeVisible();
+  await sidebar().getByRole('tab', { name: 'Hubs' }).click();
+  await expect(home.getByRole('article').first()).toBeVisible();
+});
+
+test('at 800×600 the header and the rail stay put while the grid scrolls, and nothing scrolls sideways', async () => {
+  const content = page.getByRole('main');
+  const headerBefore = await page.getByRole('banner').boundingBox();
+  const railBefore = await sidebar().boundingBox();
+  await content.hover();
+  await page.mouse.wheel(0, 1500);
+  await expect.poll(() => content.evaluate((element) => (element as unknown as ScrollBox).scrollTop)).toBeGreaterThan(200);
+  expect(await page.getByRole('banner').boundingBox()).toEqual(headerBefore);
+  expect(await sidebar().boundingBox()).toEqual(railBefore);
+  expect(await pageScroll()).toEqual({ top: 0, left: 0, overflowsSideways: false });
+  expect(await content.evaluate((element) => (element as unknown as ScrollBox).scrollWidth <= (element as unknown as ScrollBox).clientWidth)).toBe(true);
+});
+
+test('axe finds nothing at 800×600, rail and drawer, in light and dark', async () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await axeViolations(page)).toEqual([]);
+    await toggle().click();
+    await expect(hubList()).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(hubList()).toHaveCount(0);
+  }
+});
