@@ -115,8 +115,18 @@ export function stackedBarsOptions({ theme, width, height, units, labels, colour
     scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
     series: [{}, ...colours.map((colour) => ({ stroke: colour, fill: colour, width: 0, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.7, 48], align: 0 }) }))],
     axes: [
-      axis(theme, { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? (labels[v] ?? '') : '')), space: 48 }),
+      axis(theme, { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? (labels[v] ?? '') : '')), space: labelSpace(labels) }),
       axis(theme, { size: 72, values: (_u, splits) => splits.map((v) => `${v} ${units}`) }),
     ],
   };
+}
+
+/**
+ * The room a bar label needs (uPlot's `space`: the least distance between two labelled ticks): its
+ * longest label's width, about 7 px a character at the axis's size, and a gap. At 48 px whatever the
+ * labels, a month's "Mon, Nov 9" ran into "Wed, Nov 11".
+ */
+export function labelSpace(labels: readonly string[]): number {
+  const longest = labels.reduce((most, label) => Math.max(most, label.length), 0);
+  return Math.max(48, longest * 7 + 16);
 }
