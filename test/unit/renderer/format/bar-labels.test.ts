@@ -1,9 +1,9 @@
 /**
- * renderer/src/ui/chart-options.ts: a bar chart's labels get room for the longest of them, so a month's
+ * renderer/src/format/bar-labels.ts: a bar chart's labels get room for the longest of them, so a month's
  * day names never run into each other; short labels keep the least room.
  */
 import { describe, expect, it } from 'vitest';
-import { labelSpace } from '../../../../renderer/src/ui/chart-options';
+import { labelSpace } from '../../../../renderer/src/format/bar-labels';
 
 describe('labelSpace', () => {
   it('gives the longest label its width and a gap, never less than the least room', () => {
