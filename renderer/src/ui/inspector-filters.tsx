@@ -1,8 +1,9 @@
 /**
  * The inspector's filters (issue 14 §4): full-text search, a key-path condition checked as it is
  * typed (with the position of what does not parse), outcome, webhook and method toggles, and a time
- * range. Main runs them over everything it keeps (the text and key path need the bodies); the list
- * then shows its answer. Typing waits a moment before asking; Clear filters shows everything again.
+ * range, those four folded under a "Filters" summary (docs/webhooks-app.md, "Finding messages"). Main runs
+ * them over everything it keeps (the text and key path need the bodies); the list then shows its answer.
+ * Typing waits a moment before asking; Clear filters shows everything again.
  */
 import { type Ref, useEffect, useId, useState } from 'react';
 import { useStore } from 'zustand';
@@ -45,6 +46,10 @@ export function InspectorFilters({ searchRef }: { searchRef?: Ref<HTMLInputEleme
 
   const toggle = <T extends string>(list: readonly T[] | undefined, value: T): T[] => (list?.includes(value) ? list.filter((item) => item !== value) : [...(list ?? []), value]);
   const active = isFiltering(filter);
+  // Outcome, webhook, method and time fold under one summary that counts what is chosen there, so the
+  // list starts near the top; open from the start when something there is chosen (an import, a reload).
+  const chosen = (filter.outcomes?.length ?? 0) + (filter.webhookIds?.length ?? 0) + (filter.methods?.length ?? 0) + (filter.from ? 1 : 0) + (filter.to ? 1 : 0);
+  const [moreOpen, setMoreOpen] = useState(chosen > 0);
 
   return (
     <div className="inspector-filters" role="search" aria-label="Find messages">
@@ -66,22 +71,27 @@ export function InspectorFilters({ searchRef }: { searchRef?: Ref<HTMLInputEleme
           className="mono"
         />
       </label>
+      <details className="more-filters" open={moreOpen} onToggle={(event) => setMoreOpen(event.currentTarget.open)}>
+        <summary>{chosen > 0 ? `Filters (${chosen})` : 'Filters'}</summary>
+        <div className="more-filters-body">
+          <ToggleGroup label="Outcome" values={OUTCOME_KINDS} chosen={filter.outcomes} name={(kind: OutcomeKind) => OUTCOME_LABELS[kind]} onToggle={(kind) => apply({ outcomes: toggle(filter.outcomes, kind) })} />
+          {views.length > 1 && (
+            <ToggleGroup label="Webhook" values={views.map((view) => view.id)} chosen={filter.webhookIds} name={titleOf} onToggle={(id) => apply({ webhookIds: toggle(filter.webhookIds, id) })} />
+          )}
+          <ToggleGroup label="Method" values={METHODS} chosen={filter.methods} name={(method) => method} onToggle={(method) => apply({ methods: toggle(filter.methods, method) })} />
+          <label>
+            From
+            <input type="datetime-local" step={1} value={toLocalInput(filter.from)} onChange={(event) => apply({ from: fromLocalInput(event.target.value) })} />
+          </label>
+          <label>
+            To
+            <input type="datetime-local" step={1} value={toLocalInput(filter.to)} onChange={(event) => apply({ to: fromLocalInput(event.target.value) })} />
+          </label>
+        </div>
+      </details>
       <span id={keyPathId} className={keyPathProblem ? 'error-text' : 'hint'}>
         {keyPathProblem ?? 'A key path, then exists, == or != and a value.'}
       </span>
-      <ToggleGroup label="Outcome" values={OUTCOME_KINDS} chosen={filter.outcomes} name={(kind: OutcomeKind) => OUTCOME_LABELS[kind]} onToggle={(kind) => apply({ outcomes: toggle(filter.outcomes, kind) })} />
-      {views.length > 1 && (
-        <ToggleGroup label="Webhook" values={views.map((view) => view.id)} chosen={filter.webhookIds} name={titleOf} onToggle={(id) => apply({ webhookIds: toggle(filter.webhookIds, id) })} />
-      )}
-      <ToggleGroup label="Method" values={METHODS} chosen={filter.methods} name={(method) => method} onToggle={(method) => apply({ methods: toggle(filter.methods, method) })} />
-      <label>
-        From
-        <input type="datetime-local" step={1} value={toLocalInput(filter.from)} onChange={(event) => apply({ from: fromLocalInput(event.target.value) })} />
-      </label>
-      <label>
-        To
-        <input type="datetime-local" step={1} value={toLocalInput(filter.to)} onChange={(event) => apply({ to: fromLocalInput(event.target.value) })} />
-      </label>
       <p className={filterError ? 'error-text' : 'muted'} role="status">
         {filterError ?? (searching ? 'Searching…' : active ? `${count} matching ${count === 1 ? 'message' : 'messages'}` : '')}
       </p>

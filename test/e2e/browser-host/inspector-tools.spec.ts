@@ -352,9 +352,13 @@ test('find messages: full-text search in bodies, a key-path condition checked as
   // matched no registration: everything but lamp-1, the one value the webhook routes.
   await filters.getByLabel('Key path').fill('');
   await expect(messageRows(page)).toHaveCount(5);
+  // Outcome, webhook, method and time are folded under "Filters", which counts what is chosen there.
+  await expect(filters.getByRole('group', { name: 'Outcome' })).toBeHidden();
+  await filters.getByText('Filters', { exact: true }).click();
   await filters.getByRole('group', { name: 'Outcome' }).getByRole('button', { name: 'No match' }).click();
   await expect(messageRows(page)).toHaveCount(4);
   await expect(messageRows(page).getByText('No match', { exact: true })).toHaveCount(4);
+  await expect(filters.getByText('Filters (1)', { exact: true })).toBeVisible();
 
   await filters.getByRole('button', { name: 'Clear filters' }).click();
   await expect(messageRows(page)).toHaveCount(5);
