@@ -1,5 +1,5 @@
 /**
- * "Copy as curl" (issue 14 §3): a POSIX shell command that sends a received webhook again, with the
+ * "Copy as curl" (docs/webhooks-app.md, "Copy as curl"): a POSIX shell command that sends a received webhook again, with the
  * same method, headers (hop-by-hop ones left out) and exactly the same body bytes.
  *
  * Every argument is single-quoted (the one character a single-quoted word cannot hold, `'`, is written

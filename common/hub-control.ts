@@ -1,5 +1,5 @@
 /**
- * Device control, flows and the realtime channel of a hub (issue 5; docs/interface.md A.5 for control
+ * Device control, flows and the realtime channel of a hub (docs/hub-realtime.md; docs/interface.md A.5 for control
  * and flows, §6.2 and A.3 for the realtime channel). Shared by the reference hub and
  * the app core, which parses everything a hub sends with these schemas.
  *

@@ -1,5 +1,5 @@
 /**
- * Insights (issue 16): the history a hub keeps of its devices' numeric and boolean capability values,
+ * Insights (docs/insights-app.md): the history a hub keeps of its devices' numeric and boolean capability values,
  * in the shapes of the Homey Web API's insights manager (the official `homey-api` client reads them):
  *
  *   GET /api/manager/insights/log                        → InsightsLogMap (keyed by log id)

@@ -120,7 +120,7 @@ export const DeviceListSchema = z.object({
 });
 export type DeviceList = z.infer<typeof DeviceListSchema>;
 
-// ---- Control and live updates (issue 5)
+// ---- Control and live updates (docs/hub-realtime.md)
 
 const deviceId = z.string().min(1).max(200);
 
@@ -222,7 +222,7 @@ export const HubSnapshotSchema = z.discriminatedUnion('status', [
 ]);
 export type HubSnapshot = z.infer<typeof HubSnapshotSchema>;
 
-// ---- Insights (issue 16 §2): a hub's history of its devices' values, as the charts need it.
+// ---- Insights (docs/insights-app.md): a hub's history of its devices' values, as the charts need it.
 
 export const InsightsResolutionSchema = z.enum(INSIGHTS_RESOLUTION_NAMES as [InsightsResolution, ...InsightsResolution[]]);
 export type { InsightsResolution };
@@ -388,7 +388,7 @@ export const INSPECTOR_PAGE_MAX_CHARS = 512 * 1024;
 /** Largest answer of `inspector.message` (serialised JSON characters); parts that do not fit are left out, and say so. */
 export const INSPECTOR_MESSAGE_MAX_CHARS = 900 * 1024;
 
-/** Signature schemes the inspector verifies (issue 14 §5; main/core/webhook-signatures.ts). */
+/** Signature schemes the inspector verifies (docs/webhooks-app.md, "Signatures"; main/core/webhook-signatures.ts). */
 export const SignatureSchemeSchema = z.enum(['standard-webhooks', 'github', 'stripe', 'slack']);
 export type SignatureScheme = z.infer<typeof SignatureSchemeSchema>;
 
@@ -489,7 +489,7 @@ export const WebhookMessageResultSchema = z.discriminatedUnion('status', [
 ]);
 export type WebhookMessageResult = z.infer<typeof WebhookMessageResultSchema>;
 
-/** Replay (issue 14 §3): a kept message sent again, to the forwarder's intake or to a URL the user gives, optionally edited. */
+/** Replay (docs/webhooks-app.md, "Replay"): a kept message sent again, to the forwarder's intake or to a URL the user gives, optionally edited. */
 export const REPLAY_RESPONSE_MAX_BYTES = 256 * 1024;
 /** How long main waits for the target's answer. */
 export const REPLAY_TIMEOUT_MS = 10_000;
@@ -517,7 +517,7 @@ export const ReplayRequestSchema = z
   .strict();
 export type ReplayRequest = z.infer<typeof ReplayRequestSchema>;
 
-/** Export and import (issue 14 §3; common/webhook-archive.ts): one message as a file holds it. */
+/** Export and import (docs/webhooks-app.md, "Replay"; common/webhook-archive.ts): one message as a file holds it. */
 const ArchivePairsSchema = z.record(z.string().max(1024), z.string().max(16 * 1024));
 export const ArchivedMessageSchema = z.object({
   webhookId: WebhookIdSchema,
@@ -584,7 +584,7 @@ export const InspectorPageRequestSchema = z
   .object({
     before: z.number().int().nonnegative().optional(),
     limit: z.number().int().min(1).max(INSPECTOR_PAGE_MAX_ENTRIES),
-    /** Only the entries that match (issue 14 §4; common/message-filter.ts). */
+    /** Only the entries that match (docs/webhooks-app.md, "Finding messages"; common/message-filter.ts). */
     filter: MessageFilterSchema.optional(),
   })
   .strict();
@@ -597,7 +597,7 @@ export const InspectorPageSchema = z.object({
 });
 export type InspectorPage = z.infer<typeof InspectorPageSchema>;
 
-// ---- The desktop (issue 13 §4): tray, start at login, notifications
+// ---- The desktop (docs/architecture.md, "The desktop"): tray, start at login, notifications
 
 /** Alarm capabilities a user may be told about, by kind (`alarm_smoke` → smoke; an unknown `alarm_*` → other). */
 export const ALARM_KINDS = ['smoke', 'water', 'tamper', 'motion', 'contact', 'other'] as const;

@@ -1,5 +1,5 @@
 /**
- * Finding messages in the inspector (issue 14 §4): filters by outcome, webhook, method and time, a
+ * Finding messages in the inspector (docs/webhooks-app.md, "Finding messages"): filters by outcome, webhook, method and time, a
  * full-text search over headers, query and body, and a key-path condition written with the
  * forwarder's own key-path parser and comparison:
  *

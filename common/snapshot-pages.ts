@@ -1,5 +1,5 @@
 /**
- * A hub's snapshot crosses from main to the window in pages (issue 13 §6). A 1,000-device home is a
+ * A hub's snapshot crosses from main to the window in pages (docs/benchmarks.md, "First render in steps"). A 1,000-device home is a
  * message of about 700 KB; checking it against the contract in the window took some 70 ms in one task,
  * before anything was drawn. The hosts send the devices beyond the last page first, as
  * `hubs.snapshotPage` messages of at most SNAPSHOT_PAGE_DEVICES devices, each its own task to parse and

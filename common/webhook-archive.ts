@@ -1,5 +1,5 @@
 /**
- * Export and import of inspector messages (issue 14 §3): HAR 1.2 (what browsers' and proxies' tools
+ * Export and import of inspector messages (docs/webhooks-app.md, "Export and import"): HAR 1.2 (what browsers' and proxies' tools
  * read) and NDJSON (one message a line, what scripts read). Pure, no Node API: the window builds the
  * file and reads one back.
  *

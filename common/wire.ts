@@ -116,6 +116,6 @@ export interface DelegationClaims {
   client_id: string;
 }
 
-/** Scopes the reference services know. `devices` implies `devices.readonly`. `insights.readonly`: the history of devices' values (issue 16). */
+/** Scopes the reference services know. `devices` implies `devices.readonly`. `insights.readonly`: the history of devices' values (docs/insights-app.md). */
 export const SCOPES = ['devices.readonly', 'devices', 'flow.readonly', 'flow.start', 'insights.readonly'] as const;
 export type Scope = (typeof SCOPES)[number];

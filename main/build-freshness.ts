@@ -1,5 +1,5 @@
 /**
- * Build only when the sources changed (issue 13 §6): `npm start` used to rebuild the renderer (browser
+ * Build only when the sources changed (docs/benchmarks.md, "Start-up on a built checkout"): `npm start` used to rebuild the renderer (browser
  * host) or everything (Electron) on every start. A build records a fingerprint of its sources (every
  * file's path, size and mtime under the given folders, plus single files such as configs and the
  * lockfile) together with the size and mtime of its output's entry file; the next start builds again only

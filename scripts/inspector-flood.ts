@@ -1,5 +1,5 @@
 /**
- * Reproduces issue 11 §2 (the app part) and measures the fix: starts the reference stack in this
+ * Reproduces the inspector flood of docs/security.md, "Byte budgets" (the app part), and measures the fix: starts the reference stack in this
  * process and the browser host as its own process, registers the demo webhook over the bridge, POSTs
  * 1,100 bodies of 256 KiB to it, then asks for the inspector's snapshot. Prints the host's resident
  * memory along the way, how the snapshot went, and whether the host is still running.

@@ -12,7 +12,7 @@ import { CLOUD_TIMEOUT_MS, type TokenEndpoint } from './token-endpoint';
 import type { TokenVault } from './token-vault';
 
 export const SESSION_REVOKED_REASON = 'Your sign-in has expired or was revoked. Please sign in again.';
-/** The embedded demo cloud starts afresh with the app, so a refused sign-in is its restart, not an expiry (issue 13 §2). */
+/** The embedded demo cloud starts afresh with the app, so a refused sign-in is its restart, not an expiry (docs/device-controls.md, "Connection state and deadlines"). */
 export const EMBEDDED_CLOUD_RESTARTED_REASON = 'The demo cloud built into Hubdesk restarted, so its sign-ins were reset. Please sign in again.';
 const NOT_SIGNED_IN = 'You are not signed in.';
 

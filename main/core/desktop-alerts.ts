@@ -1,5 +1,5 @@
 /**
- * What the user is told about while Hubdesk runs in the background (issue 13 §4): an alarm capability
+ * What the user is told about while Hubdesk runs in the background (docs/architecture.md, "The desktop"): an alarm capability
  * of the open hub turning on (smoke, water, tamper; motion and doors only when they chose), and the
  * open hub becoming unreachable or reachable again. Each kind has its switch in the desktop
  * preferences. This module decides what to say; the host shows it (natively, or in the renderer with

@@ -1,5 +1,5 @@
 /**
- * The desktop preferences (issue 13 §4): keep running in the tray when the window closes, start at
+ * The desktop preferences (docs/architecture.md, "The desktop"): keep running in the tray when the window closes, start at
  * login, and which notifications to show. Kept in the settings store, so main knows them before any
  * window exists. A stored value is untrusted (an older version, a hand edit): each field that does not
  * match falls back to its default on its own.

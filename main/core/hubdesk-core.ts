@@ -39,7 +39,7 @@ export interface CoreDeps {
   desktop?: DesktopHost;
 }
 
-/** The host's desktop integration (issue 13 §4), as the core uses it. */
+/** The host's desktop integration (docs/architecture.md, "The desktop"), as the core uses it. */
 export interface DesktopHost {
   /** The host has a tray icon, so "keep running in the tray when the window closes" can be offered. */
   tray: boolean;

@@ -1,5 +1,5 @@
 /**
- * A hub's history (issue 16 §2) as the window gets it: the logs by device and capability, and one
+ * A hub's history (docs/insights-app.md) as the window gets it: the logs by device and capability, and one
  * log's entries as two arrays of numbers (epoch ms, value) instead of ISO strings and `{t, v}` objects,
  * which keeps a year of hourly steps small on the link and ready for the chart. What the hub sent was
  * checked against common/insights.ts on arrival (hub-client.ts); the calls go through the hub session

@@ -1,5 +1,5 @@
 /**
- * Notices what makes the routes the core chose stale without any socket saying so (issue 13 §3): the
+ * Notices what makes the routes the core chose stale without any socket saying so (docs/architecture.md, "Control and the open hub"): the
  * machine's network changed (an interface or address appeared or went away), or the machine slept (the
  * clock jumped past the next tick by far more than a tick). Either calls `onWake` once per change; the
  * core then chooses routes again and reopens what it had open. Electron adds its own `powerMonitor`

@@ -1,5 +1,5 @@
 /**
- * The open hub: what the user is looking at, as one capability (issue 12 §1). Opening a hub reads its
+ * The open hub: what the user is looking at, as one capability (docs/architecture.md, "Control and the open hub"). Opening a hub reads its
  * devices (with permissions and favourites) and flows once — concurrent readers share one read — and
  * emits them as one `hubs.snapshot`; then its live channel (common/hub-control.ts, docs/hub-realtime.md):
  * one realtime socket on the session's current route, authenticated with the session token, subscribed

@@ -1,5 +1,5 @@
 /**
- * The inspector's history (issue 14 §6): every message the inspector keeps is kept across restarts,
+ * The inspector's history (docs/webhooks-app.md, "History"): every message the inspector keeps is kept across restarts,
  * with the protection of the tokens, within a byte bound and an age the user sets.
  *
  * - What is saved: the inspector's inputs (a tap event, a delivery, an imported message, a removed

@@ -1,5 +1,5 @@
 /**
- * Replay (issue 14 §3): a kept message sent again from main, to the webhook's intake on the forwarder
+ * Replay (docs/webhooks-app.md, "Replay"): a kept message sent again from main, to the webhook's intake on the forwarder
  * or to a URL the user gives (a local development server), exactly as received — method, headers
  * without the hop-by-hop ones (curl-command.ts decides which, so a replay and "Copy as curl" send the
  * same), and the raw bytes — or with the user's edits of the headers and the body.

@@ -1,5 +1,5 @@
 /**
- * Signature checks of a received webhook (issue 14 §5), against its raw bytes, for the schemes hub
+ * Signature checks of a received webhook (docs/webhooks-app.md, "Signatures"), against its raw bytes, for the schemes hub
  * developers meet:
  *
  * - Standard Webhooks (also sent by Svix under `svix-` names): `webhook-id`, `webhook-timestamp`,

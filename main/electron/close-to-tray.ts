@@ -1,5 +1,5 @@
 /**
- * Close to tray (issue 13 §4): with the desktop preference `closeToTray` on, closing the window hides
+ * Close to tray (docs/architecture.md, "The desktop"): with the desktop preference `closeToTray` on, closing the window hides
  * it and Hubdesk keeps running in the tray; the first time in a run a notification says so. Quitting
  * for real — "Quit Hubdesk" in the tray, Cmd+Q, `app.quit()` — goes through `before-quit`, after which
  * a close is let through; so does Windows logging off or shutting down (the window's `session-end`,

@@ -1,5 +1,5 @@
 /**
- * Start at login (issue 13 §4), the core's `DesktopHost.setLaunchAtLogin`. macOS and Windows: Electron's
+ * Start at login (docs/architecture.md, "The desktop"), the core's `DesktopHost.setLaunchAtLogin`. macOS and Windows: Electron's
  * login item (`app.setLoginItemSettings`), read back to see that the system took it. Linux, where that
  * API does nothing: an XDG autostart entry, `$XDG_CONFIG_HOME/autostart/io.hubdesk.app.desktop`
  * (`~/.config` when unset), written atomically with mode 0644, removed to turn it off. Its `Exec=` is

@@ -1,5 +1,5 @@
 /**
- * Native notifications (issue 13 §4) with Electron's `Notification`: the core decides what to say
+ * Native notifications (docs/architecture.md, "The desktop") with Electron's `Notification`: the core decides what to say
  * (main/core/desktop-alerts.ts) and calls `notify`; the tray and close-to-tray use `show` for their own
  * few messages. Clicking a notification brings the window back. Where the system has no notifications
  * (`Notification.isSupported()` is false) it is logged once and nothing is shown.

@@ -1,6 +1,6 @@
 /**
  * The machine woke from sleep or the user unlocked it: timers did not run meanwhile and the network may
- * be another one, so the core chooses its routes again (issue 13 §3). The core also notices sleep by
+ * be another one, so the core chooses its routes again (docs/architecture.md, "Control and the open hub"). The core also notices sleep by
  * itself (a clock jump, main/core/network-watch.ts); Electron's signals are simply sooner.
  */
 import { powerMonitor } from 'electron';

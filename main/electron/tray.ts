@@ -1,5 +1,5 @@
 /**
- * The tray (menu-bar) icon (issue 13 §4): a thin adapter from tray-menu.ts's view to Electron's `Tray`
+ * The tray (menu-bar) icon (docs/architecture.md, "The desktop"): a thin adapter from tray-menu.ts's view to Electron's `Tray`
  * and `Menu`. It follows the core's summary of the open hub and the sign-in, rebuilds the menu at most
  * every REBUILD_INTERVAL_MS (the open hub may send hundreds of events a second) and only when what the
  * menu shows changed, and runs the items' actions: a favourite's switch and a flow through the core's

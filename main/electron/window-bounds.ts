@@ -1,5 +1,5 @@
 /**
- * The main window's size and position, remembered between runs (issue 13 §1). Stored in the host's
+ * The main window's size and position, remembered between runs (docs/device-controls.md, "App shell"). Stored in the host's
  * KeyValueStore (electron-store) under one key; what is read back is untrusted (a hand edit, another
  * version, a display that is gone): it is validated, sized to fit its display's work area, and moved
  * onto that display — `screen.getDisplayMatching` gives the display the rectangle overlaps most, or the

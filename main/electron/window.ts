@@ -55,7 +55,7 @@ export interface MainWindowOptions {
   preloadPath: string;
   source: RendererSource;
   logger: Logger;
-  /** Where the window's size and position are remembered between runs (issue 13 §1); none: the default size, centred. */
+  /** Where the window's size and position are remembered between runs (docs/device-controls.md, "App shell"); none: the default size, centred. */
   store?: KeyValueStore;
 }
 

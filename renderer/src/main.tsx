@@ -22,7 +22,7 @@ import { followTheme } from './ui/theme';
 
 const bridge = getBridge();
 const hubs = createHubsStore(bridge);
-// App shell (issue 13 §1): preferences first, so the theme is set before the first paint.
+// App shell (docs/device-controls.md, "App shell"): preferences first, so the theme is set before the first paint.
 const preferences = createPreferencesStore();
 followTheme(preferences);
 // Follows the hub list: opens a hub once the list is loaded, closes it on sign-out.

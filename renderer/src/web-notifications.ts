@@ -1,4 +1,4 @@
-/** The browser's Web Notifications API as the desktop store's port (the browser host shows notifications here; issue 13 §4). */
+/** The browser's Web Notifications API as the desktop store's port (the browser host shows notifications here; docs/architecture.md, "The desktop"). */
 import type { WebNotifications } from './stores/desktop-store';
 
 /** The Web Notifications API; clicking a notification brings Hubdesk's page to the front. */

@@ -1,6 +1,6 @@
 /**
  * A cap on the forwarder server's concurrent TCP connections, intake and listener channel together
- * (issue 11 §2): every connection may hold memory outside the resume budget — a request body being read
+ * (docs/security.md, "Byte budgets"): every connection may hold memory outside the resume budget — a request body being read
  * (up to the intake's body limit) or a listener socket's unsent bytes (up to HIGH_WATER_BYTES plus one
  * frame) — so their number bounds that memory.
  *

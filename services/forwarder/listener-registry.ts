@@ -4,7 +4,7 @@
  * one Map lookup whatever the number of registrations. A slot is a (webhook, listenerId) pair; it
  * outlives its socket (messages for an offline listener wait in its resume buffer) until it is forgotten.
  *
- * Slots are capped per webhook and per owner (issue 11 §2): each slot holds a resume buffer and its
+ * Slots are capped per webhook and per owner (docs/security.md, "Byte budgets"): each slot holds a resume buffer and its
  * registration, and slots outlive their sockets, so without caps one owner could hold any number.
  */
 import type { WebSocket } from 'ws';

@@ -1,5 +1,5 @@
 /**
- * The forwarder-wide byte budget of all resume buffers (issue 11 §2). Each buffer is bounded on its
+ * The forwarder-wide byte budget of all resume buffers (docs/security.md, "Byte budgets"). Each buffer is bounded on its
  * own, but a webhook owner can register many listeners and keep them away: 31 full buffers of 16 Mi
  * characters took a 512 MiB heap down, and every other tenant with it. The budget bounds the sum.
  *

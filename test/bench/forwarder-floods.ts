@@ -1,5 +1,5 @@
 /**
- * The two floods of issue 11 §2 at the audit's full size, against the real forwarder in its own process
+ * The two floods of docs/security.md, "Byte budgets", at the audit's full size, against the real forwarder in its own process
  * (test/support/forwarder-process.ts). Too slow for the test suite, which runs them scaled down
  * (test/integration/services/forwarder-floods.test.ts); figures in docs/security.md.
  *

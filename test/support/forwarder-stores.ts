@@ -1,5 +1,5 @@
 /**
- * The forwarder on either store, for the suites that run against both (issue 15 §5): in memory, or on
+ * The forwarder on either store, for the suites that run against both (docs/services.md, "Running several instances on Redis"): in memory, or on
  * a real Redis of the test's own (redis-server.ts), each instance with its own connections as in a
  * deployment. With Redis the store's writes resolve once every instance started here has them, so a
  * test can register on any instance right after creating a webhook.

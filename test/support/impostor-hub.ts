@@ -1,5 +1,5 @@
 /**
- * A device that pretends to be a hub, as the audit of issue 11 ran it: it answers the ping with
+ * A device that pretends to be a hub, as the audit behind docs/security.md, "Route trust", ran it: it answers the ping with
  * whatever id it is asked for (it cannot sign for it), accepts any login and records every credential
  * that reaches it: the delegation token of a login, and any bearer token. Plain HTTP, or HTTPS with a
  * certificate the test gives it. A test asserts that `credentials()` stays empty.

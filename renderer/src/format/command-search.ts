@@ -1,5 +1,5 @@
 /**
- * The command palette's commands (issue 13 §4): every hub to open, every view, every capability of the
+ * The command palette's commands (docs/architecture.md, "The desktop"): every hub to open, every view, every capability of the
  * open hub's devices that this sign-in may set (toggle a switch, set a number, choose an option) and
  * every flow it may start — built from the stores' state, and found by what the user types. Pure: no
  * DOM, no store; unit-tested in Node.

@@ -1,5 +1,5 @@
 /**
- * The numbers behind a chart (issue 16 §2), pure so each rule is unit-tested: the series as shown (the
+ * The numbers behind a chart (docs/insights-app.md), pure so each rule is unit-tested: the series as shown (the
  * hub's entries plus the live values appended since), its minimum, maximum, average and last value,
  * a boolean log's on-bands, the words that stand in for the canvas, and the CSV of exactly what is shown.
  */

@@ -1,4 +1,4 @@
-/** What the user types to replay a message (issue 14 §3), checked before it is sent: pure functions. */
+/** What the user types to replay a message (docs/webhooks-app.md, "Replay"), checked before it is sent: pure functions. */
 import { firstJsonSyntaxError } from '../../../common/json-syntax-error';
 import { errorMessage } from '../../../common/error-message';
 

@@ -111,7 +111,7 @@ export const OUTCOME_LABELS: Readonly<Record<OutcomeKind, string>> = {
 };
 
 /**
- * What became of an intake, as a chip (issue 14 §2): refused by the forwarder (with its status),
+ * What became of an intake, as a chip (docs/webhooks-app.md, "Outcomes and refusals"): refused by the forwarder (with its status),
  * delivered to this app, routed here and on its way, delivered to other hubs only, matched nothing,
  * or not seen (no routing decision: the tap was not open).
  */

@@ -1,5 +1,5 @@
 /**
- * The sentence a card shows when a change of its device failed (issue 13 §2): what the user tried,
+ * The sentence a card shows when a change of its device failed (docs/device-controls.md, "Connection state and deadlines"): what the user tried,
  * on which device, and why — "Couldn't turn on Water heater — The tank is empty: fill it first." The
  * core prefixes a hub's reason with the device's name ("Water heater: …"); the name is said once.
  */

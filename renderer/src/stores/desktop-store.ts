@@ -1,5 +1,5 @@
 /**
- * The desktop preferences as main keeps them (issue 13 §4): keep running in the tray, start at login,
+ * The desktop preferences as main keeps them (docs/architecture.md, "The desktop"): keep running in the tray, start at login,
  * which notifications to show. Loaded with `desktop.get`, kept current by `desktop.changed`; a change
  * is sent with `desktop.set` and shown once main confirms it (a refusal, e.g. the system would not add
  * Hubdesk to the login items, is kept for display).

@@ -22,7 +22,7 @@ const realClock: ThrottleClock = { now: () => performance.now(), setTimeout: (ru
  * Flushes on the next frame, but at most once per `intervalMs`: a lone event shows at once, and a
  * stream of them (hundreds a second) redraws a few times a second instead of every frame. Each redraw of
  * a long list is a React commit, a layout and a paint; at 500 messages a second, every frame's redraw
- * left the page little time for anything else (issue 14 §7).
+ * left the page little time for anything else (docs/benchmarks.md, "The inspector on a large history").
  */
 export function atMostEvery(intervalMs: number, onFrame: ScheduleFlush = nextFrame, clock: ThrottleClock = realClock): ScheduleFlush {
   let last = Number.NEGATIVE_INFINITY;

@@ -1,5 +1,5 @@
 /**
- * The open hub's history (issue 16 §2): which capabilities it keeps a history of (read once per opened
+ * The open hub's history (docs/insights-app.md): which capabilities it keeps a history of (read once per opened
  * hub), and the series the charts show, one per device, capability and range, each read once and
  * again when older than SERIES_FRESH_MS. A shown series grows with the live values the open-hub store
  * receives (appendLive), so a chart, its figures and its CSV always show the same points. At most

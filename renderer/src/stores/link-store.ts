@@ -1,5 +1,5 @@
 /**
- * The link between the renderer and the app's main process (issue 13 §2). In Electron the link is IPC
+ * The link between the renderer and the app's main process (docs/device-controls.md, "Connection state and deadlines"). In Electron the link is IPC
  * and always `connected`; in the browser host it is a loopback WebSocket that can close (the host
  * stopped, the machine slept) and is re-opened by the transport, found again after a restart of the
  * host, or refused for good (a restarted host that does not recognise the page). The transport reports every change (`onLinkChange`); the UI reads it

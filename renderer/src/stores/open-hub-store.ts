@@ -1,5 +1,5 @@
 /**
- * The open hub: the one hub the user is looking at, as the core reports it (issue 12 §1). Which hub is
+ * The open hub: the one hub the user is looking at, as the core reports it (docs/architecture.md, "Control and the open hub"). Which hub is
  * open lives here and nowhere else. Opening one (`hubs.open`, which closes any other) is answered by
  * one `hubs.snapshot`: its devices with permissions, favourites and route, and its flows. Then come its
  * changes (`hubs.deviceEvents`, already batched by the core: each batch is one store update), the state
@@ -117,7 +117,7 @@ export interface OpenHubOptions {
   newTransactionId?: () => string;
   /** How long a call to main may take before it fails and its optimistic value rolls back (ACTION_DEADLINE_MS). */
   actionDeadlineMs?: number;
-  /** The hub to open first when nothing is open and it is listed (the one remembered from the last run, issue 13 §1). */
+  /** The hub to open first when nothing is open and it is listed (the one remembered from the last run; docs/device-controls.md, "App shell"). */
   preferredHubId?: () => string | null;
   /** Epoch ms; `confirmedAt` is taken from it. */
   now?: () => number;

@@ -1,5 +1,5 @@
 /**
- * The user's interface preferences (issue 13 §1): theme, whether the sidebar is collapsed, the last
+ * The user's interface preferences (docs/device-controls.md, "App shell"): theme, whether the sidebar is collapsed, the last
  * open hub and the last view; the price of a kWh for the energy view; and where the inspector's split between list and details is. Kept in the renderer's `localStorage` under one key, as JSON.
  *
  * What is stored is untrusted input (another version of the app, an extension, a hand edit may have

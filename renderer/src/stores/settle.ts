@@ -3,7 +3,7 @@
  * transport can reject (connection gone), deliver something malformed, or not answer at all; the
  * stores then show an error instead of throwing into React or waiting for ever.
  *
- * Every call has a deadline (issue 13 §2): a call main has not answered within `deadlineMs`
+ * Every call has a deadline (docs/device-controls.md, "Connection state and deadlines"): a call main has not answered within `deadlineMs`
  * (ACTION_DEADLINE_MS unless the store was given another) settles as a failure, and an answer that
  * arrives later is ignored (the promise has settled; stores roll their optimistic values back).
  */

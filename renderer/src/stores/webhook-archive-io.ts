@@ -1,5 +1,5 @@
 /**
- * Export and import of the inspector's messages from the window (issue 14 §3). The window holds
+ * Export and import of the inspector's messages from the window (docs/webhooks-app.md, "Export and import"). The window holds
  * summaries only, so an export fetches each message in full from main (`inspector.message`) and
  * builds the file (common/webhook-archive.ts) in the window, which saves it as a download in both
  * hosts; an import reads the file here, checks it, and hands the messages to main in batches that fit

@@ -1,5 +1,5 @@
 /**
- * The inspector's Export… and Import… (issue 14 §3). Export: every shown message or the selected one,
+ * The inspector's Export… and Import… (docs/webhooks-app.md, "Export and import"). Export: every shown message or the selected one,
  * as HAR 1.2 or NDJSON, saved as a download. Import: a HAR or NDJSON file from anywhere, checked, its
  * messages added to the list (marked "imported") to inspect and replay. What happened is said in a
  * status line: how many, and what was skipped and why.

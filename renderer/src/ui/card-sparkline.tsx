@@ -1,5 +1,5 @@
 /**
- * A numeric sensor's last 24 hours on its card (issue 16 §2): a line without axes, named in words
+ * A numeric sensor's last 24 hours on its card (docs/insights-app.md): a line without axes, named in words
  * (minimum, maximum, last) for assistive technology. Its place is kept until the history arrives (the
  * card does not jump), and there is none when the hub keeps no measured number of this device. While
  * the hub is not live it stays, its line ending at the last confirmed point and its time running on

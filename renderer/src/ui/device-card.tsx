@@ -117,7 +117,7 @@ function withPending(device: Device, pending: Readonly<Record<string, PendingVal
   return { ...device, capabilitiesObj };
 }
 
-/** Opens the device's history (issue 16 §2), when the hub keeps one of it. */
+/** Opens the device's history (docs/insights-app.md), when the hub keeps one of it. */
 function HistoryButton({ deviceId, deviceName }: { deviceId: string; deviceName: string }) {
   const { insights } = useStores();
   const logged = useStore(insights, (s) => logsOf(s, deviceId).length > 0);

@@ -1,5 +1,5 @@
 /**
- * A device's history (issue 16 §2): every capability the hub keeps a history of, as a chart over the
+ * A device's history (docs/insights-app.md): every capability the hub keeps a history of, as a chart over the
  * chosen range (hour to year), with the value under the pointer, the range's minimum, maximum, average
  * and last value, live values appended as they arrive, and an export of exactly the shown points as CSV.
  * Opened from the device's card ("History"); a modal dialog, so Escape closes it and focus goes back.

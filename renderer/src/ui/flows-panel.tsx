@@ -1,5 +1,5 @@
 /**
- * The open hub's flows as one compact strip beside the devices (issue 13 §5): a start button per flow
+ * The open hub's flows as one compact strip beside the devices (docs/device-controls.md, "Controls"): a start button per flow
  * and, next to it, the result of its last start and when. Hidden when the session may not see flows; in
  * a narrow window, one "Flows (n)" summary that opens over the devices.
  */

@@ -1,5 +1,5 @@
 /**
- * The webhook history (issue 14 §6): its bound shown beside the inspector, its settings (how much,
+ * The webhook history (docs/webhooks-app.md, "History"): its bound shown beside the inspector, its settings (how much,
  * how long), and Clear, which asks first. Main keeps the history; these only show and ask.
  */
 import { useEffect, useState } from 'react';

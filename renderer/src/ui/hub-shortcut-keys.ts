@@ -1,4 +1,4 @@
-/** Which hub a key press asks for (issue 13 §1): Ctrl+1…9, or ⌘+1…9 on macOS, without other modifiers. No DOM: unit-tested in Node. */
+/** Which hub a key press asks for (docs/device-controls.md, "App shell"): Ctrl+1…9, or ⌘+1…9 on macOS, without other modifiers. No DOM: unit-tested in Node. */
 
 export interface KeyPress {
   key: string;

@@ -1,5 +1,5 @@
 /**
- * The inspector's filters (issue 14 §4): full-text search, a key-path condition checked as it is
+ * The inspector's filters (docs/webhooks-app.md, "Finding messages"): full-text search, a key-path condition checked as it is
  * typed (with the position of what does not parse), outcome, webhook and method toggles, and a time
  * range, those four folded under a "Filters" summary (docs/webhooks-app.md, "Finding messages"). Main runs
  * them over everything it keeps (the text and key path need the bodies); the list then shows its answer.

@@ -1,7 +1,7 @@
 /**
  * The inspector's messages, newest first, virtualised: only the rows in view (plus a few) are in the
  * DOM, so 10,000 entries scroll as smoothly as ten. Rows are buttons, but the list is one tab stop
- * (issue 13 §6, a roving tabindex): Tab reaches the selected row, or the first one in view when the
+ * (a roving tabindex; docs/benchmarks.md, "First render in steps"): Tab reaches the selected row, or the first one in view when the
  * selected one is scrolled away; ↑/↓ (and j/k), Page Up/Down, Home and End move the selection and keep
  * it in view, Enter opens it. Each row (docs/webhooks-app.md, "Rows and routing words"): method, path
  * and query, outcome; then the time (with the date when not today), size, webhook and whom the

@@ -3,7 +3,7 @@
  * is usable from the keyboard and by screen readers. Only own keys are shown (Object.entries), and
  * keys such as `__proto__` are plain text here: nothing is evaluated or merged.
  *
- * Issue 14 §2: array items show their index; an array or object of more than LONG_CHILDREN starts
+ * As docs/webhooks-app.md, "Outcomes and refusals" says: array items show their index; an array or object of more than LONG_CHILDREN starts
  * collapsed and, open, shows its children CHILDREN_PAGE at a time ("Show N more"); each value can be
  * copied, as JSON, or its key path, in the forwarder's own syntax (`formatKeyPath`: `body.a[0]['b-c']`),
  * ready for a registration or the key-path filter. One live region says what was copied.

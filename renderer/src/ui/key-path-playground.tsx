@@ -1,5 +1,5 @@
 /**
- * The key-path playground (issue 14 §4): on the selected message, type a key path and see what it
+ * The key-path playground (docs/webhooks-app.md, "Finding messages"): on the selected message, type a key path and see what it
  * extracts, or where it does not parse, and which of this app's registrations that value would
  * match. It runs the forwarder's own code (`parseKeyPath`, `evaluateKeyPath`, `canonicalKeyValue`),
  * so what it says is what routing would do. Registrations of other apps are not known here.

@@ -1,5 +1,5 @@
 /**
- * Every keyboard shortcut of the app, in one table (issue 13 §4): the key handling and the shortcuts
+ * Every keyboard shortcut of the app, in one table (docs/architecture.md, "The desktop"): the key handling and the shortcuts
  * sheet (`?`) both read it, so what the sheet says is what the keys do. No DOM: unit-tested in Node.
  */
 import type { KeyPress } from './hub-shortcut-keys';

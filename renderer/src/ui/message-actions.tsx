@@ -1,5 +1,5 @@
 /**
- * What a developer does with one message (issue 14 §3): replay it to the webhook's intake or to a URL
+ * What a developer does with one message (docs/webhooks-app.md, "Replay"): replay it to the webhook's intake or to a URL
  * (a local development server), edit its headers and body and replay that, or copy it as a curl
  * command. Main sends replays (it holds the bytes); the answer's status, time, headers and body are
  * shown under the buttons. Copy as curl is built here from the full message, byte for byte.

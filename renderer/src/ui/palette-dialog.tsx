@@ -1,5 +1,5 @@
 /**
- * The command palette (Ctrl/⌘+K, issue 13 §4): type to find a hub, view, device capability or flow
+ * The command palette (Ctrl/⌘+K; docs/architecture.md, "The desktop"): type to find a hub, view, device capability or flow
  * (format/command-search.ts), ↑/↓ to choose, Enter to act. Setting a number or choosing an option is a
  * second step in the same box; Escape goes back a step, then closes. Actions go through the stores as
  * a click would (the card shows the pending value, the hub's answer or the reason it was refused).

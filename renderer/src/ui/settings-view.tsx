@@ -1,6 +1,6 @@
 /**
- * The Settings view: the interface's preferences (issue 13 §1), kept in this app's storage, and the
- * desktop ones (issue 13 §4: tray, start at login, notifications), kept by main.
+ * The Settings view: the interface's preferences (docs/device-controls.md, "App shell"), kept in this app's storage, and the
+ * desktop ones (docs/architecture.md, "The desktop": tray, start at login, notifications), kept by main.
  */
 import { useStore } from 'zustand';
 import type { DesktopPreferencesPatch, NotificationSwitches } from '../../../common/ipc-contract';

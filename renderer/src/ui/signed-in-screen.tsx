@@ -58,16 +58,16 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
   );
   const showSettings = useCallback(() => onView('settings'), [onView]);
   useHubShortcuts(showHubs);
-  // Issue 13 §4: the command palette (Ctrl/⌘+K) and the shortcuts sheet (?), one open at a time.
+  // As docs/architecture.md, "The desktop" says: the command palette (Ctrl/⌘+K) and the shortcuts sheet (?), one open at a time.
   const [dialog, setDialog] = useState<'palette' | 'shortcuts' | null>(null);
   const closeDialog = useCallback(() => setDialog(null), []);
   useAppShortcuts({ onPalette: useCallback(() => setDialog('palette'), []), onShortcuts: useCallback(() => setDialog('shortcuts'), []) });
 
   // The shell is drawn first; the view's content follows in a render React may interrupt, so signing
-  // in is not one long task (issue 13 §6). Later switches of view are interruptible the same way.
+  // in is not one long task (docs/benchmarks.md, "First render in steps"). Later switches of view are interruptible the same way.
   const shown = useDeferredValue(view, null);
 
-  // The app shell (issue 13 §1): header and sidebar stay put, only the content region scrolls.
+  // The app shell (docs/device-controls.md, "App shell"): header and sidebar stay put, only the content region scrolls.
   return (
     <div className="signed-in app-shell" data-sidebar={sidebar}>
       <a className="skip-link" href="#app-content">

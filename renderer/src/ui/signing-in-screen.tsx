@@ -1,6 +1,6 @@
 /**
  * Waiting for the sign-in in the browser. The page's link is shown with Copy and Open again, so a
- * browser that did not open (or a tab closed by mistake) does not strand the user (issue 13 §2).
+ * browser that did not open (or a tab closed by mistake) does not strand the user (docs/device-controls.md, "Connection state and deadlines").
  */
 import { useStore } from 'zustand';
 import { AuthCard } from './auth-card';

@@ -1,5 +1,5 @@
 /**
- * The handle between the inspector's list and its message details (issue 14 §2): dragged with the
+ * The handle between the inspector's list and its message details (docs/webhooks-app.md, "Outcomes and refusals"): dragged with the
  * pointer, or focused and moved with the arrow keys (5 % a step; Home and End to the bounds), as a
  * window splitter is (WAI-ARIA `separator` with a value). It sets the first pane's share of the
  * container; the share is a remembered preference.

@@ -18,18 +18,18 @@ export interface Stores {
   hubs: HubsStore;
   /** Which hub is open, and its devices and flows as they change. */
   openHub: OpenHubStore;
-  /** The open hub's history: which capabilities it keeps, and the series the charts show (issue 16 §2). */
+  /** The open hub's history: which capabilities it keeps, and the series the charts show (docs/insights-app.md). */
   insights: InsightsStore;
   /** Every hub's meters, for the Energy view (docs/insights-app.md, "Energy"). */
   energy: EnergyStore;
   webhooks: WebhooksStore;
   /** Forward to: each message's forwarding to its local server, as main reports it. */
   forwarding: ForwardingStore;
-  /** The link to the app's main process (issue 13 §2). */
+  /** The link to the app's main process (docs/device-controls.md, "Connection state and deadlines"). */
   link: LinkStore;
-  /** Theme, sidebar, last hub and view, kept in localStorage (issue 13 §1). */
+  /** Theme, sidebar, last hub and view, kept in localStorage (docs/device-controls.md, "App shell"). */
   preferences: PreferencesStore;
-  /** Tray, start at login and notifications, kept by main (issue 13 §4). */
+  /** Tray, start at login and notifications, kept by main (docs/architecture.md, "The desktop"). */
   desktop: DesktopStore;
 }
 

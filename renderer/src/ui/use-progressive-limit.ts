@@ -1,5 +1,5 @@
 /**
- * How many items to draw while a long list first fills (issue 13 §6): `step` at first, then `step` more
+ * How many items to draw while a long list first fills (docs/benchmarks.md, "First render in steps"): `step` at first, then `step` more
  * each animation frame until all `total` are drawn, so no single render is a long task (a 1,000-device
  * hub drew its whole grid in one task of over a second). A new `resetKey` (another hub) starts again
  * from `step`; a list that grows later (a device added) is drawn at once when already complete.

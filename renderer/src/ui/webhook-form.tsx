@@ -1,5 +1,5 @@
 /**
- * Adds a webhook registration, in a dialog (issue 14 §1). Every field is checked on Add, in the order
+ * Adds a webhook registration, in a dialog (docs/webhooks-app.md, "Registrations"). Every field is checked on Add, in the order
  * shown, and each problem is said under its own field (`aria-invalid`, `aria-describedby`); the focus
  * goes to the first field to fix, and a field is checked again as it is edited. The secret, the
  * optional tap credential and the optional signing secret go straight to main (which encrypts them),

@@ -105,7 +105,7 @@ function RemovedNotice() {
   );
 }
 
-/** The empty state (issue 14 §1): what to do first, with the developer portal's address. */
+/** The empty state (docs/webhooks-app.md, "Registrations"): what to do first, with the developer portal's address. */
 function FirstWebhook() {
   const { session, webhooks } = useStores();
   const portalUrl = useStore(session, (s) => s.session?.backend.portalUrl ?? null);
@@ -145,7 +145,7 @@ function TapCredentialNotice() {
 export function ConnectionIndicator({ connection }: { connection: WebhookConnection }) {
   const linked = useLinked();
   const now = useNow(linked && (connection.state === 'reconnecting' || connection.state === 'not-responding'));
-  // While the link to the app is down nobody knows (issue 13 §2).
+  // While the link to the app is down nobody knows (docs/device-controls.md, "Connection state and deadlines").
   if (!linked) {
     return (
       <p className="connection" data-state="unknown" role="status">

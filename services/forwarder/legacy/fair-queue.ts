@@ -1,5 +1,5 @@
 /**
- * The legacy sandbox's waiting room (issue 11 §2): one FIFO queue per key (the webhook id), served
+ * The legacy sandbox's waiting room (docs/security.md, "Byte budgets"): one FIFO queue per key (the webhook id), served
  * round-robin, so a webhook flooded with requests queues behind itself, never in front of the others.
  * With one queue for all, 1,200 large requests to one webhook held another webhook's request for 35 s.
  *

@@ -1,5 +1,5 @@
 /**
- * Accessibility of every main screen (issue 13 §6): axe-core (WCAG 2.1 A and AA rules) finds no
+ * Accessibility of every main screen (docs/device-controls.md, "Every screen accessible"): axe-core (WCAG 2.1 A and AA rules) finds no
  * violation on the signed-out screen and its Webhooks and Settings tabs, the hubs view with a live hub
  * and its "What's on", the webhooks view and the settings view (each with one main landmark and one
  * first-level heading), and on the open command palette, shortcuts sheet and sign-out dialog, each in the light and the dark scheme, in Chromium against the reference stack; a skip link
@@ -74,7 +74,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('heading', { name: 'Inspector', exact: true })).toBeVisible();
       expect(await violations(page), 'webhooks').toEqual([]);
       await expectOneMainAndOneHeadingOne(page, 'webhooks');
-      // With a message selected: its outcome, signature, actions, JSON tree and raw views (issue 14).
+      // With a message selected: its outcome, signature, actions, JSON tree and raw views (docs/webhooks-app.md, "The inspector").
       // The add dialog, with a problem said under its field.
       await page.getByRole('button', { name: 'Add a webhook…' }).click();
       await page.getByRole('dialog', { name: 'Add a webhook' }).getByRole('button', { name: 'Add webhook' }).click();
@@ -94,7 +94,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       expect(await violations(page), 'settings').toEqual([]);
       await expectOneMainAndOneHeadingOne(page, 'settings');
 
-      // The command palette and the shortcuts sheet (issue 13 §4), open over the page.
+      // The command palette and the shortcuts sheet (docs/architecture.md, "The desktop"), open over the page.
       await page.keyboard.press('Control+k');
       await page.getByRole('dialog', { name: 'Command palette' }).getByRole('combobox').fill('lamp');
       await expect(page.getByRole('dialog', { name: 'Command palette' }).getByRole('option').first()).toBeVisible();

@@ -1,5 +1,5 @@
 /**
- * The command palette and the shortcuts sheet (issue 13 §4), end to end: a browser host against the
+ * The command palette and the shortcuts sheet (docs/architecture.md, "The desktop"), end to end: a browser host against the
  * reference stack in Chromium, driven from the keyboard only. Ctrl+K finds a device and Enter switches it
  * (confirmed by the hub); a number is set in a second step (a value out of range is refused in place); a
  * flow is started; the other hub opened; Escape closes and gives the focus back; `?` shows the shortcuts,

@@ -1,5 +1,5 @@
 /**
- * Honest about the link to the app (issue 13 §2): a browser host signed in against the stack (a
+ * Honest about the link to the app (docs/device-controls.md, "Connection state and deadlines"): a browser host signed in against the stack (a
  * separate process), then the host killed outright (SIGKILL, no goodbye on the socket). The page
  * must say at once that it lost its connection and is reconnecting, its live indicator must read
  * "Unknown" instead of "Live", and its controls must be disabled — not wait for ever. Before that, the

@@ -1,5 +1,5 @@
 /**
- * Controlling the home, live, end to end (issue 5 §4): one stack, two browser hosts signed in as the
+ * Controlling the home, live, end to end (docs/hub-realtime.md): one stack, two browser hosts signed in as the
  * demo user and a third signed in with the read-only client, each on its own profile, driven in
  * Chromium. A change made in one app shows in the other without a reload; a change made on the hub by
  * another client shows in the app; a change the device refuses is shown at once and rolled back with
@@ -110,7 +110,7 @@ test('a change the device refuses shows at once, then rolls back with the hub’
   await expect(card(cabin, 'Water heater').getByRole('alert')).toContainText(TANK_EMPTY);
   await expect(heater).toHaveAttribute('aria-checked', 'false');
   expect(await first.evaluate(() => window.shownByHeater)).toEqual(['false', 'true', 'false']);
-  // The reason stays until dismissed (issue 13 §2).
+  // The reason stays until dismissed (docs/device-controls.md, "Connection state and deadlines").
   await card(cabin, 'Water heater').getByRole('button', { name: 'Dismiss' }).click();
   await expect(card(cabin, 'Water heater').getByRole('alert')).toHaveCount(0);
 });

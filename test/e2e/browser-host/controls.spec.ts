@@ -1,5 +1,5 @@
 /**
- * The styled controls (issue 13 §5), end to end against the reference stack: window coverings move with
+ * The styled controls (docs/device-controls.md, "Controls"), end to end against the reference stack: window coverings move with
  * Open / Stop / Close buttons and their position follows, a light's colour is chosen from the keyboard
  * with a swatch, each change confirmed by the hub (read back by another client of the hub); the
  * filters' styled selects still work from the keyboard.

@@ -1,5 +1,5 @@
 /**
- * The dashboard's words (issue 13 §5), end to end against the reference stack: a switch's row says its
+ * The dashboard's words (docs/device-controls.md, "Controls"), end to end against the reference stack: a switch's row says its
  * state once, device classes read as words in the class filter, the filters say "N of M devices" and
  * clear in one press, and the flows strip shows the result and time of the last start.
  */

@@ -1,5 +1,5 @@
 /**
- * Charts of the home's history (issue 16 §2), end to end in Chromium through the browser host against
+ * Charts of the home's history (docs/insights-app.md), end to end in Chromium through the browser host against
  * the reference stack and its backfilled demo history: a sensor card's sparkline, a device's history
  * with its range switch, the text alternative, CSV export of the shown points (compared with what the
  * hub answers another client), and no axe violation in the history dialog in either scheme.

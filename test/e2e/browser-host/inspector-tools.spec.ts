@@ -1,5 +1,5 @@
 /**
- * The inspector's tools end to end (issue 14 §1, §3, §5): the browser host and the reference stack in
+ * The inspector's tools end to end (docs/webhooks-app.md, "Registrations", "Replay" and "Signatures"): the browser host and the reference stack in
  * their own processes, driven in Chromium. Signatures of each scheme, valid and tampered; replay to
  * the intake (received by the forwarder and delivered again) and to a development server on loopback;
  * edit and replay with a JSON check; copy as curl run by a real curl; export and import; a refused

@@ -1,5 +1,5 @@
 /**
- * Notifications in the browser host (issue 13 §4), end to end: the stack runs in this process so the
+ * Notifications in the browser host (docs/architecture.md, "The desktop"), end to end: the stack runs in this process so the
  * test can trip a sensor on the reference hub (the hub reports it over realtime, as a real sensor
  * would); the browser host's core decides and sends `desktop.notification`; the renderer shows it with
  * the Web Notifications API once the browser allows notifications. Each kind can be switched off in

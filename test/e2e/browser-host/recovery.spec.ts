@@ -1,5 +1,5 @@
 /**
- * Comes back by itself (issue 13 §3), end to end in the browser: the stack runs in this process, and
+ * Comes back by itself (docs/architecture.md, "Control and the open hub"), end to end in the browser: the stack runs in this process, and
  * the hub the user is looking at moves to new ports (its route dies, a new one appears, and the cloud
  * record says where). With no click from the user the view goes through "Reconnecting" and is live
  * again, and a change another client then makes on the hub appears on the card.

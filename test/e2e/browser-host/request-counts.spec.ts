@@ -1,5 +1,5 @@
 /**
- * What opening a hub costs on the wire (issue 12 §1): the stack runs in this process with a request
+ * What opening a hub costs on the wire (docs/architecture.md, "Control and the open hub"): the stack runs in this process with a request
  * log, a browser host signs in and the user opens "Home", then "Holiday cabin". Signing in reads the
  * user record once; opening a hub lists its devices once, reads the session's permissions once and
  * lists its flows once, however the renderer's views ask for them.

@@ -1,5 +1,5 @@
 /**
- * Route details end to end (issue 11 §1): the app says which route it uses and why the others were
+ * Route details end to end (docs/security.md, "Route trust"): the app says which route it uses and why the others were
  * not used, the plain LAN route is called unencrypted, and the user can refuse it. The browser host
  * runs against a separately started stack without its CA, so Home's secure LAN route has an untrusted
  * certificate and the app falls back to the plain LAN route (where the hub proves who it is).

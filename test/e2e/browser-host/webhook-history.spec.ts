@@ -1,5 +1,5 @@
 /**
- * The webhook history end to end (issue 14 §6): messages received by the browser host are there
+ * The webhook history end to end (docs/webhooks-app.md, "History"): messages received by the browser host are there
  * again after it restarts on the same profile, found by search; on disk they are unreadable without
  * the key; the bound is shown and set in Settings; clearing asks first and lasts across a restart.
  */

@@ -104,7 +104,7 @@ test.describe('Electron host', () => {
 });
 
 /**
- * The tray, close to tray and a favourite in the tray menu (issue 13 §4), in an app of its own with a
+ * The tray, close to tray and a favourite in the tray menu (docs/architecture.md, "The desktop"), in an app of its own with a
  * fresh profile (XDG_CONFIG_HOME), so the preference it turns on does not outlive the test. Electron
  * cannot read a tray back: an unpackaged app shows its tray's view as `globalThis.__hubdeskTray`.
  */

@@ -1,5 +1,5 @@
 /**
- * "Copy as curl" run by a real curl (issue 14 §3, Tests): the command reaches a test server on
+ * "Copy as curl" run by a real curl (docs/webhooks-app.md, "Copy as curl"): the command reaches a test server on
  * loopback with the same method, the same headers and exactly the same body bytes, for text, binary
  * and hostile bodies and header values alike.
  */

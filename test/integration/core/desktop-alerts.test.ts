@@ -1,5 +1,5 @@
 /**
- * Issue 13 §4: notifications from the open hub, against the real stack over real sockets. A sensor
+ * As docs/architecture.md, "The desktop" says: notifications from the open hub, against the real stack over real sockets. A sensor
  * on the reference hub trips (the hub reports it over realtime); the core tells the host, or, where the
  * host has no native notifications (the browser host), sends `desktop.notification` to the renderer.
  * A kind switched off says nothing; the tray's summary follows favourites and values.

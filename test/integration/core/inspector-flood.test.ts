@@ -1,5 +1,5 @@
 /**
- * Issue 11 §2, the app part: 1,100 anonymous POSTs of 256 KiB to a registered webhook used to grow
+ * The byte budgets of docs/security.md ("Byte budgets"), the app part: 1,100 anonymous POSTs of 256 KiB to a registered webhook used to grow
  * the browser host past 1 GiB and crash it (`RangeError: Invalid string length` serialising the
  * snapshot). Here the real stack (in this process) and the real browser host (its own process,
  * driven over its loopback bridge WebSocket like the renderer does) take that flood, and:

@@ -1,5 +1,5 @@
 /**
- * Issue 13 §3: the app comes back by itself. A core with Home open and live, against the real stack:
+ * As docs/architecture.md, "Control and the open hub" says: the app comes back by itself. A core with Home open and live, against the real stack:
  * - the route it uses dies and another appears (the hub moves to new ports): live again, with a new
  *   snapshot, without any call from the user;
  * - the machine's network changes (an interface appears): the open hub is reopened on a freshly chosen

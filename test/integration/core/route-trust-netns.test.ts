@@ -1,5 +1,5 @@
 /**
- * The attack of issue 11 §1 with a real mDNS announcement between two network namespaces (two
+ * The attack of docs/security.md, "Route trust", with a real mDNS announcement between two network namespaces (two
  * machines on one LAN): in one, a device announces `_hub._tcp` with the user's hub id and answers as
  * that hub; in the other, the reference stack and an app core signed in to it hear the announcement.
  * The app must send the impostor no credential and still open the hub over its legitimate (remote)

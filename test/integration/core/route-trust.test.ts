@@ -1,5 +1,5 @@
 /**
- * Route trust against the real stack (issue 11 §1): a credential goes only to a hub that proved who
+ * Route trust against the real stack (docs/security.md, "Route trust"): a credential goes only to a hub that proved who
  * it is. Each attack is reproduced with a device that pretends to be the hub (test/support/
  * impostor-hub.ts) and the test asserts it received no credential, that the app still opened the hub
  * over a legitimate route, and what the route details say. Also: the user's refusal of unencrypted

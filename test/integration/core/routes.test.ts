@@ -1,5 +1,5 @@
 /**
- * Route choice against the real stack (issue 4 §3): the hub's secure LAN route with and without its
+ * Route choice against the real stack (docs/architecture.md, "Cloud and hubs"): the hub's secure LAN route with and without its
  * CA trusted, a secure route that accepts connections and never answers, a cloud-only hub, a hub
  * that moves, and a pinned route. What each test asserts is the route chosen and what the app says
  * about the others, never how long anything took.

@@ -1,5 +1,5 @@
 /**
- * Replay and signatures (issue 14 §3, §5) in the app core against the real reference forwarder: a
+ * Replay and signatures (docs/webhooks-app.md, "Replay" and "Signatures") in the app core against the real reference forwarder: a
  * signed intake is received and verified; a replay to the intake is received by the forwarder and
  * delivered to the app again, a replay to a development server on loopback brings it the same bytes
  * and headers, an edited replay sends the edits, and a replay to a port nobody listens on fails with a

@@ -436,7 +436,7 @@ describe('hostile and malformed input', () => {
   });
 });
 
-describe('what the official client (homey-api) sends, beside the interface’s names (issue 16 §3)', () => {
+describe('what the official client (homey-api) sends, beside the interface’s names (docs/security.md, "The official client’s names")', () => {
   const get = (url: string) => fetch(url, { redirect: 'manual' });
   const returned = async (query: Record<string, string>) => new URL((await get(authoriseUrl(cloud.url, query))).headers.get('location')!);
   const web = { client_id: WEB.id, redirect_uri: WEB.redirectUri, state: 'st' };

@@ -1,5 +1,5 @@
 /**
- * `npm run forwarder` (issue 15 §1): the forwarder and its portal alone, one JSON line on stdout, and a
+ * `npm run forwarder` (docs/services.md, "Running the forwarder alone"): the forwarder and its portal alone, one JSON line on stdout, and a
  * drain on SIGTERM that tells listeners to reconnect elsewhere.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §2 with the real processes: the forwarder's byte budgets and caps hold under the floods the
+ * The byte budgets of docs/security.md ("Byte budgets") with the real processes: the forwarder's byte budgets and caps hold under the floods the
  * audit found, over real sockets, and another tenant is still served. Scaled down from the audit's
  * figures (test/bench/forwarder-floods.ts runs them at full size):
  * - 31 listener slots of one webhook filling their resume buffers, against a forwarder child whose heap

@@ -1,5 +1,5 @@
 /**
- * The forwarder as a service someone runs (issue 15 §1 and §4), over real sockets: health and readiness,
+ * The forwarder as a service someone runs (docs/services.md, "Running the forwarder alone" and "Production checklist"), over real sockets: health and readiness,
  * Prometheus metrics (on the admin listener: forwarder-admin.test.ts), a graceful drain, and a lingering close for a refused body still on its way.
  */
 import { connect } from 'node:net';

@@ -412,7 +412,7 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
     return frames;
   }
 
-  describe('one body per frame (issue 12 §4)', () => {
+  describe('one body per frame (docs/benchmarks.md, "Inspector: bytes per intake")', () => {
     it('a rawBodyOnly listener gets the raw body alone; a listener that did not ask still gets the parsed body (§2.7)', async () => {
       await newWebhook();
       const raw = await listen({ listenerId: 'app', hubId: 'h', rawBodyOnly: true });

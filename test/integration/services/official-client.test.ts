@@ -1,6 +1,6 @@
 /**
  * The official JavaScript client of this interface family (`homey-api`, as installed, no patch) runs
- * its documented flow against the reference stack on loopback (issue 16 §3): the login URL, the
+ * its documented flow against the reference stack on loopback (docs/security.md, "The official client's names"): the login URL, the
  * consent pages in Chromium, the code exchange in the confidential client's back end, the user and
  * their hubs, a session on a hub found by the client's own discovery, devices, zones, a capability
  * change, flows, a device's history (insights), then an expired access token and an ended hub session, each recovered by the client

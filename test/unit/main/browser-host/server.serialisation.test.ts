@@ -1,5 +1,5 @@
 /**
- * The browser host's bridge when a frame cannot be sent (issue 11 §2): an answer whose serialisation
+ * The browser host's bridge when a frame cannot be sent (docs/security.md, "Byte budgets"): an answer whose serialisation
  * throws (`RangeError: Invalid string length`, as a snapshot of 1,000 × 256 KiB bodies did) or that is
  * over the frame bound becomes an error envelope; such an event is dropped; both are logged; nothing
  * escapes as an unhandled rejection, and the bridge keeps serving. Real loopback sockets, a stand-in core.

@@ -364,7 +364,7 @@ describe('imported messages and the source of a message', () => {
   });
 });
 
-describe('filtered pages (issue 14 §4)', () => {
+describe('filtered pages (docs/webhooks-app.md, "Finding messages")', () => {
   it('pages only the entries that match: text in the whole body, a key path, an outcome; a bad key path is refused', () => {
     const inspector = createWebhookInspector();
     inspector.delivered('wh', webhookMessage('m1', { device: { id: 'lamp-1' }, note: 'x'.repeat(2000) + 'needle' }));

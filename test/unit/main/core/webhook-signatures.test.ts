@@ -1,5 +1,5 @@
 /**
- * Signature schemes (issue 14 §5) against the providers' published examples: GitHub's "Validating
+ * Signature schemes (docs/webhooks-app.md, "Signatures") against the providers' published examples: GitHub's "Validating
  * webhook deliveries", the Standard Webhooks specification's test vector, Slack's "Verifying requests
  * from Slack". Stripe publishes no example with its secret: its case is signed by openssl, a second
  * implementation of the documented recipe (`<t>.<body>`, HMAC-SHA256, hex).

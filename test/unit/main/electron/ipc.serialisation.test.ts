@@ -1,5 +1,5 @@
 /**
- * The Electron IPC path when a frame cannot be sent (issue 11 §2): an answer whose serialisation
+ * The Electron IPC path when a frame cannot be sent (docs/security.md, "Byte budgets"): an answer whose serialisation
  * throws (RangeError) or is over the frame bound is answered with an error envelope instead of a
  * rejected invoke; an event that cannot be sent (or whose send throws) is dropped and logged.
  */

@@ -1,4 +1,4 @@
-/** Every pending change of the open hub has a deadline (issue 13 §2): it then rolls back with a sentence, and a late answer is ignored. */
+/** Every pending change of the open hub has a deadline (docs/device-controls.md, "Connection state and deadlines"): it then rolls back with a sentence, and a late answer is ignored. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHubsStore } from '../../../../renderer/src/stores/hubs-store';
 import { createOpenHubStore } from '../../../../renderer/src/stores/open-hub-store';
