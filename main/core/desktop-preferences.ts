@@ -19,6 +19,7 @@ import { AppError } from '../../common/app-error';
 import type { DesktopHost } from './hubdesk-core';
 import type { KeyValueStore, Logger } from './ports';
 import { errorMessage } from '../../common/error-message';
+import { createEmitter } from '../../common/emitter';
 
 export const DESKTOP_PREFERENCES_KEY = 'desktop:preferences';
 
@@ -70,7 +71,7 @@ export interface DesktopPreferencesStore {
 }
 
 export function createDesktopPreferences(store: KeyValueStore, host: DesktopHost | undefined, logger: Logger): DesktopPreferencesStore {
-  const listeners = new Set<(view: DesktopView) => void>();
+  const changes = createEmitter<DesktopView>((error) => logger.error('desktop: a preferences listener failed', { error: errorMessage(error) }));
   const get = () => parseDesktopPreferences(store.get(DESKTOP_PREFERENCES_KEY));
   const view = (): DesktopView => ({
     preferences: get(),
@@ -99,18 +100,9 @@ export function createDesktopPreferences(store: KeyValueStore, host: DesktopHost
       };
       store.set(DESKTOP_PREFERENCES_KEY, next);
       const changed = view();
-      for (const listener of listeners) {
-        try {
-          listener(changed);
-        } catch (error) {
-          logger.error('desktop: a preferences listener failed', { error: errorMessage(error) });
-        }
-      }
+      changes.emit(changed);
       return changed;
     },
-    onChange(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
+    onChange: (listener) => changes.on(listener),
   };
 }

@@ -6,6 +6,7 @@
 import type { EventName, EventPayload } from '../../common/ipc-contract';
 import type { Logger } from './ports';
 import { errorMessage } from '../../common/error-message';
+import { createEmitter, type Emitter } from '../../common/emitter';
 
 export interface EventEmitter<E extends EventName> {
   emit<K extends E>(event: K, payload: EventPayload<K>): void;
@@ -14,23 +15,18 @@ export interface EventEmitter<E extends EventName> {
 }
 
 export function createEventEmitter<E extends EventName>(logger: Logger): EventEmitter<E> {
-  const listeners = new Map<E, Set<(payload: never) => void>>();
+  const byEvent = new Map<E, Emitter<never>>();
+  const of = <K extends E>(event: K) => {
+    let emitter = byEvent.get(event) as Emitter<EventPayload<K>> | undefined;
+    if (!emitter) {
+      emitter = createEmitter<EventPayload<K>>((error) => logger.error(`core: a ${event} listener failed`, { error: errorMessage(error) }));
+      byEvent.set(event, emitter as Emitter<never>);
+    }
+    return emitter;
+  };
   return {
-    emit(event, payload) {
-      for (const listener of listeners.get(event) ?? []) {
-        try {
-          (listener as (payload: EventPayload<typeof event>) => void)(payload);
-        } catch (error) {
-          logger.error(`core: a ${event} listener failed`, { error: errorMessage(error) });
-        }
-      }
-    },
-    on(event, listener) {
-      const set = listeners.get(event) ?? new Set();
-      listeners.set(event, set);
-      set.add(listener);
-      return () => void set.delete(listener);
-    },
-    clear: () => listeners.clear(),
+    emit: (event, payload) => of(event).emit(payload),
+    on: (event, listener) => of(event).on(listener),
+    clear: () => byEvent.clear(),
   };
 }

@@ -10,6 +10,8 @@
 import { isIP, isIPv6 } from 'node:net';
 import type { Logger, MdnsBrowser, MdnsService } from './ports';
 import type { Route } from './route-selection';
+import { createEmitter } from '../../common/emitter';
+import { errorMessage } from '../../common/error-message';
 
 /** A validated announcement. */
 export interface LanHub {
@@ -35,7 +37,7 @@ const MAX_LOGGED = 256;
 
 export function createLanDirectory(browser: MdnsBrowser, logger: Logger): LanDirectory {
   const hubs = new Map<string, LanHub>();
-  const listeners = new Set<(hubId: string) => void>();
+  const announced = createEmitter<string>((error) => logger.error('mdns: a listener of announced hubs failed', { error: errorMessage(error) }));
   const logged = new Set<string>();
 
   const up = (service: MdnsService) => {
@@ -50,7 +52,7 @@ export function createLanDirectory(browser: MdnsBrowser, logger: Logger): LanDir
       return;
     }
     hubs.set(service.name, parsed);
-    for (const listener of listeners) listener(parsed.id);
+    announced.emit(parsed.id);
   };
   const down = (service: MdnsService) => {
     hubs.delete(service.name);
@@ -62,14 +64,11 @@ export function createLanDirectory(browser: MdnsBrowser, logger: Logger): LanDir
       const announced = [...hubs.values()].filter((hub) => hub.id === hubId);
       return announced.flatMap((hub) => (hub.securePort === null ? [] : hub.addresses.map((address) => secureLanRoute(hub.id, address, hub.securePort!))));
     },
-    onUp(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onUp: (listener) => announced.on(listener),
     stop() {
       stop();
       hubs.clear();
-      listeners.clear();
+      announced.clear();
     },
   };
 }

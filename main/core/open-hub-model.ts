@@ -13,6 +13,7 @@ import type { DeviceEvent, Flow, HubSnapshot, LiveState, LiveStatus } from '../.
 import type { Device } from '../../common/wire';
 import type { Logger } from './ports';
 import { errorMessage } from '../../common/error-message';
+import { createEmitter } from '../../common/emitter';
 
 /** One favourite device as a quick toggle: `on` is null when it has no readable on/off switch. */
 export interface SummaryFavourite {
@@ -66,22 +67,7 @@ const ENDS_THE_HUB: ReadonlySet<LiveState['kind']> = new Set(['closed', 'signed-
 
 /** A set of listeners of one kind; one that throws is logged and does not stop the others. */
 function listeners<T>(what: string, logger: Logger) {
-  const set = new Set<(payload: T) => void>();
-  return {
-    emit(payload: T) {
-      for (const listener of set) {
-        try {
-          listener(payload);
-        } catch (error) {
-          logger.error(`core: an open-hub ${what} listener failed`, { error: errorMessage(error) });
-        }
-      }
-    },
-    on(listener: (payload: T) => void) {
-      set.add(listener);
-      return () => void set.delete(listener);
-    },
-  };
+  return createEmitter<T>((error) => logger.error(`core: an open-hub ${what} listener failed`, { error: errorMessage(error) }));
 }
 
 export function createOpenHubModel(hubName: (hubId: string) => string | undefined, logger: Logger): OpenHubModel {

@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { type KeyPath, parseKeyPath } from '../../common/key-path';
 import { MAX_WEBHOOK_NAME_LENGTH } from '../../common/webhook-protocol';
+import { createEmitter } from '../../common/emitter';
 
 export interface WebhookRecord {
   readonly id: string;
@@ -114,7 +115,7 @@ interface Entry {
  */
 export class WebhookTable {
   private readonly entries = new Map<string, Entry>();
-  private readonly revokedListeners = new Set<(webhookId: string, credentialId: string) => void>();
+  private readonly revocations = createEmitter<{ webhookId: string; credentialId: string }>();
 
   /** Throws KeyPathError when the record's key path is not valid. */
   put(stored: StoredWebhook): void {
@@ -150,12 +151,11 @@ export class WebhookTable {
   tapCredential = (webhookId: string, credentialId: string): TapCredential | undefined => this.entries.get(webhookId)?.taps.get(credentialId);
 
   onTapCredentialRevoked(listener: (webhookId: string, credentialId: string) => void): () => void {
-    this.revokedListeners.add(listener);
-    return () => this.revokedListeners.delete(listener);
+    return this.revocations.on(({ webhookId, credentialId }) => listener(webhookId, credentialId));
   }
 
   private revoked(webhookId: string, credentialId: string): void {
-    for (const listener of this.revokedListeners) listener(webhookId, credentialId);
+    this.revocations.emit({ webhookId, credentialId });
   }
 }
 

@@ -5,19 +5,20 @@
  */
 import { useSyncExternalStore } from 'react';
 import { formatAgo } from '../format/relative-time';
+import { createEmitter } from '../../../common/emitter';
 
 /** Minutes are what these labels show: a tick every few seconds is exact enough and cheap. */
 export const SLOW_CLOCK_TICK_MS = 5_000;
 
-const listeners = new Set<() => void>();
+const ticks = createEmitter<void>();
 let timer: ReturnType<typeof setInterval> | undefined;
 
 function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  timer ??= setInterval(() => listeners.forEach((tell) => tell()), SLOW_CLOCK_TICK_MS);
+  const off = ticks.on(listener);
+  timer ??= setInterval(() => ticks.emit(), SLOW_CLOCK_TICK_MS);
   return () => {
-    listeners.delete(listener);
-    if (listeners.size > 0 || timer === undefined) return;
+    off();
+    if (ticks.size > 0 || timer === undefined) return;
     clearInterval(timer);
     timer = undefined;
   };
