@@ -90,7 +90,8 @@ export function harScanner(): EntryScanner {
         if (depth === 2 && lastKey[1] === 'log' && c === '{') har = true;
         if (depth === ENTRIES_DEPTH && har && lastKey[2] === 'entries' && c === '[') inEntries = elementDue = true;
         if (entry && depth - ENTRIES_DEPTH > ARCHIVE_MAX_DEPTH) entry.bad ??= TOO_DEEP;
-        else if (!entry && depth > ENTRIES_DEPTH + ARCHIVE_MAX_DEPTH) return har ? { state: 'broken', reason: `${TOO_DEEP} outside its entries` } : { state: 'not-har' };
+        else if (!entry && depth > ENTRIES_DEPTH + ARCHIVE_MAX_DEPTH)
+          return har ? { state: 'broken', reason: `${TOO_DEEP} outside its entries` } : { state: 'not-har' };
       } else if (c === '}' || c === ']') {
         depth--;
         if (entry && depth === ENTRIES_DEPTH) {

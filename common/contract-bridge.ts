@@ -37,8 +37,14 @@ export function createBridge(transport: Transport): Bridge {
     // A snapshot may arrive in pages, each checked in its own task (snapshot-pages.ts).
     const snapshots = createSnapshotAssembler();
     const stops = [
-      transport.on(SNAPSHOT_PAGE_EVENT, checked(SNAPSHOT_PAGE_EVENT, SnapshotPageSchema, (page) => snapshots.page(page))),
-      transport.on(event, checked(event, HubSnapshotSchema, (snapshot) => listener(snapshots.finish(snapshot)))),
+      transport.on(
+        SNAPSHOT_PAGE_EVENT,
+        checked(SNAPSHOT_PAGE_EVENT, SnapshotPageSchema, (page) => snapshots.page(page)),
+      ),
+      transport.on(
+        event,
+        checked(event, HubSnapshotSchema, (snapshot) => listener(snapshots.finish(snapshot))),
+      ),
     ];
     return () => stops.forEach((stop) => stop());
   };

@@ -39,7 +39,13 @@ export function firstMessage(intakeUrl: string, routing: WebhookRouting, keyPath
     else if (typeof first === 'string') headers.push([first, String(value)]);
   }
   const text = JSON.stringify(body);
-  const curl = ['curl', shellQuote(url.href), ...headers.flatMap(([name, value]) => ['-H', shellQuote(`${name}: ${value}`)]), '--data-binary', shellQuote(text)].join(' ');
+  const curl = [
+    'curl',
+    shellQuote(url.href),
+    ...headers.flatMap(([name, value]) => ['-H', shellQuote(`${name}: ${value}`)]),
+    '--data-binary',
+    shellQuote(text),
+  ].join(' ');
   return { url: url.href, headers, body: text, curl };
 }
 
@@ -53,5 +59,8 @@ function parsedOrNull(keyPath: string) {
 
 /** `value` at `segments` in a new JSON value: names make objects, indexes arrays (earlier places null). */
 function nest(segments: readonly (string | number)[], value: unknown): unknown {
-  return segments.reduceRight<unknown>((inner, segment) => (typeof segment === 'number' ? [...Array<null>(segment).fill(null), inner] : { [segment]: inner }), value);
+  return segments.reduceRight<unknown>(
+    (inner, segment) => (typeof segment === 'number' ? [...Array<null>(segment).fill(null), inner] : { [segment]: inner }),
+    value,
+  );
 }

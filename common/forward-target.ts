@@ -46,8 +46,20 @@ export const ForwardStateSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('queued') }),
   z.object({ state: z.literal('sending'), attempt: z.number().int().positive() }),
   z.object({ state: z.literal('retrying'), attempt: z.number().int().positive(), nextAt: z.number(), last: z.string().max(500) }),
-  z.object({ state: z.literal('answered'), statusCode: z.number().int(), durationMs: z.number().nonnegative(), attempts: z.number().int().positive(), at: z.number() }),
-  z.object({ state: z.literal('failed'), reason: z.string().max(500), statusCode: z.number().int().optional(), attempts: z.number().int().nonnegative(), at: z.number() }),
+  z.object({
+    state: z.literal('answered'),
+    statusCode: z.number().int(),
+    durationMs: z.number().nonnegative(),
+    attempts: z.number().int().positive(),
+    at: z.number(),
+  }),
+  z.object({
+    state: z.literal('failed'),
+    reason: z.string().max(500),
+    statusCode: z.number().int().optional(),
+    attempts: z.number().int().nonnegative(),
+    at: z.number(),
+  }),
   z.object({ state: z.literal('dropped') }),
 ]);
 export type ForwardState = z.infer<typeof ForwardStateSchema>;

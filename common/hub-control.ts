@@ -66,7 +66,9 @@ export type CapabilityEventData = z.infer<typeof CapabilityEventDataSchema>;
 export const FlowSchema = z.looseObject({ id: z.string().min(1).max(200), name: z.string().max(500).pipe(ShownNameSchema), enabled: z.boolean() });
 export type Flow = z.infer<typeof FlowSchema>;
 /** Keyed by flow id; each value's `id` equals its key. */
-export const FlowMapSchema = z.record(z.string(), FlowSchema).refine((map) => Object.entries(map).every(([key, flow]) => flow.id === key), { message: 'flow id must equal its key' });
+export const FlowMapSchema = z
+  .record(z.string(), FlowSchema)
+  .refine((map) => Object.entries(map).every(([key, flow]) => flow.id === key), { message: 'flow id must equal its key' });
 export type FlowMap = z.infer<typeof FlowMapSchema>;
 export const FlowTriggerResultSchema = z.object({ id: z.string(), triggeredAt: z.string() });
 export type FlowTriggerResult = z.infer<typeof FlowTriggerResultSchema>;

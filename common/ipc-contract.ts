@@ -34,7 +34,12 @@ export const AuthViewSchema = z.discriminatedUnion('status', [
    * secret: RFC 8252 lets the user open it), shown with Copy and Open again; `browserOpened` is false
    * when Hubdesk could not open the browser itself.
    */
-  z.object({ status: z.literal('signing-in'), authorizationOrigin: z.string(), authorizationUrl: z.string().max(8192).optional(), browserOpened: z.boolean().optional() }),
+  z.object({
+    status: z.literal('signing-in'),
+    authorizationOrigin: z.string(),
+    authorizationUrl: z.string().max(8192).optional(),
+    browserOpened: z.boolean().optional(),
+  }),
   z.object({ status: z.literal('signed-in'), user: UserViewSchema }),
 ]);
 export type AuthView = z.infer<typeof AuthViewSchema>;
@@ -252,9 +257,7 @@ export const InsightsLogsViewSchema = z.discriminatedUnion('status', [
 ]);
 export type InsightsLogsView = z.infer<typeof InsightsLogsViewSchema>;
 
-export const InsightsSeriesRequestSchema = z
-  .object({ deviceId, capabilityId: z.string().min(1).max(200), resolution: InsightsResolutionSchema })
-  .strict();
+export const InsightsSeriesRequestSchema = z.object({ deviceId, capabilityId: z.string().min(1).max(200), resolution: InsightsResolutionSchema }).strict();
 export type InsightsSeriesRequest = z.infer<typeof InsightsSeriesRequestSchema>;
 
 /**
@@ -505,10 +508,25 @@ export const ReplayRequestSchema = z
     webhookId: WebhookIdSchema,
     id: z.string().min(1).max(200),
     /** `intake`: the webhook's own intake URL (the message's query kept); else an http(s) URL, e.g. a local development server. */
-    target: z.union([z.literal('intake'), z.string().url().max(2048).regex(/^https?:\/\//i, 'a replay goes to an http:// or https:// URL')]),
+    target: z.union([
+      z.literal('intake'),
+      z
+        .string()
+        .url()
+        .max(2048)
+        .regex(/^https?:\/\//i, 'a replay goes to an http:// or https:// URL'),
+    ]),
     /** Replaces the message's headers (hop-by-hop ones are still left out). */
     headers: z
-      .array(z.tuple([z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, 'a header name is an HTTP token'), z.string().max(8192).regex(/^[^\r\n\0]*$/, 'a header value has no line breaks')]))
+      .array(
+        z.tuple([
+          z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, 'a header name is an HTTP token'),
+          z
+            .string()
+            .max(8192)
+            .regex(/^[^\r\n\0]*$/, 'a header value has no line breaks'),
+        ]),
+      )
       .max(200)
       .optional(),
     /** Replaces the body: base64 of the bytes to send. */
@@ -562,7 +580,8 @@ const MiB = 1024 * 1024;
 /** The choices of the webhook history's byte bound (files and memory alike) and of its age, in days. */
 export const HISTORY_BOUNDS = [32 * MiB, 128 * MiB, 512 * MiB, 1024 * MiB] as const;
 export const HISTORY_AGES = [1, 7, 30, 90] as const;
-const oneOf = <T extends number>(choices: readonly T[]) => z.number().refine((value): value is T => (choices as readonly number[]).includes(value), `one of ${choices.join(', ')}`);
+const oneOf = <T extends number>(choices: readonly T[]) =>
+  z.number().refine((value): value is T => (choices as readonly number[]).includes(value), `one of ${choices.join(', ')}`);
 export const HistorySettingsSchema = z.object({ boundBytes: oneOf(HISTORY_BOUNDS), maxAgeDays: oneOf(HISTORY_AGES) }).strict();
 export type HistorySettings = z.infer<typeof HistorySettingsSchema>;
 export const DEFAULT_HISTORY_SETTINGS: HistorySettings = { boundBytes: 128 * MiB, maxAgeDays: 30 };

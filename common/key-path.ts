@@ -54,8 +54,7 @@ const NINE = 0x39;
 const isDigit = (c: number): boolean => c >= ZERO && c <= NINE;
 
 // [A-Za-z_$]
-const isIdentStart = (c: number): boolean =>
-  (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x24;
+const isIdentStart = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x24;
 
 // [A-Za-z0-9_$]
 const isIdentPart = (c: number): boolean => isIdentStart(c) || isDigit(c);

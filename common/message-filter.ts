@@ -33,7 +33,10 @@ export const MessageFilterSchema = z
   .object({
     outcomes: z.array(z.enum(OUTCOME_KINDS)).max(OUTCOME_KINDS.length).optional(),
     webhookIds: z.array(z.string().max(200)).max(100).optional(),
-    methods: z.array(z.string().regex(/^[A-Z]{1,16}$/)).max(16).optional(),
+    methods: z
+      .array(z.string().regex(/^[A-Z]{1,16}$/))
+      .max(16)
+      .optional(),
     /** ISO times, inclusive. */
     from: z.string().datetime().optional(),
     to: z.string().datetime().optional(),
@@ -158,7 +161,8 @@ export interface FilterableContent {
 }
 
 /** `content` is read only when the filter has text or a key path (getters and methods: nothing is made per message). */
-export type CompiledFilter = { ok: true; test: (message: FilterableMessage, content: FilterableContent) => boolean } | { ok: false; message: string; position: number };
+export type CompiledFilter =
+  { ok: true; test: (message: FilterableMessage, content: FilterableContent) => boolean } | { ok: false; message: string; position: number };
 
 /** A filter ready to run many times: its key-path condition parsed and its text lower-cased once. */
 export function compileFilter(filter: MessageFilter): CompiledFilter {

@@ -36,7 +36,12 @@ export function oneLine(raw: string, max: number, fallback = ''): string {
     .trim();
   const text = flat === '' ? fallback : flat;
   const characters = [...text]; // by code point: never half a surrogate pair
-  return characters.length <= max ? text : `${characters.slice(0, max - 1).join('').trimEnd()}…`;
+  return characters.length <= max
+    ? text
+    : `${characters
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 /** A name longer than this is cut (with "…"); no name shown anywhere needs more. */

@@ -40,9 +40,14 @@ const HarEntrySchema = z.object({
     url: z.string(),
     headers: z.array(HarPairSchema),
     queryString: z.array(HarPairSchema).optional(),
-    postData: z.object({ mimeType: z.string().optional(), text: z.string().optional(), _encoding: z.string().optional(), encoding: z.string().optional() }).optional(),
+    postData: z
+      .object({ mimeType: z.string().optional(), text: z.string().optional(), _encoding: z.string().optional(), encoding: z.string().optional() })
+      .optional(),
   }),
-  _hubdesk: z.object({ webhookId: z.string(), id: z.string(), routing: z.unknown(), delivered: z.boolean(), rejected: z.unknown(), size: z.unknown() }).partial().optional(),
+  _hubdesk: z
+    .object({ webhookId: z.string(), id: z.string(), routing: z.unknown(), delivered: z.boolean(), rejected: z.unknown(), size: z.unknown() })
+    .partial()
+    .optional(),
 });
 
 /** `creator` names the exporting app; `urlOf` gives a webhook's intake URL (without query). */
@@ -145,7 +150,12 @@ function fromHarEntry(value: unknown, number: number): EntryRead {
     return { ok: false, reason: 'its URL does not parse' };
   }
   const postData = request.postData;
-  const base64 = postData?.text === undefined ? '' : postData._encoding === 'base64' || postData.encoding === 'base64' ? postData.text : bytesBase64(new TextEncoder().encode(postData.text));
+  const base64 =
+    postData?.text === undefined
+      ? ''
+      : postData._encoding === 'base64' || postData.encoding === 'base64'
+        ? postData.text
+        : bytesBase64(new TextEncoder().encode(postData.text));
   if (base64ByteLength(base64) > INSPECTOR_BODY_MAX_BYTES) return { ok: false, reason: `its body is larger than ${INSPECTOR_BODY_MAX_BYTES / 1024} KiB` };
   // Hubdesk's own fields are checked as strictly as the rest: a routing that does not parse is a reason, not a null.
   return checked(

@@ -92,11 +92,9 @@ export const DeviceSchema = z.looseObject({
 export type Device = z.infer<typeof DeviceSchema>;
 
 /** §2.5 Device map: keyed by device id; each value's `id` equals its key. */
-export const DeviceMapSchema = z
-  .record(z.string(), DeviceSchema)
-  .refine((map) => Object.entries(map).every(([key, device]) => device.id === key), {
-    message: 'device id must equal its key',
-  });
+export const DeviceMapSchema = z.record(z.string(), DeviceSchema).refine((map) => Object.entries(map).every(([key, device]) => device.id === key), {
+  message: 'device id must equal its key',
+});
 export type DeviceMap = z.infer<typeof DeviceMapSchema>;
 
 /** Error body of the reference services (RFC 6749 §5.2 shape, used for every JSON error). */

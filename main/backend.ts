@@ -29,7 +29,9 @@ export function readConfiguredBackend(env: NodeJS.ProcessEnv, redirectUri: strin
   if (present.length === 0) return null;
   if (present.length !== BACKEND_ENV.length) {
     const missing = BACKEND_ENV.filter((name) => !present.includes(name));
-    throw new BackendConfigError(`Incomplete cloud configuration: ${missing.join(', ')} must be set too (or unset all of ${BACKEND_ENV.join(', ')} to use the built-in demo cloud).`);
+    throw new BackendConfigError(
+      `Incomplete cloud configuration: ${missing.join(', ')} must be set too (or unset all of ${BACKEND_ENV.join(', ')} to use the built-in demo cloud).`,
+    );
   }
   const authUrl = parseBaseUrl('HUBDESK_AUTH_URL', env.HUBDESK_AUTH_URL as string);
   return {
@@ -122,7 +124,12 @@ export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string
       portalUrl: configuredPortalUrl ?? `${stack.info.tools_url}/webhooks`,
       // Offered in the Webhooks view with one button, where the forwarder is the embedded one that has it.
       ...(configuredWebhookUrl === null && {
-        demoWebhook: { id: stack.info.webhook.id, secret: stack.info.webhook.secret, tapCredential: stack.info.webhook.tap_credential, keyPath: DEMO_WEBHOOK_KEY_PATH },
+        demoWebhook: {
+          id: stack.info.webhook.id,
+          secret: stack.info.webhook.secret,
+          tapCredential: stack.info.webhook.tap_credential,
+          keyPath: DEMO_WEBHOOK_KEY_PATH,
+        },
       }),
       // The demo hub's LAN certificate comes from the stack's own CA; the embedded app trusts it.
       trustedCaPem: stack.info.ca,

@@ -41,7 +41,18 @@ export function electronTarget(root: string): BuildTarget {
   return {
     name: 'electron',
     root,
-    sources: ['main', 'preload', 'renderer', 'common', 'services', 'electron.vite.config.ts', 'tsconfig.json', 'tsconfig.web.json', 'package.json', 'package-lock.json'],
+    sources: [
+      'main',
+      'preload',
+      'renderer',
+      'common',
+      'services',
+      'electron.vite.config.ts',
+      'tsconfig.json',
+      'tsconfig.web.json',
+      'package.json',
+      'package-lock.json',
+    ],
     output: 'out/main/index.js',
   };
 }

@@ -48,7 +48,14 @@ export function parseListenArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   try {
     ({ values } = parseArgs({
       args: [...args],
-      options: { webhook: { type: 'string' }, secret: { type: 'string' }, hub: { type: 'string' }, key: { type: 'string', multiple: true }, 'forward-to': { type: 'string' }, forwarder: { type: 'string' } },
+      options: {
+        webhook: { type: 'string' },
+        secret: { type: 'string' },
+        hub: { type: 'string' },
+        key: { type: 'string', multiple: true },
+        'forward-to': { type: 'string' },
+        forwarder: { type: 'string' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -106,7 +113,8 @@ function main(): void {
     onProgress: (progress) => {
       const line = forwardLine(progress, new Date());
       if (line !== undefined) process.stdout.write(`${line}\n`);
-      else if (progress.forward.state === 'retrying') logger.warn('listen: the local server failed; trying again', { id: progress.id, attempt: progress.forward.attempt, last: progress.forward.last });
+      else if (progress.forward.state === 'retrying')
+        logger.warn('listen: the local server failed; trying again', { id: progress.id, attempt: progress.forward.attempt, last: progress.forward.last });
     },
   });
   let lastAck: string | undefined;
@@ -124,7 +132,8 @@ function main(): void {
     onAcknowledged: (id) => void (lastAck = id),
     onConnection: (connection) => {
       if (connection.state === 'connected') logger.info(`listen: connected; forwarding to ${options.forwardTo}`);
-      else if (connection.state === 'reconnecting') logger.warn('listen: reconnecting', { attempt: connection.attempt, ...(connection.reason !== undefined && { reason: connection.reason }) });
+      else if (connection.state === 'reconnecting')
+        logger.warn('listen: reconnecting', { attempt: connection.attempt, ...(connection.reason !== undefined && { reason: connection.reason }) });
       else if (connection.state === 'refused' || connection.state === 'unavailable') {
         logger.error(`listen: ${connection.reason}`);
         forwarding.stop();

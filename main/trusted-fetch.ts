@@ -69,5 +69,6 @@ function trustedRoots(trustedCaPem: string): string[] {
 
 function fetchThrough(dispatcher: Agent): typeof globalThis.fetch {
   // undici's Request/Response types are its own, structurally the same as the global ones Node uses.
-  return ((input, init) => undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher })) as typeof globalThis.fetch;
+  return ((input, init) =>
+    undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher })) as typeof globalThis.fetch;
 }

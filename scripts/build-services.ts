@@ -29,14 +29,27 @@ const STAMP = '.built';
 /** What the build reads: a change to any of these makes the output stale. */
 const SOURCES = ['services', 'common', 'scripts/build-services.ts', 'package.json'];
 
-const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: true, metafile: true, logLevel: 'warning' } as const;
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  metafile: true,
+  logLevel: 'warning',
+} as const;
 
 /** Builds into `outDir` (replaced whole, so nothing stale is left in it). */
 export async function buildServices(outDir = SERVICES_OUT_DIR): Promise<void> {
   const building = `${outDir}.tmp-${process.pid}`;
   rmSync(building, { recursive: true, force: true });
   try {
-    const programs = await build({ ...common, entryPoints: Object.fromEntries(PROGRAMS.map((name) => [name, join(root, 'services', `${name}.ts`)])), outdir: building });
+    const programs = await build({
+      ...common,
+      entryPoints: Object.fromEntries(PROGRAMS.map((name) => [name, join(root, 'services', `${name}.ts`)])),
+      outdir: building,
+    });
     const worker = await build({ ...common, entryPoints: [join(root, WORKER)], outdir: building, outExtension: { '.js': '.mjs' } });
     checkRuntimeDependencies([programs.metafile, worker.metafile]);
     cpSync(join(root, FIXTURES), join(building, 'fixtures'), { recursive: true });

@@ -19,7 +19,15 @@ type Shape =
 /** Painted in order: background, house (roof and walls), hub. */
 const GLYPH: Shape[] = [
   { kind: 'rounded-rect', x: 32, y: 32, w: 448, h: 448, r: 96, fill: BLUE },
-  { kind: 'triangle', points: [[256, 104], [400, 240], [112, 240]], fill: WHITE },
+  {
+    kind: 'triangle',
+    points: [
+      [256, 104],
+      [400, 240],
+      [112, 240],
+    ],
+    fill: WHITE,
+  },
   { kind: 'rounded-rect', x: 152, y: 232, w: 208, h: 168, r: 0, fill: WHITE },
   { kind: 'circle', cx: 256, cy: 316, r: 40, fill: BLUE },
   { kind: 'circle', cx: 256, cy: 316, r: 18, fill: WHITE },

@@ -76,7 +76,14 @@ async function main() {
     });
     ws.once('error', reject);
   });
-  const added = await invoke('webhooks.add', [{ id: stack.info.webhook.id, secret: stack.info.webhook.secret, tapCredential: stack.info.webhook.tap_credential, routing: { kind: 'keys', values: ['flood-1'] } }]);
+  const added = await invoke('webhooks.add', [
+    {
+      id: stack.info.webhook.id,
+      secret: stack.info.webhook.secret,
+      tapCredential: stack.info.webhook.tap_credential,
+      routing: { kind: 'keys', values: ['flood-1'] },
+    },
+  ]);
   console.log('webhooks.add', added.ok);
   await new Promise((resolve) => setTimeout(resolve, 1000)); // let both sockets connect (a script, not a test)
 
@@ -89,7 +96,11 @@ async function main() {
     while (sent < COUNT) {
       const n = sent++;
       try {
-        const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: floodBody(n) });
+        const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: floodBody(n),
+        });
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
         await response.arrayBuffer();
       } catch {

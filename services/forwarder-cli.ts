@@ -58,7 +58,22 @@ interface CliOptions {
 export function parseForwarderArgs(args: readonly string[]): { ok: true; options: CliOptions } | { ok: false; error: string } {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: [...args], options: { host: { type: 'string' }, port: { type: 'string' }, 'admin-host': { type: 'string' }, 'admin-port': { type: 'string' }, 'portal-port': { type: 'string' }, redis: { type: 'string' }, 'trusted-proxy': { type: 'string' }, 'cloud-url': { type: 'string' }, 'trust-hub-ids': { type: 'boolean' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'admin-host': { type: 'string' },
+        'admin-port': { type: 'string' },
+        'portal-port': { type: 'string' },
+        redis: { type: 'string' },
+        'trusted-proxy': { type: 'string' },
+        'cloud-url': { type: 'string' },
+        'trust-hub-ids': { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (error) {
     return { ok: false, error: errorMessage(error) };
   }
@@ -77,7 +92,10 @@ export function parseForwarderArgs(args: readonly string[]): { ok: true; options
   const redis = text('redis');
   // Not echoed: a URL may hold a password.
   if (redis !== undefined && !isRedisUrl(redis)) return { ok: false, error: '--redis must be a redis:// or rediss:// URL with a host' };
-  const trustedProxies = (text('trusted-proxy') ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const trustedProxies = (text('trusted-proxy') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   try {
     exemptList(trustedProxies);
   } catch (error) {
@@ -92,7 +110,9 @@ export function parseForwarderArgs(args: readonly string[]): { ok: true; options
 function hubIdPolicy(cloudUrl: string | undefined, trust: boolean): { policy: HubIdPolicy } | { error: string } {
   if (cloudUrl !== undefined && trust) return { error: '--cloud-url and --trust-hub-ids exclude each other: with a cloud, hub ids are checked' };
   if (cloudUrl === undefined) return { policy: trust ? 'trust' : 'refuse' };
-  return isCloudUrl(cloudUrl) ? { policy: { verify: { cloudUrl } } } : { error: '--cloud-url must be an https:// URL (http:// on loopback only) without credentials, query or fragment' };
+  return isCloudUrl(cloudUrl)
+    ? { policy: { verify: { cloudUrl } } }
+    : { error: '--cloud-url must be an https:// URL (http:// on loopback only) without credentials, query or fragment' };
 }
 
 /** The key set is fetched from it: in the clear only on this host. */
@@ -100,7 +120,13 @@ function isCloudUrl(text: string): boolean {
   try {
     const url = new URL(text);
     const loopback = url.hostname === '127.0.0.1' || url.hostname === '[::1]' || url.hostname === 'localhost';
-    return (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) && url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+    return (
+      (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) &&
+      url.username === '' &&
+      url.password === '' &&
+      url.search === '' &&
+      url.hash === ''
+    );
   } catch {
     return false;
   }
@@ -132,7 +158,14 @@ async function main(): Promise<void> {
   if (hubIds === 'refuse') logger.info('forwarder: no --cloud-url: listener registrations naming a hub are refused');
   let services: WebhookServices;
   try {
-    services = await startWebhookServices({ host, port, portalPort, redis, logger, forwarder: { adminHost, adminPort, addressLimits: { exemptAddresses: trustedProxies }, hubIds } });
+    services = await startWebhookServices({
+      host,
+      port,
+      portalPort,
+      redis,
+      logger,
+      forwarder: { adminHost, adminPort, addressLimits: { exemptAddresses: trustedProxies }, hubIds },
+    });
   } catch (error) {
     logger.error('forwarder: failed to start', { error: errorMessage(error) });
     process.exit(1);

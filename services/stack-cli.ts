@@ -20,7 +20,10 @@ const logger = createConsoleLogger('stack');
 const USAGE = 'usage: npm run stack -- [--state-dir <dir>]   (or HUBDESK_STACK_STATE_DIR=<dir>)';
 
 /** The options, or the reason they are not valid; `env` gives HUBDESK_STACK_STATE_DIR, which --state-dir overrides. */
-export function parseStackArgs(args: readonly string[], env: NodeJS.ProcessEnv): { ok: true; options: { stateDir: string | undefined } } | { ok: false; error: string } {
+export function parseStackArgs(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { ok: true; options: { stateDir: string | undefined } } | { ok: false; error: string } {
   let values: { 'state-dir'?: string };
   try {
     ({ values } = parseArgs({ args: [...args], options: { 'state-dir': { type: 'string' } }, strict: true, allowPositionals: false }));

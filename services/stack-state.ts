@@ -22,7 +22,10 @@ export const GRANTS_STATE_FILE = 'grants.json';
 export const MAX_STATE_FILE_BYTES = 16 * 1024 * 1024;
 
 const PortSchema = z.number().int().min(1).max(65_535);
-const PemSchema = z.string().max(16_384).regex(/^-----BEGIN [A-Z ]+-----\r?\n[\s\S]+-----END [A-Z ]+-----\s*$/);
+const PemSchema = z
+  .string()
+  .max(16_384)
+  .regex(/^-----BEGIN [A-Z ]+-----\r?\n[\s\S]+-----END [A-Z ]+-----\s*$/);
 const HubIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
 export const HubPortsSchema = z.object({ http: PortSchema, https: PortSchema.nullable(), relay: PortSchema }).strict();
@@ -73,7 +76,8 @@ export function openStackState(dir: string): StackState {
 }
 
 function readStateFile<T>(path: string, schema: z.ZodType<T>): T | undefined {
-  const refuse = (why: string) => new StackStateError(`${path} ${why}. Fix or remove it (the stack then starts afresh, and apps signed in to it must sign in again).`);
+  const refuse = (why: string) =>
+    new StackStateError(`${path} ${why}. Fix or remove it (the stack then starts afresh, and apps signed in to it must sign in again).`);
   let size: number;
   try {
     size = statSync(path).size;

@@ -199,11 +199,24 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   const state = options.stateDir === undefined ? undefined : openStackState(options.stateDir);
   const kept = state?.stack;
   const keptFile = join(options.stateDir ?? '', STACK_STATE_FILE);
-  if (kept && kept.host !== host) throw new StackStateError(`${keptFile} is a stack's on ${kept.host}, not on ${host}: start it on ${kept.host} again, or use another state directory.`);
+  if (kept && kept.host !== host)
+    throw new StackStateError(`${keptFile} is a stack's on ${kept.host}, not on ${host}: start it on ${kept.host} again, or use another state directory.`);
   const identityOf = (hubId: string) => keptHubIdentity(kept?.hubIdentityKeys[hubId], keptFile);
   const specs: HubSpec[] = [
-    { id: 'hub-3f9a6c1e2d7b4a58', name: 'Home', platform: 'local', home: createDemoHome('home', { now: options.now, devices: options.largeHome?.devices }), identity: identityOf('hub-3f9a6c1e2d7b4a58') },
-    { id: 'hub-8b2e5d7a1c4f9e63', name: options.cabinName ?? 'Holiday cabin', platform: 'cloud', home: createDemoHome('cabin', { now: options.now }), identity: identityOf('hub-8b2e5d7a1c4f9e63') },
+    {
+      id: 'hub-3f9a6c1e2d7b4a58',
+      name: 'Home',
+      platform: 'local',
+      home: createDemoHome('home', { now: options.now, devices: options.largeHome?.devices }),
+      identity: identityOf('hub-3f9a6c1e2d7b4a58'),
+    },
+    {
+      id: 'hub-8b2e5d7a1c4f9e63',
+      name: options.cabinName ?? 'Holiday cabin',
+      platform: 'cloud',
+      home: createDemoHome('cabin', { now: options.now }),
+      identity: identityOf('hub-8b2e5d7a1c4f9e63'),
+    },
   ];
   const signingKey = kept?.cloudSigningKey ?? (state ? await generateSigningKey() : undefined);
   const load: Runner | undefined = options.eventsPerSecond ? createLoadGenerator(specs[0]!.home, { eventsPerSecond: options.eventsPerSecond }) : undefined;
@@ -214,7 +227,9 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     signingKey,
     grantPersistence: state && { restored: state.grants, onChange: (snapshot) => state.saveGrants(snapshot) },
     clients: [DEMO_CLIENT, READONLY_CLIENT, OFFICIAL_CLIENT],
-    users: [{ ...DEMO_USER, hubs: specs.map(({ id, name, platform, identity }) => ({ _id: id, name, platform, ...NO_ADDRESSES, identityKey: identity.publicJwk })) }],
+    users: [
+      { ...DEMO_USER, hubs: specs.map(({ id, name, platform, identity }) => ({ _id: id, name, platform, ...NO_ADDRESSES, identityKey: identity.publicJwk })) },
+    ],
     accessTokenTtlSec: options.accessTokenTtlSec,
     codeTtlSec: options.codeTtlSec,
     delegationTtlSec: options.delegationTtlSec,
@@ -229,7 +244,13 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   let webhookServices: WebhookServices | undefined;
   const close = async () => {
     load?.stop();
-    await Promise.allSettled([...advertisements.map((advertisement) => advertisement?.close()), ...relays.map((relay) => relay.close()), ...hubs.map((hub) => hub.close()), cloud.close(), webhookServices?.close()]);
+    await Promise.allSettled([
+      ...advertisements.map((advertisement) => advertisement?.close()),
+      ...relays.map((relay) => relay.close()),
+      ...hubs.map((hub) => hub.close()),
+      cloud.close(),
+      webhookServices?.close(),
+    ]);
   };
 
   let info: StackInfo;
@@ -240,7 +261,14 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     if (kept && !usable) logger.info('stack: the kept certificates expire within a day; made new ones, from a new CA', { stateDir: options.stateDir });
     certificates = usable ?? (await createStackCertificates([host, '127.0.0.1', 'localhost'], lanHubIds));
     // The forwarder knows this cloud, so a listener naming a hub proves it with the cloud's delegation token.
-    webhookServices = await startWebhookServices({ host, port: kept?.ports.forwarder, portalPort: kept?.ports.portal, now: options.now, logger, forwarder: { ...options.forwarder, hubIds: { verify: { cloudUrl: cloud.issuer } } } });
+    webhookServices = await startWebhookServices({
+      host,
+      port: kept?.ports.forwarder,
+      portalPort: kept?.ports.portal,
+      now: options.now,
+      logger,
+      forwarder: { ...options.forwarder, hubIds: { verify: { cloudUrl: cloud.issuer } } },
+    });
     info = {
       auth_url: cloud.url,
       hubs: [],
@@ -250,7 +278,12 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       user: { email: DEMO_USER.email, password: DEMO_USER.password },
       webhook_url: webhookServices.forwarder.url,
       tools_url: webhookServices.portal.url,
-      webhook: { id: webhookServices.demoWebhook.id, name: webhookServices.demoWebhook.name, secret: webhookServices.demoWebhook.secret, tap_credential: webhookServices.demoTapCredential },
+      webhook: {
+        id: webhookServices.demoWebhook.id,
+        name: webhookServices.demoWebhook.name,
+        secret: webhookServices.demoWebhook.secret,
+        tap_credential: webhookServices.demoTapCredential,
+      },
       ca: certificates.ca,
     };
   } catch (error) {
@@ -300,7 +333,16 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         cloud: portOf(cloud.url),
         forwarder: portOf(forwarder.url),
         portal: portOf(webhookServices!.portal.url),
-        hubs: Object.fromEntries(specs.map((spec, index) => [spec.id, { http: portOf(hubs[index]!.url), https: hubs[index]!.secureUrl === null ? null : portOf(hubs[index]!.secureUrl!), relay: portOf(relays[index]!.url) }])),
+        hubs: Object.fromEntries(
+          specs.map((spec, index) => [
+            spec.id,
+            {
+              http: portOf(hubs[index]!.url),
+              https: hubs[index]!.secureUrl === null ? null : portOf(hubs[index]!.secureUrl!),
+              relay: portOf(relays[index]!.url),
+            },
+          ]),
+        ),
       },
       cloudSigningKey: signingKey!,
       hubIdentityKeys: Object.fromEntries(specs.map((spec) => [spec.id, spec.identity.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string])),
@@ -333,4 +375,3 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     close,
   };
 }
-

@@ -29,7 +29,10 @@ export interface WebhookServicesOptions {
   /** Keep the state in this Redis (`redis://host:port`), shared with other instances; in memory without. */
   redis?: string;
   /** Passed on to the forwarder (tests shorten its drain, or let it keep a flood for a lagging listener). */
-  forwarder?: Pick<ForwarderOptions, 'adminHost' | 'adminPort' | 'drainTimeoutMs' | 'resumeBufferSize' | 'resumeBufferBytes' | 'resumeBudgetBytes' | 'addressLimits' | 'hubIds'>;
+  forwarder?: Pick<
+    ForwarderOptions,
+    'adminHost' | 'adminPort' | 'drainTimeoutMs' | 'resumeBufferSize' | 'resumeBufferBytes' | 'resumeBudgetBytes' | 'addressLimits' | 'hubIds'
+  >;
 }
 
 export interface WebhookServices {
@@ -68,13 +71,30 @@ export async function startWebhookServices(options: WebhookServicesOptions): Pro
   };
   const close = () => stop((running) => running.close());
   try {
-    forwarder = await startForwarder({ host, port: options.port, ...(redis ? { redis } : { store: webhooks }), legacyRunner, now, logger, ...options.forwarder });
+    forwarder = await startForwarder({
+      host,
+      port: options.port,
+      ...(redis ? { redis } : { store: webhooks }),
+      legacyRunner,
+      now,
+      logger,
+      ...options.forwarder,
+    });
     // The portal signs in the same demo account as the cloud, from its own copy of the user record.
     const users = await UserDirectory.create([{ ...DEMO_USER, hubs: [] }]);
     // The cloud that proves hub ids also verifies the access tokens of the portal's JSON API.
     const hubIds = options.forwarder?.hubIds;
     const cloudUrl = typeof hubIds === 'object' ? hubIds.verify.cloudUrl : undefined;
-    portal = await startToolsPortal({ host, port: options.portalPort, store: webhooks, users, cloudUrl, demoHint: { email: DEMO_USER.email, password: DEMO_USER.password }, now, logger });
+    portal = await startToolsPortal({
+      host,
+      port: options.portalPort,
+      store: webhooks,
+      users,
+      cloudUrl,
+      demoHint: { email: DEMO_USER.email, password: DEMO_USER.password },
+      now,
+      logger,
+    });
     return { webhooks, ...demo, forwarder, portal, close, drain: () => stop((running) => running.drain()) };
   } catch (error) {
     await close();
@@ -88,7 +108,9 @@ export async function startWebhookServices(options: WebhookServicesOptions): Pro
  */
 async function seedDemo(webhooks: WebhookStore, now: () => number): Promise<{ demoWebhook: WebhookRecord; demoTapCredential: string }> {
   const named = (name: string) => webhooks.list(DEMO_USER._id).find((webhook) => webhook.name === name);
-  const demoWebhook = named(DEMO_WEBHOOK_NAME) ?? (await webhooks.setKeyPath((await webhooks.create({ name: DEMO_WEBHOOK_NAME, ownerId: DEMO_USER._id })).id, DEMO_WEBHOOK_KEY_PATH));
+  const demoWebhook =
+    named(DEMO_WEBHOOK_NAME) ??
+    (await webhooks.setKeyPath((await webhooks.create({ name: DEMO_WEBHOOK_NAME, ownerId: DEMO_USER._id })).id, DEMO_WEBHOOK_KEY_PATH));
   const [kept] = webhooks.tapCredentials(demoWebhook.id);
   const credential = (kept && webhooks.tapCredential(demoWebhook.id, kept.id)) ?? (await webhooks.createTapCredential(demoWebhook.id));
   for (const fixture of await loadLegacyFixtures()) {

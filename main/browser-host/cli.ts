@@ -43,7 +43,8 @@ export function parseBrowserHostArgs(argv: readonly string[], env: NodeJS.Proces
     strict: true,
   });
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) throw new Error(`--port must be a port number, not ${JSON.stringify(values.port)}`);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535))
+    throw new Error(`--port must be a port number, not ${JSON.stringify(values.port)}`);
   const configHome = env.XDG_CONFIG_HOME || join(homedir(), '.config');
   if (values.build && values['skip-build']) throw new Error('--build and --skip-build exclude each other');
   const build = values.build ? 'always' : values['skip-build'] ? 'never' : 'auto';
@@ -101,7 +102,11 @@ export async function runBrowserHost(argv: readonly string[] = process.argv.slic
 async function openApp(appUrl: string, profile: string, logger: Logger): Promise<void> {
   const launcher = join(profile, 'open-hubdesk.html');
   const escaped = appUrl.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-  writeFileSync(launcher, `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${escaped}"><title>Hubdesk</title><a href="${escaped}">Open Hubdesk</a>`, { mode: 0o600 });
+  writeFileSync(
+    launcher,
+    `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${escaped}"><title>Hubdesk</title><a href="${escaped}">Open Hubdesk</a>`,
+    { mode: 0o600 },
+  );
   chmodSync(launcher, 0o600);
   await openInBrowser(pathToFileURL(launcher).href).catch((error: unknown) => {
     logger.warn('could not open the browser; open the printed address yourself', { error: errorMessage(error) });

@@ -89,7 +89,8 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
 
   async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (!allowedHosts.has(request.headers.host ?? '')) return send(response, 421, 'text/plain; charset=utf-8', 'Misdirected request');
-    if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed', { allow: 'GET, HEAD' });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed', { allow: 'GET, HEAD' });
     const url = new URL(request.url ?? '/', origin);
     if (url.pathname === OAUTH_CALLBACK_PATH) return handleCallback(url, response);
     return serveStatic(url.pathname, response);
@@ -104,7 +105,9 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
       outcome === 'accepted'
         ? resultPage('Back to Hubdesk', 'Your browser has passed the answer to Hubdesk. You can close this tab and return to the Hubdesk tab.')
         : resultPage('Not expected', 'Hubdesk was not waiting for this sign-in answer, so it was ignored. Start the sign-in again from Hubdesk.');
-    send(response, outcome === 'accepted' ? 200 : 400, 'text/html; charset=utf-8', page, { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
+    send(response, outcome === 'accepted' ? 200 : 400, 'text/html; charset=utf-8', page, {
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+    });
   }
 
   async function serveStatic(pathname: string, response: ServerResponse): Promise<void> {
@@ -118,7 +121,9 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
       return send(response, 404, 'text/plain; charset=utf-8', 'Not found');
     }
     const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
-    const extra: Record<string, string> = type.startsWith('text/html') ? { 'content-security-policy': contentSecurityPolicy({ kind: 'browser-host', port }) } : {};
+    const extra: Record<string, string> = type.startsWith('text/html')
+      ? { 'content-security-policy': contentSecurityPolicy({ kind: 'browser-host', port }) }
+      : {};
     send(response, 200, type, body, extra);
   }
 
@@ -146,7 +151,11 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
       if (ws.readyState !== ws.OPEN) return;
       const frame = serialiseBounded(message);
       if (frame.ok) return ws.send(frame.text);
-      logger.error('bridge: a message could not be sent', { type: message.type, name: message.type === 'event' ? message.name : undefined, reason: frame.reason });
+      logger.error('bridge: a message could not be sent', {
+        type: message.type,
+        name: message.type === 'event' ? message.name : undefined,
+        reason: frame.reason,
+      });
       if (message.type === 'result') ws.send(JSON.stringify({ type: 'result', id: message.id, envelope: UNSENDABLE_ANSWER } satisfies ServerMessage));
     };
     const failed = (what: string) => (error: unknown) => logger.error(`bridge: ${what} failed`, { error: errorMessage(error) });
@@ -181,7 +190,9 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
         if (message.type !== 'hello' || !timingSafeEqual(digest(message.token), expectedSecret)) return refuse('a client without the secret');
         clearTimeout(helloTimer);
         welcomed = true;
-        unsubscribe = EVENT_NAMES.map((name) => readyCore.onEvent(name, (payload) => toWireEvents(name, payload).forEach((wire) => post({ type: 'event', ...wire }))));
+        unsubscribe = EVENT_NAMES.map((name) =>
+          readyCore.onEvent(name, (payload) => toWireEvents(name, payload).forEach((wire) => post({ type: 'event', ...wire }))),
+        );
         post({ type: 'welcome', resumeKey: resumeKeys.current, build });
         // A page that (re)connects may have missed events: give it the current session at once.
         void readyCore.handlers['session.get']()

@@ -110,13 +110,15 @@ export function createCloudClient(deps: CloudClientDeps): CloudClient & AccessTo
     }
   };
 
-  const request = (method: HttpRequest['method'], path: string) => (accessToken: string): HttpRequest => ({
-    method,
-    url: joinUrl(backend.authUrl, path),
-    headers: { authorization: `Bearer ${accessToken}` },
-    timeoutMs: CLOUD_TIMEOUT_MS,
-    signal: deps.lifetime,
-  });
+  const request =
+    (method: HttpRequest['method'], path: string) =>
+    (accessToken: string): HttpRequest => ({
+      method,
+      url: joinUrl(backend.authUrl, path),
+      headers: { authorization: `Bearer ${accessToken}` },
+      timeoutMs: CLOUD_TIMEOUT_MS,
+      signal: deps.lifetime,
+    });
 
   const unreachable = () => new AppError('cloud-unreachable', `Hubdesk could not reach the cloud at ${origin}.`);
 

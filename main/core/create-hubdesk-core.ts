@@ -49,7 +49,14 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const vault = createTokenVault({ backend, secrets, logger });
   const unencryptedRoutes = createUnencryptedRoutesSetting(store);
   const notices = createNoticeBoard(store, [secrets.notice]);
-  const history = createWebhookHistory({ dir: deps.dataDir === undefined ? null : join(deps.dataDir, 'webhook-history'), secrets, store, logger, clock, schedule });
+  const history = createWebhookHistory({
+    dir: deps.dataDir === undefined ? null : join(deps.dataDir, 'webhook-history'),
+    secrets,
+    store,
+    logger,
+    clock,
+    schedule,
+  });
   const webhooks = createWebhookListener({
     webhookUrl: backend.webhookUrl,
     registrations: createWebhookRegistrations({ secrets, store, logger, schedule }),
@@ -234,7 +241,9 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
   const webhooksStarted = history.ready.then(async () => {
     await webhooks.start();
     // The embedded demo forwarder keeps nothing across restarts: its demo webhook is new each time.
-    await creation.renewDemoRegistrations().catch((error: unknown) => logger.warn('webhooks: renewing the demo registrations failed', { error: errorMessage(error) }));
+    await creation
+      .renewDemoRegistrations()
+      .catch((error: unknown) => logger.warn('webhooks: renewing the demo registrations failed', { error: errorMessage(error) }));
   });
   webhooksStarted.catch((error: unknown) => logger.error('webhooks: could not start', { error: errorMessage(error) }));
 

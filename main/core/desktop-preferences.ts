@@ -82,7 +82,8 @@ export function createDesktopPreferences(store: KeyValueStore, host: DesktopHost
     view,
     async set(patch) {
       const current = get();
-      if (patch.closeToTray === true && !host?.tray) throw new AppError('invalid-argument', 'Hubdesk has no tray icon here, so it cannot keep running when its window closes.');
+      if (patch.closeToTray === true && !host?.tray)
+        throw new AppError('invalid-argument', 'Hubdesk has no tray icon here, so it cannot keep running when its window closes.');
       if (patch.launchAtLogin !== undefined && patch.launchAtLogin !== current.launchAtLogin) {
         if (!host?.setLaunchAtLogin) throw new AppError('invalid-argument', 'Hubdesk cannot start at login from here; start it from the desktop app.');
         try {

@@ -17,7 +17,10 @@ export const MAX_OUTGOING_FRAME_BYTES = 8 * 1024 * 1024;
 
 export const UNSENDABLE_ANSWER: Envelope<never> = {
   ok: false,
-  error: { code: 'internal', message: 'Hubdesk could not send this answer to the window (it was too large or could not be serialised). Details are in the log.' },
+  error: {
+    code: 'internal',
+    message: 'Hubdesk could not send this answer to the window (it was too large or could not be serialised). Details are in the log.',
+  },
 };
 
 export type Serialised = { ok: true; text: string } | { ok: false; reason: string };

@@ -64,7 +64,6 @@ export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + path;
 }
 
-
 /** A failed request in the user's words: fetch's (the code on its cause) and undici's `request` (the code on the error) alike. */
 export function describeFailure(error: unknown): string {
   if (error instanceof Error) {

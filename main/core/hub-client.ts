@@ -52,7 +52,13 @@ export interface HubClient {
   /** Ends the session on the hub (sign-out); a hub without this endpoint lets it expire on its own. */
   logout(at: HubAddress, sessionToken: string): Promise<HttpOutcome<unknown>>;
   devices(at: HubAddress, sessionToken: string): Promise<HttpOutcome<DeviceMap>>;
-  setCapability(at: HubAddress, sessionToken: string, deviceId: string, capabilityId: string, body: SetCapabilityBody): Promise<HttpOutcome<CapabilityEventData>>;
+  setCapability(
+    at: HubAddress,
+    sessionToken: string,
+    deviceId: string,
+    capabilityId: string,
+    body: SetCapabilityBody,
+  ): Promise<HttpOutcome<CapabilityEventData>>;
   flows(at: HubAddress, sessionToken: string): Promise<HttpOutcome<FlowMap>>;
   triggerFlow(at: HubAddress, sessionToken: string, flowId: string): Promise<HttpOutcome<FlowTriggerResult>>;
   /** The logs the hub keeps (common/insights.ts); a hub without insights answers 404. */
@@ -150,7 +156,13 @@ export function createHubClient(transport: (at: HubAddress) => HubTransport, lif
     triggerFlow: (at, token, flowId) => authorized('POST', at, token, `/api/manager/flow/flow/${segment(flowId)}/trigger`, FlowTriggerResultSchema, {}),
     insightsLogs: (at, token) => authorized('GET', at, token, '/api/manager/insights/log', InsightsLogMapSchema),
     insightsEntries: (at, token, uri, id, resolution) =>
-      authorized('GET', at, token, `/api/manager/insights/log/${segment(uri)}/${segment(id)}/entry?${new URLSearchParams({ resolution }).toString()}`, InsightsEntriesSchema),
+      authorized(
+        'GET',
+        at,
+        token,
+        `/api/manager/insights/log/${segment(uri)}/${segment(id)}/entry?${new URLSearchParams({ resolution }).toString()}`,
+        InsightsEntriesSchema,
+      ),
     sessionInfo: (at, token) => authorized('GET', at, token, '/api/manager/sessions/session/me', SessionInfoSchema),
   };
 }

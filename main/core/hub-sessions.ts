@@ -116,7 +116,8 @@ const FLOWS_CALL: CallInfo = { what: 'flow list', forbidden: (hub) => `Hubdesk w
 const INSIGHTS_CALL: CallInfo = { what: 'insights', forbidden: (hub) => `Hubdesk was not granted access to the history of ${hub}.` };
 
 /** A 404 is an answer here (no history kept), not a failure. */
-const notFoundAsNull = <T>(outcome: HttpOutcome<T>): HttpOutcome<T | null> => (outcome.kind === 'status' && outcome.status === 404 ? { kind: 'ok', value: null } : outcome);
+const notFoundAsNull = <T>(outcome: HttpOutcome<T>): HttpOutcome<T | null> =>
+  outcome.kind === 'status' && outcome.status === 404 ? { kind: 'ok', value: null } : outcome;
 
 export function createHubSessions({ cloud, hubClient, routes, pins, clock, logger }: HubSessionsDeps): HubSessions {
   let records = new Map<string, HubRecord>();
@@ -180,7 +181,10 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
     }
     const hub = await record(hubId, false);
     if (pinned !== null) {
-      throw new AppError('hub-unreachable', `${hub.name} does not answer on the route you pinned (${PINNED_NAMES[pinned]}). Choose "Automatic" to let Hubdesk use any route.`);
+      throw new AppError(
+        'hub-unreachable',
+        `${hub.name} does not answer on the route you pinned (${PINNED_NAMES[pinned]}). Choose "Automatic" to let Hubdesk use any route.`,
+      );
     }
     throw new AppError('hub-unreachable', `Hubdesk cannot reach ${hub.name}. Make sure it is switched on and connected; every address it has was tried.`);
   };
@@ -227,7 +231,8 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
         return new AppError('hub-session-lost', `${hub.name} sent an answer Hubdesk could not understand.`);
       case 'status': {
         if (outcome.status === 403) return new AppError('forbidden', call.forbidden(hub.name));
-        if (outcome.status === 401) return new AppError('hub-session-lost', `${hub.name} did not accept a new session. Please try again; if it keeps happening, sign out and in again.`);
+        if (outcome.status === 401)
+          return new AppError('hub-session-lost', `${hub.name} did not accept a new session. Please try again; if it keeps happening, sign out and in again.`);
         const reason = outcome.error?.error_description;
         if (outcome.status < 500 && reason) return new AppError('invalid-argument', withSubject(call.subject ?? hub.name, reason));
         return new AppError('hub-session-lost', `${hub.name} answered with an error (HTTP ${outcome.status}).`);
@@ -239,7 +244,11 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
    * Runs one call on the hub's session. Attempt 1 uses the cached session; a 401 or a lost route
    * costs one new session and one retry (a lost route only for calls that may run twice).
    */
-  const withSession = async <T>(hubId: string, call: CallInfo, run: (session: Session, at: HubAddress) => Promise<HttpOutcome<T>>): Promise<{ value: T; selection: Selection }> => {
+  const withSession = async <T>(
+    hubId: string,
+    call: CallInfo,
+    run: (session: Session, at: HubAddress) => Promise<HttpOutcome<T>>,
+  ): Promise<{ value: T; selection: Selection }> => {
     for (let attempt = 1; ; attempt++) {
       const current = await session(hubId);
       const chosen = current.selection();
@@ -281,7 +290,10 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
     hubName: (hubId) => names.get(hubId),
     async devices(hubId) {
       // The list and the permissions go out together once the session is open: one round trip, not two.
-      const [{ value, selection }, granted] = await Promise.all([withSession(hubId, DEVICES_CALL, (current, at) => hubClient.devices(at, current.token)), permissions(hubId)]);
+      const [{ value, selection }, granted] = await Promise.all([
+        withSession(hubId, DEVICES_CALL, (current, at) => hubClient.devices(at, current.token)),
+        permissions(hubId),
+      ]);
       const devices = Object.values(value);
       knownDevices.set(hubId, new Map(devices.map((device) => [device.id, device.name])));
       return {
@@ -297,7 +309,9 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
     permissions,
     async setCapability(hubId, { deviceId, capabilityId, value, transactionId }) {
       const call: CallInfo = { what: 'setting a capability', forbidden: notAllowedToControl, subject: knownDevices.get(hubId)?.get(deviceId) };
-      const result = await withSession(hubId, call, (current, at) => hubClient.setCapability(at, current.token, deviceId, capabilityId, { value, transactionId }));
+      const result = await withSession(hubId, call, (current, at) =>
+        hubClient.setCapability(at, current.token, deviceId, capabilityId, { value, transactionId }),
+      );
       return result.value;
     },
     async flows(hubId) {
@@ -313,7 +327,8 @@ export function createHubSessions({ cloud, hubClient, routes, pins, clock, logge
       return (await withSession(hubId, INSIGHTS_CALL, async (current, at) => notFoundAsNull(await hubClient.insightsLogs(at, current.token)))).value;
     },
     async insightsEntries(hubId, deviceId, capabilityId, resolution) {
-      const run = async (current: Session, at: HubAddress) => notFoundAsNull(await hubClient.insightsEntries(at, current.token, deviceLogUri(deviceId), deviceLogId(deviceId, capabilityId), resolution));
+      const run = async (current: Session, at: HubAddress) =>
+        notFoundAsNull(await hubClient.insightsEntries(at, current.token, deviceLogUri(deviceId), deviceLogId(deviceId, capabilityId), resolution));
       return (await withSession(hubId, INSIGHTS_CALL, run)).value;
     },
     async liveEndpoint(hubId) {

@@ -48,7 +48,16 @@ export function deviceLogs(map: InsightsLogMap): InsightsLogView[] {
     const target = deviceLogOf(log.ownerUri, log.id);
     if (!target) continue;
     const { deviceId, capabilityId } = target;
-    views.push({ deviceId, capabilityId, ...(log.ownerName !== undefined && { deviceName: log.ownerName }), title: log.title, type: log.type, units: log.units, decimals: log.decimals, aggregation: aggregationOf(capabilityId, log.type) });
+    views.push({
+      deviceId,
+      capabilityId,
+      ...(log.ownerName !== undefined && { deviceName: log.ownerName }),
+      title: log.title,
+      type: log.type,
+      units: log.units,
+      decimals: log.decimals,
+      aggregation: aggregationOf(capabilityId, log.type),
+    });
   }
   return views.sort((a, b) => a.deviceId.localeCompare(b.deviceId) || a.capabilityId.localeCompare(b.capabilityId));
 }

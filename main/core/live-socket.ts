@@ -78,7 +78,11 @@ function readyAnswersPing(text: string): boolean | undefined {
 }
 
 /** `openerFor` gives the host's opener for an address (checking the certificate names `namedHub` when set). */
-export function wsLiveSocket(openerFor: (namedHub: string | undefined) => OpenWebSocket = () => plainWebSocket, schedule: Schedule = realSchedule, clock: Clock = systemClock): OpenLiveSocket {
+export function wsLiveSocket(
+  openerFor: (namedHub: string | undefined) => OpenWebSocket = () => plainWebSocket,
+  schedule: Schedule = realSchedule,
+  clock: Clock = systemClock,
+): OpenLiveSocket {
   return (url, handlers, namedHub) => {
     // Never follow a redirect: the token goes only to the hub that was asked.
     const ws = openerFor(namedHub)(url, { maxPayload: MAX_REALTIME_FRAME_BYTES, handshakeTimeout: REALTIME_HANDSHAKE_TIMEOUT_MS, followRedirects: false });

@@ -233,7 +233,8 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
       const subscribe = (uris: string[]) => {
         const fresh = uris.filter((uri) => !subscribed.has(uri));
         for (const uri of fresh) subscribed.add(uri);
-        for (let i = 0; i < fresh.length; i += REALTIME_MAX_URIS_PER_MESSAGE) send({ type: 'subscribe', uris: fresh.slice(i, i + REALTIME_MAX_URIS_PER_MESSAGE) });
+        for (let i = 0; i < fresh.length; i += REALTIME_MAX_URIS_PER_MESSAGE)
+          send({ type: 'subscribe', uris: fresh.slice(i, i + REALTIME_MAX_URIS_PER_MESSAGE) });
       };
       const send = (message: RealtimeClientMessage) => current.send(JSON.stringify(message));
       let live = false;
@@ -250,7 +251,8 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
             return;
           case 'event':
             if (message.event === 'capability') {
-              if (message.uri.startsWith(DEVICE_URI_PREFIX)) batcher.push({ kind: 'capability', deviceId: message.uri.slice(DEVICE_URI_PREFIX.length), ...message.data });
+              if (message.uri.startsWith(DEVICE_URI_PREFIX))
+                batcher.push({ kind: 'capability', deviceId: message.uri.slice(DEVICE_URI_PREFIX.length), ...message.data });
             } else if (message.event === 'device.delete') {
               batcher.push({ kind: 'removed', deviceId: message.data.id });
             } else {
@@ -281,41 +283,45 @@ export function createOpenHub(deps: OpenHubDeps): OpenHub {
       };
 
       let opened = false;
-      const current: LiveSocket = deps.openSocket(realtimeUrl(endpoint.baseUrl), {
-        onOpen: () => {
-          opened = true;
-          send({ type: 'auth', token: endpoint.token });
-          cancelTimer = schedule(() => {
+      const current: LiveSocket = deps.openSocket(
+        realtimeUrl(endpoint.baseUrl),
+        {
+          onOpen: () => {
+            opened = true;
+            send({ type: 'auth', token: endpoint.token });
+            cancelTimer = schedule(() => {
+              if (socket !== current) return;
+              logger.warn('live: the hub did not answer the authentication in time; reconnecting', { hubId });
+              current.close();
+              retry('hub-not-answering');
+            }, READY_TIMEOUT_MS);
+          },
+          onMessage: (text) => {
             if (socket !== current) return;
-            logger.warn('live: the hub did not answer the authentication in time; reconnecting', { hubId });
-            current.close();
-            retry('hub-not-answering');
-          }, READY_TIMEOUT_MS);
+            const message = parseJsonMessage(RealtimeServerMessageSchema, text);
+            if (message) return onMessage(message);
+            if (!reportedMalformed) logger.warn('live: ignoring a message that is not in the realtime protocol', { hubId, size: text.length });
+            reportedMalformed = true;
+          },
+          onResponding: (responding) => {
+            if (socket !== current || stopped || !live) return;
+            logger.info(responding ? 'live: the hub answers again' : 'live: the hub stopped answering', { hubId });
+            // Back to live without a re-read: the socket stayed open, so nothing the hub sent was lost.
+            status(responding ? { kind: 'live', since: liveSince } : { kind: 'not-responding', since: clock.now() });
+          },
+          onClose: (ended) => {
+            if (socket !== current || stopped) return;
+            logger.info('live: the channel closed', { hubId, code: ended.code, httpStatus: ended.httpStatus, reason: ended.reason.slice(0, 200) });
+            if (ended.httpStatus === 404) return end({ kind: 'no-realtime' });
+            const cause = causeOfEnd(ended, opened, endpoint.route);
+            if (cause === 'session-ended') sessions.expire(hubId, endpoint.token);
+            // Not even connected (refused, unreachable, TLS): the route is gone, e.g. the hub moved; choose again.
+            else if (!opened && ended.httpStatus === undefined) sessions.routeLost(hubId, endpoint.token);
+            retry(cause);
+          },
         },
-        onMessage: (text) => {
-          if (socket !== current) return;
-          const message = parseJsonMessage(RealtimeServerMessageSchema, text);
-          if (message) return onMessage(message);
-          if (!reportedMalformed) logger.warn('live: ignoring a message that is not in the realtime protocol', { hubId, size: text.length });
-          reportedMalformed = true;
-        },
-        onResponding: (responding) => {
-          if (socket !== current || stopped || !live) return;
-          logger.info(responding ? 'live: the hub answers again' : 'live: the hub stopped answering', { hubId });
-          // Back to live without a re-read: the socket stayed open, so nothing the hub sent was lost.
-          status(responding ? { kind: 'live', since: liveSince } : { kind: 'not-responding', since: clock.now() });
-        },
-        onClose: (ended) => {
-          if (socket !== current || stopped) return;
-          logger.info('live: the channel closed', { hubId, code: ended.code, httpStatus: ended.httpStatus, reason: ended.reason.slice(0, 200) });
-          if (ended.httpStatus === 404) return end({ kind: 'no-realtime' });
-          const cause = causeOfEnd(ended, opened, endpoint.route);
-          if (cause === 'session-ended') sessions.expire(hubId, endpoint.token);
-          // Not even connected (refused, unreachable, TLS): the route is gone, e.g. the hub moved; choose again.
-          else if (!opened && ended.httpStatus === undefined) sessions.routeLost(hubId, endpoint.token);
-          retry(cause);
-        },
-      }, endpoint.namedHub);
+        endpoint.namedHub,
+      );
       socket = current;
     };
 

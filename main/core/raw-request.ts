@@ -39,13 +39,17 @@ export async function sendRawRequest(raw: RawRequest): Promise<RawAnswer> {
     const { bytes, truncated } = await readBounded(response.body, raw.maxAnswerBytes);
     return { status: 'answered', statusCode: response.statusCode, headers: headerPairs(response.headers), body: bytes, truncated, durationMs: elapsed() };
   } catch (error) {
-    const reason = signal.aborted ? `No answer from ${raw.url} within ${raw.timeoutMs / 1000} s.` : `Couldn't send it to ${raw.url}: ${describeFailure(error)}.`;
+    const reason = signal.aborted
+      ? `No answer from ${raw.url} within ${raw.timeoutMs / 1000} s.`
+      : `Couldn't send it to ${raw.url}: ${describeFailure(error)}.`;
     return { status: 'failed', reason, durationMs: elapsed() };
   }
 }
 
 function headerPairs(headers: Record<string, string | string[] | undefined>): [string, string][] {
-  return Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value.map((one) => [name, one] as [string, string]) : value === undefined ? [] : [[name, value] as [string, string]]));
+  return Object.entries(headers).flatMap(([name, value]) =>
+    Array.isArray(value) ? value.map((one) => [name, one] as [string, string]) : value === undefined ? [] : [[name, value] as [string, string]],
+  );
 }
 
 async function readBounded(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<{ bytes: Buffer; truncated: boolean }> {

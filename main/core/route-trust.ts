@@ -34,9 +34,12 @@ export function createProvingPing(hubClient: HubClient, { allowUnencrypted }: Ro
     if (id !== hub._id) return { kind: 'wrong-hub' };
     if (hub.identityKey) {
       if (answer.kind === 'proof' && verifyPing(hub.identityKey, hub._id, nonce, answer.proof)) return { kind: 'hub' };
-      return failed(`the device there did not prove it is ${hub.name} (${answer.kind === 'proof' ? 'its signature does not match the key in your account' : 'it sent no signature'}); Hubdesk sent it nothing`);
+      return failed(
+        `the device there did not prove it is ${hub.name} (${answer.kind === 'proof' ? 'its signature does not match the key in your account' : 'it sent no signature'}); Hubdesk sent it nothing`,
+      );
     }
-    if (!encrypted) return failed(`not used: ${hub.name} cannot prove who it is (no identity key in your account), so Hubdesk does not use an unencrypted connection to it`);
+    if (!encrypted)
+      return failed(`not used: ${hub.name} cannot prove who it is (no identity key in your account), so Hubdesk does not use an unencrypted connection to it`);
     return { kind: 'hub' };
   };
 }

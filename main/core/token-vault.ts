@@ -101,4 +101,3 @@ export function createTokenVault({ backend, secrets, logger }: TokenVaultDeps): 
     setAllowPlaintext: (allow) => secrets.setAllowPlaintext(allow),
   };
 }
-

@@ -60,7 +60,8 @@ export function createWebhookCreation(deps: WebhookCreationDeps): WebhookCreatio
     return parsed.success ? parsed.data : undefined;
   };
 
-  const example = (view: WebhookView, keyPath: string | null): FirstMessage | null => (backend.webhookUrl === null ? null : firstMessage(intakeUrl(backend.webhookUrl, view.id), view.routing, keyPath));
+  const example = (view: WebhookView, keyPath: string | null): FirstMessage | null =>
+    backend.webhookUrl === null ? null : firstMessage(intakeUrl(backend.webhookUrl, view.id), view.routing, keyPath);
 
   const portalCall = async <T>(method: HttpRequest['method'], url: string, body: unknown, schema: z.ZodType<T>, what: string): Promise<T> => {
     const outcome: HttpOutcome<T> = await deps.cloud.withAccessToken(
@@ -84,7 +85,10 @@ export function createWebhookCreation(deps: WebhookCreationDeps): WebhookCreatio
     throw new AppError(outcome.status === 400 ? 'invalid-argument' : 'cloud-error', `The developer portal refused: ${said ?? `HTTP ${outcome.status}`}`);
   };
 
-  const register = async (origin: Origin, input: { id: string; secret: string; tapCredential: string; routing: WebhookRouting; label?: string }): Promise<FirstWebhook> => {
+  const register = async (
+    origin: Origin,
+    input: { id: string; secret: string; tapCredential: string; routing: WebhookRouting; label?: string },
+  ): Promise<FirstWebhook> => {
     store.set(ORIGIN_KEY(input.id), origin);
     const view = await listener.add(input);
     return { view, example: example(view, origin.keyPath) };
@@ -100,13 +104,19 @@ export function createWebhookCreation(deps: WebhookCreationDeps): WebhookCreatio
     if (keyPath !== null) await portalCall('PUT', `${at}/key-path`, { keyPath }, KeyPathSetSchema, 'key path');
     const { tapCredential } = await portalCall('POST', `${at}/tap-credentials`, undefined, TapCreatedSchema, 'tap credential');
     logger.info('webhooks: created in the developer portal', { webhookId: created.id });
-    return register({ source: 'portal', name: input.name, keyPath }, { id: created.id, secret: created.secret, tapCredential, routing: input.routing, ...(label !== undefined && { label }) });
+    return register(
+      { source: 'portal', name: input.name, keyPath },
+      { id: created.id, secret: created.secret, tapCredential, routing: input.routing, ...(label !== undefined && { label }) },
+    );
   };
 
   const useDemo = async (routing: WebhookRouting, label?: string): Promise<FirstWebhook> => {
     const demo = backend.demoWebhook;
     if (!demo) throw new AppError('invalid-argument', 'There is no demo webhook: Hubdesk is not using its built-in forwarder.');
-    return register({ source: 'demo', name: 'Demo webhook', keyPath: demo.keyPath }, { id: demo.id, secret: demo.secret, tapCredential: demo.tapCredential, routing, ...(label !== undefined && { label }) });
+    return register(
+      { source: 'demo', name: 'Demo webhook', keyPath: demo.keyPath },
+      { id: demo.id, secret: demo.secret, tapCredential: demo.tapCredential, routing, ...(label !== undefined && { label }) },
+    );
   };
 
   const replace = async (old: WebhookView, made: Promise<FirstWebhook>): Promise<FirstWebhook> => {

@@ -128,7 +128,8 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
 
   const queue = (): ForwardQueue => ({ queued: waiting.length + (inFlight ? 1 : 0), dropped });
   const heldBytes = () => waiting.reduce((sum, item) => sum + item.bytes, inFlight?.bytes ?? 0);
-  const report = (item: Item, forward: ForwardState) => deps.onProgress({ id: item.id, forward, queue: queue(), url: item.url, method: item.method, bytes: item.body.length });
+  const report = (item: Item, forward: ForwardState) =>
+    deps.onProgress({ id: item.id, forward, queue: queue(), url: item.url, method: item.method, bytes: item.body.length });
 
   const remember = (id: string) => {
     seen.delete(id);
@@ -150,7 +151,14 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
     inFlight = next;
     next.attempts++;
     report(next, { state: 'sending', attempt: next.attempts });
-    void send({ url: next.url, method: next.method, headers: next.headers, body: next.body, timeoutMs: limits.timeoutMs, maxAnswerBytes: limits.maxAnswerBytes }).then(
+    void send({
+      url: next.url,
+      method: next.method,
+      headers: next.headers,
+      body: next.body,
+      timeoutMs: limits.timeoutMs,
+      maxAnswerBytes: limits.maxAnswerBytes,
+    }).then(
       (answer) => settle(next, answer),
       (error: unknown) => settle(next, { status: 'failed', reason: `Couldn't send it to ${next.url}: ${errorMessage(error)}.`, durationMs: 0 }),
     );
@@ -168,7 +176,13 @@ export function createForwarding(deps: ForwardingDeps): Forwarding {
       report(item, { state: 'answered', statusCode: answer.statusCode, durationMs: answer.durationMs, attempts: item.attempts, at: clock.now() });
     } else {
       const reason = answer.status === 'answered' ? `The local server answered ${answer.statusCode} to each of ${item.attempts} attempts.` : answer.reason;
-      report(item, { state: 'failed', reason: reason.slice(0, 500), ...(answer.status === 'answered' && { statusCode: answer.statusCode }), attempts: item.attempts, at: clock.now() });
+      report(item, {
+        state: 'failed',
+        reason: reason.slice(0, 500),
+        ...(answer.status === 'answered' && { statusCode: answer.statusCode }),
+        attempts: item.attempts,
+        at: clock.now(),
+      });
     }
     pump();
   };

@@ -48,7 +48,8 @@ const ENTRY_OVERHEAD_BYTES = 480;
 /** A routing value or reason longer than this (as JSON) is cut in a summary. */
 const ROUTING_TEXT_CHARS = 1024;
 
-export const GONE_EVICTED = 'Hubdesk no longer keeps this message’s body: newer messages took its place (main keeps at most 64 MiB of them). The preview is all that is left.';
+export const GONE_EVICTED =
+  'Hubdesk no longer keeps this message’s body: newer messages took its place (main keeps at most 64 MiB of them). The preview is all that is left.';
 export const GONE_UNKNOWN = 'Hubdesk no longer keeps this message (it was cleared, or newer messages took its place).';
 export const GONE_AWAITING = 'This message was routed to this app, and its delivery has not arrived yet: its headers and body come with it.';
 
@@ -149,7 +150,8 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
 
   /** Re-accounts the entry without its body (its meta, pairs and fixed content changed). */
   const reaccount = (stored: Stored) => {
-    const entryBytes = ENTRY_OVERHEAD_BYTES + JSON.stringify(stored.meta).length + 2 * stored.pairsText.length + (stored.fixed ? JSON.stringify(stored.fixed).length : 0);
+    const entryBytes =
+      ENTRY_OVERHEAD_BYTES + JSON.stringify(stored.meta).length + 2 * stored.pairsText.length + (stored.fixed ? JSON.stringify(stored.fixed).length : 0);
     bytes += entryBytes - stored.entryBytes;
     stored.entryBytes = entryBytes;
   };
@@ -198,8 +200,23 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     enforce();
   };
 
-  const create = (key: string, meta: Meta, extra: Pick<Stored, 'pairs' | 'fixed' | 'fullRouting' | 'arrivedAt'>, rawBody: string | undefined, facts: BodyFacts | undefined): InspectorChange => {
-    const stored: Stored = { seq: nextSeq++, meta, pairsText: pairsText(extra.pairs.headers, extra.pairs.query), body: null, evicted: false, entryBytes: 0, bodyBytes: 0, ...extra };
+  const create = (
+    key: string,
+    meta: Meta,
+    extra: Pick<Stored, 'pairs' | 'fixed' | 'fullRouting' | 'arrivedAt'>,
+    rawBody: string | undefined,
+    facts: BodyFacts | undefined,
+  ): InspectorChange => {
+    const stored: Stored = {
+      seq: nextSeq++,
+      meta,
+      pairsText: pairsText(extra.pairs.headers, extra.pairs.query),
+      body: null,
+      evicted: false,
+      entryBytes: 0,
+      bodyBytes: 0,
+      ...extra,
+    };
     entries.set(key, stored);
     keep(key, stored, rawBody, facts);
     // The summary is made when it is read: a history read back at start never reads it.
@@ -298,7 +315,8 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     },
     snapshot({ before, limit, filter }) {
       const compiled = filter === undefined ? undefined : compileFilter(filter);
-      if (compiled && !compiled.ok) throw new AppError('invalid-argument', `The key-path filter does not parse at ${compiled.position + 1}: ${compiled.message}.`);
+      if (compiled && !compiled.ok)
+        throw new AppError('invalid-argument', `The key-path filter does not parse at ${compiled.position + 1}: ${compiled.message}.`);
       const page: WebhookEntry[] = [];
       let chars = 0;
       let last: Stored | undefined;
@@ -339,7 +357,13 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     source(webhookId, id) {
       const stored = entries.get(keyOf(webhookId, id));
       if (!stored?.body) return undefined;
-      return { method: stored.meta.method, receivedAt: stored.meta.receivedAt, ...stored.pairs, rawBody: base64Of(stored.body), imported: stored.meta.imported === true };
+      return {
+        method: stored.meta.method,
+        receivedAt: stored.meta.receivedAt,
+        ...stored.pairs,
+        rawBody: base64Of(stored.body),
+        imported: stored.meta.imported === true,
+      };
     },
     clear() {
       entries.clear();
@@ -420,7 +444,8 @@ class StoredContent implements FilterableContent {
   }
   keep(path: KeyPath, value: unknown): void {
     const { body } = this.stored;
-    if (body && (typeof value === 'string' ? value.length <= REMEMBERED_STRING_CHARS : value === null || typeof value !== 'object')) this.valuesOf(path.source).set(body, value);
+    if (body && (typeof value === 'string' ? value.length <= REMEMBERED_STRING_CHARS : value === null || typeof value !== 'object'))
+      this.valuesOf(path.source).set(body, value);
   }
   private path: { source: string; values: WeakMap<KeptBody, unknown> } | null = null;
   /** The values of a path: looked up once per search, and made the most recent path. */
@@ -612,7 +637,8 @@ function safeJson(value: unknown): string {
 function preview(body: KeptBody): Pick<WebhookEntry, 'preview' | 'previewKind'> {
   const whole = body.bytes <= INSPECTOR_PREVIEW_BYTES;
   // ASCII: a copy of the first characters (a slice would be a view that keeps the whole body alive once the body is dropped).
-  if ('text' in body && body.text.length === body.bytes) return { preview: Buffer.from(body.text.slice(0, INSPECTOR_PREVIEW_BYTES), 'latin1').toString('latin1'), previewKind: 'text' };
+  if ('text' in body && body.text.length === body.bytes)
+    return { preview: Buffer.from(body.text.slice(0, INSPECTOR_PREVIEW_BYTES), 'latin1').toString('latin1'), previewKind: 'text' };
   // Encode only a prefix of the text: the whole body is never copied.
   const head = ('text' in body ? Buffer.from(body.text.slice(0, INSPECTOR_PREVIEW_BYTES), 'utf8') : body.raw).subarray(0, INSPECTOR_PREVIEW_BYTES);
   for (let drop = 0; drop <= (whole ? 0 : 3) && drop < head.length + 1; drop++) {

@@ -212,7 +212,12 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     const initial: WebhookConnection = blocked === null ? { state: 'connecting' } : { state: 'unavailable', reason: blocked };
     const credential = tapCredential ? parseTapCredential(tapCredential) : undefined;
     const tap = tapCredential === undefined ? undefined : credential ? initial : ({ state: 'unavailable', reason: NO_TAP_CREDENTIAL_REASON } as const);
-    const run: Running = { registration, connection: { listener: initial, ...(tap && { tap }) }, channels: [], forwarding: forwardingFor(registration.id, registration.forwardTo) };
+    const run: Running = {
+      registration,
+      connection: { listener: initial, ...(tap && { tap }) },
+      channels: [],
+      forwarding: forwardingFor(registration.id, registration.forwardTo),
+    };
     running.set(registration.id, run);
     emit('webhooks.status', { webhookId: registration.id, connection: connectionOf(run) });
     if (webhookUrl === null || secret === null) return run;
@@ -299,7 +304,12 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       if (!run || !changed || disposed || running.get(edit.id) !== run) throw new AppError('invalid-argument', NO_SUCH_WEBHOOK);
       const signingSecret = edit.signingSecret === undefined ? run.registration.signingSecret : (edit.signingSecret ?? undefined);
       const { forwardTo: _f, ...rest } = run.registration;
-      const registration: WebhookRegistration = { ...rest, routing: changed.routing, signingSecret, ...(changed.forwardTo !== undefined && { forwardTo: changed.forwardTo }) };
+      const registration: WebhookRegistration = {
+        ...rest,
+        routing: changed.routing,
+        signingSecret,
+        ...(changed.forwardTo !== undefined && { forwardTo: changed.forwardTo }),
+      };
       if (JSON.stringify(registration.routing) !== JSON.stringify(run.registration.routing)) return view(launch(registration));
       if (registration.forwardTo !== run.registration.forwardTo) {
         run.forwarding?.stop();

@@ -84,7 +84,9 @@ const VERIFIERS: Record<SignatureScheme, Verifier> = {
   stripe: (message, secret) => {
     const pairs = message.headers['stripe-signature']!.split(',').map((pair) => pair.trim().split('=', 2) as [string, string | undefined]);
     const timestamp = pairs.find(([name]) => name === 't')?.[1];
-    const candidates = pairs.filter(([name, value]) => name === 'v1' && value !== undefined && /^[0-9a-f]{64}$/i.test(value)).map(([, value]) => Buffer.from(value!, 'hex'));
+    const candidates = pairs
+      .filter(([name, value]) => name === 'v1' && value !== undefined && /^[0-9a-f]{64}$/i.test(value))
+      .map(([, value]) => Buffer.from(value!, 'hex'));
     const seconds = timestamp === undefined ? undefined : unixSeconds(timestamp);
     if (seconds === undefined || candidates.length === 0) return malformed('Stripe-Signature has no "t=" timestamp or no v1 signature.');
     const stale = outsideTolerance(seconds, message, FIVE_MINUTES, 'past');
@@ -129,8 +131,10 @@ function unixSeconds(text: string): number | undefined {
 function outsideTolerance(seconds: number, { receivedAt, reference }: SignedMessage, tolerance: number, sides: 'past' | 'both'): Failure | undefined {
   const age = Math.floor(receivedAt / 1000) - seconds;
   const [before, after] = reference === 'now' ? ['ago', 'from now'] : ['before it arrived', 'after it arrived'];
-  if (age > tolerance) return { reason: 'timestamp-too-old', detail: `Signed ${describeSeconds(age)} ${before}; at most ${describeSeconds(tolerance)} is accepted.` };
-  if (sides === 'both' && -age > tolerance) return { reason: 'timestamp-in-future', detail: `Signed ${describeSeconds(-age)} ${after}; at most ${describeSeconds(tolerance)} is accepted.` };
+  if (age > tolerance)
+    return { reason: 'timestamp-too-old', detail: `Signed ${describeSeconds(age)} ${before}; at most ${describeSeconds(tolerance)} is accepted.` };
+  if (sides === 'both' && -age > tolerance)
+    return { reason: 'timestamp-in-future', detail: `Signed ${describeSeconds(-age)} ${after}; at most ${describeSeconds(tolerance)} is accepted.` };
   return undefined;
 }
 

@@ -111,8 +111,6 @@ function registerScheme(defaultApp: boolean, execPath: string, argv: readonly st
   // Started as `electron <project>`, the OS must be told to pass the project path too.
   const script = argv[1];
   const registered =
-    defaultApp && script !== undefined
-      ? app.setAsDefaultProtocolClient(APP_SCHEME, execPath, [resolve(script)])
-      : app.setAsDefaultProtocolClient(APP_SCHEME);
+    defaultApp && script !== undefined ? app.setAsDefaultProtocolClient(APP_SCHEME, execPath, [resolve(script)]) : app.setAsDefaultProtocolClient(APP_SCHEME);
   if (!registered) logger.warn('lifecycle: could not register the io.hubdesk.app scheme; signing in will not return to the app');
 }

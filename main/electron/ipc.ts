@@ -67,4 +67,3 @@ function isTrustedSender(event: IpcMainInvokeEvent, window: BrowserWindow, isRen
   const isMainFrame = frame.parent === null && frame.processId === main.processId && frame.routingId === main.routingId;
   return isMainFrame && isRendererUrl(frame.url);
 }
-

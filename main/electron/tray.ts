@@ -72,7 +72,16 @@ function signInOf(view: SessionView): TraySignIn {
   return view.auth.status === 'signed-in' || view.auth.status === 'restoring' ? 'signed-in' : 'signed-out';
 }
 
-export function createHubdeskTray({ core, iconPath, showWindow, quit, notifier, logger, platform = process.platform, schedule = realSchedule }: HubdeskTrayOptions): HubdeskTray {
+export function createHubdeskTray({
+  core,
+  iconPath,
+  showWindow,
+  quit,
+  notifier,
+  logger,
+  platform = process.platform,
+  schedule = realSchedule,
+}: HubdeskTrayOptions): HubdeskTray {
   const tray = new Tray(loadTrayIcon(iconPath, platform, logger));
   let summary: OpenHubSummary = core.openHubSummary();
   let signIn: TraySignIn = 'unknown';

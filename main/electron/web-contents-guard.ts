@@ -34,4 +34,3 @@ export function guardWebContents(contents: WebContents, logger: Logger): void {
     return { action: 'deny' };
   });
 }
-

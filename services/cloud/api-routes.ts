@@ -39,7 +39,10 @@ export function registerApiRoutes(app: FastifyInstance, { grants, users, signer,
 
   app.get('/user/me', async (request, reply) => {
     const { userId } = authorised(request);
-    return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify(users.publicRecord(userId)));
+    return reply
+      .header('cache-control', 'no-store')
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(users.publicRecord(userId)));
   });
 
   app.post('/delegation/token', async (request, reply) => {

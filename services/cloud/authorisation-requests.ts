@@ -57,7 +57,14 @@ export class AuthorisationRequests {
 
   open(request: AuthorisationRequest, session: LoginSession): PendingRequest {
     prune(this.pending, this.now());
-    const pending: PendingRequest = { ...request, id: randomToken(), sessionId: session.id, expiresAt: this.now() + REQUEST_TTL_MS, failedLogins: 0, userId: undefined };
+    const pending: PendingRequest = {
+      ...request,
+      id: randomToken(),
+      sessionId: session.id,
+      expiresAt: this.now() + REQUEST_TTL_MS,
+      failedLogins: 0,
+      userId: undefined,
+    };
     this.pending.set(pending.id, pending);
     return pending;
   }
@@ -66,7 +73,11 @@ export class AuthorisationRequests {
    * The pending request a form POST continues, provided the cookie's session is live, the request
    * belongs to it, and the CSRF token matches. Undefined otherwise.
    */
-  continue(requestId: string | undefined, cookieValue: string | undefined, csrf: string | undefined): { request: PendingRequest; session: LoginSession } | undefined {
+  continue(
+    requestId: string | undefined,
+    cookieValue: string | undefined,
+    csrf: string | undefined,
+  ): { request: PendingRequest; session: LoginSession } | undefined {
     const session = cookieValue === undefined ? undefined : this.liveSession(cookieValue);
     const request = requestId === undefined ? undefined : this.pending.get(requestId);
     if (!session || !request || csrf === undefined) return undefined;

@@ -66,7 +66,13 @@ export function registerAuthoriseRoutes(app: FastifyInstance, deps: AuthoriseDep
     const client = clients.find(pending.clientId) as Client;
     const email = params.optional('email') ?? '';
     const password = params.optional('password') ?? '';
-    const loginPage = { requestId: pending.id, csrf: session.csrf, clientName: client.name, email: email.slice(0, MAX_CREDENTIAL_LENGTH), demoHint: deps.demoHint };
+    const loginPage = {
+      requestId: pending.id,
+      csrf: session.csrf,
+      clientName: client.name,
+      email: email.slice(0, MAX_CREDENTIAL_LENGTH),
+      demoHint: deps.demoHint,
+    };
     const attempt = deps.throttle.begin(email, request.ip);
     if (!attempt.allowed) {
       // The password is not even checked: a guess made while backed off costs nothing and teaches nothing.

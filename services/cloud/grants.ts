@@ -107,7 +107,13 @@ export class GrantStore {
   snapshot(): GrantSnapshot {
     const now = this.now();
     return {
-      grants: [...this.grants.values()].map(({ grantId, clientId, userId, scopes, lastUsedAt }) => ({ grantId, clientId, userId, scopes: [...scopes], lastUsedAt })),
+      grants: [...this.grants.values()].map(({ grantId, clientId, userId, scopes, lastUsedAt }) => ({
+        grantId,
+        clientId,
+        userId,
+        scopes: [...scopes],
+        lastUsedAt,
+      })),
       accessTokens: [...this.accessTokens].filter(([, token]) => now < token.expiresAt).map(([hash, token]) => ({ hash, ...token })),
       refreshTokens: [...this.refreshTokens].map(([hash, token]) => ({ hash, ...token })),
     };

@@ -114,8 +114,7 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
     })
-    .type('text/html; charset=utf-8')
-    .send(`<!doctype html>
+    .type('text/html; charset=utf-8').send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escape(title)} – Hubdesk</title><style>${STYLE}</style></head>
 <body><main>${body}</main>${script === undefined ? '' : `<script>${script}</script>`}</body></html>`);

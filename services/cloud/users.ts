@@ -49,7 +49,9 @@ export const DEFAULT_SCRYPT_COST = 16_384;
 const HUB_API_VERSION = 3;
 
 function derive(password: string, salt: Buffer, cost: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { cost }, (error, key) => (error ? reject(error) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { cost }, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 }
 
 async function hashPassword(password: string, cost: number): Promise<PasswordHash> {
@@ -69,7 +71,10 @@ export class UserDirectory {
     const byId = new Map<string, StoredUser>();
     for (const { password, ...record } of seeds) {
       const hubs = record.hubs.map((hub) => ({ ...hub, apiVersion: HUB_API_VERSION }));
-      byId.set(record._id, { record: structuredClone({ ...record, email: record.email.toLowerCase(), hubs }), passwordHash: await hashPassword(password, scryptCost) });
+      byId.set(record._id, {
+        record: structuredClone({ ...record, email: record.email.toLowerCase(), hubs }),
+        passwordHash: await hashPassword(password, scryptCost),
+      });
     }
     return new UserDirectory(byId, await hashPassword(randomBytes(16).toString('hex'), scryptCost), scryptCost);
   }

@@ -27,7 +27,10 @@ export function limitConnections(server: Server, max: number, onRefused: () => v
   if (!Number.isInteger(max) || max < 1) throw new RangeError(`maxConnections must be a positive integer, got ${max}`);
   const refused = new WeakSet<Socket>();
   let open = 0;
-  const body = JSON.stringify({ error: 'temporarily_unavailable', error_description: `The forwarder has ${max} open connections, its limit; try again later.` });
+  const body = JSON.stringify({
+    error: 'temporarily_unavailable',
+    error_description: `The forwarder has ${max} open connections, its limit; try again later.`,
+  });
   const answer =
     `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
     `Retry-After: ${RETRY_AFTER_SECONDS}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;

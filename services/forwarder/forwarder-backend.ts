@@ -36,7 +36,13 @@ export interface ForwarderBackend {
    * its resume: what it says it has (up to `resumeAfter`) is dropped, everything else waits to be sent
    * again, in order. Then the channel sets `slot.socket` and calls `pump`.
    */
-  open(webhook: WebhookRecord, listenerId: string, registration: Registration, resumeAfter: string | undefined, socket: WebSocket): Opened | Refused | Promise<Opened | Refused>;
+  open(
+    webhook: WebhookRecord,
+    listenerId: string,
+    registration: Registration,
+    resumeAfter: string | undefined,
+    socket: WebSocket,
+  ): Opened | Refused | Promise<Opened | Refused>;
   /** Sends what waits for the slot, as far as its socket takes. */
   pump(slot: ListenerSlot): void;
   acknowledge(slot: ListenerSlot, id: string): void;

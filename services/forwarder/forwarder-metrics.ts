@@ -47,9 +47,14 @@ export function createForwarderMetrics(gauges: ForwarderGauges): ForwarderMetric
         for (const [labels, count] of read()) this.inc(labels, count);
       },
     });
-  countedCounter('forwarder_intake_requests_total', 'Intake requests answered, by HTTP status.', ['status'], () => [...intakeCounts].map(([status, count]) => [{ status: String(status) }, count]));
-  countedCounter('forwarder_routing_total', 'Accepted intakes by routing option (query, key-path, legacy, none) and outcome (matched, unmatched).', ['option', 'outcome'], () =>
-    [...routingCounts.values()].map(({ option, outcome, count }) => [{ option, outcome }, count]),
+  countedCounter('forwarder_intake_requests_total', 'Intake requests answered, by HTTP status.', ['status'], () =>
+    [...intakeCounts].map(([status, count]) => [{ status: String(status) }, count]),
+  );
+  countedCounter(
+    'forwarder_routing_total',
+    'Accepted intakes by routing option (query, key-path, legacy, none) and outcome (matched, unmatched).',
+    ['option', 'outcome'],
+    () => [...routingCounts.values()].map(({ option, outcome, count }) => [{ option, outcome }, count]),
   );
   const lag = new Histogram({
     name: 'forwarder_delivery_lag_seconds',
@@ -57,7 +62,12 @@ export function createForwarderMetrics(gauges: ForwarderGauges): ForwarderMetric
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
     registers: [registry],
   });
-  const legacy = new Counter({ name: 'forwarder_legacy_outcomes_total', help: 'Answers of the legacy-function sandbox, by outcome (ok, timeout, memory, crashed, queue-full, busy…).', labelNames: ['outcome'], registers: [registry] });
+  const legacy = new Counter({
+    name: 'forwarder_legacy_outcomes_total',
+    help: 'Answers of the legacy-function sandbox, by outcome (ok, timeout, memory, crashed, queue-full, busy…).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   const gauge = (name: string, help: string, read: () => number | Promise<number>) =>
     new Gauge({
       name,
@@ -67,11 +77,17 @@ export function createForwarderMetrics(gauges: ForwarderGauges): ForwarderMetric
         this.set(await read());
       },
     });
-  gauge('forwarder_pending_messages', 'Messages held for listeners until they acknowledge them (with Redis: all instances).', async () => (await gauges.pending()).messages);
+  gauge(
+    'forwarder_pending_messages',
+    'Messages held for listeners until they acknowledge them (with Redis: all instances).',
+    async () => (await gauges.pending()).messages,
+  );
   gauge('forwarder_pending_bytes', 'Bytes of the messages held for listeners (with Redis: all instances).', async () => (await gauges.pending()).bytes);
   gauge('forwarder_listeners_connected', 'Listener connections registered now.', gauges.listenersConnected);
   gauge('forwarder_legacy_queue_requests', 'Requests waiting for the legacy-function sandbox.', gauges.legacyWaiting);
-  gauge('forwarder_ready', 'Whether this instance takes intake (1) or not (0: draining, or Redis does not answer), as /readyz says.', () => (gauges.ready() ? 1 : 0));
+  gauge('forwarder_ready', 'Whether this instance takes intake (1) or not (0: draining, or Redis does not answer), as /readyz says.', () =>
+    gauges.ready() ? 1 : 0,
+  );
   return {
     registry,
     intake: (status) => void intakeCounts.set(status, (intakeCounts.get(status) ?? 0) + 1),

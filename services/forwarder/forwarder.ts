@@ -19,7 +19,13 @@ import { limitConnections, DEFAULT_MAX_CONNECTIONS } from './connection-limit';
 import { spacedWhileBehind } from './spaced-while-behind';
 import type { ForwarderBackend, TapLocally } from './forwarder-backend';
 import { createListenerChannel } from './listener-channel';
-import { DEFAULT_MAX_LISTENERS_PER_OWNER, DEFAULT_MAX_LISTENERS_PER_WEBHOOK, DEFAULT_RESUME_BUFFER_BYTES, DEFAULT_RESUME_BUFFER_SIZE, ListenerRegistry } from './listener-registry';
+import {
+  DEFAULT_MAX_LISTENERS_PER_OWNER,
+  DEFAULT_MAX_LISTENERS_PER_WEBHOOK,
+  DEFAULT_RESUME_BUFFER_BYTES,
+  DEFAULT_RESUME_BUFFER_SIZE,
+  ListenerRegistry,
+} from './listener-registry';
 import { createMemoryBackend, logBudgetEvictions, type MemoryBackendOptions } from './memory-backend';
 import { DEFAULT_RESUME_BUDGET_BYTES, ResumeBudget } from './resume-budget';
 import { countLegacyOutcomes, createForwarderMetrics, readAtMostEvery } from './forwarder-metrics';
@@ -162,7 +168,17 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   const writer = new TurnWriter();
   // The backends show intakes to this instance's taps through the channel, made below (only called once it is).
   const tapLocally: TapLocally = (webhookId, message, summary) => channel.tap(webhookId, message, summary);
-  const backend = options.redis ? createRedisBackend(options.redis, { ...redisCaps(options), tapLocally, writer, logger, now, forgetAfterMs: forgetAfterMs(options), sweepMs: options.sweepMs ?? 5_000 }) : memoryBackend(options, { writer, tapLocally, logger, now });
+  const backend = options.redis
+    ? createRedisBackend(options.redis, {
+        ...redisCaps(options),
+        tapLocally,
+        writer,
+        logger,
+        now,
+        forgetAfterMs: forgetAfterMs(options),
+        sweepMs: options.sweepMs ?? 5_000,
+      })
+    : memoryBackend(options, { writer, tapLocally, logger, now });
   // In memory the count is this process's own and cheap: read as it is at each scrape.
   const pending = options.redis ? readAtMostEvery(PENDING_MAX_AGE_MS, async () => backend.pending()) : () => backend.pending();
   const metrics = createForwarderMetrics({
@@ -178,7 +194,11 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
     heartbeatMs: options.heartbeatMs ?? 15_000,
     registerTimeoutMs: options.registerTimeoutMs ?? 10_000,
     // With Redis the used tokens are shared: a token accepted by one instance is refused by every other.
-    hubBinding: createHubBinding(options.hubIds ?? 'refuse', { replays: options.redis ? redisReplayGuard(options.redis.redis) : new MemoryReplayGuard(), now, logger }),
+    hubBinding: createHubBinding(options.hubIds ?? 'refuse', {
+      replays: options.redis ? redisReplayGuard(options.redis.redis) : new MemoryReplayGuard(),
+      now,
+      logger,
+    }),
     onAcknowledged: (id) => {
       const at = timeOf(id);
       if (at !== undefined) metrics.acknowledged(now() - at);
@@ -221,7 +241,9 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
     if (path === '/healthz') return writeJson(response, 200, '{"status":"alive"}');
     if (path === '/readyz') {
       if (draining) return writeJson(response, 503, '{"status":"draining"}', { 'retry-after': '1' });
-      return backend.ready() ? writeJson(response, 200, '{"status":"ready"}') : writeJson(response, 503, '{"status":"store unavailable"}', { 'retry-after': '1' });
+      return backend.ready()
+        ? writeJson(response, 200, '{"status":"ready"}')
+        : writeJson(response, 503, '{"status":"store unavailable"}', { 'retry-after': '1' });
     }
     const text = await metrics.registry.metrics();
     response.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(text);
@@ -269,7 +291,13 @@ export async function startForwarder(options: ForwarderOptions): Promise<Running
   return {
     url,
     adminUrl: admin.url,
-    stats: () => ({ connections: connections.open, intakeUnderWay: underWay, listeners: backend.registry.size, resumeBufferBytes: backend.bytesInMemory(), legacyWaiting: options.legacyRunner?.waiting() ?? {} }),
+    stats: () => ({
+      connections: connections.open,
+      intakeUnderWay: underWay,
+      listeners: backend.registry.size,
+      resumeBufferBytes: backend.bytesInMemory(),
+      legacyWaiting: options.legacyRunner?.waiting() ?? {},
+    }),
     async drain() {
       if (draining) return close();
       draining = true;
@@ -297,7 +325,10 @@ function redisCaps(options: ForwarderOptions) {
   };
 }
 
-function memoryBackend(options: ForwarderOptions, context: Pick<MemoryBackendOptions, 'writer' | 'tapLocally' | 'logger'> & { now: () => number }): ForwarderBackend {
+function memoryBackend(
+  options: ForwarderOptions,
+  context: Pick<MemoryBackendOptions, 'writer' | 'tapLocally' | 'logger'> & { now: () => number },
+): ForwarderBackend {
   if (!options.store) throw new Error('startForwarder needs a store or redis');
   const budgetBytes = options.resumeBudgetBytes ?? DEFAULT_RESUME_BUDGET_BYTES;
   const budget = new ResumeBudget(budgetBytes, logBudgetEvictions(context.logger, budgetBytes));

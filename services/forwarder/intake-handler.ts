@@ -62,7 +62,18 @@ export interface IntakeDeps {
 }
 
 const INTAKE_PREFIX = INTAKE_PATH;
-const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'cookie']);
+const NOT_FORWARDED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'cookie',
+]);
 /** Refusals answered before the body is read close the connection: the unread body must not be taken for the next request. */
 const CLOSE = { connection: 'close' };
 
@@ -73,7 +84,14 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
   const { store } = backend;
   const answers = new AnswerBatch((error) => deps.logger.error('forwarder: an intake answer could not be written', { error: String(error) }));
 
-  const accept = (request: IncomingMessage, response: ServerResponse, webhook: WebhookRecord, raw: Buffer, reservation: Reservation | undefined, refuse: (error: unknown) => void): void => {
+  const accept = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    webhook: WebhookRecord,
+    raw: Buffer,
+    reservation: Reservation | undefined,
+    refuse: (error: unknown) => void,
+  ): void => {
     const receivedAt = new Date(deps.now()).toISOString();
     const body = decodeBody(raw, request.headers['content-type'], limits.jsonDepth);
     const headers = forwardedHeaders(request);
@@ -123,7 +141,11 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
         ...(bytes.length < size && { bodyTruncated: true }),
         ...(refusal instanceof InvalidJsonBody && refusal.at && { jsonError: refusal.at }),
       };
-      backend.refused(webhookId, { ...seen, rawBody: bytes.toString('base64') }, { method, size, routing: { option: 'none', matched: [], reason: refusal.description }, rejected });
+      backend.refused(
+        webhookId,
+        { ...seen, rawBody: bytes.toString('base64') },
+        { method, size, routing: { option: 'none', matched: [], reason: refusal.description }, rejected },
+      );
     });
   };
 
@@ -165,7 +187,13 @@ export function createIntakeHandler(deps: IntakeDeps): IntakeHandler {
 }
 
 /** The checks made before any of the body is read (`webhookId`: what the path names; `webhook`: that one, when known). */
-function admit(request: IncomingMessage, path: string, webhookId: string | undefined, webhook: WebhookRecord | undefined, limits: IntakeLimits): asserts webhook is WebhookRecord {
+function admit(
+  request: IncomingMessage,
+  path: string,
+  webhookId: string | undefined,
+  webhook: WebhookRecord | undefined,
+  limits: IntakeLimits,
+): asserts webhook is WebhookRecord {
   if (request.rawHeaders.length / 2 > limits.headers) {
     throw new HttpError(431, 'seenheader_fields_too_large', `A request may have at most ${limits.headers} header fields.`, CLOSE);
   }
@@ -195,9 +223,13 @@ function reserveLegacyRoom(request: IncomingMessage, webhook: WebhookRecord, dep
   throw held.error === 'queue-full' ? legacyQueueFull(held.message, CLOSE) : unavailable(CLOSE, held.message);
 }
 
-const BEHIND = 'The forwarder is behind on accepting connections: until it catches up, each webhook’s legacy requests are spaced out; send it again (Retry-After).';
+const BEHIND =
+  'The forwarder is behind on accepting connections: until it catches up, each webhook’s legacy requests are spaced out; send it again (Retry-After).';
 
-function unavailable(headers: Record<string, string> = {}, description = 'The forwarder cannot store requests just now; send it again (Retry-After).'): HttpError {
+function unavailable(
+  headers: Record<string, string> = {},
+  description = 'The forwarder cannot store requests just now; send it again (Retry-After).',
+): HttpError {
   return new HttpError(503, 'temporarily_unavailable', description, { 'retry-after': '1', ...headers });
 }
 
@@ -230,7 +262,15 @@ const NONE_NAMED: ReadonlySet<string> = new Set();
 
 function forwardedHeaders(request: IncomingMessage): Record<string, string> {
   const connection = request.headers.connection;
-  const named = connection === undefined ? NONE_NAMED : new Set(connection.toLowerCase().split(',').map((name) => name.trim()));
+  const named =
+    connection === undefined
+      ? NONE_NAMED
+      : new Set(
+          connection
+            .toLowerCase()
+            .split(',')
+            .map((name) => name.trim()),
+        );
   const incoming = request.headersDistinct;
   const kept: Record<string, string> = {};
   for (const name in incoming) {

@@ -101,7 +101,8 @@ export const TOKEN_WITHOUT_HUB = "a delegation token goes only with a listener's
 
 /** The secret the registration must prove for its role, or why it is refused before any proof is checked. */
 function secretFor(store: WebhookStore, webhook: WebhookRecord, message: Register): { secret: string } | { code: number; reason: string } {
-  if (message.role === 'listener') return message.credentialId === undefined ? { secret: webhook.secret } : { code: CLOSE_CREDENTIAL_KIND, reason: LISTENER_NEEDS_SECRET };
+  if (message.role === 'listener')
+    return message.credentialId === undefined ? { secret: webhook.secret } : { code: CLOSE_CREDENTIAL_KIND, reason: LISTENER_NEEDS_SECRET };
   if (message.credentialId === undefined) return { code: CLOSE_CREDENTIAL_KIND, reason: TAP_NEEDS_CREDENTIAL };
   const credential = store.tapCredential(webhook.id, message.credentialId);
   return credential ? { secret: credential.secret } : { code: CLOSE_BAD_SECRET, reason: 'unknown or revoked tap credential' };
@@ -143,7 +144,13 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
     }
     let opened: Opened | Refused;
     try {
-      opened = await backend.open(webhook, message.listenerId, { hubId: message.hubId, data: message.data, keys, rawBodyOnly: message.rawBodyOnly === true }, message.resumeAfter, socket);
+      opened = await backend.open(
+        webhook,
+        message.listenerId,
+        { hubId: message.hubId, data: message.data, keys, rawBodyOnly: message.rawBodyOnly === true },
+        message.resumeAfter,
+        socket,
+      );
     } catch (error) {
       logger.warn('forwarder: a listener could not be registered', { webhookId: webhook.id, listenerId: message.listenerId, error: errorMessage(error) });
       socket.close(CLOSE_GOING_AWAY, STORE_UNAVAILABLE);
@@ -202,7 +209,13 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
           : { code: CLOSE_BAD_SECRET, reason: 'wrong secret' };
     if (socket.readyState !== WebSocket.OPEN) return undefined;
     if (refusal) {
-      logger.warn('forwarder: registration refused', { webhookId: webhook.id, role: message.role, hubId: message.hubId, code: refusal.code, reason: refusal.reason });
+      logger.warn('forwarder: registration refused', {
+        webhookId: webhook.id,
+        role: message.role,
+        hubId: message.hubId,
+        code: refusal.code,
+        reason: refusal.reason,
+      });
       return void socket.close(refusal.code, refusal.reason);
     }
     let registered: Registered | undefined;
@@ -295,7 +308,9 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
     async goAway() {
       goingAway = true;
       const open = [...wss.clients];
-      const closed = open.map((socket) => new Promise<void>((resolve) => (socket.readyState === WebSocket.CLOSED ? resolve() : socket.once('close', () => resolve()))));
+      const closed = open.map(
+        (socket) => new Promise<void>((resolve) => (socket.readyState === WebSocket.CLOSED ? resolve() : socket.once('close', () => resolve()))),
+      );
       for (const socket of open) socket.close(CLOSE_GOING_AWAY, 'the forwarder is shutting down; reconnect');
       await Promise.all(closed);
     },

@@ -192,7 +192,17 @@ export class ListenerRegistry {
   private newSlot(webhook: WebhookRef, listenerId: string): ListenerSlot {
     const owner = { webhookId: webhook.id, listenerId };
     const buffer = new ResumeBuffer(this.bufferCapacity, this.bufferBytes, this.options.budget, owner);
-    const slot: ListenerSlot = { ...owner, ownerId: webhook.ownerId, hubId: undefined, data: undefined, keys: [], rawBodyOnly: false, buffer, socket: undefined, forgetTimer: undefined };
+    const slot: ListenerSlot = {
+      ...owner,
+      ownerId: webhook.ownerId,
+      hubId: undefined,
+      data: undefined,
+      keys: [],
+      rawBodyOnly: false,
+      buffer,
+      socket: undefined,
+      forgetTimer: undefined,
+    };
     this.listeners(webhook.id).slots.set(listenerId, slot);
     this.ownerSlots.set(webhook.ownerId, (this.ownerSlots.get(webhook.ownerId) ?? 0) + 1);
     this.slotCount++;

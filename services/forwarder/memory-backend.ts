@@ -72,7 +72,11 @@ export function createMemoryBackend(options: MemoryBackendOptions): ForwarderBac
           const queued = slot.rawBodyOnly ? (rawOnly ??= queue(false)) : (withBody ??= queue(true));
           const dropped = slot.buffer.add(queued);
           if (dropped > 0 && worthReporting(slot.buffer.dropped - dropped, slot.buffer.dropped)) {
-            logger.warn('forwarder: resume buffer full, oldest messages dropped', { webhookId: slot.webhookId, listenerId: slot.listenerId, dropped: slot.buffer.dropped });
+            logger.warn('forwarder: resume buffer full, oldest messages dropped', {
+              webhookId: slot.webhookId,
+              listenerId: slot.listenerId,
+              dropped: slot.buffer.dropped,
+            });
           }
         }
         // Before anything is sent: what the budget evicts now is never written to a socket.

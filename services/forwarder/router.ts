@@ -96,7 +96,8 @@ async function routeByLegacyFunction(source: string, context: RouteContext, inpu
     context.reservation,
   );
   if (!outcome.ok && outcome.error === 'queue-full') throw legacyQueueFull(outcome.message);
-  if (!outcome.ok && outcome.error === 'busy') throw new HttpError(503, 'temporarily_unavailable', outcome.message, { 'retry-after': String(LEGACY_RETRY_AFTER_SECONDS) });
+  if (!outcome.ok && outcome.error === 'busy')
+    throw new HttpError(503, 'temporarily_unavailable', outcome.message, { 'retry-after': String(LEGACY_RETRY_AFTER_SECONDS) });
   if (!outcome.ok) return routed({ option: 'legacy' }, [], () => `the legacy function failed (${outcome.error}): ${outcome.message}`);
   const matched = new Set(outcome.matched);
   // A listener that went away during the run is no longer in the registry, so it gets nothing.

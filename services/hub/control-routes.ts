@@ -26,7 +26,10 @@ export function registerControlRoutes(app: FastifyInstance, { hubId, home, flows
   app.put<{ Params: { id: string; capabilityId: string } }>('/api/manager/devices/device/:id/capability/:capabilityId', async (request, reply) => {
     authorise(sessions, request, 'devices');
     const body = SetCapabilityBodySchema.safeParse(request.body);
-    if (!body.success) throw invalidRequest('The body must be a JSON object {value, transactionId?}: value a boolean, finite number or string; transactionId 1–100 letters, digits, "-" or "_".');
+    if (!body.success)
+      throw invalidRequest(
+        'The body must be a JSON object {value, transactionId?}: value a boolean, finite number or string; transactionId 1–100 letters, digits, "-" or "_".',
+      );
     const { id, capabilityId } = request.params;
     const outcome = home.setCapability(id, capabilityId, body.data.value, body.data.transactionId ?? `hub-${randomUUID()}`);
     if (!outcome.ok) {

@@ -38,7 +38,14 @@ export async function createDelegationVerifier(options: {
       if (!checked.ok) return { ok: false, reason: checked.reason };
       const { sub, scope, client_id } = checked.claims;
       // Our names or the official client's (`homey.device.readonly`); unknown ones are ignored.
-      const scopes = [...new Set(scope.split(' ').map(scopeNamed).filter((s) => s !== undefined))];
+      const scopes = [
+        ...new Set(
+          scope
+            .split(' ')
+            .map(scopeNamed)
+            .filter((s) => s !== undefined),
+        ),
+      ];
       return { ok: true, delegation: { userId: sub, scopes, clientId: client_id } };
     },
   };

@@ -22,15 +22,22 @@ interface FlowSeed {
   actions: FlowAction[];
 }
 
-export type FlowTriggerOutcome = { ok: true; result: FlowTriggerResult } | { ok: false; status: 404 | 409; error: 'unknown_flow' | 'flow_disabled'; description: string };
+export type FlowTriggerOutcome =
+  { ok: true; result: FlowTriggerResult } | { ok: false; status: 404 | 409; error: 'unknown_flow' | 'flow_disabled'; description: string };
 
 export interface DemoFlows {
   list(): FlowMap;
   trigger(flowId: string): FlowTriggerOutcome;
 }
 
-const ofClass = (...classes: string[]) => (device: Device) => classes.includes(device.class);
-const inZone = (zoneName: string, ...classes: string[]) => (device: Device) => device.zoneName === zoneName && classes.includes(device.class);
+const ofClass =
+  (...classes: string[]) =>
+  (device: Device) =>
+    classes.includes(device.class);
+const inZone =
+  (zoneName: string, ...classes: string[]) =>
+  (device: Device) =>
+    device.zoneName === zoneName && classes.includes(device.class);
 const everything = () => true;
 const action = (matches: FlowAction['matches'], capabilityId: string, value: CapabilityValue): FlowAction => ({ matches, capabilityId, value });
 
@@ -52,7 +59,12 @@ const FLOWS: Record<DemoHomeKind, FlowSeed[]> = {
   ],
   cabin: [
     { key: 'good-night', name: 'Good night', enabled: true, actions: [action(ofClass('light'), 'onoff', false), action(ofClass('lock'), 'locked', true)] },
-    { key: 'arriving', name: 'Arriving', enabled: true, actions: [action(ofClass('thermostat'), 'target_temperature', 20), action(inZone('Main room', 'light'), 'onoff', true)] },
+    {
+      key: 'arriving',
+      name: 'Arriving',
+      enabled: true,
+      actions: [action(ofClass('thermostat'), 'target_temperature', 20), action(inZone('Main room', 'light'), 'onoff', true)],
+    },
     { key: 'frost-guard', name: 'Frost guard', enabled: false, actions: [action(ofClass('thermostat'), 'target_temperature', 7)] },
   ],
 };
@@ -68,7 +80,8 @@ export function createDemoFlows(home: DemoHome, now: () => number = Date.now): D
       for (const device of Object.values(home.devices())) {
         for (const { matches, capabilityId, value } of flow.actions) {
           // A device without the capability, or unavailable, is simply not part of this run.
-          if (device.available !== false && device.capabilities.includes(capabilityId) && matches(device)) home.setCapability(device.id, capabilityId, value, null);
+          if (device.available !== false && device.capabilities.includes(capabilityId) && matches(device))
+            home.setCapability(device.id, capabilityId, value, null);
         }
       }
       return { ok: true, result: { id: flowId, triggeredAt: new Date(now()).toISOString() } };

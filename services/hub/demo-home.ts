@@ -83,15 +83,45 @@ const ZONES: Record<DemoHomeKind, Record<string, string>> = {
 
 const SEEDS: Record<DemoHomeKind, DeviceSeed[]> = {
   home: [
-    { key: 'living-ceiling', name: 'Ceiling light', class: 'light', zone: 'living', values: { onoff: true, dim: 0.8, light_hue: 0.1, light_saturation: 0.4, light_temperature: 0.6, light_mode: 'temperature' } },
+    {
+      key: 'living-ceiling',
+      name: 'Ceiling light',
+      class: 'light',
+      zone: 'living',
+      values: { onoff: true, dim: 0.8, light_hue: 0.1, light_saturation: 0.4, light_temperature: 0.6, light_mode: 'temperature' },
+    },
     { key: 'living-floor-lamp', name: 'Floor lamp', class: 'light', zone: 'living', values: { onoff: false, dim: 0.5 } },
     { key: 'living-tv-socket', name: 'TV socket', class: 'socket', zone: 'living', values: { onoff: true, measure_power: 87.5, meter_power: 142.31 } },
-    { key: 'living-thermostat', name: 'Living room thermostat', class: 'thermostat', zone: 'living', values: { target_temperature: 21, measure_temperature: 20.6, thermostat_mode: 'heat' } },
-    { key: 'living-speaker', name: 'Living room speaker', class: 'speaker', zone: 'living', values: { speaker_playing: false, volume_set: 0.3, volume_mute: false } },
-    { key: 'living-blinds', name: 'Living room blinds', class: 'windowcoverings', zone: 'living', values: { windowcoverings_state: 'idle', windowcoverings_set: 0.7 } },
+    {
+      key: 'living-thermostat',
+      name: 'Living room thermostat',
+      class: 'thermostat',
+      zone: 'living',
+      values: { target_temperature: 21, measure_temperature: 20.6, thermostat_mode: 'heat' },
+    },
+    {
+      key: 'living-speaker',
+      name: 'Living room speaker',
+      class: 'speaker',
+      zone: 'living',
+      values: { speaker_playing: false, volume_set: 0.3, volume_mute: false },
+    },
+    {
+      key: 'living-blinds',
+      name: 'Living room blinds',
+      class: 'windowcoverings',
+      zone: 'living',
+      values: { windowcoverings_state: 'idle', windowcoverings_set: 0.7 },
+    },
     { key: 'kitchen-spots', name: 'Kitchen spots', class: 'light', zone: 'kitchen', values: { onoff: true, dim: 1 } },
     { key: 'kitchen-coffee', name: 'Coffee machine', class: 'socket', zone: 'kitchen', values: { onoff: false, measure_power: 0, meter_power: 36.9 } },
-    { key: 'kitchen-motion', name: 'Kitchen motion sensor', class: 'sensor', zone: 'kitchen', values: { alarm_motion: false, measure_luminance: 240, measure_battery: 88 } },
+    {
+      key: 'kitchen-motion',
+      name: 'Kitchen motion sensor',
+      class: 'sensor',
+      zone: 'kitchen',
+      values: { alarm_motion: false, measure_luminance: 240, measure_battery: 88 },
+    },
     { key: 'kitchen-smoke', name: 'Smoke alarm', class: 'sensor', zone: 'kitchen', values: { alarm_smoke: false, measure_battery: 95 } },
     { key: 'kitchen-leak', name: 'Water leak sensor', class: 'sensor', zone: 'kitchen', values: { alarm_water: false, measure_battery: 71 } },
     { key: 'hallway-lock', name: 'Front door lock', class: 'lock', zone: 'hallway', values: { locked: true, measure_battery: 64 } },
@@ -99,13 +129,31 @@ const SEEDS: Record<DemoHomeKind, DeviceSeed[]> = {
     { key: 'hallway-light', name: 'Hallway light', class: 'light', zone: 'hallway', values: { onoff: false, dim: 0.4 } },
     { key: 'hallway-door-sensor', name: 'Front door sensor', class: 'sensor', zone: 'hallway', values: { alarm_contact: false, measure_battery: 90 } },
     { key: 'bedroom-bedside', name: 'Bedside lamp', class: 'light', zone: 'bedroom', values: { onoff: false, dim: 0.2, light_temperature: 0.9 } },
-    { key: 'bedroom-thermostat', name: 'Bedroom thermostat', class: 'thermostat', zone: 'bedroom', values: { target_temperature: 18, measure_temperature: 18.4, thermostat_mode: 'auto' } },
+    {
+      key: 'bedroom-thermostat',
+      name: 'Bedroom thermostat',
+      class: 'thermostat',
+      zone: 'bedroom',
+      values: { target_temperature: 18, measure_temperature: 18.4, thermostat_mode: 'auto' },
+    },
     { key: 'bedroom-fan', name: 'Ceiling fan', class: 'fan', zone: 'bedroom', values: { onoff: false, fan_speed: 0.5 } },
     { key: 'bedroom-curtains', name: 'Bedroom curtains', class: 'curtain', zone: 'bedroom', values: { windowcoverings_state: 'idle', windowcoverings_set: 0 } },
-    { key: 'bathroom-climate', name: 'Bathroom climate sensor', class: 'sensor', zone: 'bathroom', values: { measure_temperature: 22.1, measure_humidity: 64, measure_battery: 80 } },
+    {
+      key: 'bathroom-climate',
+      name: 'Bathroom climate sensor',
+      class: 'sensor',
+      zone: 'bathroom',
+      values: { measure_temperature: 22.1, measure_humidity: 64, measure_battery: 80 },
+    },
     { key: 'bathroom-towel-rail', name: 'Towel rail', class: 'heater', zone: 'bathroom', values: { onoff: true, measure_power: 300, meter_power: 212.4 } },
     { key: 'office-desk-lamp', name: 'Desk lamp', class: 'light', zone: 'office', values: { onoff: true, dim: 0.9 } },
-    { key: 'office-air', name: 'Office air quality', class: 'sensor', zone: 'office', values: { measure_co2: 612, measure_temperature: 21.3, measure_humidity: 45 } },
+    {
+      key: 'office-air',
+      name: 'Office air quality',
+      class: 'sensor',
+      zone: 'office',
+      values: { measure_co2: 612, measure_temperature: 21.3, measure_humidity: 45 },
+    },
     { key: 'office-printer', name: 'Printer socket', class: 'socket', zone: 'office', values: { onoff: false, measure_power: 0.4, meter_power: 11.02 } },
     { key: 'garden-lights', name: 'Garden lights', class: 'light', zone: 'garden', values: { onoff: false } },
     { key: 'garden-sprinkler', name: 'Sprinkler', class: 'sprinkler', zone: 'garden', values: { onoff: false }, available: false },
@@ -114,13 +162,32 @@ const SEEDS: Record<DemoHomeKind, DeviceSeed[]> = {
   ],
   cabin: [
     { key: 'main-lights', name: 'Cabin lights', class: 'light', zone: 'main', values: { onoff: false, dim: 0.6 } },
-    { key: 'main-heater', name: 'Panel heater', class: 'thermostat', zone: 'main', values: { target_temperature: 12, measure_temperature: 11.5, thermostat_mode: 'heat' } },
-    { key: 'main-water-heater', name: 'Water heater', class: 'socket', zone: 'main', values: { onoff: false, measure_power: 0, meter_power: 402.7 }, fault: { capabilityId: 'onoff', value: true, reason: 'The tank is empty: fill it before switching the water heater on.' } },
+    {
+      key: 'main-heater',
+      name: 'Panel heater',
+      class: 'thermostat',
+      zone: 'main',
+      values: { target_temperature: 12, measure_temperature: 11.5, thermostat_mode: 'heat' },
+    },
+    {
+      key: 'main-water-heater',
+      name: 'Water heater',
+      class: 'socket',
+      zone: 'main',
+      values: { onoff: false, measure_power: 0, meter_power: 402.7 },
+      fault: { capabilityId: 'onoff', value: true, reason: 'The tank is empty: fill it before switching the water heater on.' },
+    },
     { key: 'main-smoke', name: 'Smoke alarm', class: 'sensor', zone: 'main', values: { alarm_smoke: false, measure_battery: 77 } },
     { key: 'main-door-lock', name: 'Cabin door lock', class: 'lock', zone: 'main', values: { locked: true, measure_battery: 41 } },
     { key: 'loft-lamp', name: 'Loft lamp', class: 'light', zone: 'loft', values: { onoff: false, dim: 0.3 } },
     { key: 'outside-porch', name: 'Porch light', class: 'light', zone: 'outside', values: { onoff: false } },
-    { key: 'outside-weather', name: 'Outdoor sensor', class: 'sensor', zone: 'outside', values: { measure_temperature: -3.5, measure_humidity: 83, measure_battery: 66 } },
+    {
+      key: 'outside-weather',
+      name: 'Outdoor sensor',
+      class: 'sensor',
+      zone: 'outside',
+      values: { measure_temperature: -3.5, measure_humidity: 83, measure_battery: 66 },
+    },
   ],
 };
 
@@ -133,7 +200,10 @@ export function stableId(name: string): string {
 const zoneId = (kind: DemoHomeKind, key: string): string => stableId(`${kind}/zone/${key}`);
 const zoneOf = (kind: DemoHomeKind, key: string, name: string): Zone => ({ id: zoneId(kind, key), name, parent: null });
 
-const refuse = (status: Refusal['status'], error: Refusal['error'], description: string): SetCapabilityResult => ({ ok: false, refusal: { status, error, description } });
+const refuse = (status: Refusal['status'], error: Refusal['error'], description: string): SetCapabilityResult => ({
+  ok: false,
+  refusal: { status, error, description },
+});
 
 export function createDemoHome(kind: DemoHomeKind, options: DemoHomeOptions = {}): DemoHome {
   const now = options.now ?? Date.now;
@@ -172,7 +242,12 @@ export function createDemoHome(kind: DemoHomeKind, options: DemoHomeOptions = {}
       return device && structuredClone(device);
     },
     has: (id) => state.has(id),
-    zones: () => Object.fromEntries(Object.entries(ZONES[kind]).map(([key, name]) => zoneOf(kind, key, name)).map((zone) => [zone.id, zone])),
+    zones: () =>
+      Object.fromEntries(
+        Object.entries(ZONES[kind])
+          .map(([key, name]) => zoneOf(kind, key, name))
+          .map((zone) => [zone.id, zone]),
+      ),
     setCapability(deviceId, capabilityId, value, transactionId) {
       const device = state.get(deviceId);
       if (!device) return refuse(404, 'unknown_device', `There is no device ${deviceId} on this hub.`);
@@ -190,7 +265,8 @@ export function createDemoHome(kind: DemoHomeKind, options: DemoHomeOptions = {}
       const data: CapabilityEventData = { capabilityId, value, transactionId, time };
       emit({ type: 'capability', deviceId, data: { ...data } });
       // The device then does what was asked (a cover travels to its end): the hub's own changes, after this one.
-      for (const [followId, followValue] of followingChanges(capabilityId, value, device.capabilities)) home.setCapability(deviceId, followId, followValue, null);
+      for (const [followId, followValue] of followingChanges(capabilityId, value, device.capabilities))
+        home.setCapability(deviceId, followId, followValue, null);
       return { ok: true, event: data };
     },
     setAvailable(deviceId, available) {

@@ -14,8 +14,16 @@ interface Template {
 const TEMPLATES: Template[] = [
   { class: 'light', name: 'Light', values: (i) => ({ onoff: i % 3 === 0, dim: ((i * 7) % 101) / 100 }) },
   { class: 'socket', name: 'Socket', values: (i) => ({ onoff: i % 2 === 0, measure_power: (i % 50) * 2.5, meter_power: i * 1.25 }) },
-  { class: 'sensor', name: 'Climate sensor', values: (i) => ({ measure_temperature: 18 + (i % 60) / 10, measure_humidity: 35 + (i % 40), measure_battery: 20 + (i % 81) }) },
-  { class: 'thermostat', name: 'Thermostat', values: (i) => ({ target_temperature: 18 + (i % 9) * 0.5, measure_temperature: 19 + (i % 30) / 10, thermostat_mode: 'heat' }) },
+  {
+    class: 'sensor',
+    name: 'Climate sensor',
+    values: (i) => ({ measure_temperature: 18 + (i % 60) / 10, measure_humidity: 35 + (i % 40), measure_battery: 20 + (i % 81) }),
+  },
+  {
+    class: 'thermostat',
+    name: 'Thermostat',
+    values: (i) => ({ target_temperature: 18 + (i % 9) * 0.5, measure_temperature: 19 + (i % 30) / 10, thermostat_mode: 'heat' }),
+  },
   { class: 'sensor', name: 'Motion sensor', values: (i) => ({ alarm_motion: false, measure_battery: 30 + (i % 71) }) },
   { class: 'sensor', name: 'Door sensor', values: (i) => ({ alarm_contact: i % 5 === 0, measure_battery: 40 + (i % 61) }) },
   { class: 'windowcoverings', name: 'Blinds', values: (i) => ({ windowcoverings_state: 'idle', windowcoverings_set: (i % 11) / 10 }) },
@@ -27,6 +35,12 @@ export function generatedSeeds(count: number, zones: readonly string[]): DeviceS
   return Array.from({ length: Math.max(0, count) }, (_, index) => {
     const template = TEMPLATES[index % TEMPLATES.length]!;
     const number = index + 1;
-    return { key: `generated-${number}`, name: `${template.name} ${number}`, class: template.class, zone: zones[index % zones.length]!, values: template.values(number) };
+    return {
+      key: `generated-${number}`,
+      name: `${template.name} ${number}`,
+      class: template.class,
+      zone: zones[index % zones.length]!,
+      values: template.values(number),
+    };
   });
 }

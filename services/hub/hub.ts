@@ -12,7 +12,17 @@ import type { CapabilityValue } from '../../common/hub-control';
 import { PING_NONCE_PARAM, PingNonceSchema, signPing } from '../../common/hub-identity';
 import { parseJson } from '../../common/json-message';
 import type { Logger } from '../../common/logger';
-import { bearerToken, type ConnectionLimits, createServiceApp, type RequestLog, listen, listenSecure, onUpgrade, type SecureListener, sendJsonString } from '../shared/http-app';
+import {
+  bearerToken,
+  type ConnectionLimits,
+  createServiceApp,
+  type RequestLog,
+  listen,
+  listenSecure,
+  onUpgrade,
+  type SecureListener,
+  sendJsonString,
+} from '../shared/http-app';
 import { HttpError, invalidRequest } from '../shared/http-error';
 import { Params } from '../shared/params';
 import { silentLogger } from '../shared/logger';
@@ -89,7 +99,13 @@ const LoginBodySchema = z.object({ token: z.string().min(1).max(8192) });
 export async function startHub(options: HubOptions): Promise<RunningHub> {
   const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
-  const verifier = await createDelegationVerifier({ hubId: options.id, issuer: options.cloudIssuer, publicJwk: options.cloudPublicJwk, now, replayGuard: options.replayGuard });
+  const verifier = await createDelegationVerifier({
+    hubId: options.id,
+    issuer: options.cloudIssuer,
+    publicJwk: options.cloudPublicJwk,
+    now,
+    replayGuard: options.replayGuard,
+  });
   const sessions = new HubSessionStore(options.sessionTtlSec ?? 86_400, now);
 
   const app = createServiceApp(logger, { ...options.connectionLimits, requestLog: options.requestLog });
@@ -140,8 +156,18 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
 
   const realtime = createRealtimeChannel({ hubId: options.id, home: options.home, sessions, now, logger, ...options.realtime });
-  const officialRealtime = createOfficialRealtime({ hubId: options.id, home: options.home, sessions, callRoute: injectedRoute(app), now, logger, authTimeoutMs: options.realtime?.authTimeoutMs, maxBufferedBytes: options.realtime?.maxBufferedBytes });
-  const upgrade: Parameters<typeof onUpgrade>[1] = (request, socket, head) => (officialRealtime.accepts(request) ? officialRealtime : realtime).handleUpgrade(request, socket, head);
+  const officialRealtime = createOfficialRealtime({
+    hubId: options.id,
+    home: options.home,
+    sessions,
+    callRoute: injectedRoute(app),
+    now,
+    logger,
+    authTimeoutMs: options.realtime?.authTimeoutMs,
+    maxBufferedBytes: options.realtime?.maxBufferedBytes,
+  });
+  const upgrade: Parameters<typeof onUpgrade>[1] = (request, socket, head) =>
+    (officialRealtime.accepts(request) ? officialRealtime : realtime).handleUpgrade(request, socket, head);
   onUpgrade(app.server, upgrade);
   const host = options.host ?? '127.0.0.1';
   let url: string;

@@ -25,11 +25,16 @@ interface Target {
 }
 
 export function createLoadGenerator(home: DemoHome, options: LoadOptions): Runner {
-  if (!(options.eventsPerSecond >= 0) || !Number.isFinite(options.eventsPerSecond)) throw new RangeError(`eventsPerSecond must be a finite number ≥ 0, not ${options.eventsPerSecond}`);
+  if (!(options.eventsPerSecond >= 0) || !Number.isFinite(options.eventsPerSecond))
+    throw new RangeError(`eventsPerSecond must be a finite number ≥ 0, not ${options.eventsPerSecond}`);
   const now = options.now ?? performance.now.bind(performance);
   const random = options.random ?? Math.random;
   const targets: Target[] = Object.values(home.devices()).flatMap((device) =>
-    device.available === false ? [] : Object.values(device.capabilitiesObj ?? {}).filter((capability) => capability.type === 'boolean' || capability.type === 'number').map((capability) => ({ deviceId: device.id, capability })),
+    device.available === false
+      ? []
+      : Object.values(device.capabilitiesObj ?? {})
+          .filter((capability) => capability.type === 'boolean' || capability.type === 'number')
+          .map((capability) => ({ deviceId: device.id, capability })),
   );
   let startedAt = 0;
   let sent = 0;

@@ -68,7 +68,8 @@ const QueryArgumentSchema = z.union([z.string().max(1000), z.number(), z.boolean
 export function routeRequestOf(call: OfficialApiCall): { ok: true; request: RouteRequest } | { ok: false; error: OfficialApiError } {
   const manager = Object.hasOwn(OPERATIONS, call.uri) ? OPERATIONS[call.uri]! : undefined;
   const operation = manager && Object.hasOwn(manager, call.operation) ? manager[call.operation]! : undefined;
-  if (!operation) return refused(404, 'unknown_operation', `This hub does not serve ${call.operation.slice(0, 100)} of ${call.uri.slice(0, 100)} (docs/interface.md A.7).`);
+  if (!operation)
+    return refused(404, 'unknown_operation', `This hub does not serve ${call.operation.slice(0, 100)} of ${call.uri.slice(0, 100)} (docs/interface.md A.7).`);
   const args = call.args ?? {};
   let path = operation.path;
   for (const name of operation.path.match(/(?<=:)\w+/g) ?? []) {

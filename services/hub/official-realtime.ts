@@ -113,7 +113,7 @@ export function createOfficialRealtime(options: OfficialRealtimeOptions): Offici
     connection.root.disconnect(true);
   };
 
-  const pendingBytes = (connection: Connection) => connection.queuedBytes + (connection.root.conn.request.socket.writableLength);
+  const pendingBytes = (connection: Connection) => connection.queuedBytes + connection.root.conn.request.socket.writableLength;
   const publish = (uri: string, event: string, data: unknown) => {
     for (const socket of subscribers.audience(uri)) {
       const connection = connections.get(socket.conn);
@@ -130,7 +130,12 @@ export function createOfficialRealtime(options: OfficialRealtimeOptions): Offici
     switch (change.type) {
       case 'capability': {
         const { capabilityId, value, transactionId, time } = change.data;
-        return publish(`${OFFICIAL_DEVICE_URI_PREFIX}${change.deviceId}`, 'capability', { capabilityId, value, transactionId, transactionTime: Date.parse(time) });
+        return publish(`${OFFICIAL_DEVICE_URI_PREFIX}${change.deviceId}`, 'capability', {
+          capabilityId,
+          value,
+          transactionId,
+          transactionTime: Date.parse(time),
+        });
       }
       case 'device.delete':
         publish(OFFICIAL_MANAGER_DEVICES_URI, 'device.delete', { id: change.deviceId });
@@ -205,7 +210,7 @@ export function createOfficialRealtime(options: OfficialRealtimeOptions): Offici
       if (event === 'unsubscribe') subscribers.remove(socket, uri.data);
       else {
         const refusal = subscribeRefusal(connection, uri.data);
-        if (refusal) return answer(refusal), true;
+        if (refusal) return (answer(refusal), true);
         subscribers.add(socket, uri.data);
       }
       answer(null);
@@ -214,8 +219,9 @@ export function createOfficialRealtime(options: OfficialRealtimeOptions): Offici
     const call = OfficialApiCallSchema.safeParse(args[0]);
     if (event !== 'api' || !call.success || !ack) return false;
     const route = routeRequestOf(call.data);
-    if (!route.ok) return answer(route.error), true;
-    if (connection.apiCallsInFlight >= MAX_API_CALLS_IN_FLIGHT) return answer(apiError(429, 'too_many_requests', `At most ${MAX_API_CALLS_IN_FLIGHT} calls at once on one connection.`)), true;
+    if (!route.ok) return (answer(route.error), true);
+    if (connection.apiCallsInFlight >= MAX_API_CALLS_IN_FLIGHT)
+      return (answer(apiError(429, 'too_many_requests', `At most ${MAX_API_CALLS_IN_FLIGHT} calls at once on one connection.`)), true);
     connection.apiCallsInFlight++;
     void options
       .callRoute({ ...route.request, token: connection.token! })
@@ -230,7 +236,8 @@ export function createOfficialRealtime(options: OfficialRealtimeOptions): Offici
     const session = sessions.find(connection.token!);
     if (!session) return apiError(401, 'invalid_token', 'The session is missing, invalid or expired.');
     const isDevice = uri.startsWith(OFFICIAL_DEVICE_URI_PREFIX);
-    if (uri !== OFFICIAL_MANAGER_DEVICES_URI && !isDevice) return apiError(404, 'unknown_uri', 'Only homey:manager:devices and homey:device:<id> can be subscribed to.');
+    if (uri !== OFFICIAL_MANAGER_DEVICES_URI && !isDevice)
+      return apiError(404, 'unknown_uri', 'Only homey:manager:devices and homey:device:<id> can be subscribed to.');
     if (!grants(session.scopes, 'devices.readonly')) return apiError(403, 'insufficient_scope', 'The devices.readonly scope is required.');
     if (isDevice && !home.has(uri.slice(OFFICIAL_DEVICE_URI_PREFIX.length))) return apiError(404, 'unknown_device', 'There is no such device on this hub.');
     return undefined;
@@ -259,5 +266,7 @@ function apiError(statusCode: number, error: string, description: string): Offic
 /** A route's refusal as the client reads it: its error body, or a sentence for a body that has none. */
 function routeError(response: RouteAnswer): OfficialApiError {
   const body = ErrorBodySchema.safeParse(response.body);
-  return body.success ? apiError(response.status, body.data.error, body.data.error_description ?? body.data.error) : apiError(response.status, 'error', `The hub answered ${response.status}.`);
+  return body.success
+    ? apiError(response.status, body.data.error, body.data.error_description ?? body.data.error)
+    : apiError(response.status, 'error', `The hub answered ${response.status}.`);
 }

@@ -131,7 +131,9 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
     if (!session) return closeClient(client, CLOSE_UNAUTHORISED, 'The session is missing, invalid or expired.');
     if (!grants(session.scopes, 'devices.readonly')) return closeClient(client, CLOSE_UNAUTHORISED, 'The session lacks the devices.readonly scope.');
     client.token = token;
-    client.stopWatchingExpiry = watchSessionExpiry(sessions, token, session, now, () => closeClient(client, CLOSE_SESSION_EXPIRED, 'The session has expired; open a new session and reconnect.'));
+    client.stopWatchingExpiry = watchSessionExpiry(sessions, token, session, now, () =>
+      closeClient(client, CLOSE_SESSION_EXPIRED, 'The session has expired; open a new session and reconnect.'),
+    );
     reply(client, { type: 'ready', scopes: [...session.scopes], expiresAt: new Date(session.expiresAt).toISOString(), answersPing: true });
   };
 
@@ -145,7 +147,14 @@ export function createRealtimeChannel(options: RealtimeOptions): RealtimeChannel
     }
     for (const uri of accepted) subscribers.add(client, uri);
     reply(client, { type: 'subscribed', uris: accepted, unknown });
-    if (invalid.length > 0) reply(client, { type: 'error', message: `Not a subscribable URI: ${invalid.slice(0, 5).map((uri) => JSON.stringify(uri.slice(0, 100))).join(', ')}${invalid.length > 5 ? ` and ${invalid.length - 5} more` : ''}.` });
+    if (invalid.length > 0)
+      reply(client, {
+        type: 'error',
+        message: `Not a subscribable URI: ${invalid
+          .slice(0, 5)
+          .map((uri) => JSON.stringify(uri.slice(0, 100)))
+          .join(', ')}${invalid.length > 5 ? ` and ${invalid.length - 5} more` : ''}.`,
+      });
   };
 
   const unsubscribe = (client: Client, uris: readonly string[]) => {

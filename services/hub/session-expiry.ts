@@ -12,11 +12,14 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export function watchSessionExpiry(sessions: HubSessionStore, token: string, session: HubSession, now: () => number, onEnded: () => void): () => void {
   let timer: NodeJS.Timeout | undefined;
   const arm = (current: HubSession) => {
-    timer = setTimeout(() => {
-      const still = sessions.find(token);
-      if (still) arm(still);
-      else onEnded();
-    }, Math.min(MAX_TIMER_MS, Math.max(0, current.expiresAt - now())));
+    timer = setTimeout(
+      () => {
+        const still = sessions.find(token);
+        if (still) arm(still);
+        else onEnded();
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, current.expiresAt - now())),
+    );
     timer.unref();
   };
   arm(session);

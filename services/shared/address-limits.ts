@@ -176,7 +176,12 @@ export function limitAddresses(server: Server, limits: AddressLimits, onRefused:
         onRefused('requests');
         // Only a body still on its way needs reading (and dropping) before the close.
         if (request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length']) > 0) lingerOnClose(request);
-        response.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(RETRY_AFTER_SECONDS), connection: 'close' });
+        response.writeHead(429, {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'no-store',
+          'retry-after': String(RETRY_AFTER_SECONDS),
+          connection: 'close',
+        });
         response.end(refusalBody('requests'));
         return;
       }

@@ -96,7 +96,11 @@ export function createServiceApp(logger: Logger, options: ServiceAppOptions = {}
 const limitsOf = new WeakMap<Server | HttpsServer, { limits: ConnectionLimits; gate: AddressGate }>();
 
 /** `server` with the limits applied and `handler` as its request listener behind the per-address gate. */
-function limitedServer<S extends Server | HttpsServer>(server: S, handler: (request: IncomingMessage, response: ServerResponse) => void, limits: ConnectionLimits): S {
+function limitedServer<S extends Server | HttpsServer>(
+  server: S,
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+  limits: ConnectionLimits,
+): S {
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
@@ -140,7 +144,12 @@ export function writeError(response: ServerResponse, error: HttpError): void {
 /** A JSON answer on a plain node:http response, never cached; one write for head and body. */
 export function writeJson(response: ServerResponse, status: number, json: string, headers: Record<string, string> = {}): void {
   response
-    .writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(json), ...headers })
+    .writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-length': Buffer.byteLength(json),
+      ...headers,
+    })
     .end(json);
 }
 

@@ -23,7 +23,13 @@ export interface BackoffPolicy {
 const MINUTE_MS = 60_000;
 
 /** 5 free failures, then 1 s, 2 s, 4 s … up to 15 min (from the 16th failure on); forgotten after a quiet day. */
-export const ACCOUNT_BACKOFF: BackoffPolicy = { freeFailures: 5, firstDelayMs: 1_000, maxDelayMs: 15 * MINUTE_MS, forgetAfterMs: 24 * 60 * MINUTE_MS, maxEntries: 10_000 };
+export const ACCOUNT_BACKOFF: BackoffPolicy = {
+  freeFailures: 5,
+  firstDelayMs: 1_000,
+  maxDelayMs: 15 * MINUTE_MS,
+  forgetAfterMs: 24 * 60 * MINUTE_MS,
+  maxEntries: 10_000,
+};
 /** The same per network, with more free failures: a household or office shares one address. */
 export const ADDRESS_BACKOFF: BackoffPolicy = { ...ACCOUNT_BACKOFF, freeFailures: 20 };
 
@@ -86,9 +92,7 @@ export class BackoffTable {
   }
 }
 
-export type SignInVerdict =
-  | { allowed: true; succeeded(): void }
-  | { allowed: false; retryAfterSec: number; reason: 'account' | 'network' };
+export type SignInVerdict = { allowed: true; succeeded(): void } | { allowed: false; retryAfterSec: number; reason: 'account' | 'network' };
 
 export class LoginThrottle {
   private readonly accounts: BackoffTable;
@@ -115,7 +119,11 @@ export class LoginThrottle {
     const accountWait = this.accounts.waitMs(account, now);
     const networkWait = this.networks.waitMs(network, now);
     if (accountWait > 0 || networkWait > 0) {
-      return { allowed: false, retryAfterSec: Math.ceil(Math.max(accountWait, networkWait) / 1000), reason: accountWait >= networkWait ? 'account' : 'network' };
+      return {
+        allowed: false,
+        retryAfterSec: Math.ceil(Math.max(accountWait, networkWait) / 1000),
+        reason: accountWait >= networkWait ? 'account' : 'network',
+      };
     }
     this.accounts.fail(account, now);
     this.networks.fail(network, now);
@@ -154,7 +162,8 @@ export function networkOf(address: string): string {
   const [head = '', tail] = ip.split('::');
   const headGroups = head === '' ? [] : head.split(':');
   const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = tail === undefined ? headGroups : [...headGroups, ...Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0'), ...tailGroups];
+  const groups =
+    tail === undefined ? headGroups : [...headGroups, ...Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0'), ...tailGroups];
   return `network:${groups
     .slice(0, 4)
     .map((group) => (parseInt(group, 16) || 0).toString(16))

@@ -34,7 +34,9 @@ export async function createStackCertificates(hosts: readonly string[], hubIds: 
     ],
   });
   const altNames = [
-    ...[...new Set(hosts.map((host) => host.replace(/^\[(.*)\]$/, '$1')))].map((host) => (isIP(host) ? { type: 7 as const, ip: host } : { type: 2 as const, value: host })),
+    ...[...new Set(hosts.map((host) => host.replace(/^\[(.*)\]$/, '$1')))].map((host) =>
+      isIP(host) ? { type: 7 as const, ip: host } : { type: 2 as const, value: host },
+    ),
     ...hubIds.map((hubId) => ({ type: 6 as const, value: hubCertificateName(hubId) })),
   ];
   const server = await generate([{ name: 'commonName', value: 'Hubdesk stack hub' }], {

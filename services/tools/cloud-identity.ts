@@ -17,7 +17,11 @@ export function cloudIdentityVerifier(cloudUrl: string, fetchFn: typeof fetch = 
   return async (token) => {
     let response: Response;
     try {
-      response = await fetchFn(meUrl, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(IDENTITY_TIMEOUT_MS) });
+      response = await fetchFn(meUrl, {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(IDENTITY_TIMEOUT_MS),
+      });
     } catch (error) {
       return { kind: 'unavailable', reason: `the cloud did not answer (${(error as Error).name})` };
     }

@@ -59,15 +59,21 @@ function routes(api: FastifyInstance, { store, verifyAccessToken, logger }: Port
     if (!verifyAccessToken) throw new HttpError(404, 'not_found', 'This portal knows no cloud, so it has no API; use its web pages.');
     const token = bearerToken(request);
     if (token === undefined) {
-      throw new HttpError(401, 'invalid_token', 'A cloud access token is required (Authorization: Bearer).', { 'www-authenticate': 'Bearer realm="hubdesk-portal"' });
+      throw new HttpError(401, 'invalid_token', 'A cloud access token is required (Authorization: Bearer).', {
+        'www-authenticate': 'Bearer realm="hubdesk-portal"',
+      });
     }
     const identity = await verifyAccessToken(token);
     if (identity.kind === 'user') return identity.userId;
     if (identity.kind === 'invalid') {
-      throw new HttpError(401, 'invalid_token', 'The cloud says this access token is invalid, expired or revoked.', { 'www-authenticate': 'Bearer realm="hubdesk-portal", error="invalid_token"' });
+      throw new HttpError(401, 'invalid_token', 'The cloud says this access token is invalid, expired or revoked.', {
+        'www-authenticate': 'Bearer realm="hubdesk-portal", error="invalid_token"',
+      });
     }
     logger.warn('tools api: cannot verify an access token', { reason: identity.reason });
-    throw new HttpError(503, 'temporarily_unavailable', 'The portal cannot reach the cloud to check the access token; try again shortly.', { 'retry-after': '5' });
+    throw new HttpError(503, 'temporarily_unavailable', 'The portal cannot reach the cloud to check the access token; try again shortly.', {
+      'retry-after': '5',
+    });
   };
 
   /** The caller's own webhook named by the path, or 404 (another user's is not told apart from none). */

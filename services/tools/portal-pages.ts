@@ -14,7 +14,8 @@ export const SIGN_OUT_PATH = '/sign-out';
 const webhookPath = (webhookId: string) => `${WEBHOOKS_PATH}/${encodeURIComponent(webhookId)}`;
 export const keyPathAction = (webhookId: string) => `${webhookPath(webhookId)}/key-path`;
 export const tapCredentialsAction = (webhookId: string) => `${webhookPath(webhookId)}/tap-credentials`;
-export const revokeTapCredentialAction = (webhookId: string, credentialId: string) => `${tapCredentialsAction(webhookId)}/${encodeURIComponent(credentialId)}/revoke`;
+export const revokeTapCredentialAction = (webhookId: string, credentialId: string) =>
+  `${tapCredentialsAction(webhookId)}/${encodeURIComponent(credentialId)}/revoke`;
 
 export interface SignInPage {
   csrf: string;

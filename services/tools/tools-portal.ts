@@ -70,7 +70,10 @@ export async function startToolsPortal(options: ToolsPortalOptions): Promise<Run
   };
 
   /** A signed-in form POST about one of the user's own webhooks; otherwise the answer has been sent. */
-  const ownWebhookForm = (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): { params: Params; session: SignedIn; webhook: WebhookRecord } | undefined => {
+  const ownWebhookForm = (
+    request: FastifyRequest<{ Params: { id: string } }>,
+    reply: FastifyReply,
+  ): { params: Params; session: SignedIn; webhook: WebhookRecord } | undefined => {
     const form = signedInForm(request, sessions);
     if (!form) {
       sendErrorPage(reply, 400, START_AGAIN);

@@ -14,7 +14,17 @@ const seen = new Set<string>();
 socket.on('message', (data: Buffer) => {
   const frame = JSON.parse(data.toString('utf8')) as { type: string; nonce?: string; message?: { id: string } };
   if (frame.type === 'challenge') {
-    socket.send(JSON.stringify({ type: 'register', webhookId: WEBHOOK_ID, proof: proofFor(SECRET, frame.nonce!), role: 'listener', listenerId: 'bench-live', data: { $key: KEY }, rawBodyOnly: true }));
+    socket.send(
+      JSON.stringify({
+        type: 'register',
+        webhookId: WEBHOOK_ID,
+        proof: proofFor(SECRET, frame.nonce!),
+        role: 'listener',
+        listenerId: 'bench-live',
+        data: { $key: KEY },
+        rawBodyOnly: true,
+      }),
+    );
   } else if (frame.type === 'registered') {
     process.stdout.write('{"ready":true}\n');
   } else if (frame.type === 'message') {

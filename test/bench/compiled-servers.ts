@@ -15,7 +15,9 @@ import { projectRoot } from '../e2e/support/processes';
 const OUT_DIR = join(projectRoot, 'out', 'bench-servers');
 
 /** Bundles `test/bench/<name>.ts` and returns the path of the JavaScript to run. */
-export async function compiledServer(name: 'bare-server' | 'forwarder-server' | 'acking-listener' | 'hub-server' | 'official-hub-server' | 'insights-attacker' | 'limited-service'): Promise<string> {
+export async function compiledServer(
+  name: 'bare-server' | 'forwarder-server' | 'acking-listener' | 'hub-server' | 'official-hub-server' | 'insights-attacker' | 'limited-service',
+): Promise<string> {
   mkdirSync(OUT_DIR, { recursive: true });
   const outfile = join(OUT_DIR, `${name}.mjs`);
   await build({

@@ -28,7 +28,13 @@ const plan = JSON.parse(process.env.FLOOD_SENDER ?? '{}') as FloodPlan;
 const say = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 if (process.argv[2] === 'listener') {
-  const listener = await TestListener.connect({ forwarderUrl: plan.listenerUrl, webhookId: plan.webhookId, secret: plan.secret, listenerId: 'flood', data: { room: 'a' } });
+  const listener = await TestListener.connect({
+    forwarderUrl: plan.listenerUrl,
+    webhookId: plan.webhookId,
+    secret: plan.secret,
+    listenerId: 'flood',
+    data: { room: 'a' },
+  });
   say({ connected: true });
   let told = 0;
   setInterval(() => {

@@ -44,7 +44,13 @@ async function slotsFlood(): Promise<void> {
   const refused: string[] = [];
   for (let i = 0; i < slots; i++) {
     try {
-      const listener = await TestListener.connect({ forwarderUrl: url, webhookId: webhooks.flood.id, secret: webhooks.flood.secret, listenerId: `slot-${i}`, hubId: `h-${i}` });
+      const listener = await TestListener.connect({
+        forwarderUrl: url,
+        webhookId: webhooks.flood.id,
+        secret: webhooks.flood.secret,
+        listenerId: `slot-${i}`,
+        hubId: `h-${i}`,
+      });
       await listener.close(); // away: its messages wait in its resume buffer
     } catch (error) {
       refused.push(String(error));
@@ -102,21 +108,46 @@ async function legacyFlood(): Promise<void> {
   // limits on. FLOOD_SPREAD=N: N senders (127.0.1.1…127.0.1.N, the flood dealt among them), limits on.
   // Neither: flood and other share 127.0.0.1 with those limits lifted (one address standing for many).
   const spread = Number(process.env.FLOOD_SPREAD ?? 0);
-  const floodFrom = process.env.FLOOD_FROM ? [process.env.FLOOD_FROM] : spread > 0 ? Array.from({ length: spread }, (_, index) => `127.0.1.${index + 1}`) : undefined;
+  const floodFrom = process.env.FLOOD_FROM
+    ? [process.env.FLOOD_FROM]
+    : spread > 0
+      ? Array.from({ length: spread }, (_, index) => `127.0.1.${index + 1}`)
+      : undefined;
   // VIA_NGINX=1 (with REDIS=1 and three instances): every request and listener goes through nginx running
   // deploy/nginx/forwarder.conf.template, as deployed (docs/services.md, "Behind a load balancer"); the
   // instances exempt nginx's address, which limits each client itself.
   const viaNginx = process.env.VIA_NGINX === '1';
   if (viaNginx && (!redis || instances !== 3)) throw new Error('VIA_NGINX=1 needs REDIS=1 and three instances');
   const addressLimits = viaNginx ? { exemptAddresses: ['127.0.0.1'] } : floodFrom ? {} : ONE_ADDRESS_FLOOD_LIMITS;
-  for (let i = 0; i < instances; i++) forwarders.push(await startForwarderChild({ heapMb: Number(process.env.HEAP_MB ?? 4096), legacy: true, redisUrl: redis?.url, forwarderOptions: { addressLimits } }));
+  for (let i = 0; i < instances; i++)
+    forwarders.push(
+      await startForwarderChild({ heapMb: Number(process.env.HEAP_MB ?? 4096), legacy: true, redisUrl: redis?.url, forwarderOptions: { addressLimits } }),
+    );
   // Each client connection through nginx holds two of its worker connections (client and upstream).
-  const nginx = viaNginx ? await startTestNginx(forwarders.map((forwarder) => new URL(forwarder.info.url).host) as [string, string, string], 2 * flood + 256) : undefined;
+  const nginx = viaNginx
+    ? await startTestNginx(forwarders.map((forwarder) => new URL(forwarder.info.url).host) as [string, string, string], 2 * flood + 256)
+    : undefined;
   const urls = nginx ? [nginx.url, nginx.url, nginx.url] : forwarders.map((forwarder) => forwarder.info.url);
   const { webhooks } = forwarders[0]!.info;
-  const otherListener = await TestListener.connect({ forwarderUrl: urls[1 % instances]!, webhookId: webhooks.other.id, secret: webhooks.other.secret, listenerId: 'other', data: { room: 'b' } });
+  const otherListener = await TestListener.connect({
+    forwarderUrl: urls[1 % instances]!,
+    webhookId: webhooks.other.id,
+    secret: webhooks.other.secret,
+    listenerId: 'other',
+    data: { room: 'b' },
+  });
   // The flood, and its listener, each in a process of their own (flood-sender.ts).
-  const senderPlan = { FLOOD_SENDER: JSON.stringify({ urls, webhookId: webhooks.flood.id, secret: webhooks.flood.secret, listenerUrl: urls[0], count: flood, bodyBytes: BODY_BYTES, from: floodFrom }) };
+  const senderPlan = {
+    FLOOD_SENDER: JSON.stringify({
+      urls,
+      webhookId: webhooks.flood.id,
+      secret: webhooks.flood.secret,
+      listenerUrl: urls[0],
+      count: flood,
+      bodyBytes: BODY_BYTES,
+      from: floodFrom,
+    }),
+  };
   const floodListener = startProgram('test/bench/flood-sender.ts', ['listener'], senderPlan);
   let floodDelivered = 0;
   let lastDeliveryAt = performance.now();
@@ -166,7 +197,10 @@ async function legacyFlood(): Promise<void> {
   const sent = performance.now();
   const response = await postRaw(`${urls[2 % instances]}/webhook/${webhooks.other.id}`, paddedBody('b', 100));
   const acceptedMs = performance.now() - sent;
-  const delivered = await Promise.race([otherListener.nextMessage().then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 120_000))]);
+  const delivered = await Promise.race([
+    otherListener.nextMessage().then(() => true),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), 120_000)),
+  ]);
   const otherMs = performance.now() - sent;
   const floodAnsweredWhenOtherDelivered = answered;
   const after = await otherAt.stats();
@@ -179,7 +213,9 @@ async function legacyFlood(): Promise<void> {
   report({
     part: 'legacy',
     store: redis ? `redis, ${instances} instances` : 'memory',
-    senders: floodFrom ? `flood from ${floodFrom.length === 1 ? floodFrom[0] : `${floodFrom.length} addresses`}, per-address limits on` : 'one address standing for many, per-address limits lifted',
+    senders: floodFrom
+      ? `flood from ${floodFrom.length === 1 ? floodFrom[0] : `${floodFrom.length} addresses`}, per-address limits on`
+      : 'one address standing for many, per-address limits lifted',
     via: nginx ? 'nginx' : 'direct',
     flood,
     bodyBytes: BODY_BYTES,
@@ -198,8 +234,24 @@ async function legacyFlood(): Promise<void> {
     floodDelivered,
     peakHeapMiB: mib(Math.max(before.memory.heapUsed, after.memory.heapUsed)),
     // Redis mode: the instances' "Redis did not answer an intake in time" reconnects, and their other warnings.
-    stallReconnects: forwarders.map((forwarder) => forwarder.stderr().split('\n').filter((line) => line.includes('did not answer an intake')).length),
-    warnings: [...new Set(forwarders.flatMap((forwarder) => forwarder.stderr().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { message: string }).message)))],
+    stallReconnects: forwarders.map(
+      (forwarder) =>
+        forwarder
+          .stderr()
+          .split('\n')
+          .filter((line) => line.includes('did not answer an intake')).length,
+    ),
+    warnings: [
+      ...new Set(
+        forwarders.flatMap((forwarder) =>
+          forwarder
+            .stderr()
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => (JSON.parse(line) as { message: string }).message),
+        ),
+      ),
+    ],
   });
   await otherListener.close().catch(() => undefined);
   await nginx?.stop();

@@ -15,7 +15,8 @@ import { ONE_ADDRESS_FLOOD_LIMITS } from '../support/flood';
 const { REDIS_URL, WEBHOOK_ID } = process.env;
 const redis = REDIS_URL ? await connectRedis(REDIS_URL, { logger: silentLogger }) : undefined;
 const store = redis?.store ?? createWebhookStore();
-const webhook = (WEBHOOK_ID && store.get(WEBHOOK_ID)) || (await store.setKeyPath((await store.create({ name: 'Benchmark webhook', ownerId: 'bench' })).id, 'body.device.id'));
+const webhook =
+  (WEBHOOK_ID && store.get(WEBHOOK_ID)) || (await store.setKeyPath((await store.create({ name: 'Benchmark webhook', ownerId: 'bench' })).id, 'body.device.id'));
 // Caps lifted: the preloaded registrations stand in for more listeners than any real webhook may have.
 const registry = new ListenerRegistry({ bufferCapacity: 100, maxListenersPerWebhook: Infinity, maxListenersPerOwner: Infinity });
 const preload = Number(process.env.PRELOAD ?? 0);
@@ -23,4 +24,11 @@ for (let i = 0; i < preload; i++) registry.register(webhook, `pre-${i}`, { hubId
 // The load generator is one address standing for many senders: its per-address limits are out of the way.
 const forwarder = await startForwarder({ ...(redis ? { redis } : { store, registry }), addressLimits: ONE_ADDRESS_FLOOD_LIMITS });
 process.stdout.write(`${JSON.stringify({ url: forwarder.url, webhookId: webhook.id, secret: webhook.secret })}\n`);
-process.once('SIGTERM', () => void forwarder.close().then(() => redis?.close()).then(() => process.exit(0)));
+process.once(
+  'SIGTERM',
+  () =>
+    void forwarder
+      .close()
+      .then(() => redis?.close())
+      .then(() => process.exit(0)),
+);

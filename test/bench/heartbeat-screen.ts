@@ -55,7 +55,11 @@ async function noteWhatIsShown(page: Page): Promise<void> {
 
 /** When (`Date.now()`) the page first showed `shown` at or after `since`; looked for at every frame. */
 async function shownSince(page: Page, shown: Shown, since: number): Promise<number> {
-  const found = await page.waitForFunction(([wanted, after]) => window.screenMarks?.find((mark) => mark.shown === wanted && mark.at >= after)?.at, [shown, since] as const, { polling: 'raf', timeout: 0 });
+  const found = await page.waitForFunction(
+    ([wanted, after]) => window.screenMarks?.find((mark) => mark.shown === wanted && mark.at >= after)?.at,
+    [shown, since] as const,
+    { polling: 'raf', timeout: 0 },
+  );
   return (await found.jsonValue()) as number;
 }
 
@@ -65,7 +69,11 @@ function screenWatch(page: Page): FreezeWatch {
 
 /** The route Home was opened on, from the devices' summary ("12 devices · Secure LAN · 3 ms · …"). */
 async function routeInUse(page: Page): Promise<string> {
-  const summary = await page.getByRole('region', { name: 'Devices on Home' }).locator('p.muted', { hasText: / ms( · |$)/ }).first().textContent();
+  const summary = await page
+    .getByRole('region', { name: 'Devices on Home' })
+    .locator('p.muted', { hasText: / ms( · |$)/ })
+    .first()
+    .textContent();
   return summary?.split(' · ')[1] ?? 'route unknown';
 }
 
@@ -84,7 +92,12 @@ export async function screenHeartbeat(): Promise<BenchRow[]> {
     // Any state but live and not responding (reconnecting, connecting) means the socket was given up: not what is timed.
     const states = new Set((await page.evaluate(() => window.screenMarks ?? [])).map((mark) => mark.state));
     const gaveUp = [...states].some((state) => state !== 'live' && state !== 'not-responding');
-    const rows = rowsOf(`Home on screen, browser host in Chromium, ${route}${gaveUp ? ' (the socket was given up: figures void)' : ''}`, times, meanwhile, SCREEN_WORDS);
+    const rows = rowsOf(
+      `Home on screen, browser host in Chromium, ${route}${gaveUp ? ' (the socket was given up: figures void)' : ''}`,
+      times,
+      meanwhile,
+      SCREEN_WORDS,
+    );
     if (gaveUp) rows.at(-1)!.met = false;
     return rows;
   } finally {

@@ -13,7 +13,17 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { RunningProgram } from '../e2e/support/processes';
 import { REALTIME_PING_MS } from '../../main/core/live-socket';
-import { freeze, HUB_ROUTES, openListener, openRealtime, type RealtimeReport, Reports, startForwarderPeer, startHubPeer, thaw } from '../support/liveness-peers';
+import {
+  freeze,
+  HUB_ROUTES,
+  openListener,
+  openRealtime,
+  type RealtimeReport,
+  Reports,
+  startForwarderPeer,
+  startHubPeer,
+  thaw,
+} from '../support/liveness-peers';
 import { sized } from './bench-mode';
 import { watchMachine } from './machine-load';
 import { percentile } from './percentile';
@@ -29,7 +39,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function within<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no report within ${GIVE_UP_MS / 1000} s`)), GIVE_UP_MS)));
+  const late = new Promise<never>(
+    (_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no report within ${GIVE_UP_MS / 1000} s`)), GIVE_UP_MS)),
+  );
   try {
     return await Promise.race([promise, late]);
   } finally {
@@ -78,7 +90,12 @@ export async function freezeAndThaw(program: RunningProgram, watch: FreezeWatch,
 /** How a pair of rows names what was timed: the report (or the words) after SIGSTOP, and after SIGCONT. */
 const SOCKET_REPORTS = { silent: 'not responding', back: 'responding' };
 
-export function rowsOf(what: string, times: { noticed: number[]; back: number[] }, meanwhile: string, reports: { silent: string; back: string } = SOCKET_REPORTS): BenchRow[] {
+export function rowsOf(
+  what: string,
+  times: { noticed: number[]; back: number[] },
+  meanwhile: string,
+  reports: { silent: string; back: string } = SOCKET_REPORTS,
+): BenchRow[] {
   const figure = (values: number[]) => `${percentile(values, 50).toFixed(0)} / ${Math.max(...values).toFixed(0)}`;
   return [
     {
@@ -108,7 +125,15 @@ export async function heartbeatBench(): Promise<BenchRow[]> {
       const reports = new Reports<RealtimeReport>();
       const socket = await openRealtime(hub, route, reports);
       const machine = watchMachine({ hub: hub.program.child.pid, app: process.pid });
-      const times = await freezeAndThaw(hub.program, socketWatch(reports, (report) => 'responding' in report && !report.responding, (report) => 'responding' in report && report.responding), route);
+      const times = await freezeAndThaw(
+        hub.program,
+        socketWatch(
+          reports,
+          (report) => 'responding' in report && !report.responding,
+          (report) => 'responding' in report && report.responding,
+        ),
+        route,
+      );
       const closed = reports.seen.some(({ report }) => 'closed' in report);
       socket.close();
       rows.push(...rowsOf(`hub realtime, ${route}${closed ? ' (the socket closed: figures void)' : ''}`, times, machine()));
@@ -122,7 +147,15 @@ export async function heartbeatBench(): Promise<BenchRow[]> {
     const reports = new Reports<string>();
     const channel = await openListener(forwarder, reports);
     const machine = watchMachine({ forwarder: forwarder.program.child.pid, app: process.pid });
-    const times = await freezeAndThaw(forwarder.program, socketWatch(reports, (state) => state === 'not-responding', (state) => state === 'connected'), 'listener channel');
+    const times = await freezeAndThaw(
+      forwarder.program,
+      socketWatch(
+        reports,
+        (state) => state === 'not-responding',
+        (state) => state === 'connected',
+      ),
+      'listener channel',
+    );
     const reconnected = reports.seen.some(({ report }) => report === 'reconnecting');
     channel.stop();
     rows.push(...rowsOf(`webhook listener channel${reconnected ? ' (the socket was given up: figures void)' : ''}`, times, machine()));

@@ -16,7 +16,15 @@ import { ONE_ADDRESS_FLOOD_LIMITS } from '../support/flood';
 const cloud = await startInsightsCloud();
 // The insights flood comes from one address standing for a session used from many: the per-address
 // limits (docs/security.md, "One client's share") would refuse it before the insights bound is reached.
-const hub = await startHub({ id: 'h1', name: 'Home', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: createDemoHome('home'), simulate: true, connectionLimits: ONE_ADDRESS_FLOOD_LIMITS });
+const hub = await startHub({
+  id: 'h1',
+  name: 'Home',
+  cloudIssuer: cloud.issuer,
+  cloudPublicJwk: cloud.publicJwk,
+  home: createDemoHome('home'),
+  simulate: true,
+  connectionLimits: ONE_ADDRESS_FLOOD_LIMITS,
+});
 const [attacker, prober] = await Promise.all([openInsightsSession(cloud.url, hub.url), openInsightsSession(cloud.url, hub.url)]);
 process.stdout.write(`${JSON.stringify({ url: hub.url, attacker, prober })}\n`);
 const delay = monitorEventLoopDelay({ resolution: 5 });

@@ -41,20 +41,33 @@ const SAMPLE: [string, string][] = [
 export function startInsightsCloud(): Promise<RunningCloud> {
   return startCloud({
     clients: [{ ...CLIENT, name: 'bench', native: true, redirectUris: [CLIENT.redirectUri], scopes: ['devices.readonly', 'insights.readonly'] }],
-    users: [{ _id: 'u1', ...USER, firstname: 'Bench', lastname: 'Mark', hubs: [{ _id: 'h1', name: 'Home', platform: 'local', localUrl: null, localUrlSecure: null, remoteUrl: null }] }],
+    users: [
+      {
+        _id: 'u1',
+        ...USER,
+        firstname: 'Bench',
+        lastname: 'Mark',
+        hubs: [{ _id: 'h1', name: 'Home', platform: 'local', localUrl: null, localUrlSecure: null, remoteUrl: null }],
+      },
+    ],
   });
 }
 
 /** A new session on hub `h1` at `hubUrl` for that user and client. */
 export async function openInsightsSession(cloudUrl: string, hubUrl: string): Promise<string> {
   const { access_token } = await signIn(cloudUrl, CLIENT, USER);
-  const login = await fetch(`${hubUrl}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: await delegationToken(cloudUrl, access_token, 'h1') }) });
+  const login = await fetch(`${hubUrl}/api/manager/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: await delegationToken(cloudUrl, access_token, 'h1') }),
+  });
   return (await login.json()) as string;
 }
 
 export async function insightsBench(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const row = (figure: string, value: string, target = '', met = true, baseline = ''): void => void rows.push({ figure, value, baseline, ratio: '', target, met });
+  const row = (figure: string, value: string, target = '', met = true, baseline = ''): void =>
+    void rows.push({ figure, value, baseline, ratio: '', target, met });
 
   const cloud = await startInsightsCloud();
 
@@ -87,11 +100,24 @@ export async function insightsBench(): Promise<BenchRow[]> {
   const made = performance.now() - from;
   const stats = recorder.stats();
   row(`make the demo home's history: ${stats.logs} logs, a year each (ms)`, made.toFixed(0));
-  row('  its buffers (MB; per log, KB)', `${(stats.bytes / 1e6).toFixed(1)}; ${(stats.bytes / stats.logs / 1e3).toFixed(0)}`, '', true, `process memory grew ${((memory() - heapBefore) / 1e6).toFixed(1)} MB`);
+  row(
+    '  its buffers (MB; per log, KB)',
+    `${(stats.bytes / 1e6).toFixed(1)}; ${(stats.bytes / stats.logs / 1e3).toFixed(0)}`,
+    '',
+    true,
+    `process memory grew ${((memory() - heapBefore) / 1e6).toFixed(1)} MB`,
+  );
   recorder.stop();
 
   // Over HTTP.
-  const hub = await startHub({ id: 'h1', name: 'Home', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: createDemoHome('home'), simulate: true });
+  const hub = await startHub({
+    id: 'h1',
+    name: 'Home',
+    cloudIssuer: cloud.issuer,
+    cloudPublicJwk: cloud.publicJwk,
+    home: createDemoHome('home'),
+    simulate: true,
+  });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     const session = await openInsightsSession(cloud.url, hub.url);
@@ -104,7 +130,10 @@ export async function insightsBench(): Promise<BenchRow[]> {
     });
     const cold: number[] = [];
     for (const log of Object.values(logs)) cold.push((await get(`/api/manager/insights/log/${log.ownerUri}/${log.id}/entry?resolution=lastHour`)).ms);
-    row(`first read of each of the ${cold.length} logs, making its history (p50 / max, ms)`, `${percentile(cold, 50).toFixed(1)} / ${Math.max(...cold).toFixed(1)}`);
+    row(
+      `first read of each of the ${cold.length} logs, making its history (p50 / max, ms)`,
+      `${percentile(cold, 50).toFixed(1)} / ${Math.max(...cold).toFixed(1)}`,
+    );
     const all: number[] = [];
     for (const resolution of INSIGHTS_RESOLUTION_NAMES) {
       const times: number[] = [];
@@ -119,10 +148,21 @@ export async function insightsBench(): Promise<BenchRow[]> {
       }
       all.push(...times);
       const p95 = percentile(times, 95);
-      row(`entries ${resolution} (p50 / p95, ms)`, `${percentile(times, 50).toFixed(2)} / ${p95.toFixed(2)}`, `≤ ${TARGET_P95_MS} p95`, p95 <= TARGET_P95_MS, `${(bytes / 1e3).toFixed(0)} kB per answer`);
+      row(
+        `entries ${resolution} (p50 / p95, ms)`,
+        `${percentile(times, 50).toFixed(2)} / ${p95.toFixed(2)}`,
+        `≤ ${TARGET_P95_MS} p95`,
+        p95 <= TARGET_P95_MS,
+        `${(bytes / 1e3).toFixed(0)} kB per answer`,
+      );
     }
     const p95 = percentile(all, 95);
-    row(`entries, every resolution (${all.length} requests, p50 / p95, ms)`, `${percentile(all, 50).toFixed(2)} / ${p95.toFixed(2)}`, `≤ ${TARGET_P95_MS} p95`, p95 <= TARGET_P95_MS);
+    row(
+      `entries, every resolution (${all.length} requests, p50 / p95, ms)`,
+      `${percentile(all, 50).toFixed(2)} / ${p95.toFixed(2)}`,
+      `≤ ${TARGET_P95_MS} p95`,
+      p95 <= TARGET_P95_MS,
+    );
   } finally {
     agent.destroy();
     await Promise.all([hub.close(), cloud.close()]);
@@ -151,4 +191,3 @@ function memory(): number {
 function median(values: readonly number[]): number {
   return percentile(values, 50);
 }
-

@@ -32,8 +32,18 @@ const MINE = 'lamp-1';
 
 /** A JSON body of exactly `bytes` bytes: a device, an event and readings, padded with a note. */
 export function jsonBody(bytes: number, deviceId: string, n: number): string {
-  const readings = Array.from({ length: Math.max(1, Math.floor(bytes / 80)) }, (_, i) => ({ t: 1_760_000_000 + i * 60, value: 21.5 + (i % 10) / 10, unit: 'C' }));
-  let body: { device: { id: string }; event: string; n: number; readings: typeof readings; note: string } = { device: { id: deviceId }, event: 'report', n, readings, note: '' };
+  const readings = Array.from({ length: Math.max(1, Math.floor(bytes / 80)) }, (_, i) => ({
+    t: 1_760_000_000 + i * 60,
+    value: 21.5 + (i % 10) / 10,
+    unit: 'C',
+  }));
+  let body: { device: { id: string }; event: string; n: number; readings: typeof readings; note: string } = {
+    device: { id: deviceId },
+    event: 'report',
+    n,
+    readings,
+    note: '',
+  };
   while (JSON.stringify(body).length > bytes) body = { ...body, readings: body.readings.slice(0, -1) };
   const text = JSON.stringify(body);
   return text.replace('"note":""', `"note":"${'x'.repeat(bytes - text.length)}"`);
@@ -103,7 +113,12 @@ export async function inspectorBytes(): Promise<BenchRow[]> {
   try {
     for (const size of SIZES) {
       for (const delivered of [true, false]) {
-        const before = { listener: { ...sockets.listener }, tap: { ...sockets.tap }, toRenderer: { ...toRenderer }, byEvent: new Map([...byEvent].map(([name, counter]) => [name, { ...counter }])) };
+        const before = {
+          listener: { ...sockets.listener },
+          tap: { ...sockets.tap },
+          toRenderer: { ...toRenderer },
+          byEvent: new Map([...byEvent].map(([name, counter]) => [name, { ...counter }])),
+        };
         for (let n = 0; n < INTAKES; n++) {
           const frames = { listener: sockets.listener.frames, tap: sockets.tap.frames };
           const response = await fetch(`${forwarder.url}/webhook/${webhook.id}`, {
@@ -121,12 +136,22 @@ export async function inspectorBytes(): Promise<BenchRow[]> {
         const renderer = perIntake(toRenderer, before.toRenderer);
         // Per event name: "1 webhooks.entry 1,790 B + 1 webhooks.entryPatch 187 B" (per intake, means).
         const split = [...byEvent]
-          .map(([name, counter]) => ({ name, frames: (counter.frames - before.byEvent.get(name)!.frames) / INTAKES, bytes: perIntake(counter, before.byEvent.get(name)!) }))
+          .map(([name, counter]) => ({
+            name,
+            frames: (counter.frames - before.byEvent.get(name)!.frames) / INTAKES,
+            bytes: perIntake(counter, before.byEvent.get(name)!),
+          }))
           .filter((event) => event.frames > 0)
           .map((event) => `${event.frames.toFixed(1)} × ${event.name} ${(event.bytes / event.frames).toFixed(0)} B`)
           .join(' + ');
         const label = `${size / 1024} KiB JSON, ${delivered ? 'routed to this app' : "another hub's (tap only)"}`;
-        rows.push(row(`forwarder → app sockets, ${label} (bytes/intake: listener ${perIntake(sockets.listener, before.listener).toFixed(0)} + tap ${perIntake(sockets.tap, before.tap).toFixed(0)})`, wire, size));
+        rows.push(
+          row(
+            `forwarder → app sockets, ${label} (bytes/intake: listener ${perIntake(sockets.listener, before.listener).toFixed(0)} + tap ${perIntake(sockets.tap, before.tap).toFixed(0)})`,
+            wire,
+            size,
+          ),
+        );
         rows.push(row(`core → renderer events, ${label} (bytes/intake: ${split})`, renderer, size));
       }
     }

@@ -50,7 +50,10 @@ const RUNNING = 'Hubdesk is running at ';
 
 // What the page-side code (run in Chromium by page.evaluate) uses: this program is type-checked without the DOM library.
 declare const window: object;
-declare const document: { querySelector(selector: string): object | null; querySelectorAll(selector: string): Iterable<{ textContent: string | null; click(): void }> };
+declare const document: {
+  querySelector(selector: string): object | null;
+  querySelectorAll(selector: string): Iterable<{ textContent: string | null; click(): void }>;
+};
 declare function requestAnimationFrame(callback: () => void): number;
 declare const PerformanceObserver: new (callback: (list: { getEntries(): { duration: number }[] }) => void) => { observe(options: { type: string }): void };
 
@@ -77,7 +80,11 @@ function tapOf(webhookId: string, n: number): TapEvent {
     receivedAt: new Date(HISTORY_START + n * 1000).toISOString(),
     method: n % 10 === 0 ? 'PUT' : 'POST',
     size: body.length,
-    request: { headers: { 'content-type': 'application/json', 'user-agent': 'bench/1.0', 'x-request-id': `req-${n}` }, query: {}, rawBody: Buffer.from(body).toString('base64') },
+    request: {
+      headers: { 'content-type': 'application/json', 'user-agent': 'bench/1.0', 'x-request-id': `req-${n}` },
+      query: {},
+      rawBody: Buffer.from(body).toString('base64'),
+    },
     routing: { option: 'key-path', keyPath: 'body.device.id', value: device, matched: n % 3 === 0 ? [{ listenerId: 'other-hub' }] : [] },
   };
 }
@@ -90,7 +97,6 @@ function profileHistory(profile: string): WebhookHistory {
   const secrets = createSecretStore({ cipher: createAesGcmCipher(loadOrCreateKey(join(profile, 'token-key'))), store, logger });
   return createWebhookHistory({ dir: join(profile, 'webhook-history'), secrets, store, logger, clock: systemClock });
 }
-
 
 const ms = (value: number) => value.toFixed(1);
 
@@ -107,7 +113,8 @@ export async function inspectorHistory(): Promise<BenchRow[]> {
     for (let n = 0; n < MESSAGES; n++) history.inspector.tapped(info.webhook.id, tapOf(info.webhook.id, n), Date.now());
     const fillMs = performance.now() - filling;
     const usage = history.inspector.usage();
-    if (usage.entries !== MESSAGES || usage.bodies !== MESSAGES) throw new Error(`the history kept ${usage.entries} messages and ${usage.bodies} bodies of ${MESSAGES}`);
+    if (usage.entries !== MESSAGES || usage.bodies !== MESSAGES)
+      throw new Error(`the history kept ${usage.entries} messages and ${usage.bodies} bodies of ${MESSAGES}`);
     const time = (filter: MessageFilter | undefined) => {
       const started = performance.now();
       history.inspector.snapshot({ limit: 200, ...(filter && { filter }) });
@@ -128,8 +135,22 @@ export async function inspectorHistory(): Promise<BenchRow[]> {
         met: percentile(times, 95) < 100,
       });
     }
-    rows.push({ figure: `${HISTORY} history: every filter and search, p95 (ms)`, value: ms(percentile(all, 95)), baseline: `${ms(percentile(baseline, 95))} unfiltered`, ratio: (percentile(all, 95) / percentile(baseline, 95)).toFixed(1), target: '< 100', met: percentile(all, 95) < 100 });
-    rows.push({ figure: `${HISTORY} history: accounted (MiB) / taking them in (ms)`, value: `${(usage.bytes / MiB).toFixed(1)} / ${fillMs.toFixed(0)}`, baseline: `${SETTINGS.boundBytes / MiB} bound`, ratio: '', target: '', met: usage.bytes <= SETTINGS.boundBytes });
+    rows.push({
+      figure: `${HISTORY} history: every filter and search, p95 (ms)`,
+      value: ms(percentile(all, 95)),
+      baseline: `${ms(percentile(baseline, 95))} unfiltered`,
+      ratio: (percentile(all, 95) / percentile(baseline, 95)).toFixed(1),
+      target: '< 100',
+      met: percentile(all, 95) < 100,
+    });
+    rows.push({
+      figure: `${HISTORY} history: accounted (MiB) / taking them in (ms)`,
+      value: `${(usage.bytes / MiB).toFixed(1)} / ${fillMs.toFixed(0)}`,
+      baseline: `${SETTINGS.boundBytes / MiB} bound`,
+      ratio: '',
+      target: '',
+      met: usage.bytes <= SETTINGS.boundBytes,
+    });
     await history.close();
 
     // The same history read back, as at a restart.
@@ -139,7 +160,14 @@ export async function inspectorHistory(): Promise<BenchRow[]> {
     const readMs = performance.now() - reading;
     const read = restarted.inspector.usage().entries;
     await restarted.close();
-    rows.push({ figure: `${HISTORY} history read back at start (ms)`, value: readMs.toFixed(0), baseline: `${read} messages`, ratio: '', target: '', met: read === MESSAGES });
+    rows.push({
+      figure: `${HISTORY} history read back at start (ms)`,
+      value: readMs.toFixed(0),
+      baseline: `${read} messages`,
+      ratio: '',
+      target: '',
+      met: read === MESSAGES,
+    });
 
     // 2 and 3. The browser host on that profile, in Chromium.
     rows.push(...(await inThePage(info, profile)));
@@ -191,7 +219,8 @@ async function inThePage(info: Awaited<ReturnType<typeof startStackProgram>>['in
               const tab = [...document.querySelectorAll('[role="tab"]')].find((candidate) => candidate.textContent === 'Webhooks')!;
               const started = performance.now();
               tab.click();
-              const check = () => (document.querySelector('.inspector-row') ? requestAnimationFrame(() => resolve(performance.now() - started)) : requestAnimationFrame(check));
+              const check = () =>
+                document.querySelector('.inspector-row') ? requestAnimationFrame(() => resolve(performance.now() - started)) : requestAnimationFrame(check);
               check();
             }),
         ),
@@ -207,7 +236,14 @@ async function inThePage(info: Awaited<ReturnType<typeof startStackProgram>>['in
         target: '',
         met: true,
       },
-      { figure: `inspector on the ${HISTORY} history: its tab clicked in the running app → rows drawn, median / max (ms)`, value: `${ms(percentile(reopened, 50))} / ${ms(Math.max(...reopened))}`, baseline: '', ratio: '', target: '< 200', met: Math.max(...reopened) < 200 },
+      {
+        figure: `inspector on the ${HISTORY} history: its tab clicked in the running app → rows drawn, median / max (ms)`,
+        value: `${ms(percentile(reopened, 50))} / ${ms(Math.max(...reopened))}`,
+        baseline: '',
+        ratio: '',
+        target: '< 200',
+        met: Math.max(...reopened) < 200,
+      },
     ];
     rows.push(...(await stream(browser, url, info)));
     return rows;
@@ -218,7 +254,11 @@ async function inThePage(info: Awaited<ReturnType<typeof startStackProgram>>['in
 }
 
 /** 500 messages a second through the forwarder while the inspector is open: long tasks in the page, and main's history within its bound. */
-async function stream(browser: Awaited<ReturnType<typeof chromium.launch>>, url: string, info: Awaited<ReturnType<typeof startStackProgram>>['info']): Promise<BenchRow[]> {
+async function stream(
+  browser: Awaited<ReturnType<typeof chromium.launch>>,
+  url: string,
+  info: Awaited<ReturnType<typeof startStackProgram>>['info'],
+): Promise<BenchRow[]> {
   const page: Page = await browser.newPage();
   await page.goto(url);
   // The stack's webhook, with its tap credential: one message in 50 is routed to this app, the others are seen through the tap.
@@ -247,7 +287,12 @@ async function stream(browser: Awaited<ReturnType<typeof chromium.launch>>, url:
     const due = Math.floor(((performance.now() - started) / 1000) * STREAM_PER_SECOND);
     while (sent < due) {
       const n = sent++;
-      const request = undiciFetch(intake, { method: 'POST', headers: { 'content-type': 'application/json' }, body: jsonBody(400, `stream-${n % 50}`, n), dispatcher })
+      const request = undiciFetch(intake, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: jsonBody(400, `stream-${n % 50}`, n),
+        dispatcher,
+      })
         .then(async (response) => {
           count(String(response.status));
           await response.arrayBuffer();
@@ -261,7 +306,12 @@ async function stream(browser: Awaited<ReturnType<typeof chromium.launch>>, url:
   await Promise.all(inFlight);
   await dispatcher.close();
   const refused = sent - (statuses.get('202') ?? 0);
-  const longTasks = await page.evaluate(() => new Promise<number[]>((resolve) => requestAnimationFrame(() => setTimeout(() => resolve((window as { streamLongTasks?: number[] }).streamLongTasks!), 200))));
+  const longTasks = await page.evaluate(
+    () =>
+      new Promise<number[]>((resolve) =>
+        requestAnimationFrame(() => setTimeout(() => resolve((window as { streamLongTasks?: number[] }).streamLongTasks!), 200)),
+      ),
+  );
   const traced = (await trace.stop()).filter((task) => task.wallMs > 50);
   // What main holds now, as the Settings view says it ("N messages, X MB of 512 MB.").
   await page.getByRole('tab', { name: 'Settings' }).click();
@@ -304,7 +354,8 @@ async function traceRendererTasks(page: Page): Promise<{ stop(): Promise<Array<{
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', (data) => {
     // Only what is needed: the thread names and the long top-level tasks (a minute's trace is large).
-    for (const event of data.value as unknown as TraceEvent[]) if ((event.ph === 'M' && event.name === 'thread_name') || (event.name === 'RunTask' && (event.dur ?? 0) > 50_000)) events.push(event);
+    for (const event of data.value as unknown as TraceEvent[])
+      if ((event.ph === 'M' && event.name === 'thread_name') || (event.name === 'RunTask' && (event.dur ?? 0) > 50_000)) events.push(event);
   });
   await cdp.send('Tracing.start', { categories: 'devtools.timeline', transferMode: 'ReportEvents' });
   return {
@@ -313,8 +364,12 @@ async function traceRendererTasks(page: Page): Promise<{ stop(): Promise<Array<{
       await cdp.send('Tracing.end');
       await complete;
       await cdp.detach();
-      const rendererMain = new Set(events.filter((event) => event.ph === 'M' && event.args?.name === 'CrRendererMain').map((event) => `${event.pid}/${event.tid}`));
-      return events.filter((event) => event.name === 'RunTask' && rendererMain.has(`${event.pid}/${event.tid}`)).map((event) => ({ wallMs: (event.dur ?? 0) / 1000, cpuMs: (event.tdur ?? 0) / 1000 }));
+      const rendererMain = new Set(
+        events.filter((event) => event.ph === 'M' && event.args?.name === 'CrRendererMain').map((event) => `${event.pid}/${event.tid}`),
+      );
+      return events
+        .filter((event) => event.name === 'RunTask' && rendererMain.has(`${event.pid}/${event.tid}`))
+        .map((event) => ({ wallMs: (event.dur ?? 0) / 1000, cpuMs: (event.tdur ?? 0) / 1000 }));
     },
   };
 }

@@ -22,7 +22,12 @@ const service = process.env.SERVICE ?? 'cloud';
 
 async function start(): Promise<{ url: string; victim: VictimRequest; post: { path: string; contentType: string }; ca?: string }> {
   const form = 'application/x-www-form-urlencoded';
-  if (service === 'cloud') return { url: (await startCloud({ clients: [], users: [USER], connectionLimits: lifted })).url, victim: victimGet('/.well-known/jwks.json'), post: { path: '/oauth2/token', contentType: form } };
+  if (service === 'cloud')
+    return {
+      url: (await startCloud({ clients: [], users: [USER], connectionLimits: lifted })).url,
+      victim: victimGet('/.well-known/jwks.json'),
+      post: { path: '/oauth2/token', contentType: form },
+    };
   if (service === 'portal') {
     const portal = await startToolsPortal({ store: createWebhookStore(), users: await UserDirectory.create([USER]), connectionLimits: lifted });
     return { url: portal.url, victim: victimGet('/webhooks'), post: { path: '/sign-in', contentType: form } };
@@ -35,9 +40,22 @@ async function start(): Promise<{ url: string; victim: VictimRequest; post: { pa
   }
   const cloud = await startCloud({ clients: [], users: [USER] });
   const certificates = await createStackCertificates(['127.0.0.1'], ['h1']);
-  const hub = await startHub({ id: 'h1', name: 'Home', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: createDemoHome('home'), tls: certificates.server, connectionLimits: lifted });
+  const hub = await startHub({
+    id: 'h1',
+    name: 'Home',
+    cloudIssuer: cloud.issuer,
+    cloudPublicJwk: cloud.publicJwk,
+    home: createDemoHome('home'),
+    tls: certificates.server,
+    connectionLimits: lifted,
+  });
   const secure = service === 'hub-https';
-  return { url: secure ? hub.secureUrl! : hub.url, victim: victimGet('/api/manager/system/ping?id=h1'), post: { path: '/api/manager/users/login', contentType: 'application/json' }, ca: secure ? certificates.ca : undefined };
+  return {
+    url: secure ? hub.secureUrl! : hub.url,
+    victim: victimGet('/api/manager/system/ping?id=h1'),
+    post: { path: '/api/manager/users/login', contentType: 'application/json' },
+    ca: secure ? certificates.ca : undefined,
+  };
 }
 
 process.stdout.write(`${JSON.stringify(await start())}\n`);

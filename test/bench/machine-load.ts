@@ -47,7 +47,10 @@ export function watchMachine(processes: Record<string, number | undefined>): () 
   const before = Object.entries(processes).map(([name, pid]) => ({ name, pid, stat: pid === undefined ? undefined : schedStat(pid) }));
   return () => {
     const cpuAfter = cpuTimes();
-    const steal = cpuBefore && cpuAfter && cpuAfter.total > cpuBefore.total ? `steal ${((100 * (cpuAfter.steal - cpuBefore.steal)) / (cpuAfter.total - cpuBefore.total)).toFixed(1)} %` : 'steal unknown';
+    const steal =
+      cpuBefore && cpuAfter && cpuAfter.total > cpuBefore.total
+        ? `steal ${((100 * (cpuAfter.steal - cpuBefore.steal)) / (cpuAfter.total - cpuBefore.total)).toFixed(1)} %`
+        : 'steal unknown';
     const waits = before.map(({ name, pid, stat }) => {
       const after = pid === undefined ? undefined : schedStat(pid);
       const slices = stat && after ? after.slices - stat.slices : 0;

@@ -15,12 +15,30 @@ const CLIENT = { id: 'bench', secret: 'bench-secret', redirectUri: 'io.example.b
 
 const cloud = await startCloud({
   clients: [{ ...CLIENT, name: 'bench', native: true, redirectUris: [CLIENT.redirectUri], scopes: ['devices'] }],
-  users: [{ _id: 'u1', ...USER, firstname: 'Bench', lastname: 'Mark', hubs: [{ _id: 'h1', name: 'Home', platform: 'local', localUrl: null, localUrlSecure: null, remoteUrl: null }] }],
+  users: [
+    {
+      _id: 'u1',
+      ...USER,
+      firstname: 'Bench',
+      lastname: 'Mark',
+      hubs: [{ _id: 'h1', name: 'Home', platform: 'local', localUrl: null, localUrlSecure: null, remoteUrl: null }],
+    },
+  ],
 });
-const hub = await startHub({ id: 'h1', name: 'Home', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: createDemoHome('home', { devices: Number(process.env.DEVICES ?? 300) }) });
+const hub = await startHub({
+  id: 'h1',
+  name: 'Home',
+  cloudIssuer: cloud.issuer,
+  cloudPublicJwk: cloud.publicJwk,
+  home: createDemoHome('home', { devices: Number(process.env.DEVICES ?? 300) }),
+});
 const openSession = async () => {
   const { access_token } = await signIn(cloud.url, CLIENT, USER);
-  const login = await fetch(`${hub.url}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: await delegationToken(cloud.url, access_token, 'h1') }) });
+  const login = await fetch(`${hub.url}/api/manager/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: await delegationToken(cloud.url, access_token, 'h1') }),
+  });
   return (await login.json()) as string;
 };
 const sessions = [await openSession(), await openSession(), await openSession()];

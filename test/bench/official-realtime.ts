@@ -65,7 +65,8 @@ async function hubRealtimeClient(url: string, token: string, deviceIds: string[]
     socket.on('message', (data: Buffer) => {
       const message = parseJsonMessage(RealtimeServerMessageSchema, data.toString('utf8'));
       if (message?.type === 'subscribed') resolve();
-      else if (message?.type === 'event' && message.event === 'capability' && message.data.capabilityId === 'onoff') hearing.heard(message.uri.slice(deviceUri('').length));
+      else if (message?.type === 'event' && message.event === 'capability' && message.data.capabilityId === 'onoff')
+        hearing.heard(message.uri.slice(deviceUri('').length));
     });
     socket.once('close', (code) => reject(new Error(`hub realtime closed ${code}`)));
   });
@@ -78,10 +79,14 @@ async function hubRealtimeClient(url: string, token: string, deviceIds: string[]
 function put(agent: Agent, url: string, token: string, value: boolean): Promise<void> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ value });
-    const req = request(url, { agent, method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`PUT answered ${res.statusCode}`))));
-    });
+    const req = request(
+      url,
+      { agent, method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`PUT answered ${res.statusCode}`))));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -105,7 +110,12 @@ export async function officialRealtime(): Promise<BenchRow[]> {
     const ownHearing = new Hearing();
     for (const device of devices) device.makeCapabilityInstance('onoff', () => official.heard(device.id));
     await Promise.all(devices.map((device) => device.connect())); // the instances' subscriptions, made in the background
-    own = await hubRealtimeClient(info.url, ownSession, devices.map((device) => device.id), ownHearing);
+    own = await hubRealtimeClient(
+      info.url,
+      ownSession,
+      devices.map((device) => device.id),
+      ownHearing,
+    );
     const values = new Map(devices.map((device) => [device.id, device.capabilitiesObj.onoff!.value === true]));
     const change = async (device: ClientDevice) => {
       const value = !values.get(device.id);

@@ -34,7 +34,15 @@ export async function registrationChurn(): Promise<BenchRow[]> {
     const { flood, other } = instances[0]!.info.webhooks;
     const otherListener = await TestListener.connect({ forwarderUrl: urls[0]!, webhookId: other.id, secret: other.secret, listenerId: 'other', hubId: 'o' });
     const deadline = performance.now() + SECONDS * 1000;
-    const result = await runRegistrationChurn({ urls, attacker: flood, other: { ...other, hubId: 'o' }, keys: churnKeys(55 * 1024), workers: 8, going: () => performance.now() < deadline, redis: client });
+    const result = await runRegistrationChurn({
+      urls,
+      attacker: flood,
+      other: { ...other, hubId: 'o' },
+      keys: churnKeys(55 * 1024),
+      workers: 8,
+      going: () => performance.now() < deadline,
+      redis: client,
+    });
     const changes = Number(await client.memory('USAGE', KEYS.changes));
     const entries = await client.xlen(KEYS.changes);
     await otherListener.close();

@@ -143,7 +143,12 @@ async function deliveryThroughput(mode: 'memory' | 'redis'): Promise<void> {
   const bareUrl = (JSON.parse(await bare.line('{"url"', 30_000).then((rest) => `{"url"${rest}`)) as { url: string }).url;
   const { forwarder, info, intake } = await startBenchForwarder(redis ? { REDIS_URL: redis.url } : {});
   if (redis) await redisLatency(info, intake, redis, forwarder.child.pid);
-  const listener = startProgram(await compiledServer('acking-listener'), [], { FORWARDER_URL: info.url, WEBHOOK_ID: info.webhookId, SECRET: info.secret, KEY: 'live' });
+  const listener = startProgram(await compiledServer('acking-listener'), [], {
+    FORWARDER_URL: info.url,
+    WEBHOOK_ID: info.webhookId,
+    SECRET: info.secret,
+    KEY: 'live',
+  });
   await listener.line('{"ready"', 30_000);
   const loadBare = () => loadTest(bareUrl, () => 'live');
   const loadForwarder = () => loadTest(intake, () => 'live');
@@ -178,7 +183,14 @@ async function deliveryThroughput(mode: 'memory' | 'redis'): Promise<void> {
     met: ratio >= target && measured.errors === 0,
   });
   // autocannon stops counting at its deadline: answers still on their way then are received, not counted.
-  rows.push({ figure: '… messages answered 202 / received by the listener', value: `${sent} / ${received}`, baseline: '', ratio: '', target: 'all received', met: received >= sent });
+  rows.push({
+    figure: '… messages answered 202 / received by the listener',
+    value: `${sent} / ${received}`,
+    baseline: '',
+    ratio: '',
+    target: 'all received',
+    met: received >= sent,
+  });
 }
 
 /**
@@ -198,14 +210,18 @@ async function failoverCost(): Promise<void> {
   const post = (seq: number) =>
     new Promise<void>((resolve) => {
       const body = JSON.stringify({ device: { id: 'failover' }, seq });
-      const req = request(second.intake, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => {
-          if (res.statusCode === 202) accepted.add((JSON.parse(text) as { id: string }).id);
-          resolve();
-        });
-      });
+      const req = request(
+        second.intake,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => {
+            if (res.statusCode === 202) accepted.add((JSON.parse(text) as { id: string }).id);
+            resolve();
+          });
+        },
+      );
       req.on('error', () => resolve());
       req.end(body);
     });
@@ -251,7 +267,13 @@ interface PacedTimes {
  * receipt of its message, on one clock. Messages not received within 5 s of the last send are lost.
  */
 async function deliveryTimes(info: { url: string; webhookId: string; secret: string }, intake: string): Promise<PacedTimes> {
-  const probe = await TestListener.connect({ forwarderUrl: info.url, webhookId: info.webhookId, secret: info.secret, listenerId: 'latency-probe', data: { $key: 'latency-probe' } });
+  const probe = await TestListener.connect({
+    forwarderUrl: info.url,
+    webhookId: info.webhookId,
+    secret: info.secret,
+    listenerId: 'latency-probe',
+    data: { $key: 'latency-probe' },
+  });
   const sentAt = new Map<number, number>();
   const latencies: number[] = [];
   // Timed as the frame arrives, before the probe's own handler validates and acknowledges it: that work is
@@ -295,18 +317,34 @@ async function answerTimes(url: string): Promise<PacedTimes> {
 
 /** Several runs' times as one set. */
 function pooled(runs: readonly PacedTimes[]): PacedTimes {
-  return { sorted: runs.flatMap((run) => run.sorted).sort((a, b) => a - b), total: runs.reduce((sum, run) => sum + run.total, 0), lost: runs.reduce((sum, run) => sum + run.lost, 0) };
+  return {
+    sorted: runs.flatMap((run) => run.sorted).sort((a, b) => a - b),
+    total: runs.reduce((sum, run) => sum + run.total, 0),
+    lost: runs.reduce((sum, run) => sum + run.lost, 0),
+  };
 }
 
 const ms = (value: number | undefined) => (value ?? Number.NaN).toFixed(2);
 
 /** Memory mode: the intake → listener latency at 1,000 requests/s, printed with what the machine did meanwhile (machine-load.ts). */
-async function latency(info: { url: string; webhookId: string; secret: string }, intake: string, mode: string, watched: Record<string, number | undefined>): Promise<void> {
+async function latency(
+  info: { url: string; webhookId: string; secret: string },
+  intake: string,
+  mode: string,
+  watched: Record<string, number | undefined>,
+): Promise<void> {
   const machine = watchMachine({ ...watched, 'sender and probe': process.pid });
   const { sorted, total, lost } = await deliveryTimes(info, intake);
   const meanwhile = machine();
   const pct = (p: number) => percentile(sorted, p);
-  rows.push({ figure: `intake → listener latency at 1,000 req/s, ${mode}, p50 (ms)`, value: ms(pct(50)), baseline: `meanwhile: ${meanwhile}`, ratio: '', target: '', met: true });
+  rows.push({
+    figure: `intake → listener latency at 1,000 req/s, ${mode}, p50 (ms)`,
+    value: ms(pct(50)),
+    baseline: `meanwhile: ${meanwhile}`,
+    ratio: '',
+    target: '',
+    met: true,
+  });
   rows.push({
     figure: `intake → listener latency at 1,000 req/s, ${mode}, p99 (ms)${lost ? `, ${lost} not delivered` : ''}`,
     value: ms(pct(99)),
@@ -331,7 +369,12 @@ const FLOOR_TARGET = 1.5;
  * forwarder's are reported as ratios to the floor's (target ≤ FLOOR_TARGET×). Bare Node without Redis
  * is measured once before, for scale.
  */
-async function redisLatency(info: { url: string; webhookId: string; secret: string }, intake: string, redis: { url: string; pid: number | undefined }, forwarderPid: number | undefined): Promise<void> {
+async function redisLatency(
+  info: { url: string; webhookId: string; secret: string },
+  intake: string,
+  redis: { url: string; pid: number | undefined },
+  forwarderPid: number | undefined,
+): Promise<void> {
   const startBare = async (env: Record<string, string>) => {
     const server = startProgram(await compiledServer('bare-server'), [], env);
     const { url } = JSON.parse(await server.line('{"url"', 30_000).then((rest) => `{"url"${rest}`)) as { url: string };
@@ -356,7 +399,9 @@ async function redisLatency(info: { url: string; webhookId: string; secret: stri
   const meanwhile = machine();
   await floorServer.server.stop();
   const p99s = (runs: PacedTimes[]) => runs.map((run) => ms(percentile(run.sorted, 99))).join(', ');
-  console.log(`Redis-mode latency, ${FLOOR_PAIRS} alternated pair${FLOOR_PAIRS > 1 ? 's' : ''}: floor p99 ${p99s(floorRuns)} ms; forwarder p99 ${p99s(forwarderRuns)} ms`);
+  console.log(
+    `Redis-mode latency, ${FLOOR_PAIRS} alternated pair${FLOOR_PAIRS > 1 ? 's' : ''}: floor p99 ${p99s(floorRuns)} ms; forwarder p99 ${p99s(forwarderRuns)} ms`,
+  );
   const floor = pooled(floorRuns);
   const forwarder = pooled(forwarderRuns);
   const at = (times: PacedTimes, p: number) => percentile(times.sorted, p);
@@ -418,7 +463,6 @@ function postJson(agent: Agent, url: string, value: unknown): Promise<number> {
     req.end(body);
   });
 }
-
 
 /**
  * Routing cost as a request pays it: the forwarder's time per intake request (POST → 202, key-path
@@ -547,7 +591,12 @@ const PARTS: { name: string; run(): Promise<unknown> }[] = [
 ];
 
 /** `BENCH_ONLY=intake,redis…` runs only the named parts; unset runs every part. */
-const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean));
+const ONLY = new Set(
+  (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean),
+);
 const unknown = [...ONLY].filter((name) => !PARTS.some((part) => part.name === name));
 if (unknown.length > 0) {
   console.error(`BENCH_ONLY names no part called ${unknown.join(', ')}; the parts are ${PARTS.map((part) => part.name).join(', ')}`);

@@ -24,7 +24,12 @@ const SERVICES = ['cloud', 'hub', 'hub-https', 'portal', 'forwarder'] as const;
 async function underAttack(service: string, limits: 'default' | 'lifted'): Promise<VictimResult> {
   const program = startProgram(await compiledServer('limited-service'), [], { SERVICE: service, LIMITS: limits });
   try {
-    const info = JSON.parse(`{"url"${await program.line('{"url"', 30_000)}`) as { url: string; victim: VictimRequest; post: { path: string; contentType: string }; ca?: string };
+    const info = JSON.parse(`{"url"${await program.line('{"url"', 30_000)}`) as {
+      url: string;
+      victim: VictimRequest;
+      post: { path: string; contentType: string };
+      ca?: string;
+    };
     const attack = startSlowAttack(info.url, { sockets: SOCKETS, perSecond: PER_SECOND, ...info.post, ca: info.ca });
     try {
       await attack.placed;

@@ -73,8 +73,16 @@ async function showWebhooks(page: Page): Promise<void> {
   if ((await list.getByRole('listitem').count()) === 0) {
     await addWebhookInApp(page, { id: info.webhook.id, secret: info.webhook.secret, tapCredential: info.webhook.tap_credential, values: 'lamp-1' });
     await expect(list.getByRole('listitem').getByRole('status')).toHaveText('Connected');
-    for (const body of [{ device: { id: 'lamp-1' }, on: true }, { device: { id: 'thermostat-2' }, target: 21.5 }, { device: { id: 'lamp-1' }, on: false }]) {
-      await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    for (const body of [
+      { device: { id: 'lamp-1' }, on: true },
+      { device: { id: 'thermostat-2' }, target: 21.5 },
+      { device: { id: 'lamp-1' }, on: false },
+    ]) {
+      await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     }
   }
   const messages = page.getByRole('list', { name: 'Webhook messages' });
@@ -110,7 +118,10 @@ async function showEnergy(page: Page): Promise<void> {
 /** What is on across Home, with a turn-off per device and per class. */
 async function showWhatsOn(page: Page): Promise<void> {
   await showHome(page);
-  await page.getByRole('region', { name: 'Devices on Home' }).getByRole('button', { name: /What.s on/ }).click();
+  await page
+    .getByRole('region', { name: 'Devices on Home' })
+    .getByRole('button', { name: /What.s on/ })
+    .click();
   await expect(page.getByRole('dialog', { name: /What.s on at Home/ }).getByRole('list', { name: 'On now' })).toBeVisible();
 }
 

@@ -77,7 +77,17 @@ export function jsonResponse(status: number, body: unknown): Response {
  */
 export function fakeHubClient(overrides: Partial<HubClient> & Pick<HubClient, 'login' | 'devices'>): HubClient {
   const missing = async () => ({ kind: 'status', status: 404, error: null }) as const;
-  return { ping: async () => ({ kind: 'failed', detail: 'not faked' }), logout: missing, setCapability: missing, flows: missing, triggerFlow: missing, sessionInfo: missing, insightsLogs: missing, insightsEntries: missing, ...overrides };
+  return {
+    ping: async () => ({ kind: 'failed', detail: 'not faked' }),
+    logout: missing,
+    setCapability: missing,
+    flows: missing,
+    triggerFlow: missing,
+    sessionInfo: missing,
+    insightsLogs: missing,
+    insightsEntries: missing,
+    ...overrides,
+  };
 }
 
 /** A ping for route selection in which the hub is at every address (and proved it). */

@@ -163,7 +163,9 @@ const distance = (a: FakeRect, b: FakeRect) => Math.hypot(a.x + a.width / 2 - (b
 export const screen = {
   /** The display the rectangle overlaps most; the nearest one when it overlaps none. */
   getDisplayMatching: vi.fn((rect: FakeRect) => {
-    const sorted = [...displays].sort((a, b) => overlap(b.workArea, rect) - overlap(a.workArea, rect) || distance(a.workArea, rect) - distance(b.workArea, rect));
+    const sorted = [...displays].sort(
+      (a, b) => overlap(b.workArea, rect) - overlap(a.workArea, rect) || distance(a.workArea, rect) - distance(b.workArea, rect),
+    );
     const found = sorted[0];
     if (!found) throw new Error('fake screen: no display');
     return found;

@@ -25,8 +25,7 @@ export function fakeTimeline(start = 1_000_000): FakeTimeline {
   let now = start;
   let order = 0;
   const tasks: Task[] = [];
-  const next = (until: number) =>
-    tasks.filter((task) => !task.cancelled && task.at <= until).sort((a, b) => a.at - b.at || a.order - b.order)[0];
+  const next = (until: number) => tasks.filter((task) => !task.cancelled && task.at <= until).sort((a, b) => a.at - b.at || a.order - b.order)[0];
   return {
     clock: { now: () => now },
     schedule: (run, ms) => {

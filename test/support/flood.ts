@@ -51,17 +51,28 @@ export interface ChildOptions {
 }
 
 export async function startForwarderChild(options: ChildOptions): Promise<ForwarderChild> {
-  const child = spawn(process.execPath, [`--max-old-space-size=${options.heapMb}`, '--expose-gc', ...(process.env.FORWARDER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'test/support/forwarder-process.ts'], {
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      LEGACY: options.legacy ? '1' : '0',
-      FORWARDER_OPTIONS: JSON.stringify(options.forwarderOptions ?? {}),
-      LEGACY_OPTIONS: JSON.stringify(options.legacyOptions ?? {}),
-      REDIS_URL: options.redisUrl ?? '',
+  const child = spawn(
+    process.execPath,
+    [
+      `--max-old-space-size=${options.heapMb}`,
+      '--expose-gc',
+      ...(process.env.FORWARDER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      '--import',
+      'tsx',
+      'test/support/forwarder-process.ts',
+    ],
+    {
+      cwd: projectRoot,
+      env: {
+        ...process.env,
+        LEGACY: options.legacy ? '1' : '0',
+        FORWARDER_OPTIONS: JSON.stringify(options.forwarderOptions ?? {}),
+        LEGACY_OPTIONS: JSON.stringify(options.legacyOptions ?? {}),
+        REDIS_URL: options.redisUrl ?? '',
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
     },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  );
   let errors = '';
   // Writing a stats request to a child that just died must not crash the driver.
   child.stdin!.on('error', () => {});
@@ -117,12 +128,16 @@ export interface PostResult {
  */
 export function postRaw(url: string, body: string, localAddress?: string): Promise<PostResult> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: false, localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent: false, localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

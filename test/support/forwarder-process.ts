@@ -22,7 +22,8 @@ import { createWebhookStore } from '../../services/forwarder/webhook-store';
 const legacy = process.env.LEGACY === '1';
 const source = readFileSync(new URL('../../services/forwarder/legacy/fixtures/match-by-room.js', import.meta.url), 'utf8');
 // Warnings and errors on stderr, one JSON line each: the tests read what the forwarder logged.
-const log = (level: string) => (message: string, fields?: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ level, message, ...fields })}\n`);
+const log = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+  process.stderr.write(`${JSON.stringify({ level, message, ...fields })}\n`);
 const logger = { info: () => {}, warn: log('warn'), error: log('error') };
 const redis = process.env.REDIS_URL ? await connectRedis(process.env.REDIS_URL, { logger }) : undefined;
 const store = redis?.store ?? createWebhookStore();
@@ -33,7 +34,14 @@ const seed = async (name: string, ownerId: string) => {
 };
 const webhooks = { flood: await seed('flood', 'attacker'), other: await seed('other', 'tenant') };
 const legacyRunner = legacy ? createLegacyRunner(JSON.parse(process.env.LEGACY_OPTIONS ?? '{}')) : undefined;
-const forwarder = await startForwarder({ ...(redis ? { redis } : { store }), legacyRunner, logger, heartbeatMs: 600_000, hubIds: 'trust', ...JSON.parse(process.env.FORWARDER_OPTIONS ?? '{}') });
+const forwarder = await startForwarder({
+  ...(redis ? { redis } : { store }),
+  legacyRunner,
+  logger,
+  heartbeatMs: 600_000,
+  hubIds: 'trust',
+  ...JSON.parse(process.env.FORWARDER_OPTIONS ?? '{}'),
+});
 
 const gc = (globalThis as { gc?: () => void }).gc;
 createInterface({ input: process.stdin }).on('line', (line) => {

@@ -16,12 +16,31 @@ const CLIENT = { id: 'liveness', secret: 'liveness-secret', redirectUri: 'io.exa
 
 const cloud = await startCloud({
   clients: [{ ...CLIENT, name: 'liveness', native: true, redirectUris: [CLIENT.redirectUri], scopes: ['devices.readonly'] }],
-  users: [{ _id: 'u1', ...USER, firstname: 'Live', lastname: 'Ness', hubs: [{ _id: 'h1', name: 'Home', platform: 'local', localUrl: null, localUrlSecure: null, remoteUrl: null }] }],
+  users: [
+    {
+      _id: 'u1',
+      ...USER,
+      firstname: 'Live',
+      lastname: 'Ness',
+      hubs: [{ _id: 'h1', name: 'Home', platform: 'local', localUrl: null, localUrlSecure: null, remoteUrl: null }],
+    },
+  ],
 });
 const certificates = await createStackCertificates(['127.0.0.1']);
-const hub = await startHub({ id: 'h1', name: 'Home', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: createDemoHome('home'), tls: certificates.server });
+const hub = await startHub({
+  id: 'h1',
+  name: 'Home',
+  cloudIssuer: cloud.issuer,
+  cloudPublicJwk: cloud.publicJwk,
+  home: createDemoHome('home'),
+  tls: certificates.server,
+});
 const { access_token } = await signIn(cloud.url, CLIENT, USER);
-const login = await fetch(`${hub.url}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: await delegationToken(cloud.url, access_token, 'h1') }) });
+const login = await fetch(`${hub.url}/api/manager/users/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ token: await delegationToken(cloud.url, access_token, 'h1') }),
+});
 const token = (await login.json()) as string;
 process.stdout.write(`hub ${JSON.stringify({ url: hub.url, secureUrl: hub.secureUrl, ca: certificates.ca, token })}\n`);
 process.once('SIGTERM', () => void Promise.all([hub.close(), cloud.close()]).then(() => process.exit(0)));

@@ -31,7 +31,15 @@ export interface ServiceUnderTest {
 /** The hub (and the cloud it needs), serving over TLS too when given certificates; `secure` picks the URL. */
 export async function startLimitedHub(connectionLimits: Partial<ConnectionLimits>, tls?: { key: string; cert: string }, secure = false): Promise<Running> {
   const cloud = await startCloud({ clients: [], users: [USER] });
-  const hub = await startHub({ id: 'h1', name: 'Home', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: createDemoHome('home'), connectionLimits, tls });
+  const hub = await startHub({
+    id: 'h1',
+    name: 'Home',
+    cloudIssuer: cloud.issuer,
+    cloudPublicJwk: cloud.publicJwk,
+    home: createDemoHome('home'),
+    connectionLimits,
+    tls,
+  });
   return { url: secure ? hub.secureUrl! : hub.url, close: async () => void (await Promise.all([hub.close(), cloud.close()])) };
 }
 

@@ -3,7 +3,11 @@ import type { EventName, EventPayload } from '../../common/ipc-contract';
 import type { HubdeskCore } from '../../main/core/hubdesk-core';
 
 /** Resolves with the first payload of `event` from now on that `match` accepts. */
-export function nextEvent<E extends EventName>(core: Pick<HubdeskCore, 'onEvent'>, event: E, match: (payload: EventPayload<E>) => boolean = () => true): Promise<EventPayload<E>> {
+export function nextEvent<E extends EventName>(
+  core: Pick<HubdeskCore, 'onEvent'>,
+  event: E,
+  match: (payload: EventPayload<E>) => boolean = () => true,
+): Promise<EventPayload<E>> {
   return new Promise((resolve) => {
     const off = core.onEvent(event, (payload) => {
       if (!match(payload)) return;

@@ -14,7 +14,8 @@ import { tempDir } from './temp-dir';
 
 export const NGINX_TEMPLATE = join(projectRoot, 'deploy', 'nginx', 'forwarder.conf.template');
 /** Debian installs nginx in /usr/sbin, which is not on a normal user's PATH. */
-const NGINX = [...(process.env.PATH ?? '').split(':').filter(Boolean), '/usr/sbin'].map((dir) => join(dir, 'nginx')).find((path) => existsSync(path)) ?? 'nginx';
+const NGINX =
+  [...(process.env.PATH ?? '').split(':').filter(Boolean), '/usr/sbin'].map((dir) => join(dir, 'nginx')).find((path) => existsSync(path)) ?? 'nginx';
 
 export interface TestNginx {
   readonly url: string;
@@ -35,7 +36,10 @@ export async function startTestNginx(instances: [string, string, string], worker
   for (const dir of ['conf', 'logs', 'temp']) mkdirSync(join(prefix, dir));
   const port = await freePort();
   const [first, second, third] = instances;
-  writeFileSync(join(prefix, 'conf', 'forwarder.conf'), fillTemplate(readFileSync(NGINX_TEMPLATE, 'utf8'), { FORWARDER_1: first, FORWARDER_2: second, FORWARDER_3: third, LISTEN_PORT: `127.0.0.1:${port}` }));
+  writeFileSync(
+    join(prefix, 'conf', 'forwarder.conf'),
+    fillTemplate(readFileSync(NGINX_TEMPLATE, 'utf8'), { FORWARDER_1: first, FORWARDER_2: second, FORWARDER_3: third, LISTEN_PORT: `127.0.0.1:${port}` }),
+  );
   // What the nginx image's own nginx.conf gives the template, with every path inside the prefix.
   const temp = (name: string) => `${name}_temp_path ${join(prefix, 'temp', name)};`;
   writeFileSync(
@@ -52,7 +56,11 @@ export async function startTestNginx(instances: [string, string, string], worker
   );
   // As root (CI containers) nginx would hand its workers to `nobody`, who cannot read this prefix: they stay this user.
   const user = process.getuid?.() === 0 ? 'user root;' : '';
-  const child: ChildProcess = spawn(NGINX, ['-p', prefix, '-c', join(prefix, 'conf', 'nginx.conf'), '-e', 'stderr', '-g', `daemon off; master_process on; pid ${join(prefix, 'nginx.pid')}; ${user}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(
+    NGINX,
+    ['-p', prefix, '-c', join(prefix, 'conf', 'nginx.conf'), '-e', 'stderr', '-g', `daemon off; master_process on; pid ${join(prefix, 'nginx.pid')}; ${user}`],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let output = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (chunk: string) => (output = (output + chunk).slice(-20_000)));

@@ -12,7 +12,11 @@ export interface RawAnswer {
 }
 
 /** `drive` writes to the socket (it may keep writing until `answered()` is true); `localAddress`, the client's own address on loopback. */
-export function rawExchange(baseUrl: string, drive: (socket: Socket, answered: () => boolean) => void | Promise<void>, localAddress?: string): Promise<RawAnswer> {
+export function rawExchange(
+  baseUrl: string,
+  drive: (socket: Socket, answered: () => boolean) => void | Promise<void>,
+  localAddress?: string,
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(baseUrl);
   const socket = connect({ port: Number(port), host: hostname, localAddress });
   let text = '';

@@ -42,7 +42,11 @@ export async function startTestRedis(options: readonly string[] = []): Promise<T
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--loglevel', 'warning', ...options], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const started = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--loglevel', 'warning', ...options],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     child = started;
     let output = '';
     started.stdout!.setEncoding('utf8');

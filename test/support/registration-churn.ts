@@ -60,7 +60,13 @@ export async function runRegistrationChurn(options: ChurnOptions): Promise<Churn
     while (options.going(started)) {
       const at = urls[started++ % urls.length]!;
       try {
-        const listener = await TestListener.connect({ forwarderUrl: at, webhookId: attacker.id, secret: attacker.secret, listenerId: `churn-${worker}`, data: { $keys: [...keys] } });
+        const listener = await TestListener.connect({
+          forwarderUrl: at,
+          webhookId: attacker.id,
+          secret: attacker.secret,
+          listenerId: `churn-${worker}`,
+          data: { $keys: [...keys] },
+        });
         result.registered++;
         await listener.close();
       } catch (error) {
@@ -70,7 +76,10 @@ export async function runRegistrationChurn(options: ChurnOptions): Promise<Churn
   });
   const probe = (async () => {
     for (let n = 0; !done; n++) {
-      const { status, body } = await postRaw(`${urls[n % urls.length]!}/webhook/${other.id}?hub=${other.hubId}`, probeBody).catch(() => ({ status: 0, body: '' }));
+      const { status, body } = await postRaw(`${urls[n % urls.length]!}/webhook/${other.id}?hub=${other.hubId}`, probeBody).catch(() => ({
+        status: 0,
+        body: '',
+      }));
       count(result.statuses, status);
       if (status === 202) result.accepted.push((JSON.parse(body) as { id: string }).id);
       result.peakUsedMemory = Math.max(result.peakUsedMemory, await usedMemory(options.redis));

@@ -22,7 +22,9 @@ export function startServiceProgram(name: 'forwarder' | 'stack', args: string[],
   /** The program's line: the first that is JSON (npm's banner lines come before it). */
   const firstLine = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', () => {
-      const line = output().stdout.split('\n').find((candidate, i, lines) => candidate.startsWith('{') && i < lines.length - 1);
+      const line = output()
+        .stdout.split('\n')
+        .find((candidate, i, lines) => candidate.startsWith('{') && i < lines.length - 1);
       if (line !== undefined) resolve(line);
     });
     void exited.then((code) => reject(new Error(`exited with ${code} before printing: ${output().stderr}`)));

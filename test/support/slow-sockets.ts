@@ -17,7 +17,15 @@ export const ATTACKER_ADDRESS = '127.0.0.2';
 export const VICTIM_ADDRESS = '127.0.0.3';
 
 /** A webhook the forwarder knows, so it reads the attacker's bodies (an unknown one is refused before its body). */
-export const SLOW_WEBHOOK: WebhookRecord = { id: 'wh_slow', name: 'slow', ownerId: 'owner', secret: 'secret-of-wh_slow', keyPath: null, legacyFunction: null, createdAt: 0 };
+export const SLOW_WEBHOOK: WebhookRecord = {
+  id: 'wh_slow',
+  name: 'slow',
+  ownerId: 'owner',
+  secret: 'secret-of-wh_slow',
+  keyPath: null,
+  legacyFunction: null,
+  createdAt: 0,
+};
 
 export async function slowWebhookStore(): Promise<WebhookStore> {
   const store = createWebhookStore();
@@ -134,7 +142,11 @@ export interface VictimRequest {
 export const victimGet = (path: string): VictimRequest => ({ path, method: 'GET', status: 200 });
 
 /** `count` requests to `baseUrl` from VICTIM_ADDRESS over a keep-alive pool of `concurrency`; a request not answered `request.status` within `boundMs` of being sent fails. */
-export async function victimRequests(baseUrl: string, request: VictimRequest, options: { count: number; concurrency: number; boundMs: number; ca?: string }): Promise<VictimResult> {
+export async function victimRequests(
+  baseUrl: string,
+  request: VictimRequest,
+  options: { count: number; concurrency: number; boundMs: number; ca?: string },
+): Promise<VictimResult> {
   const url = baseUrl + request.path;
   const https = url.startsWith('https:');
   const agentOptions = { keepAlive: true, maxSockets: options.concurrency, localAddress: VICTIM_ADDRESS };

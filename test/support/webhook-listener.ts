@@ -144,7 +144,10 @@ export class TestListener {
 }
 
 /** TestListener options that open a tap: a new tap credential of the webhook (the webhook secret opens none). */
-export async function newTapCredential(store: Pick<WebhookStore, 'createTapCredential'>, webhookId: string): Promise<Pick<TestListenerOptions, 'role' | 'credentialId' | 'secret'>> {
+export async function newTapCredential(
+  store: Pick<WebhookStore, 'createTapCredential'>,
+  webhookId: string,
+): Promise<Pick<TestListenerOptions, 'role' | 'credentialId' | 'secret'>> {
   const credential = await store.createTapCredential(webhookId);
   return { role: 'tap', credentialId: credential.id, secret: credential.secret };
 }

@@ -24,7 +24,7 @@ function forwarderArgs(command: string): string[] {
 }
 
 describe('the deployment example', () => {
-  it("runs the built forwarder with plain node (exec form: node is PID 1), with options the CLI takes, its health checks on the admin listener", () => {
+  it('runs the built forwarder with plain node (exec form: node is PID 1), with options the CLI takes, its health checks on the admin listener', () => {
     const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
     const composeCommand = /^\s+command: (\[.*"out\/services\/forwarder-cli\.js".*\])$/m.exec(compose)?.[1];
     for (const command of [cmd, composeCommand]) {

@@ -74,7 +74,8 @@ export function buildCommands(source: PaletteSource): PaletteCommand[] {
     }
   }
   for (const flow of source.flows) {
-    if (flow.enabled) commands.push({ id: `flow:${flow.id}`, title: flow.name, detail: 'Flow', verb: 'Start', action: { kind: 'start-flow', flowId: flow.id } });
+    if (flow.enabled)
+      commands.push({ id: `flow:${flow.id}`, title: flow.name, detail: 'Flow', verb: 'Start', action: { kind: 'start-flow', flowId: flow.id } });
   }
   return commands;
 }
@@ -85,7 +86,15 @@ function turnOffCommands(devices: readonly Device[]): PaletteCommand[] {
   return TURN_OFF_CLASSES.flatMap(({ deviceClass, plural }) => {
     const changes = turnOffClass(active, deviceClass);
     if (changes.length === 0) return [];
-    return [{ id: `turn-off:${deviceClass}`, title: `Turn off all ${plural}`, detail: `What’s on · ${changes.length} on now`, verb: 'Turn off', action: { kind: 'set-many', changes } }];
+    return [
+      {
+        id: `turn-off:${deviceClass}`,
+        title: `Turn off all ${plural}`,
+        detail: `What’s on · ${changes.length} on now`,
+        verb: 'Turn off',
+        action: { kind: 'set-many', changes },
+      },
+    ];
   });
 }
 
@@ -96,7 +105,12 @@ function capabilityCommand(device: Device, capability: CapabilityState): Palette
   const base = { id: `capability:${device.id}:${capability.id}`, title: `${device.name}: ${capabilityWords(device.class, capability).label}` };
   if (capability.type === 'boolean') {
     const on = capability.value === true;
-    return { ...base, detail: `Switch · ${where}`, verb: on ? 'Turn off' : 'Turn on', action: { kind: 'set', deviceId: device.id, capabilityId: capability.id, value: !on } };
+    return {
+      ...base,
+      detail: `Switch · ${where}`,
+      verb: on ? 'Turn off' : 'Turn on',
+      action: { kind: 'set', deviceId: device.id, capabilityId: capability.id, value: !on },
+    };
   }
   if (capability.type === 'number' && sliderScale(capability) !== null) {
     return { ...base, detail: `Number · ${where}`, verb: 'Set…', action: { kind: 'enter-number', deviceId: device.id, capability } };
@@ -123,7 +137,8 @@ function fold(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-const startsAWord = (text: string, word: string) => text.startsWith(word) || text.includes(` ${word}`) || text.includes(`:${word}`) || text.includes(`-${word}`);
+const startsAWord = (text: string, word: string) =>
+  text.startsWith(word) || text.includes(` ${word}`) || text.includes(`:${word}`) || text.includes(`-${word}`);
 
 /** The commands matching `query`, best first, at most `limit`. An empty query keeps the natural order. */
 export function searchCommands(commands: readonly PaletteCommand[], query: string, limit: number): PaletteCommand[] {

@@ -85,7 +85,9 @@ const PRIMARY: Readonly<Record<string, readonly string[]>> = {
 /** The words of a capability on a device of this class; the hub's title (generic) when none are known. */
 export function capabilityWords(deviceClass: string, capability: Pick<CapabilityState, 'id' | 'title' | 'type'>): CapabilityWords {
   const byClass = Object.hasOwn(CLASS_WORDS, deviceClass) ? CLASS_WORDS[deviceClass] : undefined;
-  const known = (byClass && Object.hasOwn(byClass, capability.id) ? byClass[capability.id] : undefined) ?? (Object.hasOwn(CAPABILITY_WORDS, capability.id) ? CAPABILITY_WORDS[capability.id] : undefined);
+  const known =
+    (byClass && Object.hasOwn(byClass, capability.id) ? byClass[capability.id] : undefined) ??
+    (Object.hasOwn(CAPABILITY_WORDS, capability.id) ? CAPABILITY_WORDS[capability.id] : undefined);
   // Only where the type is the one the words are for: a hub's own `onoff` that is a number stays generic.
   if (known && (known.states === undefined || capability.type === 'boolean')) return known;
   if (capability.id.startsWith('alarm_') && capability.type === 'boolean') return { label: capability.title || capability.id, states: ['Alarm', 'OK'] };
@@ -155,7 +157,10 @@ function timeWords(iso: string | null, now: number, locale: string | undefined):
   const at = Date.parse(iso);
   if (!Number.isFinite(at)) return null;
   const sameDay = new Date(at).toDateString() === new Date(now).toDateString();
-  return new Intl.DateTimeFormat(locale, sameDay ? { hour: 'numeric', minute: '2-digit' } : { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' }).format(at);
+  return new Intl.DateTimeFormat(
+    locale,
+    sameDay ? { hour: 'numeric', minute: '2-digit' } : { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' },
+  ).format(at);
 }
 
 export interface StateLineOptions {
@@ -193,7 +198,10 @@ export function stateLine(device: Device, { now, locale }: StateLineOptions): st
     case 'lock':
       return words('locked');
     case 'speaker':
-      return join(words('speaker_playing') ?? words('onoff'), cap('volume_mute')?.value === true ? 'Muted' : words('volume_set') && `volume ${words('volume_set')}`);
+      return join(
+        words('speaker_playing') ?? words('onoff'),
+        cap('volume_mute')?.value === true ? 'Muted' : words('volume_set') && `volume ${words('volume_set')}`,
+      );
     case 'doorbell':
     case 'homealarm':
     case 'smokealarm':
@@ -214,7 +222,12 @@ function coverLine(deviceClass: string, cap: CapabilityOf, words: WordsOf, local
   const motion = moving === 'up' ? 'Opening' : moving === 'down' ? 'Closing' : null;
   if (typeof position !== 'number') return motion;
   // Position is how far open (0 closed, 1 fully open).
-  const where = position <= 0 ? 'Closed' : position >= 1 ? 'Open' : `Open ${formatCapabilityValue({ ...cap('windowcoverings_set')!, id: 'windowcoverings_set' }, position, locale)}`;
+  const where =
+    position <= 0
+      ? 'Closed'
+      : position >= 1
+        ? 'Open'
+        : `Open ${formatCapabilityValue({ ...cap('windowcoverings_set')!, id: 'windowcoverings_set' }, position, locale)}`;
   // Once it reached its end the motion is done: "Closed", not "Closing · Closed".
   const arrived = (moving === 'down' && position <= 0) || (moving === 'up' && position >= 1);
   return arrived || motion === null ? where : `${motion} · ${where}`;

@@ -60,7 +60,9 @@ export function describeEnergyBars(summary: EnergySummary, formats: EnergyFormat
 /** The current period as CSV: one row per bucket (its local start, ISO 8601 without zone), one column per device and the total. */
 export function energyPeriodCsv(summary: EnergySummary, units: string): string {
   const header = ['start', ...summary.devices.map((device) => `${device.name} · ${device.hubName} (${units})`), `Total (${units})`].map(csvCell).join(',');
-  const rows = summary.buckets.map((start, i) => [localIso(start), ...summary.devices.map((device) => String(device.byBucket[i])), String(summary.totals[i])].join(','));
+  const rows = summary.buckets.map((start, i) =>
+    [localIso(start), ...summary.devices.map((device) => String(device.byBucket[i])), String(summary.totals[i])].join(','),
+  );
   return `${[header, ...rows].join('\r\n')}\r\n`;
 }
 

@@ -69,7 +69,10 @@ export function filterChoices(devices: readonly DeviceSummary[]): { zones: strin
 const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 /** The groups cut to their first `limit` devices in reading order (the grid fills in steps); groups left empty are dropped. */

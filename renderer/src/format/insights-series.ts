@@ -140,7 +140,11 @@ export function csvCell(text: string): string {
 
 /** A file name for a chart's CSV: the device and capability, the range, and when. */
 export function csvFileName(deviceName: string, log: Pick<InsightsLogView, 'capabilityId'>, resolution: InsightsResolution, now: Date): string {
-  const slug = `${deviceName}-${log.capabilityId}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'history';
+  const slug =
+    `${deviceName}-${log.capabilityId}`
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'history';
   return `hubdesk-${slug}-${resolution}-${fileStamp(now)}.csv`;
 }
 
@@ -149,7 +153,8 @@ export function csvFileName(deviceName: string, log: Pick<InsightsLogView, 'capa
  * setting the user changes, nor a meter that only grows), or none.
  */
 export function sparklineLog(logs: readonly InsightsLogView[], device: Pick<Device, 'capabilities' | 'capabilitiesObj'>): InsightsLogView | undefined {
-  const measured = (log: InsightsLogView) => log.type === 'number' && log.aggregation === 'mean' && device.capabilitiesObj?.[log.capabilityId]?.setable !== true;
+  const measured = (log: InsightsLogView) =>
+    log.type === 'number' && log.aggregation === 'mean' && device.capabilitiesObj?.[log.capabilityId]?.setable !== true;
   for (const id of device.capabilities) {
     const log = logs.find((candidate) => candidate.capabilityId === id);
     if (log && measured(log)) return log;

@@ -28,7 +28,10 @@ const SAME_COLOUR = 0.005;
 
 /** The swatch this colour is, if any. */
 export function swatchOf(colour: HueSaturation): string | null {
-  return COLOUR_SWATCHES.find((swatch) => Math.abs(swatch.hue - colour.hue) < SAME_COLOUR && Math.abs(swatch.saturation - colour.saturation) < SAME_COLOUR)?.name ?? null;
+  return (
+    COLOUR_SWATCHES.find((swatch) => Math.abs(swatch.hue - colour.hue) < SAME_COLOUR && Math.abs(swatch.saturation - colour.saturation) < SAME_COLOUR)?.name ??
+    null
+  );
 }
 
 const clamp01 = (value: number) => Math.min(1, Math.max(0, Number.isFinite(value) ? value : 0));

@@ -30,7 +30,11 @@ function joinWords(words: readonly string[]): string {
 function thisApp(entry: Decided, names: RoutingNames): string {
   const own = names.ownRouting;
   const registeredAs =
-    own?.kind === 'hub' ? names.hubName(own.hubId) : entry.routing?.option === 'key-path' && entry.routing.value !== undefined ? `key ${valueText(entry.routing.value)}` : undefined;
+    own?.kind === 'hub'
+      ? names.hubName(own.hubId)
+      : entry.routing?.option === 'key-path' && entry.routing.value !== undefined
+        ? `key ${valueText(entry.routing.value)}`
+        : undefined;
   const notes = [registeredAs, entry.awaitingDelivery && !entry.delivered ? 'not received yet' : undefined].filter((note) => note !== undefined);
   return notes.length === 0 ? 'this app' : `this app (${notes.join(', ')})`;
 }
@@ -92,7 +96,10 @@ export function routingWords(entry: Decided, names: RoutingNames): string {
 export function decisionSentence(entry: Decided, names: RoutingNames): string {
   if (entry.rejected) return `The forwarder refused it with ${entry.rejected.status} (${entry.rejected.error}): ${entry.rejected.reason}`;
   const { routing } = entry;
-  if (!routing) return entry.delivered ? 'Delivered to this app; the routing decision was not seen (the tap was not open).' : 'The routing decision was not seen (the tap was not open).';
+  if (!routing)
+    return entry.delivered
+      ? 'Delivered to this app; the routing decision was not seen (the tap was not open).'
+      : 'The routing decision was not seen (the tap was not open).';
   const matched = matchedWords(entry, names);
   const why = routing.reason ? ` ${routing.reason.charAt(0).toUpperCase()}${routing.reason.slice(1)}.` : '';
   const path = routing.keyPath ?? 'the key path';

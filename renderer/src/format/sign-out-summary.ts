@@ -28,7 +28,8 @@ export function signOutSummary(hubNames: readonly string[] | undefined, webhooks
 function webhooksPhrase({ all, forAHub }: WebhookCounts): string {
   if (all === 0) return '';
   if (forAHub === 0) return ` ${all === 1 ? 'Your webhook keeps' : `Your ${all} webhooks keep`} listening: webhooks need no sign-in.`;
-  const waiting = forAHub === 1 ? (all === 1 ? 'It is' : 'The one sent to a chosen hub is') : all === forAHub ? 'They are' : `The ${forAHub} sent to a chosen hub are`;
+  const waiting =
+    forAHub === 1 ? (all === 1 ? 'It is' : 'The one sent to a chosen hub is') : all === forAHub ? 'They are' : `The ${forAHub} sent to a chosen hub are`;
   return ` ${all === 1 ? 'Your webhook keeps' : `Your ${all} webhooks keep`} listening. ${waiting} paused at ${forAHub === 1 ? 'its' : 'their'} next reconnection until you sign in again: the forwarder asks for proof of the hub each time.`;
 }
 

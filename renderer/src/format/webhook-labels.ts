@@ -93,7 +93,10 @@ export function signatureLabel(verdict: SignatureVerdict): { label: string; deta
     case 'unsigned':
       return { label: 'Unsigned', detail: 'No signature header of a scheme Hubdesk checks (Standard Webhooks, GitHub, Stripe, Slack).' };
     case 'no-secret':
-      return { label: `Signed (${SIGNATURE_SCHEMES[verdict.scheme]}), not checked`, detail: 'Set its signing secret (Edit, under Your webhooks) to check the signature.' };
+      return {
+        label: `Signed (${SIGNATURE_SCHEMES[verdict.scheme]}), not checked`,
+        detail: 'Set its signing secret (Edit, under Your webhooks) to check the signature.',
+      };
     case 'valid':
       return { label: `Valid signature (${SIGNATURE_SCHEMES[verdict.scheme]})`, detail: 'The signature matches the raw body and the signing secret.' };
     case 'invalid':

@@ -59,7 +59,8 @@ function activeState(device: Device): ActiveDevice | null {
     if (!state || !rule.isOn(state.value)) continue;
     const base = { id: device.id, name: device.name, deviceClass: device.class, zoneName: device.zoneName };
     if (rule.capabilityId === 'windowcoverings_set') return { ...base, state: coverState(state), end: coverEnd(device) };
-    const end = state.setable && rule.off !== null ? { verb: rule.verb, change: { deviceId: device.id, capabilityId: rule.capabilityId, value: rule.off } } : null;
+    const end =
+      state.setable && rule.off !== null ? { verb: rule.verb, change: { deviceId: device.id, capabilityId: rule.capabilityId, value: rule.off } } : null;
     return { ...base, state: valueWords(device.class, state, state.value), end };
   }
   return null;
@@ -72,8 +73,10 @@ function coverState(position: CapabilityState): string {
 /** A cover closes by moving down (its position follows, as the hub confirms), else by setting its position to 0. */
 function coverEnd(device: Device): ActiveDevice['end'] {
   const moves = device.capabilitiesObj?.windowcoverings_state;
-  if (moves?.setable && moves.values?.some((option) => option.id === 'down')) return { verb: 'Close', change: { deviceId: device.id, capabilityId: 'windowcoverings_state', value: 'down' } };
-  if (device.capabilitiesObj?.windowcoverings_set?.setable) return { verb: 'Close', change: { deviceId: device.id, capabilityId: 'windowcoverings_set', value: 0 } };
+  if (moves?.setable && moves.values?.some((option) => option.id === 'down'))
+    return { verb: 'Close', change: { deviceId: device.id, capabilityId: 'windowcoverings_state', value: 'down' } };
+  if (device.capabilitiesObj?.windowcoverings_set?.setable)
+    return { verb: 'Close', change: { deviceId: device.id, capabilityId: 'windowcoverings_set', value: 0 } };
   return null;
 }
 

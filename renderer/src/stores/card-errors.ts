@@ -16,7 +16,10 @@ export interface CardError {
 }
 
 /** The errors without those of changes the devices now show done; the same object when none goes. */
-export function errorsAgreeingWith(errors: Readonly<Record<string, CardError>>, devices: Readonly<Record<string, Device>>): Readonly<Record<string, CardError>> {
+export function errorsAgreeingWith(
+  errors: Readonly<Record<string, CardError>>,
+  devices: Readonly<Record<string, Device>>,
+): Readonly<Record<string, CardError>> {
   let kept: Record<string, CardError> | null = null;
   for (const [deviceId, error] of Object.entries(errors)) {
     if (error.change === undefined) continue;

@@ -60,7 +60,9 @@ export function createEnergyStore(bridge: Pick<Bridge, 'insights'>): EnergyStore
     if (!logs.ok) return { status: 'error', error: logs.error };
     if (logs.value.status === 'unavailable') return { status: 'unavailable', reason: logs.value.reason };
     const meterLogs = logs.value.logs.filter((log) => log.capabilityId === METER_CAPABILITY);
-    const answers = await Promise.all(meterLogs.map((log) => settle(() => bridge.insights.series(hubId, { deviceId: log.deviceId, capabilityId: METER_CAPABILITY, resolution }))));
+    const answers = await Promise.all(
+      meterLogs.map((log) => settle(() => bridge.insights.series(hubId, { deviceId: log.deviceId, capabilityId: METER_CAPABILITY, resolution }))),
+    );
     const failed = answers.find((answer) => !answer.ok);
     if (failed && !failed.ok) return { status: 'error', error: failed.error };
     const meters = meterLogs.map((log, i): MeterSeries => {

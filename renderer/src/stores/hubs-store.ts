@@ -10,11 +10,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Bridge, HubView } from '../../../common/ipc-contract';
 import { settle, type UiError } from './settle';
 
-export type HubListState =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'loaded'; hubs: HubView[] }
-  | { status: 'error'; error: UiError };
+export type HubListState = { status: 'idle' } | { status: 'loading' } | { status: 'loaded'; hubs: HubView[] } | { status: 'error'; error: UiError };
 
 export interface HubsState {
   active: boolean;

@@ -42,13 +42,19 @@ export type InsightsStore = StoreApi<InsightsState> & { dispose(): void };
 export const MAX_SERIES = 64;
 export const SERIES_FRESH_MS = 60_000;
 
-export const seriesKey = (deviceId: string, capabilityId: string, resolution: InsightsResolution): string => `${deviceId}\u0000${capabilityId}\u0000${resolution}`;
+export const seriesKey = (deviceId: string, capabilityId: string, resolution: InsightsResolution): string =>
+  `${deviceId}\u0000${capabilityId}\u0000${resolution}`;
 
 const NO_LOGS: readonly InsightsLogView[] = [];
 /** The logs of one device (the same array every time, so it can be a zustand selection). */
-export const logsOf = (state: Pick<InsightsState, 'logs'>, deviceId: string): readonly InsightsLogView[] => (state.logs.status === 'available' ? (state.logs.byDevice[deviceId] ?? NO_LOGS) : NO_LOGS);
+export const logsOf = (state: Pick<InsightsState, 'logs'>, deviceId: string): readonly InsightsLogView[] =>
+  state.logs.status === 'available' ? (state.logs.byDevice[deviceId] ?? NO_LOGS) : NO_LOGS;
 
-export function createInsightsStore(bridge: Pick<Bridge, 'insights'>, openHub: Pick<OpenHubStore, 'getState' | 'subscribe'>, now: () => number = Date.now): InsightsStore {
+export function createInsightsStore(
+  bridge: Pick<Bridge, 'insights'>,
+  openHub: Pick<OpenHubStore, 'getState' | 'subscribe'>,
+  now: () => number = Date.now,
+): InsightsStore {
   let generation = 0;
   const store = createStore<InsightsState>()((set, get) => ({
     hubId: null,

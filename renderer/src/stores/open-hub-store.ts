@@ -59,7 +59,6 @@ export type FlowsState = FlowsView | { status: 'loading' };
 /** The outcome of the last trigger of one flow. */
 export type TriggerState = { status: 'starting' } | { status: 'started'; at: string } | { status: 'failed'; message: string };
 
-
 /** A value the user chose that the hub has not confirmed yet. */
 export interface PendingValue {
   value: CapabilityValue;
@@ -349,7 +348,15 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
     if (left.hubId !== null && left.route !== null) {
       const { devices, summaries, permissions, favourites, route, flows } = left;
       const confirmedAt = left.live?.kind === 'live' ? now() : left.confirmedAt;
-      known.set(left.hubId, { devices, summaries, permissions, favourites, route, flows: flows.status === 'loading' ? { status: 'none' } : flows, confirmedAt });
+      known.set(left.hubId, {
+        devices,
+        summaries,
+        permissions,
+        favourites,
+        route,
+        flows: flows.status === 'loading' ? { status: 'none' } : flows,
+        confirmedAt,
+      });
     }
     generation++;
     held = [];
@@ -428,11 +435,16 @@ export function createOpenHubStore(bridge: Pick<Bridge, 'hubs' | 'on'>, hubs: Hu
       if (held.length + events.length <= MAX_QUEUED) held.push(...events);
       return;
     }
-    for (const event of events) if (event.kind === 'capability' && event.transactionId !== null && inFlight.has(event.transactionId)) echoed.set(event.transactionId, event);
+    for (const event of events)
+      if (event.kind === 'capability' && event.transactionId !== null && inFlight.has(event.transactionId)) echoed.set(event.transactionId, event);
     const applied = applyEvents(state.devices, events, isOurs);
     if (!applied) return;
     const errors = errorsAgreeingWith(state.errors, applied.devices);
-    set(applied.structureChanged ? { devices: applied.devices, summaries: summariesOf(applied.devices, state.summaries), errors } : { devices: applied.devices, errors });
+    set(
+      applied.structureChanged
+        ? { devices: applied.devices, summaries: summariesOf(applied.devices, state.summaries), errors }
+        : { devices: applied.devices, errors },
+    );
   };
 
   let followedList: HubListState | null = null;

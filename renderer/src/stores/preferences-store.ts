@@ -126,7 +126,8 @@ export function createPreferencesStore(storage: PreferencesStorage | null = brow
     return {
       ...initial,
       setEnergyPrice(energyPrice, currency) {
-        if (!isCurrencyCode(currency) || (energyPrice !== null && !(Number.isFinite(energyPrice) && energyPrice >= 0 && energyPrice <= MAX_ENERGY_PRICE))) return false;
+        if (!isCurrencyCode(currency) || (energyPrice !== null && !(Number.isFinite(energyPrice) && energyPrice >= 0 && energyPrice <= MAX_ENERGY_PRICE)))
+          return false;
         update({ energyPrice, currency });
         return true;
       },
@@ -134,7 +135,13 @@ export function createPreferencesStore(storage: PreferencesStorage | null = brow
       setSidebarCollapsed: (sidebarCollapsed) => update({ sidebarCollapsed }),
       setLastHubId: (lastHubId) => update({ lastHubId }),
       setLastView: (lastView) => update({ lastView }),
-      setInspectorSplit: (fraction) => update({ inspectorSplit: Math.min(INSPECTOR_SPLIT_MAX, Math.max(INSPECTOR_SPLIT_MIN, Number.isFinite(fraction) ? fraction : DEFAULT_PREFERENCES.inspectorSplit)) }),
+      setInspectorSplit: (fraction) =>
+        update({
+          inspectorSplit: Math.min(
+            INSPECTOR_SPLIT_MAX,
+            Math.max(INSPECTOR_SPLIT_MIN, Number.isFinite(fraction) ? fraction : DEFAULT_PREFERENCES.inspectorSplit),
+          ),
+        }),
     };
   });
 

@@ -62,11 +62,6 @@ function isEnvelope(value: unknown): value is Envelope<unknown> {
   if (value.ok !== false || !('error' in value)) return false;
   const error = value.error;
   return (
-    typeof error === 'object' &&
-    error !== null &&
-    'code' in error &&
-    typeof error.code === 'string' &&
-    'message' in error &&
-    typeof error.message === 'string'
+    typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && 'message' in error && typeof error.message === 'string'
   );
 }

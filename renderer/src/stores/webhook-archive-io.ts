@@ -5,7 +5,15 @@
  * hosts; an import reads the file here, checks it, and hands the messages to main in batches that fit
  * a bridge frame (`inspector.import`), which sends each new one back as an entry.
  */
-import { IMPORT_BATCH_MAX_BYTES, IMPORT_BATCH_MAX_MESSAGES, type ArchivedMessage, type Bridge, type WebhookEntry, type WebhookFullMessage, type WebhookView } from '../../../common/ipc-contract';
+import {
+  IMPORT_BATCH_MAX_BYTES,
+  IMPORT_BATCH_MAX_MESSAGES,
+  type ArchivedMessage,
+  type Bridge,
+  type WebhookEntry,
+  type WebhookFullMessage,
+  type WebhookView,
+} from '../../../common/ipc-contract';
 import { type ArchiveFormat, type ArchiveReadResult, messageBytes, readArchive, type ReadPacing } from '../../../common/archive-reader';
 import { isArchivable, toHar, toNdjson } from '../../../common/webhook-archive';
 import { base64ByteLength } from '../../../common/base64';
@@ -29,7 +37,13 @@ export interface ExportResult {
 const UNKNOWN_FORWARDER = 'http://forwarder.invalid';
 
 /** Exports `entries` (any order; the file is oldest first). */
-export async function exportMessages(bridge: Pick<Bridge, 'inspector'>, entries: readonly WebhookEntry[], views: readonly WebhookView[], format: ArchiveFormat, now = new Date()): Promise<{ ok: true; value: ExportResult } | { ok: false; error: UiError }> {
+export async function exportMessages(
+  bridge: Pick<Bridge, 'inspector'>,
+  entries: readonly WebhookEntry[],
+  views: readonly WebhookView[],
+  format: ArchiveFormat,
+  now = new Date(),
+): Promise<{ ok: true; value: ExportResult } | { ok: false; error: UiError }> {
   const messages: ArchivedMessage[] = [];
   let gone = 0;
   // Ties by id: the forwarder's ids end in its fixed-width sequence, so the order is the same in every export.
@@ -49,7 +63,13 @@ export async function exportMessages(bridge: Pick<Bridge, 'inspector'>, entries:
   const text = format === 'har' ? toHar(messages, { name: 'Hubdesk', version }, urlOf) : toNdjson(messages);
   return {
     ok: true,
-    value: { fileName: `hubdesk-webhooks-${fileStamp(now)}.${format === 'har' ? 'har' : 'ndjson'}`, mimeType: format === 'har' ? 'application/json' : 'application/x-ndjson', text, exported: messages.length, gone },
+    value: {
+      fileName: `hubdesk-webhooks-${fileStamp(now)}.${format === 'har' ? 'har' : 'ndjson'}`,
+      mimeType: format === 'har' ? 'application/json' : 'application/x-ndjson',
+      text,
+      exported: messages.length,
+      gone,
+    },
   };
 }
 
@@ -74,7 +94,11 @@ function archivedOf(message: WebhookFullMessage): ArchivedMessage {
 export type ImportResult = Pick<ArchiveReadResult, 'format' | 'skippedCount' | 'skipped' | 'stopped'> & { added: number; duplicates: number };
 
 /** Reads a file (`open` gives its bytes, as often as asked) and adds its messages to the inspector. */
-export async function importMessages(bridge: Pick<Bridge, 'inspector'>, open: () => AsyncIterable<Uint8Array>, pacing: ReadPacing): Promise<{ ok: true; value: ImportResult } | { ok: false; error: UiError }> {
+export async function importMessages(
+  bridge: Pick<Bridge, 'inspector'>,
+  open: () => AsyncIterable<Uint8Array>,
+  pacing: ReadPacing,
+): Promise<{ ok: true; value: ImportResult } | { ok: false; error: UiError }> {
   const read = await readArchive(open, pacing);
   let added = 0;
   let duplicates = 0;

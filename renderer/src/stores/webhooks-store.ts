@@ -279,7 +279,9 @@ export function createWebhooksStore(
         const loadSnapshot = async () => {
           let before: number | undefined;
           for (;;) {
-            const page = await settle(() => bridge.inspector.snapshot(before === undefined ? { limit: SNAPSHOT_PAGE_ENTRIES } : { before, limit: SNAPSHOT_PAGE_ENTRIES }));
+            const page = await settle(() =>
+              bridge.inspector.snapshot(before === undefined ? { limit: SNAPSHOT_PAGE_ENTRIES } : { before, limit: SNAPSHOT_PAGE_ENTRIES }),
+            );
             if (generation !== started) return; // cleared meanwhile
             if (!page.ok) return set({ actionError: page.error, listed: true });
             // Events that arrived while the snapshot was on its way are newer: they win.
@@ -440,7 +442,14 @@ export function createWebhooksStore(
     const state = get();
     if (live && state.paused) {
       const shown = new Set(state.entries.map(entryKey));
-      return set({ ...withBounds(found.filter((entry) => !shown.has(entryKey(entry))), [...state.entries]), searching: false, filterError: null });
+      return set({
+        ...withBounds(
+          found.filter((entry) => !shown.has(entryKey(entry))),
+          [...state.entries],
+        ),
+        searching: false,
+        filterError: null,
+      });
     }
     set({ ...withBounds([], found), searching: false, filterError: null });
   };
@@ -461,7 +470,12 @@ export function createWebhooksStore(
     const entries = get().entries.filter(keep);
     const held = get().held.filter(keep);
     const lostSelection = selected !== null && selected.startsWith(`${id}/`);
-    set({ entries, held, bytes: withBounds([...held], [...entries]).bytes, ...(lostSelection && { selectedKey: null, details: { status: 'idle' }, replay: { status: 'idle' } }) });
+    set({
+      entries,
+      held,
+      bytes: withBounds([...held], [...entries]).bytes,
+      ...(lostSelection && { selectedKey: null, details: { status: 'idle' }, replay: { status: 'idle' } }),
+    });
     refreshHistorySoon();
   };
 
@@ -608,7 +622,9 @@ function timeout(run: () => void, ms: number): () => void {
 
 /** A filter without its empty parts (an empty list or text filters nothing). */
 function withoutEmpty(filter: MessageFilter): MessageFilter {
-  return Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0))) as MessageFilter;
+  return Object.fromEntries(
+    Object.entries(filter).filter(([, value]) => value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0)),
+  ) as MessageFilter;
 }
 
 export const isFiltering = (filter: MessageFilter) => Object.keys(filter).length > 0;
@@ -618,4 +634,5 @@ const NO_VIEWS: readonly WebhookView[] = Object.freeze([]);
  * The registrations as loaded, or one shared empty list: a selector must return the same value for
  * the same state (a new `[]` each time makes React render again and again, error #185).
  */
-export const registrationViews = (state: Pick<WebhooksState, 'registrations'>): readonly WebhookView[] => (state.registrations.status === 'loaded' ? state.registrations.views : NO_VIEWS);
+export const registrationViews = (state: Pick<WebhooksState, 'registrations'>): readonly WebhookView[] =>
+  state.registrations.status === 'loaded' ? state.registrations.views : NO_VIEWS;

@@ -12,13 +12,7 @@
  * (docs/architecture.md, "The browser host across restarts").
  */
 import type { Envelope } from '../../../common/app-error';
-import {
-  BRIDGE_PATH,
-  CLOSE_UNAUTHORISED,
-  type ClientMessage,
-  ServerMessageSchema,
-  TOKEN_FRAGMENT_KEY,
-} from '../../../common/bridge-protocol';
+import { BRIDGE_PATH, CLOSE_UNAUTHORISED, type ClientMessage, ServerMessageSchema, TOKEN_FRAGMENT_KEY } from '../../../common/bridge-protocol';
 import { randomToken, resumeProof } from '../../../common/bridge-resume';
 import type { Transport } from '../../../common/contract-bridge';
 import type { Channel, EventName } from '../../../common/ipc-contract';

@@ -28,11 +28,16 @@ export function ArchiveControls() {
     event.target.value = ''; // the same file can be chosen again
     if (!file) return;
     const name = oneLine(file.name, 80, 'the file');
-    if (file.size > ARCHIVE_MAX_FILE_BYTES) return setStatus({ text: `${name} is larger than ${ARCHIVE_MAX_FILE_BYTES / 1024 / 1024} MiB: not imported.`, error: true });
+    if (file.size > ARCHIVE_MAX_FILE_BYTES)
+      return setStatus({ text: `${name} is larger than ${ARCHIVE_MAX_FILE_BYTES / 1024 / 1024} MiB: not imported.`, error: true });
     setBusy(true);
     setProgress('');
     try {
-      const pacing = { pause: pageTurn, progress: ({ bytes, entries }: { bytes: number; entries: number }) => setProgress(` ${entries} entries read, ${Math.floor((bytes / Math.max(file.size, 1)) * 100)} %`) };
+      const pacing = {
+        pause: pageTurn,
+        progress: ({ bytes, entries }: { bytes: number; entries: number }) =>
+          setProgress(` ${entries} entries read, ${Math.floor((bytes / Math.max(file.size, 1)) * 100)} %`),
+      };
       const result = await webhooks.getState().importArchive(() => fileBytes(file), pacing);
       setStatus(result.ok ? { text: importSentence(name, result.value), error: false } : { text: result.error.message, error: true });
     } catch (error) {
@@ -51,7 +56,14 @@ export function ArchiveControls() {
       <button type="button" onClick={() => fileInput.current?.click()} disabled={busy}>
         Import…
       </button>
-      <input ref={fileInput} type="file" accept=".har,.json,.ndjson,.jsonl,application/json" hidden onChange={(event) => void importFile(event)} aria-label="HAR or NDJSON file to import" />
+      <input
+        ref={fileInput}
+        type="file"
+        accept=".har,.json,.ndjson,.jsonl,application/json"
+        hidden
+        onChange={(event) => void importFile(event)}
+        aria-label="HAR or NDJSON file to import"
+      />
       <span className={status?.error ? 'error-text' : 'muted'} role="status">
         {busy ? `Working…${progress}` : (status?.text ?? '')}
       </span>
@@ -66,7 +78,10 @@ export function ArchiveControls() {
             if (!result.ok) return setStatus({ text: result.error.message, error: true });
             downloadText(result.value.fileName, result.value.text, result.value.mimeType);
             const { exported, gone } = result.value;
-            setStatus({ text: `Exported ${exported} ${exported === 1 ? 'message' : 'messages'} to ${result.value.fileName}${gone > 0 ? `; ${gone} left out (their bodies are no longer kept)` : ''}.`, error: false });
+            setStatus({
+              text: `Exported ${exported} ${exported === 1 ? 'message' : 'messages'} to ${result.value.fileName}${gone > 0 ? `; ${gone} left out (their bodies are no longer kept)` : ''}.`,
+              error: false,
+            });
           }}
         />
       )}
@@ -81,7 +96,13 @@ function ExportDialog({ onClose, onExport }: { onClose(): void; onExport(format:
   const [format, setFormat] = useState<ArchiveFormat>('har');
   const [onlySelected, setOnlySelected] = useState(false);
   return (
-    <FormDialog title="Export messages" submitLabel="Export" submitDisabled={count === 0} onClose={onClose} onSubmit={() => void onExport(format, onlySelected && hasSelection)}>
+    <FormDialog
+      title="Export messages"
+      submitLabel="Export"
+      submitDisabled={count === 0}
+      onClose={onClose}
+      onSubmit={() => void onExport(format, onlySelected && hasSelection)}
+    >
       <fieldset>
         <legend>Which</legend>
         <label className="inline">
@@ -111,8 +132,13 @@ function ExportDialog({ onClose, onExport }: { onClose(): void; onExport(format:
 function importSentence(fileName: string, result: ImportResult): string {
   const parts = [`Imported ${result.added} ${result.added === 1 ? 'message' : 'messages'} from ${fileName} (${result.format === 'har' ? 'HAR' : 'NDJSON'})`];
   if (result.duplicates > 0) parts.push(`${result.duplicates} already here`);
-  if (result.skippedCount > 0) parts.push(`${result.skippedCount} skipped (${result.skipped.slice(0, 3).map((skip) => `${skip.at}: ${skip.reason}`).join('; ')}${result.skippedCount > 3 ? '; …' : ''})`);
+  if (result.skippedCount > 0)
+    parts.push(
+      `${result.skippedCount} skipped (${result.skipped
+        .slice(0, 3)
+        .map((skip) => `${skip.at}: ${skip.reason}`)
+        .join('; ')}${result.skippedCount > 3 ? '; …' : ''})`,
+    );
   if (result.stopped) parts.push(`stopped at ${result.stopped.at}: ${result.stopped.reason}`);
   return `${parts.join('; ')}.`;
 }
-

@@ -57,7 +57,16 @@ export const CapabilityControl = memo(function CapabilityControl(props: Capabili
   switch (row.control) {
     case 'switch':
       control = (
-        <button type="button" role="switch" className="switch" aria-label={controlName(deviceName, words)} aria-checked={value === true} disabled={disabled} {...why} onClick={() => set(value !== true)}>
+        <button
+          type="button"
+          role="switch"
+          className="switch"
+          aria-label={controlName(deviceName, words)}
+          aria-checked={value === true}
+          disabled={disabled}
+          {...why}
+          onClick={() => set(value !== true)}
+        >
           <span className="switch-thumb" aria-hidden="true" />
           <span className="switch-text">{text}</span>
         </button>
@@ -94,7 +103,13 @@ export const CapabilityControl = memo(function CapabilityControl(props: Capabili
       control = scale ? (
         <CapabilitySlider state={state} value={value} scale={scale} label={words.label} {...common} onCommit={set} />
       ) : state.setable && state.type === 'enum' && state.values && state.values.length > 0 ? (
-        <select aria-label={words.label} value={typeof value === 'string' ? value : ''} disabled={disabled} {...why} onChange={(event) => set(event.target.value)}>
+        <select
+          aria-label={words.label}
+          value={typeof value === 'string' ? value : ''}
+          disabled={disabled}
+          {...why}
+          onChange={(event) => set(event.target.value)}
+        >
           {typeof value !== 'string' && <option value="">Unknown</option>}
           {state.values.map((option) => (
             <option key={option.id} value={option.id}>
@@ -108,7 +123,14 @@ export const CapabilityControl = memo(function CapabilityControl(props: Capabili
   }
 
   return (
-    <div className="capability" data-capability-id={state.id} data-primary={row.primary} data-pending={pending !== undefined} data-alarm={alarm} title={updated ? `Updated ${updated}` : undefined}>
+    <div
+      className="capability"
+      data-capability-id={state.id}
+      data-primary={row.primary}
+      data-pending={pending !== undefined}
+      data-alarm={alarm}
+      title={updated ? `Updated ${updated}` : undefined}
+    >
       <dt>{words.label}</dt>
       <dd className={scale || row.control === 'colour' ? 'with-slider' : undefined}>
         {control}
@@ -196,7 +218,21 @@ const DOOR_MOVES: readonly Move[] = [
   { value: true, text: 'Close', glyph: '▼' },
 ];
 
-function Moves({ label, moves, current, disabled, why, onChoose }: { label: string; moves: readonly Move[]; current: CapabilityState['value']; disabled: boolean; why: Why; onChoose(value: CapabilityValue): void }) {
+function Moves({
+  label,
+  moves,
+  current,
+  disabled,
+  why,
+  onChoose,
+}: {
+  label: string;
+  moves: readonly Move[];
+  current: CapabilityState['value'];
+  disabled: boolean;
+  why: Why;
+  onChoose(value: CapabilityValue): void;
+}) {
   return (
     <span className="segmented" role="group" aria-label={label}>
       {moves.map((move) => (

@@ -51,7 +51,9 @@ function Sparkline({ log }: { log: InsightsLogView }) {
   const data = useMemo(() => (series ? seriesData(now === null ? series : appendLive(series, now, null)) : undefined), [series, now]);
   return (
     <div ref={slot} className="sparkline-slot">
-      {series && data && series.times.length >= 2 && <UplotChart options={options} data={data} description={describeSeries(log, RANGE_LABELS[RESOLUTION]!, series)} className="sparkline" />}
+      {series && data && series.times.length >= 2 && (
+        <UplotChart options={options} data={data} description={describeSeries(log, RANGE_LABELS[RESOLUTION]!, series)} className="sparkline" />
+      )}
     </div>
   );
 }

@@ -72,7 +72,10 @@ export function historyChartOptions({ kind, theme, width, height, onCursor }: Ti
         ...(boolean && { paths: uPlot.paths.stepped!({ align: 1 }) }),
       },
     ],
-    axes: [axis(theme), axis(theme, boolean ? { values: (_u, splits) => splits.map((v) => (v === 1 ? 'on' : v === 0 ? 'off' : '')), splits: () => [0, 1] } : { size: 56 })],
+    axes: [
+      axis(theme),
+      axis(theme, boolean ? { values: (_u, splits) => splits.map((v) => (v === 1 ? 'on' : v === 0 ? 'off' : '')), splits: () => [0, 1] } : { size: 56 }),
+    ],
     hooks: {
       ...(boolean && { drawClear: [drawBands(theme)] }),
       ...(onCursor && { setCursor: [(u: uPlot) => onCursor(...pointAt(u, u.cursor.idx))] }),
@@ -106,7 +109,21 @@ export const OTHER_COLOUR = '#999999';
  * indexes, then each stack's running total from the top one down (uPlot paints them in order, so each
  * smaller total is painted over the larger one before it).
  */
-export function stackedBarsOptions({ theme, width, height, units, labels, colours }: { theme: ChartTheme; width: number; height: number; units: string; labels: readonly string[]; colours: readonly string[] }): uPlot.Options {
+export function stackedBarsOptions({
+  theme,
+  width,
+  height,
+  units,
+  labels,
+  colours,
+}: {
+  theme: ChartTheme;
+  width: number;
+  height: number;
+  units: string;
+  labels: readonly string[];
+  colours: readonly string[];
+}): uPlot.Options {
   return {
     width,
     height,
@@ -114,11 +131,19 @@ export function stackedBarsOptions({ theme, width, height, units, labels, colour
     cursor: { y: false, drag: { x: false, y: false } },
     select: { show: false, left: 0, top: 0, width: 0, height: 0 },
     scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
-    series: [{}, ...colours.map((colour) => ({ stroke: colour, fill: colour, width: 0, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.7, 48], align: 0 }) }))],
+    series: [
+      {},
+      ...colours.map((colour) => ({
+        stroke: colour,
+        fill: colour,
+        width: 0,
+        points: { show: false },
+        paths: uPlot.paths.bars!({ size: [0.7, 48], align: 0 }),
+      })),
+    ],
     axes: [
       axis(theme, { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? (labels[v] ?? '') : '')), space: labelSpace(labels) }),
       axis(theme, { size: 72, values: (_u, splits) => splits.map((v) => `${v} ${units}`) }),
     ],
   };
 }
-

@@ -8,7 +8,12 @@ import { useState } from 'react';
 
 export type Problems<N extends string> = Partial<Record<N, string>>;
 
-export function useCheckedForm<F extends object, N extends string, R>(prefix: string, order: readonly N[], initial: F, check: (fields: F) => { problems: Problems<N>; result?: R }) {
+export function useCheckedForm<F extends object, N extends string, R>(
+  prefix: string,
+  order: readonly N[],
+  initial: F,
+  check: (fields: F) => { problems: Problems<N>; result?: R },
+) {
   const [fields, setFields] = useState<F>(initial);
   const [problems, setProblems] = useState<Problems<N>>({});
 

@@ -55,7 +55,17 @@ export function ColourControl({ deviceName, hue, saturation, canSetSaturation, d
           onClick={() => apply(swatch)}
         />
       ))}
-      <input ref={picker} type="color" className="colour-picker" aria-label="Any colour" title={chosen ?? hex} value={draft ?? hex} onChange={(event) => setDraft(event.target.value)} disabled={disabled} {...why} />
+      <input
+        ref={picker}
+        type="color"
+        className="colour-picker"
+        aria-label="Any colour"
+        title={chosen ?? hex}
+        value={draft ?? hex}
+        onChange={(event) => setDraft(event.target.value)}
+        disabled={disabled}
+        {...why}
+      />
     </span>
   );
 }

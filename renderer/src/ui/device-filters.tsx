@@ -44,7 +44,14 @@ export function DeviceFilters({ filter, zones, classes, shown, total, onChange }
   );
 }
 
-function FilterChoice(props: { label: string; all: string; value: string; choices: readonly string[]; labelOf?(choice: string): string; onChange(value: string): void }) {
+function FilterChoice(props: {
+  label: string;
+  all: string;
+  value: string;
+  choices: readonly string[];
+  labelOf?(choice: string): string;
+  onChange(value: string): void;
+}) {
   return (
     <label>
       <span className="filter-label">{props.label}</span>{' '}

@@ -67,7 +67,17 @@ function CapabilityHistory({ log, resolution, deviceName }: { log: InsightsLogVi
   );
 }
 
-function ShownChart({ log, series, resolution, deviceName }: { log: InsightsLogView; series: ShownSeries; resolution: InsightsResolution; deviceName: string }) {
+function ShownChart({
+  log,
+  series,
+  resolution,
+  deviceName,
+}: {
+  log: InsightsLogView;
+  series: ShownSeries;
+  resolution: InsightsResolution;
+  deviceName: string;
+}) {
   const theme = useChartTheme();
   const readout = useRef<HTMLParagraphElement>(null);
   // The value under the pointer is written straight into its line: a React render per pointer move is not needed.

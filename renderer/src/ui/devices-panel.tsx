@@ -93,7 +93,10 @@ function useNotLive(hubName: string, blockedId: string): NotLive | null {
   const outage = useStore(openHub, (s) => linked && s.outage);
   const reason = useStore(openHub, (s) => (outage && s.live ? liveWords(s.live, hubName).blocked : null));
   const confirmedAt = useStore(openHub, (s) => s.confirmedAt);
-  return useMemo(() => (outage ? { blocked: reason === null ? null : { reason, id: blockedId }, confirmedAt } : null), [outage, reason, blockedId, confirmedAt]);
+  return useMemo(
+    () => (outage ? { blocked: reason === null ? null : { reason, id: blockedId }, confirmedAt } : null),
+    [outage, reason, blockedId, confirmedAt],
+  );
 }
 
 /** e.g. "12 devices · Secure LAN · 3 ms · updated 12:00:00". */
@@ -114,7 +117,10 @@ function DevicesSummary() {
 /** Goes to the Energy view (docs/insights-app.md, "Energy") when the hub keeps the history of any meter; or says why there is no history at all. */
 function EnergyButton() {
   const { insights, preferences } = useStores();
-  const metered = useStore(insights, (s) => s.logs.status === 'available' && Object.values(s.logs.byDevice).some((logs) => logs.some((log) => log.capabilityId === 'meter_power')));
+  const metered = useStore(
+    insights,
+    (s) => s.logs.status === 'available' && Object.values(s.logs.byDevice).some((logs) => logs.some((log) => log.capabilityId === 'meter_power')),
+  );
   const unavailable = useStore(insights, (s) => (s.logs.status === 'unavailable' ? s.logs.reason : undefined));
   const failed = useStore(insights, (s) => (s.logs.status === 'error' ? s.logs.error.message : undefined));
   if (unavailable) return <p className="muted insights-note">No charts: {unavailable}</p>;
@@ -191,8 +197,8 @@ function RouteDetails({ open, onToggle }: { open: boolean; onToggle(open: boolea
           </ul>
         )}
         <label className="route-setting">
-          <input type="checkbox" checked={allowUnencrypted} onChange={(event) => void openHub.getState().allowUnencryptedRoutes(event.target.checked)} /> Use
-          an unencrypted LAN connection when no secure one works (your hub session crosses the network in the clear)
+          <input type="checkbox" checked={allowUnencrypted} onChange={(event) => void openHub.getState().allowUnencryptedRoutes(event.target.checked)} /> Use an
+          unencrypted LAN connection when no secure one works (your hub session crosses the network in the clear)
         </label>
       </div>
     </details>

@@ -23,7 +23,8 @@ export function EnergyPriceSettings() {
     event?.preventDefault();
     const text = price.trim().replace(',', '.');
     const perKwh = text === '' ? null : Number(text);
-    if (perKwh !== null && (!Number.isFinite(perKwh) || perKwh < 0 || perKwh > MAX_ENERGY_PRICE)) return setProblem(`The price must be a number from 0 to ${MAX_ENERGY_PRICE}.`);
+    if (perKwh !== null && (!Number.isFinite(perKwh) || perKwh < 0 || perKwh > MAX_ENERGY_PRICE))
+      return setProblem(`The price must be a number from 0 to ${MAX_ENERGY_PRICE}.`);
     const code = currency.trim().toUpperCase();
     if (!preferences.getState().setEnergyPrice(perKwh, code)) return setProblem('The currency must be a three-letter code such as EUR, GBP or USD.');
     setCurrency(code);
@@ -36,11 +37,28 @@ export function EnergyPriceSettings() {
       <form className="energy-price-fields" onSubmit={save}>
         <label>
           Price per kWh
-          <input type="text" inputMode="decimal" value={price} onChange={(event) => setPrice(event.target.value)} onBlur={() => save()} aria-describedby={problem ? `${hintId} ${problemId}` : hintId} aria-invalid={problem !== null} size={8} />
+          <input
+            type="text"
+            inputMode="decimal"
+            value={price}
+            onChange={(event) => setPrice(event.target.value)}
+            onBlur={() => save()}
+            aria-describedby={problem ? `${hintId} ${problemId}` : hintId}
+            aria-invalid={problem !== null}
+            size={8}
+          />
         </label>
         <label>
           Currency
-          <input type="text" value={currency} onChange={(event) => setCurrency(event.target.value)} onBlur={() => save()} maxLength={3} size={4} autoCapitalize="characters" />
+          <input
+            type="text"
+            value={currency}
+            onChange={(event) => setCurrency(event.target.value)}
+            onBlur={() => save()}
+            maxLength={3}
+            size={4}
+            autoCapitalize="characters"
+          />
         </label>
         <button type="submit">Save</button>
       </form>

@@ -100,7 +100,12 @@ function metersOf(hubs: readonly HubView[], states: Readonly<Record<string, HubE
   return hubs.flatMap((hub) => {
     const state = states[hub.id];
     if (state?.status !== 'loaded') return [];
-    return state.meters.map((meter) => ({ key: `${hub.id}\u0000${meter.deviceId}`, name: meter.deviceName ?? meter.deviceId, hubName: hub.name, readings: meter }));
+    return state.meters.map((meter) => ({
+      key: `${hub.id}\u0000${meter.deviceId}`,
+      name: meter.deviceName ?? meter.deviceId,
+      hubName: hub.name,
+      readings: meter,
+    }));
   });
 }
 
@@ -168,7 +173,9 @@ function Totals({ summary, formats, units, onOpenSettings }: { summary: EnergySu
 
 /** The devices with their own colour in the bars; the rest share one ("Other devices"). */
 function stacks(summary: EnergySummary): { name: string; colour: string; byBucket: number[] }[] {
-  const own = summary.devices.slice(0, DEVICE_COLOURS.length).map((device, i) => ({ name: device.name, colour: DEVICE_COLOURS[i]!, byBucket: device.byBucket }));
+  const own = summary.devices
+    .slice(0, DEVICE_COLOURS.length)
+    .map((device, i) => ({ name: device.name, colour: DEVICE_COLOURS[i]!, byBucket: device.byBucket }));
   const rest = summary.devices.slice(DEVICE_COLOURS.length);
   if (rest.length === 0) return own;
   const byBucket = summary.buckets.map((_, i) => rest.reduce((sum, device) => sum + device.byBucket[i]!, 0));
@@ -186,7 +193,10 @@ function Bars({ summary, formats, units }: { summary: EnergySummary; formats: En
     const totals = layers.map((layer) => layer.byBucket.map((used, i) => (running[i]! += used)));
     return [summary.buckets.map((_, i) => i), ...totals.reverse()] as [number[], ...number[][]];
   }, [summary, layers]);
-  const options = useCallback((width: number) => stackedBarsOptions({ theme, width, height: CHART_HEIGHT, units, labels, colours }), [theme, units, labels, colours]);
+  const options = useCallback(
+    (width: number) => stackedBarsOptions({ theme, width, height: CHART_HEIGHT, units, labels, colours }),
+    [theme, units, labels, colours],
+  );
   return <UplotChart options={options} data={data} description={describeEnergyBars(summary, formats, units)} className="energy-chart" />;
 }
 
@@ -197,7 +207,9 @@ function TopConsumers({ summary, formats, units }: { summary: EnergySummary; for
   return (
     <section className="energy-consumers" aria-label="Devices by energy used">
       <table className="energy-devices">
-        <caption className="visually-hidden">Energy used per device, {words.current.toLowerCase()} and {words.previous.toLowerCase()}</caption>
+        <caption className="visually-hidden">
+          Energy used per device, {words.current.toLowerCase()} and {words.previous.toLowerCase()}
+        </caption>
         <thead>
           <tr>
             <th scope="col">Device</th>

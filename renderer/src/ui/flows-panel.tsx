@@ -40,7 +40,8 @@ function FlowsContent() {
   const { openHub } = useStores();
   const permissions = useStore(openHub, (s) => s.permissions);
   const state = useStore(openHub, (s) => s.flows);
-  const cannotStart = state.status === 'loaded' && !state.list.canStart ? (permissions.reason ?? 'You may see flows on this hub but not start them.') : undefined;
+  const cannotStart =
+    state.status === 'loaded' && !state.list.canStart ? (permissions.reason ?? 'You may see flows on this hub but not start them.') : undefined;
   return (
     <>
       {state.status === 'loading' && <p className="muted">Loading flows…</p>}

@@ -69,8 +69,8 @@ export function ClearHistoryButton() {
           }}
         >
           <p>
-            {messages === null ? 'Every message' : `All ${messages} ${messages === 1 ? 'message' : 'messages'}`} kept by Hubdesk will be deleted, from this window and from
-            the disk. This cannot be undone.
+            {messages === null ? 'Every message' : `All ${messages} ${messages === 1 ? 'message' : 'messages'}`} kept by Hubdesk will be deleted, from this
+            window and from the disk. This cannot be undone.
           </p>
         </FormDialog>
       )}
@@ -86,7 +86,8 @@ export function HistorySettingsGroup() {
   const linked = useLinked();
   if (!history) return null;
   const disabled = pending === 'setHistory' || !linked;
-  const change = (patch: Partial<HistorySettings>) => void webhooks.getState().setHistory({ boundBytes: history.boundBytes, maxAgeDays: history.maxAgeDays, ...patch });
+  const change = (patch: Partial<HistorySettings>) =>
+    void webhooks.getState().setHistory({ boundBytes: history.boundBytes, maxAgeDays: history.maxAgeDays, ...patch });
   return (
     <fieldset className="settings-group">
       <legend>Webhook history</legend>
@@ -99,8 +100,24 @@ export function HistorySettingsGroup() {
       <p role="status">
         {history.messages} {history.messages === 1 ? 'message' : 'messages'}, {formatSize(history.bytes)} of {boundLabel(history.boundBytes)}.
       </p>
-      <Choices<HistorySettings['boundBytes']> label="Keep at most" name="history-bound" choices={HISTORY_BOUNDS} chosen={history.boundBytes} describe={boundLabel} disabled={disabled} onChoose={(boundBytes) => change({ boundBytes })} />
-      <Choices<HistorySettings['maxAgeDays']> label="Keep messages for" name="history-age" choices={HISTORY_AGES} chosen={history.maxAgeDays} describe={ageLabel} disabled={disabled} onChoose={(maxAgeDays) => change({ maxAgeDays })} />
+      <Choices<HistorySettings['boundBytes']>
+        label="Keep at most"
+        name="history-bound"
+        choices={HISTORY_BOUNDS}
+        chosen={history.boundBytes}
+        describe={boundLabel}
+        disabled={disabled}
+        onChoose={(boundBytes) => change({ boundBytes })}
+      />
+      <Choices<HistorySettings['maxAgeDays']>
+        label="Keep messages for"
+        name="history-age"
+        choices={HISTORY_AGES}
+        chosen={history.maxAgeDays}
+        describe={ageLabel}
+        disabled={disabled}
+        onChoose={(maxAgeDays) => change({ maxAgeDays })}
+      />
       <p className="hint">When the history is full, the oldest messages go first. A smaller bound or a shorter time deletes what no longer fits at once.</p>
       <ClearHistoryButton />
     </fieldset>
@@ -108,13 +125,22 @@ export function HistorySettingsGroup() {
 }
 
 /** A labelled row of radio choices, shown as chosen once main has it. */
-function Choices<T extends number>(props: { label: string; name: string; choices: readonly T[]; chosen: T; describe(value: T): string; disabled: boolean; onChoose(value: T): void }) {
+function Choices<T extends number>(props: {
+  label: string;
+  name: string;
+  choices: readonly T[];
+  chosen: T;
+  describe(value: T): string;
+  disabled: boolean;
+  onChoose(value: T): void;
+}) {
   return (
     <div role="radiogroup" aria-label={props.label} className="choice-row">
       <span>{props.label}</span>
       {props.choices.map((value) => (
         <label key={value} className="inline">
-          <input type="radio" name={props.name} checked={props.chosen === value} disabled={props.disabled} onChange={() => props.onChoose(value)} /> {props.describe(value)}
+          <input type="radio" name={props.name} checked={props.chosen === value} disabled={props.disabled} onChange={() => props.onChoose(value)} />{' '}
+          {props.describe(value)}
         </label>
       ))}
     </div>

@@ -39,23 +39,34 @@ export function InspectorFilters({ searchRef }: { searchRef?: Ref<HTMLInputEleme
       const current = webhooks.getState().filter;
       const nextText = text.trim() === '' ? undefined : text;
       const nextKeyPath = keyPath.trim() === '' ? undefined : keyPathProblem === null ? keyPath.trim() : current.keyPath;
-      if (nextText !== current.text || nextKeyPath !== current.keyPath) void webhooks.getState().setFilter({ ...current, text: nextText, keyPath: nextKeyPath });
+      if (nextText !== current.text || nextKeyPath !== current.keyPath)
+        void webhooks.getState().setFilter({ ...current, text: nextText, keyPath: nextKeyPath });
     }, TYPING_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [text, keyPath, keyPathProblem, webhooks]);
 
-  const toggle = <T extends string>(list: readonly T[] | undefined, value: T): T[] => (list?.includes(value) ? list.filter((item) => item !== value) : [...(list ?? []), value]);
+  const toggle = <T extends string>(list: readonly T[] | undefined, value: T): T[] =>
+    list?.includes(value) ? list.filter((item) => item !== value) : [...(list ?? []), value];
   const active = isFiltering(filter);
   // Outcome, webhook, method and time fold under one summary that counts what is chosen there, so the
   // list starts near the top; open from the start when something there is chosen (an import, a reload).
-  const chosen = (filter.outcomes?.length ?? 0) + (filter.webhookIds?.length ?? 0) + (filter.methods?.length ?? 0) + (filter.from ? 1 : 0) + (filter.to ? 1 : 0);
+  const chosen =
+    (filter.outcomes?.length ?? 0) + (filter.webhookIds?.length ?? 0) + (filter.methods?.length ?? 0) + (filter.from ? 1 : 0) + (filter.to ? 1 : 0);
   const [moreOpen, setMoreOpen] = useState(chosen > 0);
 
   return (
     <div className="inspector-filters" role="search" aria-label="Find messages">
       <label>
         Search
-        <input ref={searchRef} type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Headers, query and bodies" spellCheck={false} maxLength={512} />
+        <input
+          ref={searchRef}
+          type="search"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          placeholder="Headers, query and bodies"
+          spellCheck={false}
+          maxLength={512}
+        />
       </label>
       <label>
         Key path
@@ -74,11 +85,29 @@ export function InspectorFilters({ searchRef }: { searchRef?: Ref<HTMLInputEleme
       <details className="more-filters" open={moreOpen} onToggle={(event) => setMoreOpen(event.currentTarget.open)}>
         <summary>{chosen > 0 ? `Filters (${chosen})` : 'Filters'}</summary>
         <div className="more-filters-body">
-          <ToggleGroup label="Outcome" values={OUTCOME_KINDS} chosen={filter.outcomes} name={(kind: OutcomeKind) => OUTCOME_LABELS[kind]} onToggle={(kind) => apply({ outcomes: toggle(filter.outcomes, kind) })} />
+          <ToggleGroup
+            label="Outcome"
+            values={OUTCOME_KINDS}
+            chosen={filter.outcomes}
+            name={(kind: OutcomeKind) => OUTCOME_LABELS[kind]}
+            onToggle={(kind) => apply({ outcomes: toggle(filter.outcomes, kind) })}
+          />
           {views.length > 1 && (
-            <ToggleGroup label="Webhook" values={views.map((view) => view.id)} chosen={filter.webhookIds} name={titleOf} onToggle={(id) => apply({ webhookIds: toggle(filter.webhookIds, id) })} />
+            <ToggleGroup
+              label="Webhook"
+              values={views.map((view) => view.id)}
+              chosen={filter.webhookIds}
+              name={titleOf}
+              onToggle={(id) => apply({ webhookIds: toggle(filter.webhookIds, id) })}
+            />
           )}
-          <ToggleGroup label="Method" values={METHODS} chosen={filter.methods} name={(method) => method} onToggle={(method) => apply({ methods: toggle(filter.methods, method) })} />
+          <ToggleGroup
+            label="Method"
+            values={METHODS}
+            chosen={filter.methods}
+            name={(method) => method}
+            onToggle={(method) => apply({ methods: toggle(filter.methods, method) })}
+          />
           <label>
             From
             <input type="datetime-local" step={1} value={toLocalInput(filter.from)} onChange={(event) => apply({ from: fromLocalInput(event.target.value) })} />
@@ -111,7 +140,19 @@ export function InspectorFilters({ searchRef }: { searchRef?: Ref<HTMLInputEleme
   );
 }
 
-function ToggleGroup<T extends string>({ label, values, chosen, name, onToggle }: { label: string; values: readonly T[]; chosen: readonly T[] | undefined; name(value: T): string; onToggle(value: T): void }) {
+function ToggleGroup<T extends string>({
+  label,
+  values,
+  chosen,
+  name,
+  onToggle,
+}: {
+  label: string;
+  values: readonly T[];
+  chosen: readonly T[] | undefined;
+  name(value: T): string;
+  onToggle(value: T): void;
+}) {
   return (
     <div role="group" aria-label={label} className="filter-toggles">
       <span className="filter-label">{label}</span>

@@ -113,11 +113,16 @@ export function InspectorList({ entries, listed, selectedKey, onSelect, onOpen, 
   return (
     <div ref={paneRef} className="inspector-scroll" data-page-scroll={pageScroll}>
       {entries.length === 0 && (
-        <p className="muted inspector-empty">
-          {listed ? 'No messages yet. POST to a webhook to see it here.' : 'Reading the saved history…'}
-        </p>
+        <p className="muted inspector-empty">{listed ? 'No messages yet. POST to a webhook to see it here.' : 'Reading the saved history…'}</p>
       )}
-      <div ref={listRef} role="list" aria-label="Webhook messages" className="inspector-list" style={{ height: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
+      <div
+        ref={listRef}
+        role="list"
+        aria-label="Webhook messages"
+        className="inspector-list"
+        style={{ height: virtualizer.getTotalSize() }}
+        onKeyDown={onKeyDown}
+      >
         {rendered.map((item) => {
           const entry = entries[item.index]!;
           const key = entryKey(entry);
@@ -133,7 +138,12 @@ export function InspectorList({ entries, listed, selectedKey, onSelect, onOpen, 
               className="inspector-row"
               style={{ height: ROW_HEIGHT, transform: `translateY(${item.start - scrollMargin}px)` }}
             >
-              <button type="button" tabIndex={item.index === tabStop ? 0 : -1} aria-current={key === selectedKey ? 'true' : undefined} onClick={() => onOpen(key, false)}>
+              <button
+                type="button"
+                tabIndex={item.index === tabStop ? 0 : -1}
+                aria-current={key === selectedKey ? 'true' : undefined}
+                onClick={() => onOpen(key, false)}
+              >
                 <span className="row-request">
                   <span className="cell-method">{entry.method ?? '—'}</span>
                   <span className="cell-path" title={path}>

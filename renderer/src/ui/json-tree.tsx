@@ -51,7 +51,8 @@ function JsonNode({ name, path, value, depth }: NodeProps) {
   const entries = isBranch ? (Array.isArray(value) ? value.map((item, index) => [index, item] as const) : Object.entries(value)) : [];
   const [open, setOpen] = useState(depth < OPEN_DEPTH && entries.length <= LONG_CHILDREN);
   const [shown, setShown] = useState(CHILDREN_PAGE);
-  const label = name === null ? null : typeof name === 'number' ? <span className="json-index">{name}: </span> : <span className="json-key">{JSON.stringify(name)}: </span>;
+  const label =
+    name === null ? null : typeof name === 'number' ? <span className="json-index">{name}: </span> : <span className="json-key">{JSON.stringify(name)}: </span>;
   const actions = <CopyActions path={path} value={value} />;
 
   if (!isBranch) {
@@ -107,7 +108,12 @@ function CopyActions({ path, value }: { path: NodeProps['path']; value: unknown 
   const keyPath = formatKeyPath(path);
   return (
     <span className="json-actions">
-      <button type="button" aria-label={`Copy the value of ${keyPath}`} title="Copy the value" onClick={() => copy(JSON.stringify(value, null, 2) ?? String(value), `the value of ${keyPath}`)}>
+      <button
+        type="button"
+        aria-label={`Copy the value of ${keyPath}`}
+        title="Copy the value"
+        onClick={() => copy(JSON.stringify(value, null, 2) ?? String(value), `the value of ${keyPath}`)}
+      >
         Copy
       </button>
       <button type="button" aria-label={`Copy the key path ${keyPath}`} title="Copy the key path" onClick={() => copy(keyPath, `the key path ${keyPath}`)}>

@@ -20,7 +20,12 @@ export function KeyPathPlayground({ message }: { message: WebhookFullMessage }) 
 
   const matching =
     outcome.kind === 'value'
-      ? views.filter((view) => view.routing.kind === 'keys' && outcome.canonical !== undefined && view.routing.values.some((value) => canonicalKeyValue(value) === outcome.canonical))
+      ? views.filter(
+          (view) =>
+            view.routing.kind === 'keys' &&
+            outcome.canonical !== undefined &&
+            view.routing.values.some((value) => canonicalKeyValue(value) === outcome.canonical),
+        )
       : [];
 
   return (
@@ -28,7 +33,15 @@ export function KeyPathPlayground({ message }: { message: WebhookFullMessage }) 
       <h3>Key-path playground</h3>
       <label>
         Key path
-        <input value={source} onChange={(event) => setSource(event.target.value)} spellCheck={false} maxLength={512} className="mono" aria-describedby={resultId} aria-invalid={outcome.kind === 'error'} />
+        <input
+          value={source}
+          onChange={(event) => setSource(event.target.value)}
+          spellCheck={false}
+          maxLength={512}
+          className="mono"
+          aria-describedby={resultId}
+          aria-invalid={outcome.kind === 'error'}
+        />
       </label>
       <div id={resultId} aria-live="polite">
         {outcome.kind === 'error' && (

@@ -35,7 +35,11 @@ const INSPECTOR_KEYS: readonly { key: string; action: InspectorAction; or?: stri
 ];
 
 /** The webhook inspector's keys, for the sheet; they work while the Webhooks view is shown and nothing is being typed. */
-export const INSPECTOR_SHORTCUTS: readonly Shortcut[] = INSPECTOR_KEYS.map(({ key, or, description }) => ({ keys: [key === 'Escape' ? 'Esc' : key], ...(or !== undefined && { or }), description }));
+export const INSPECTOR_SHORTCUTS: readonly Shortcut[] = INSPECTOR_KEYS.map(({ key, or, description }) => ({
+  keys: [key === 'Escape' ? 'Esc' : key],
+  ...(or !== undefined && { or }),
+  description,
+}));
 
 /**
  * The inspector action of a key press, or null. No Ctrl, ⌘ or Alt; no Shift either, except for `/`,

@@ -22,8 +22,8 @@ function BannerText({ link }: { link: Exclude<LinkState, { state: 'connected' }>
     case 'reconnecting':
       return (
         <p>
-          <strong>Hubdesk lost its connection to the app and is reconnecting…</strong> {link.reason} What is shown may be out of date, and
-          changes are paused until it is back.
+          <strong>Hubdesk lost its connection to the app and is reconnecting…</strong> {link.reason} What is shown may be out of date, and changes are paused
+          until it is back.
         </p>
       );
     case 'waiting':

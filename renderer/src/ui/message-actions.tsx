@@ -33,7 +33,10 @@ export function MessageActions({ message, intakeUrl }: { message: WebhookFullMes
     return `${intakeUrl}${query ? `?${query}` : ''}`;
   }, [intakeUrl, message.query]);
   const curl = useMemo(
-    () => (fullUrl === null || message.rawTruncated ? '' : curlCommand({ method: message.method ?? 'POST', url: fullUrl, headers: Object.entries(message.headers), body: base64Bytes(message.rawBody) })),
+    () =>
+      fullUrl === null || message.rawTruncated
+        ? ''
+        : curlCommand({ method: message.method ?? 'POST', url: fullUrl, headers: Object.entries(message.headers), body: base64Bytes(message.rawBody) }),
     [fullUrl, message],
   );
 
@@ -50,7 +53,12 @@ export function MessageActions({ message, intakeUrl }: { message: WebhookFullMes
   return (
     <>
       <div className="message-actions" role="group" aria-label="Replay and copy">
-        <button type="button" disabled={!canReplay} onClick={() => send({ target: 'intake' })} title={intakeUrl === null ? 'No forwarder is configured' : undefined}>
+        <button
+          type="button"
+          disabled={!canReplay}
+          onClick={() => send({ target: 'intake' })}
+          title={intakeUrl === null ? 'No forwarder is configured' : undefined}
+        >
           Replay to intake
         </button>
         <button type="button" disabled={sending || message.rawTruncated} onClick={() => setEditing(true)}>
@@ -68,7 +76,14 @@ export function MessageActions({ message, intakeUrl }: { message: WebhookFullMes
         <form className="replay-to-url" onSubmit={sendToUrl} aria-label="Replay to a URL" noValidate>
           <label>
             Replay to URL
-            <input type="url" value={targetUrl} onChange={(e) => setTargetUrl(e.target.value)} placeholder="http://localhost:3000/webhook" spellCheck={false} aria-invalid={urlProblem !== null} />
+            <input
+              type="url"
+              value={targetUrl}
+              onChange={(e) => setTargetUrl(e.target.value)}
+              placeholder="http://localhost:3000/webhook"
+              spellCheck={false}
+              aria-invalid={urlProblem !== null}
+            />
           </label>
           <button type="submit" disabled={sending || targetUrl === '' || urlProblem !== null}>
             Send
@@ -77,7 +92,15 @@ export function MessageActions({ message, intakeUrl }: { message: WebhookFullMes
         </form>
       </div>
       <ReplayOutcome replay={replay} />
-      {editing && <EditReplayDialog message={message} defaultTarget={targetUrl !== '' && urlProblem === null ? targetUrl : 'intake'} canUseIntake={intakeUrl !== null} onClose={() => setEditing(false)} onSend={send} />}
+      {editing && (
+        <EditReplayDialog
+          message={message}
+          defaultTarget={targetUrl !== '' && urlProblem === null ? targetUrl : 'intake'}
+          canUseIntake={intakeUrl !== null}
+          onClose={() => setEditing(false)}
+          onSend={send}
+        />
+      )}
     </>
   );
 }
@@ -124,10 +147,26 @@ function ReplayAnswer({ result }: { result: ReplayResult }) {
 }
 
 /** The headers ("Name: value" a line) and the body as text, checked before sending. */
-function EditReplayDialog({ message, defaultTarget, canUseIntake, onClose, onSend }: { message: WebhookFullMessage; defaultTarget: string; canUseIntake: boolean; onClose(): void; onSend(options: ReplayOptions): void }) {
+function EditReplayDialog({
+  message,
+  defaultTarget,
+  canUseIntake,
+  onClose,
+  onSend,
+}: {
+  message: WebhookFullMessage;
+  defaultTarget: string;
+  canUseIntake: boolean;
+  onClose(): void;
+  onSend(options: ReplayOptions): void;
+}) {
   const hintId = useId();
   const raw = rawBodyText(message.rawBody);
-  const [headers, setHeaders] = useState(() => Object.entries(message.headers).map(([name, value]) => `${name}: ${value}`).join('\n'));
+  const [headers, setHeaders] = useState(() =>
+    Object.entries(message.headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\n'),
+  );
   const [body, setBody] = useState(raw.kind === 'text' ? raw.text : '');
   const [target, setTarget] = useState(defaultTarget === 'intake' && !canUseIntake ? '' : defaultTarget);
   const [problem, setProblem] = useState<string | null>(null);
@@ -147,7 +186,14 @@ function EditReplayDialog({ message, defaultTarget, canUseIntake, onClose, onSen
     <FormDialog title="Edit and replay" submitLabel="Send" onClose={onClose} onSubmit={submit}>
       <label>
         Send to
-        <input type="text" value={target} onChange={(e) => setTarget(e.target.value)} placeholder={canUseIntake ? 'intake, or http://localhost:3000/webhook' : 'http://localhost:3000/webhook'} spellCheck={false} aria-describedby={hintId} />
+        <input
+          type="text"
+          value={target}
+          onChange={(e) => setTarget(e.target.value)}
+          placeholder={canUseIntake ? 'intake, or http://localhost:3000/webhook' : 'http://localhost:3000/webhook'}
+          spellCheck={false}
+          aria-describedby={hintId}
+        />
       </label>
       <span id={hintId} className="hint">
         {canUseIntake ? '“intake” sends it to this webhook’s intake on the forwarder; or an http(s) URL.' : 'An http(s) URL.'}

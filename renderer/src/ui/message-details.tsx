@@ -129,7 +129,15 @@ function FullBody({ message }: { message: WebhookFullMessage }) {
 }
 
 /** A refused intake's body is not parsed: what the forwarder kept of it, and where its JSON stops. */
-function RefusedBody({ message, rejected, text }: { message: WebhookFullMessage; rejected: NonNullable<WebhookFullMessage['rejected']>; text: string | undefined }) {
+function RefusedBody({
+  message,
+  rejected,
+  text,
+}: {
+  message: WebhookFullMessage;
+  rejected: NonNullable<WebhookFullMessage['rejected']>;
+  text: string | undefined;
+}) {
   const at = rejected.jsonError;
   return (
     <>
@@ -171,7 +179,9 @@ function SignatureLine({ verdict, archivedAt }: { verdict: SignatureVerdict; arc
   return (
     <p className="signature" data-status={verdict.status}>
       <span className="signature-chip">{label}</span> <span className="muted">{detail}</span>
-      {archivedAt !== undefined && verdict.status !== 'unsigned' && <span className="muted"> Checked now; the file says it arrived {formatFullTime(archivedAt)}.</span>}
+      {archivedAt !== undefined && verdict.status !== 'unsigned' && (
+        <span className="muted"> Checked now; the file says it arrived {formatFullTime(archivedAt)}.</span>
+      )}
     </p>
   );
 }

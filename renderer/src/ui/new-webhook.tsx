@@ -28,12 +28,23 @@ export function NewWebhookButtons() {
   return (
     <div className="new-webhook-buttons">
       {demo && (
-        <button type="button" className="primary" disabled={pending === 'create' || !linked} onClick={() => void webhooks.getState().create({ demo: DEMO_ROUTING })}>
+        <button
+          type="button"
+          className="primary"
+          disabled={pending === 'create' || !linked}
+          onClick={() => void webhooks.getState().create({ demo: DEMO_ROUTING })}
+        >
           Use the demo webhook
         </button>
       )}
       {portal && (
-        <button type="button" className={demo ? undefined : 'primary'} disabled={!signedIn || !linked} aria-describedby={signedIn ? undefined : 'new-webhook-sign-in'} onClick={() => setOpen(true)}>
+        <button
+          type="button"
+          className={demo ? undefined : 'primary'}
+          disabled={!signedIn || !linked}
+          aria-describedby={signedIn ? undefined : 'new-webhook-sign-in'}
+          onClick={() => setOpen(true)}
+        >
           New webhook…
         </button>
       )}
@@ -75,7 +86,13 @@ function NewWebhookDialog({ onClose }: { onClose(): void }) {
   };
 
   return (
-    <FormDialog title="New webhook" submitLabel={pending === 'create' ? 'Creating…' : 'Create webhook'} submitDisabled={pending === 'create'} onClose={onClose} onSubmit={() => void submit()}>
+    <FormDialog
+      title="New webhook"
+      submitLabel={pending === 'create' ? 'Creating…' : 'Create webhook'}
+      submitDisabled={pending === 'create'}
+      onClose={onClose}
+      onSubmit={() => void submit()}
+    >
       <p className="hint">Created in the developer portal with your account; Hubdesk keeps its secret and tap credential, encrypted.</p>
       <label>
         Name
@@ -152,7 +169,8 @@ export function FirstWebhookPanel() {
         <>
           <p>Send requests to</p>
           <p className="intake-url">
-            <code aria-label="Intake URL">{example.url}</code> <CopyButton text={example.url} label="Copy URL" copied="Intake URL copied." failed="Could not copy; select the URL and copy it." />
+            <code aria-label="Intake URL">{example.url}</code>{' '}
+            <CopyButton text={example.url} label="Copy URL" copied="Intake URL copied." failed="Could not copy; select the URL and copy it." />
           </p>
           <p>Try it: paste this in a terminal, and the message appears in the inspector.</p>
           <pre className="first-webhook-curl" aria-label="Example curl command">
@@ -178,7 +196,12 @@ export function GoneWebhookActions({ view, connection }: { view: WebhookView; co
   if (connection.state !== 'refused' || connection.gone !== true) return null;
   return (
     <p className="gone-actions">
-      <button type="button" aria-label={`Create ${view.webhookName ?? view.label ?? view.id} again`} disabled={pending === 'recreate' || !linked} onClick={() => void webhooks.getState().recreate(view.id)}>
+      <button
+        type="button"
+        aria-label={`Create ${view.webhookName ?? view.label ?? view.id} again`}
+        disabled={pending === 'recreate' || !linked}
+        onClick={() => void webhooks.getState().recreate(view.id)}
+      >
         Create it again
       </button>{' '}
       <span className="hint">or remove it.</span>

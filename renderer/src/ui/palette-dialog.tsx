@@ -7,15 +7,7 @@
 import { useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { CapabilityState } from '../../../common/wire';
-import {
-  buildCommands,
-  choiceCommands,
-  entryUnits,
-  type PaletteCommand,
-  type PaletteView,
-  parseNumberEntry,
-  searchCommands,
-} from '../format/command-search';
+import { buildCommands, choiceCommands, entryUnits, type PaletteCommand, type PaletteView, parseNumberEntry, searchCommands } from '../format/command-search';
 import { capabilityWords } from '../format/device-presentation';
 import { formatCapabilityValue } from '../format/format-capability';
 import { ModalDialog } from './modal-dialog';
@@ -24,7 +16,10 @@ import { useLinked, useStores } from './stores-context';
 /** Rows drawn at most: enough to choose from, cheap with a thousand devices. */
 const MAX_ROWS = 50;
 
-type Step = { kind: 'search' } | { kind: 'number'; deviceId: string; deviceName: string; capability: CapabilityState } | { kind: 'choose'; deviceId: string; deviceName: string; capability: CapabilityState };
+type Step =
+  | { kind: 'search' }
+  | { kind: 'number'; deviceId: string; deviceName: string; capability: CapabilityState }
+  | { kind: 'choose'; deviceId: string; deviceName: string; capability: CapabilityState };
 
 export function PaletteDialog({ open, onClose, onView }: { open: boolean; onClose(): void; onView(view: PaletteView): void }) {
   return (
@@ -101,7 +96,13 @@ function PaletteBody({ onClose, onView }: { onClose(): void; onView(view: Palett
   const submitNumber = (target: Extract<Step, { kind: 'number' }>) => {
     const parsed = parseNumberEntry(query, target.capability);
     if (!parsed.ok) return setEntryError(parsed.message);
-    run({ id: 'entry', title: '', detail: '', verb: '', action: { kind: 'set', deviceId: target.deviceId, capabilityId: target.capability.id, value: parsed.value } });
+    run({
+      id: 'entry',
+      title: '',
+      detail: '',
+      verb: '',
+      action: { kind: 'set', deviceId: target.deviceId, capabilityId: target.capability.id, value: parsed.value },
+    });
   };
 
   const onKeyDown = (event: React.KeyboardEvent<HTMLInputElement>) => {
@@ -116,7 +117,14 @@ function PaletteBody({ onClose, onView }: { onClose(): void; onView(view: Palett
       else if (current) run(current);
       return;
     }
-    const moves: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, Home: 0, End: results.length - 1, PageDown: active + 10, PageUp: active - 10 };
+    const moves: Record<string, number> = {
+      ArrowDown: active + 1,
+      ArrowUp: active - 1,
+      Home: 0,
+      End: results.length - 1,
+      PageDown: active + 10,
+      PageUp: active - 10,
+    };
     if (step.kind !== 'number' && event.key in moves && results.length > 0) {
       event.preventDefault();
       setActive(Math.max(0, Math.min(results.length - 1, moves[event.key]!)));
@@ -193,7 +201,11 @@ function PaletteBody({ onClose, onView }: { onClose(): void; onView(view: Palett
         </ul>
       )}
       <p className="palette-status" role="status">
-        {step.kind === 'number' ? 'Enter sets it; Escape goes back.' : results.length === 0 ? `No matches for “${query.trim()}”` : `${results.length === MAX_ROWS ? `The first ${MAX_ROWS}` : results.length} result${results.length === 1 ? '' : 's'}`}
+        {step.kind === 'number'
+          ? 'Enter sets it; Escape goes back.'
+          : results.length === 0
+            ? `No matches for “${query.trim()}”`
+            : `${results.length === MAX_ROWS ? `The first ${MAX_ROWS}` : results.length} result${results.length === 1 ? '' : 's'}`}
       </p>
     </div>
   );

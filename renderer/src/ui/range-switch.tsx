@@ -9,7 +9,15 @@ export const CHART_RANGES: readonly { resolution: InsightsResolution; label: str
   { resolution: 'lastYear', label: 'Year' },
 ];
 
-export function RangeSwitch({ value, onChange, ranges = CHART_RANGES }: { value: InsightsResolution; onChange(resolution: InsightsResolution): void; ranges?: typeof CHART_RANGES }) {
+export function RangeSwitch({
+  value,
+  onChange,
+  ranges = CHART_RANGES,
+}: {
+  value: InsightsResolution;
+  onChange(resolution: InsightsResolution): void;
+  ranges?: typeof CHART_RANGES;
+}) {
   return (
     <div role="group" aria-label="Range" className="segmented range-switch">
       {ranges.map(({ resolution, label }) => (

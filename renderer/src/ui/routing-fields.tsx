@@ -67,7 +67,15 @@ export function RoutingFields({
         <>
           <label>
             Values
-            <input type="text" value={values.keyValues} onChange={(e) => onChange({ keyValues: e.target.value })} placeholder="lamp-1, 42" autoComplete="off" spellCheck={false} {...described(`${prefix}-key-values-hint`)} />
+            <input
+              type="text"
+              value={values.keyValues}
+              onChange={(e) => onChange({ keyValues: e.target.value })}
+              placeholder="lamp-1, 42"
+              autoComplete="off"
+              spellCheck={false}
+              {...described(`${prefix}-key-values-hint`)}
+            />
           </label>
           <span id={`${prefix}-key-values-hint`} className="hint">
             Comma-separated; values that look like plain numbers (42, -2.5) are sent as numbers.
@@ -79,7 +87,11 @@ export function RoutingFields({
   );
 }
 
-export function routingFrom(kind: WebhookRouting['kind'], hubId: string, keyValues: string): { ok: true; value: WebhookRouting } | { ok: false; issue: string } {
+export function routingFrom(
+  kind: WebhookRouting['kind'],
+  hubId: string,
+  keyValues: string,
+): { ok: true; value: WebhookRouting } | { ok: false; issue: string } {
   if (kind === 'hub') return hubId ? { ok: true, value: { kind: 'hub', hubId } } : { ok: false, issue: 'Choose a hub (sign in to see your hubs).' };
   const values = parseKeyValues(keyValues);
   if (values.length === 0) return { ok: false, issue: 'Enter at least one key value.' };

@@ -86,7 +86,9 @@ function DesktopSettings() {
             Start Hubdesk when you log in
           </Toggle>
         )}
-        {!host.tray && !host.launchAtLogin && <p className="hint">The tray icon and starting at login belong to the desktop app; Hubdesk in a browser has neither.</p>}
+        {!host.tray && !host.launchAtLogin && (
+          <p className="hint">The tray icon and starting at login belong to the desktop app; Hubdesk in a browser has neither.</p>
+        )}
       </fieldset>
       <fieldset className="settings-group">
         <legend>Notifications</legend>

@@ -39,6 +39,8 @@ function SignOutSummary() {
   const { hubs, webhooks } = useStores();
   const hubNames = useStore(hubs, (s) => (s.list.status === 'loaded' ? s.list.hubs : undefined))?.map((hub) => hub.name);
   const all = useStore(webhooks, (s) => (s.registrations.status === 'loaded' ? s.registrations.views.length : 0));
-  const forAHub = useStore(webhooks, (s) => (s.registrations.status === 'loaded' ? s.registrations.views.filter((view) => view.routing.kind === 'hub').length : 0));
+  const forAHub = useStore(webhooks, (s) =>
+    s.registrations.status === 'loaded' ? s.registrations.views.filter((view) => view.routing.kind === 'hub').length : 0,
+  );
   return <p>{signOutSummary(hubNames, { all, forAHub })}</p>;
 }

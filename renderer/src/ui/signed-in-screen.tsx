@@ -100,13 +100,7 @@ export function SignedInScreen({ user, view, onView }: { user: UserView; view: A
       <div className="app-body">
         {/* On the Webhooks tab the sidebar is the view tabs alone: the inspector's panes need the width (docs/webhooks-app.md, "Layout"). */}
         {/* Narrow: a rail of the views' icons, or (toggled) the whole sidebar over the content, closed by Escape or a choice. */}
-        <aside
-          id="app-sidebar"
-          className="app-sidebar"
-          aria-label="Sidebar"
-          hidden={!narrow && collapsed}
-          data-view={view}
-        >
+        <aside id="app-sidebar" className="app-sidebar" aria-label="Sidebar" hidden={!narrow && collapsed} data-view={view}>
           <ViewTabs current={view} onChange={showView} vertical />
           {view !== 'webhooks' && (!narrow || drawer) && <HubList onOpen={showHubs} />}
         </aside>

@@ -17,13 +17,13 @@ export function SigningInScreen({ authorizationOrigin }: { authorizationOrigin: 
     <AuthCard>
       {browserFailed ? (
         <p role="status" aria-live="polite">
-          Hubdesk could not open your browser. Open the link below in your browser to sign in at <strong>{authorizationOrigin}</strong>; Hubdesk
-          is waiting for you to finish there.
+          Hubdesk could not open your browser. Open the link below in your browser to sign in at <strong>{authorizationOrigin}</strong>; Hubdesk is waiting for
+          you to finish there.
         </p>
       ) : (
         <p role="status" aria-live="polite">
-          <span className="spinner" aria-hidden="true" /> Hubdesk opened your browser at <strong>{authorizationOrigin}</strong> and is
-          waiting for you to finish signing in there.
+          <span className="spinner" aria-hidden="true" /> Hubdesk opened your browser at <strong>{authorizationOrigin}</strong> and is waiting for you to finish
+          signing in there.
         </p>
       )}
       {url ? <AuthorisationLink url={url} /> : <p className="muted">If no browser window appeared, cancel and sign in again.</p>}

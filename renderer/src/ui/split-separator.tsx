@@ -12,7 +12,15 @@ const STEP = 0.05;
 export function SplitSeparator({ fraction, onChange, label }: { fraction: number; onChange(fraction: number): void; label: string }) {
   const onKeyDown = (event: KeyboardEvent) => {
     const next =
-      event.key === 'ArrowLeft' ? fraction - STEP : event.key === 'ArrowRight' ? fraction + STEP : event.key === 'Home' ? INSPECTOR_SPLIT_MIN : event.key === 'End' ? INSPECTOR_SPLIT_MAX : undefined;
+      event.key === 'ArrowLeft'
+        ? fraction - STEP
+        : event.key === 'ArrowRight'
+          ? fraction + STEP
+          : event.key === 'Home'
+            ? INSPECTOR_SPLIT_MIN
+            : event.key === 'End'
+              ? INSPECTOR_SPLIT_MAX
+              : undefined;
     if (next === undefined) return;
     event.preventDefault();
     onChange(next);

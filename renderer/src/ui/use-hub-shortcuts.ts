@@ -15,7 +15,6 @@ export function isTextField(target: EventTarget | null): boolean {
   return target instanceof HTMLInputElement && TEXT_INPUT_TYPES.has(target.type);
 }
 
-
 /** Installs the shortcut while mounted; `onOpened` runs after a hub was chosen (e.g. to show the Hubs view). */
 export function useHubShortcuts(onOpened: () => void): void {
   const { hubs, openHub } = useStores();

@@ -63,7 +63,15 @@ function EditWebhookDialog({ view, onClose }: { view: WebhookView; onClose(): vo
 
   return (
     <FormDialog title={`Edit ${webhookTitle(view)}`} submitLabel="Save" submitDisabled={pending === 'edit'} onClose={onClose} onSubmit={() => void submit()}>
-      <RoutingFields values={fields} hubOptions={hubChoices} chosenHub={chosenHub} onChange={change} described={(hint) => described('routing', hint)} problem={problem('routing')} prefix="edit-webhook" />
+      <RoutingFields
+        values={fields}
+        hubOptions={hubChoices}
+        chosenHub={chosenHub}
+        onChange={change}
+        described={(hint) => described('routing', hint)}
+        problem={problem('routing')}
+        prefix="edit-webhook"
+      />
       <fieldset>
         <legend>Signing secret: {view.hasSigningSecret ? 'set' : 'not set'}</legend>
         <label className="inline">
@@ -83,14 +91,28 @@ function EditWebhookDialog({ view, onClose }: { view: WebhookView; onClose(): vo
         {fields.signing === 'replace' && (
           <label>
             New signing secret
-            <input type="password" value={fields.signingSecret} onChange={(e) => change({ signingSecret: e.target.value })} autoComplete="off" maxLength={512} {...described('signingSecret')} />
+            <input
+              type="password"
+              value={fields.signingSecret}
+              onChange={(e) => change({ signingSecret: e.target.value })}
+              autoComplete="off"
+              maxLength={512}
+              {...described('signingSecret')}
+            />
           </label>
         )}
         {problem('signingSecret')}
       </fieldset>
       <label>
         Forward to (optional)
-        <input value={fields.forwardTo} onChange={(e) => change({ forwardTo: e.target.value })} placeholder="http://127.0.0.1:3000/hook" autoComplete="off" spellCheck={false} {...described('forwardTo', 'edit-webhook-forward-hint')} />
+        <input
+          value={fields.forwardTo}
+          onChange={(e) => change({ forwardTo: e.target.value })}
+          placeholder="http://127.0.0.1:3000/hook"
+          autoComplete="off"
+          spellCheck={false}
+          {...described('forwardTo', 'edit-webhook-forward-hint')}
+        />
       </label>
       {problem('forwardTo')}
       <span id="edit-webhook-forward-hint" className="hint">
@@ -113,5 +135,8 @@ function check(fields: Fields, hubId: string, id: string): { problems: Problems<
   if (forwardProblem !== undefined) problems.forwardTo = forwardProblem;
   if (Object.keys(problems).length > 0 || !routing.ok) return { problems };
   const signingSecret = fields.signing === 'keep' ? undefined : fields.signing === 'clear' ? null : signing;
-  return { problems, result: { id, routing: routing.value, forwardTo: forwardTo === '' ? null : forwardTo, ...(signingSecret !== undefined && { signingSecret }) } };
+  return {
+    problems,
+    result: { id, routing: routing.value, forwardTo: forwardTo === '' ? null : forwardTo, ...(signingSecret !== undefined && { signingSecret }) },
+  };
 }

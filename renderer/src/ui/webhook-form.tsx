@@ -59,12 +59,27 @@ function AddWebhookDialog({ onClose }: { onClose(): void }) {
     <FormDialog title="Add a webhook" submitLabel="Add webhook" submitDisabled={pending === 'add'} onClose={onClose} onSubmit={() => void submit()}>
       <label>
         Webhook ID
-        <input type="text" value={fields.id} onChange={(e) => change({ id: e.target.value })} autoComplete="off" spellCheck={false} maxLength={200} {...described('id')} />
+        <input
+          type="text"
+          value={fields.id}
+          onChange={(e) => change({ id: e.target.value })}
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={200}
+          {...described('id')}
+        />
       </label>
       {problem('id')}
       <label>
         Webhook secret
-        <input type="password" value={fields.secret} onChange={(e) => change({ secret: e.target.value })} autoComplete="off" maxLength={512} {...described('secret')} />
+        <input
+          type="password"
+          value={fields.secret}
+          onChange={(e) => change({ secret: e.target.value })}
+          autoComplete="off"
+          maxLength={512}
+          {...described('secret')}
+        />
       </label>
       {problem('secret')}
       <label>
@@ -84,13 +99,28 @@ function AddWebhookDialog({ onClose }: { onClose(): void }) {
       </span>
       <label>
         Signing secret (optional)
-        <input type="password" value={fields.signingSecret} onChange={(e) => change({ signingSecret: e.target.value })} autoComplete="off" maxLength={512} {...described('signingSecret', 'signing-secret-hint')} />
+        <input
+          type="password"
+          value={fields.signingSecret}
+          onChange={(e) => change({ signingSecret: e.target.value })}
+          autoComplete="off"
+          maxLength={512}
+          {...described('signingSecret', 'signing-secret-hint')}
+        />
       </label>
       {problem('signingSecret')}
       <span id="signing-secret-hint" className="hint">
         The secret the sending service signs with (Standard Webhooks whsec_…, GitHub, Stripe or Slack): each message&apos;s signature is then checked.
       </span>
-      <RoutingFields values={fields} hubOptions={hubOptions} chosenHub={chosenHub} onChange={change} described={(hint) => described('routing', hint)} problem={problem('routing')} prefix="add-webhook" />
+      <RoutingFields
+        values={fields}
+        hubOptions={hubOptions}
+        chosenHub={chosenHub}
+        onChange={change}
+        described={(hint) => described('routing', hint)}
+        problem={problem('routing')}
+        prefix="add-webhook"
+      />
       {answer}
     </FormDialog>
   );
@@ -102,12 +132,17 @@ function check(fields: Fields, hubId: string): { problems: Problems<FieldName>; 
   const id = fields.id.trim();
   const tap = fields.tapCredential.trim();
   const signing = fields.signingSecret.trim();
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(id)) problems.id = id === '' ? 'Enter the webhook ID the developer portal shows.' : 'The webhook ID is 1–200 letters, digits, "-" or "_".';
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(id))
+    problems.id = id === '' ? 'Enter the webhook ID the developer portal shows.' : 'The webhook ID is 1–200 letters, digits, "-" or "_".';
   if (fields.secret.length < 8) problems.secret = fields.secret === '' ? 'Enter the webhook secret.' : 'The webhook secret is at least 8 characters.';
-  if (tap !== '' && !TAP_CREDENTIAL_PATTERN.test(tap)) problems.tapCredential = 'The tap credential is "tc_…", a dot and its secret, as the developer portal shows it.';
+  if (tap !== '' && !TAP_CREDENTIAL_PATTERN.test(tap))
+    problems.tapCredential = 'The tap credential is "tc_…", a dot and its secret, as the developer portal shows it.';
   if (signing.length > 512) problems.signingSecret = 'The signing secret is at most 512 characters.';
   const routing = routingFrom(fields.kind, hubId, fields.keyValues);
   if (!routing.ok) problems.routing = routing.issue;
   if (Object.keys(problems).length > 0 || !routing.ok) return { problems };
-  return { problems, result: { id, secret: fields.secret, routing: routing.value, ...(tap !== '' && { tapCredential: tap }), ...(signing !== '' && { signingSecret: signing }) } };
+  return {
+    problems,
+    result: { id, secret: fields.secret, routing: routing.value, ...(tap !== '' && { tapCredential: tap }), ...(signing !== '' && { signingSecret: signing }) },
+  };
 }

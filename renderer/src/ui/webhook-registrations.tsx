@@ -42,12 +42,19 @@ export function WebhookRegistrations() {
                   <p className="webhook-title">{title}</p>
                   {subtitle !== null && <p className="muted webhook-id">{subtitle}</p>}
                   <p className="muted">{routingLabel(view.routing, view.routing.kind === 'hub' ? hubName(view.routing.hubId) : undefined)}</p>
-                  <p className="muted">{view.hasTapCredential ? 'Tap credential set: routing decisions shown' : 'No tap credential: this app’s deliveries only'}</p>
+                  <p className="muted">
+                    {view.hasTapCredential ? 'Tap credential set: routing decisions shown' : 'No tap credential: this app’s deliveries only'}
+                  </p>
                   <p className="muted">{view.hasSigningSecret ? 'Signing secret set: signatures checked' : 'No signing secret: signatures not checked'}</p>
                   {view.intakeUrl !== null && (
                     <p className="intake-url">
                       <code aria-label={`Intake URL of ${title}`}>{routedIntakeUrl(view.intakeUrl, view.routing)}</code>{' '}
-                      <CopyButton text={routedIntakeUrl(view.intakeUrl, view.routing)} label="Copy URL" copied="Intake URL copied." failed="Could not copy; select the URL and copy it." />
+                      <CopyButton
+                        text={routedIntakeUrl(view.intakeUrl, view.routing)}
+                        label="Copy URL"
+                        copied="Intake URL copied."
+                        failed="Could not copy; select the URL and copy it."
+                      />
                     </p>
                   )}
                   <ForwardToLine view={view} />
@@ -136,8 +143,8 @@ function FirstWebhook() {
 function TapCredentialNotice() {
   return (
     <p className="hint" role="note" aria-label="About tap credentials">
-      Without a tap credential the inspector shows only the messages delivered to this app. The routing decisions and other hubs&apos; traffic need the
-      webhook owner&apos;s tap credential: create one in the developer portal (&ldquo;New tap credential&rdquo;) and add the webhook again with it.
+      Without a tap credential the inspector shows only the messages delivered to this app. The routing decisions and other hubs&apos; traffic need the webhook
+      owner&apos;s tap credential: create one in the developer portal (&ldquo;New tap credential&rdquo;) and add the webhook again with it.
     </p>
   );
 }

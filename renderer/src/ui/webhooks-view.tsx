@@ -68,7 +68,9 @@ function Inspector({ wide }: { wide: boolean }) {
   const connected = useStore(webhooks, (s) => countInState(s, 'connected'));
   const notResponding = useStore(webhooks, (s) => countInState(s, 'not-responding'));
   const selected = selectedKey === null ? undefined : entries.find((entry) => entryKey(entry) === selectedKey);
-  const intakeUrl = useStore(webhooks, (s) => (s.registrations.status === 'loaded' && selected ? (s.registrations.views.find((view) => view.id === selected.webhookId)?.intakeUrl ?? null) : null));
+  const intakeUrl = useStore(webhooks, (s) =>
+    s.registrations.status === 'loaded' && selected ? (s.registrations.views.find((view) => view.id === selected.webhookId)?.intakeUrl ?? null) : null,
+  );
   const state = webhooks.getState();
 
   // Narrow: the details are read in place of the list, until Back.
@@ -114,7 +116,11 @@ function Inspector({ wide }: { wide: boolean }) {
     <section className="inspector" aria-labelledby="inspector-title" data-showing={showingDetails ? 'details' : 'list'}>
       <div className="inspector-toolbar">
         <h2 id="inspector-title">Inspector</h2>
-        <p className="connection" data-state={total === 0 ? 'none' : connected === total ? 'connected' : connected + notResponding === total ? 'not-responding' : 'reconnecting'} role="status">
+        <p
+          className="connection"
+          data-state={total === 0 ? 'none' : connected === total ? 'connected' : connected + notResponding === total ? 'not-responding' : 'reconnecting'}
+          role="status"
+        >
           <span className="connection-dot" aria-hidden="true" />
           {total === 0 ? 'No webhooks' : `${connected} of ${total} connected${notResponding > 0 ? `, ${notResponding} not responding` : ''}`}
         </p>
@@ -137,8 +143,18 @@ function Inspector({ wide }: { wide: boolean }) {
       </div>
       <InspectorFilters searchRef={searchRef} />
       <div className="inspector-body" style={{ '--split': `${split * 100}%` } as CSSProperties}>
-        <InspectorList ref={listRef} entries={entries} listed={listed} selectedKey={selectedKey} onSelect={(key) => state.select(key)} onOpen={open} pageScroll={!wide} />
-        {wide && <SplitSeparator fraction={split} onChange={(fraction) => preferences.getState().setInspectorSplit(fraction)} label="Resize the message list" />}
+        <InspectorList
+          ref={listRef}
+          entries={entries}
+          listed={listed}
+          selectedKey={selectedKey}
+          onSelect={(key) => state.select(key)}
+          onOpen={open}
+          pageScroll={!wide}
+        />
+        {wide && (
+          <SplitSeparator fraction={split} onChange={(fraction) => preferences.getState().setInspectorSplit(fraction)} label="Resize the message list" />
+        )}
         <MessageDetails
           ref={detailsRef}
           entry={selected}

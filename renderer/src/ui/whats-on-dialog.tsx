@@ -31,7 +31,9 @@ export function WhatsOnDialog({ hubName, onClose }: { hubName: string; onClose()
         </button>
       </div>
       <p role="status" className="muted">
-        {active.length === 0 ? 'Everything is off, closed and locked.' : `${active.length} ${active.length === 1 ? 'device' : 'devices'} on, open or unlocked now.`}
+        {active.length === 0
+          ? 'Everything is off, closed and locked.'
+          : `${active.length} ${active.length === 1 ? 'device' : 'devices'} on, open or unlocked now.`}
       </p>
       {classes.length > 0 && (
         <div className="whats-on-classes">

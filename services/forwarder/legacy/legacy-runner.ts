@@ -144,7 +144,10 @@ function sandboxJob(source: string, webhook: WebhookData, registrations: readonl
   try {
     return {
       source,
-      webhookJson: webhook.bodyJson === undefined ? JSON.stringify({ headers: webhook.headers, query: webhook.query, body: webhook.body }) : webhookDataJson(webhook.headers, webhook.query, webhook.bodyJson),
+      webhookJson:
+        webhook.bodyJson === undefined
+          ? JSON.stringify({ headers: webhook.headers, query: webhook.query, body: webhook.body })
+          : webhookDataJson(webhook.headers, webhook.query, webhook.bodyJson),
       dataJson: JSON.stringify(registrations.map((registration) => registration.data ?? null)),
     };
   } catch {
@@ -152,11 +155,7 @@ function sandboxJob(source: string, webhook: WebhookData, registrations: readonl
   }
 }
 
-function toOutcome(
-  answer: PoolAnswer,
-  registrations: readonly LegacyRegistration[],
-  limits: { answerWithinMs: number; queue: QueueLimits },
-): LegacyOutcome {
+function toOutcome(answer: PoolAnswer, registrations: readonly LegacyRegistration[], limits: { answerWithinMs: number; queue: QueueLimits }): LegacyOutcome {
   const { queue } = limits;
   switch (answer.kind) {
     case 'key-full':
@@ -177,7 +176,6 @@ function toOutcome(
 function busyMessage(queue: QueueLimits): string {
   return `the forwarder's queue for legacy functions is full (at most ${queue.items} requests and ${queue.bytes} bytes wait); retry later`;
 }
-
 
 function queueFullMessage(queue: QueueLimits): string {
   return `this webhook's queue for its legacy function is full (at most ${queue.itemsPerKey} requests and ${queue.bytesPerKey} bytes wait); retry later`;

@@ -125,10 +125,16 @@ function runEntry(sandbox, limits, job) {
  */
 function classifyDriverFailure(context, error) {
   const isNull = context.sameValue(error, context.null);
-  const message = isNull || context.typeof(error) !== 'object' ? undefined : context.getProp(error, 'message').consume((handle) => (context.typeof(handle) === 'string' ? context.getString(handle) : undefined));
-  if (isNull || message === 'out of memory') return { status: 'error', error: 'memory', message: 'the sandbox could not start: its memory limit is too small for the driver' };
-  if (message === 'stack overflow') return { status: 'error', error: 'memory', message: 'the sandbox could not start: its stack limit is too small for the driver' };
-  if (message === 'interrupted') return { status: 'error', error: 'timeout', message: 'the sandbox could not start: the driver was interrupted by the deadline' };
+  const message =
+    isNull || context.typeof(error) !== 'object'
+      ? undefined
+      : context.getProp(error, 'message').consume((handle) => (context.typeof(handle) === 'string' ? context.getString(handle) : undefined));
+  if (isNull || message === 'out of memory')
+    return { status: 'error', error: 'memory', message: 'the sandbox could not start: its memory limit is too small for the driver' };
+  if (message === 'stack overflow')
+    return { status: 'error', error: 'memory', message: 'the sandbox could not start: its stack limit is too small for the driver' };
+  if (message === 'interrupted')
+    return { status: 'error', error: 'timeout', message: 'the sandbox could not start: the driver was interrupted by the deadline' };
   return crashed(`the sandbox could not start: ${message ?? 'the driver failed'}`.slice(0, MAX_MESSAGE));
 }
 

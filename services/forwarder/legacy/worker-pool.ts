@@ -178,7 +178,12 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       const due = begunAt === undefined ? postedAt + startWithinMs : begunAt + options.answerWithinMs;
       if (now < due) return void (slot.watchdog = setTimeout(check, due - now));
       // The sandbox's own deadline did not stop it (e.g. a long native builtin), or it never began: replace the worker.
-      finish(slot, begunAt === undefined ? { kind: 'crashed', reason: `the sandbox worker did not begin the job within ${startWithinMs} ms; worker replaced` } : { kind: 'timeout' });
+      finish(
+        slot,
+        begunAt === undefined
+          ? { kind: 'crashed', reason: `the sandbox worker did not begin the job within ${startWithinMs} ms; worker replaced` }
+          : { kind: 'timeout' },
+      );
       slot.worker = undefined;
       terminate(worker);
       spawn(slot);

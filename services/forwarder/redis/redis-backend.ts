@@ -197,7 +197,8 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   const beAlive = () =>
     sideScripts.alive(instance, ALIVE_MS, [...connected.keys()]).then(
       (reclaimed) => {
-        if (reclaimed.length > 0) logger.warn('forwarder: this instance was swept as gone while alive; its listeners are taken back', { listeners: reclaimed.length });
+        if (reclaimed.length > 0)
+          logger.warn('forwarder: this instance was swept as gone while alive; its listeners are taken back', { listeners: reclaimed.length });
         for (const key of reclaimed) {
           const listener = connected.get(key);
           if (listener) void read(listener);
@@ -222,7 +223,8 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
     for (const [key, count] of lost) {
       const before = lostCounts.get(key) ?? 0;
       lostCounts.set(key, before + count);
-      if (worthReporting(before, before + count)) logger.warn('forwarder: a listener stream is over its caps or the budget; oldest messages dropped', { slot: key, dropped: before + count });
+      if (worthReporting(before, before + count))
+        logger.warn('forwarder: a listener stream is over its caps or the budget; oldest messages dropped', { slot: key, dropped: before + count });
     }
   };
 
@@ -266,20 +268,25 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
     for (const part of scriptParts(batch, ({ intake }) => intakeBytes(intake), { items: MAX_INTAKES_PER_SCRIPT, bytes: MAX_SCRIPT_BYTES })) {
       const caps = { instance, time: timeText(now()), countCap: options.countCap, byteCap: options.byteCap, budget: options.budget };
       unanswered.set(part, performance.now());
-      scripts.intake(part.map(({ intake }) => intake), caps).then(
-        ({ stored, lost }) => {
-          lastAnswer = performance.now();
-          if (!unanswered.delete(part)) return; // already failed as stalled: its requests were answered 503
-          unreachable = false;
-          if (lost.length > 0) reportLost(lost);
-          part.forEach(({ stored: done }, i) => done(stored[i]!));
-        },
-        (error: unknown) => {
-          if (!unanswered.delete(part)) return;
-          if (!(error instanceof ReplyError)) unreachable = true;
-          part.forEach(({ failed }) => failed(error));
-        },
-      );
+      scripts
+        .intake(
+          part.map(({ intake }) => intake),
+          caps,
+        )
+        .then(
+          ({ stored, lost }) => {
+            lastAnswer = performance.now();
+            if (!unanswered.delete(part)) return; // already failed as stalled: its requests were answered 503
+            unreachable = false;
+            if (lost.length > 0) reportLost(lost);
+            part.forEach(({ stored: done }, i) => done(stored[i]!));
+          },
+          (error: unknown) => {
+            if (!unanswered.delete(part)) return;
+            if (!(error instanceof ReplyError)) unreachable = true;
+            part.forEach(({ failed }) => failed(error));
+          },
+        );
     }
   };
   // One timer for all intakes rather than ioredis's commandTimeout, which arms a timer per command: that
@@ -322,7 +329,15 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
         if (connected.get(key) === listener) connected.delete(key);
         if (previous && connected.get(key) === undefined) connected.set(key, previous);
       };
-      const record: SlotRecord = { webhookId: webhook.id, ownerId: webhook.ownerId, listenerId, hubId: registration.hubId, data: registration.data, keys: [...registration.keys], rawBodyOnly: registration.rawBodyOnly ?? false };
+      const record: SlotRecord = {
+        webhookId: webhook.id,
+        ownerId: webhook.ownerId,
+        listenerId,
+        hubId: registration.hubId,
+        data: registration.data,
+        keys: [...registration.keys],
+        rawBodyOnly: registration.rawBodyOnly ?? false,
+      };
       const sequence = resumeAfter === undefined ? undefined : sequenceOf(resumeAfter);
       try {
         const registered = await scripts.register(key, {
@@ -457,7 +472,9 @@ export function aroundIdText(received: Received, withBody: boolean): [string, st
 function parsePublishedTap(text: string): PublishedTap | undefined {
   try {
     const parsed = JSON.parse(text) as Partial<PublishedTap>;
-    return parsed && typeof parsed.message?.id === 'string' && typeof parsed.summary === 'object' && parsed.summary !== null ? (parsed as PublishedTap) : undefined;
+    return parsed && typeof parsed.message?.id === 'string' && typeof parsed.summary === 'object' && parsed.summary !== null
+      ? (parsed as PublishedTap)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -121,7 +121,9 @@ export class RedisMirror {
     while (!this.closed) {
       try {
         if (!this.loaded) await this.load();
-        const reply = (await this.reader.xread('COUNT', CHANGES_READ_COUNT, 'BLOCK', 0, 'STREAMS', KEYS.changes, this.applied)) as Array<[string, Array<[string, string[]]>]> | null;
+        const reply = (await this.reader.xread('COUNT', CHANGES_READ_COUNT, 'BLOCK', 0, 'STREAMS', KEYS.changes, this.applied)) as Array<
+          [string, Array<[string, string[]]>]
+        > | null;
         for (const [, entries] of reply ?? []) await this.applyChanges(entries);
         this.settleWaiters();
         if (failing) this.logger.info('forwarder: following Redis again');
@@ -137,7 +139,13 @@ export class RedisMirror {
   }
 
   private async load(): Promise<void> {
-    const replies = await this.redis.multi().xrevrange(KEYS.changes, '+', '-', 'COUNT', 1).hgetall(KEYS.webhooks).hgetall(KEYS.slots).smembers(KEYS.tapped).exec();
+    const replies = await this.redis
+      .multi()
+      .xrevrange(KEYS.changes, '+', '-', 'COUNT', 1)
+      .hgetall(KEYS.webhooks)
+      .hgetall(KEYS.slots)
+      .smembers(KEYS.tapped)
+      .exec();
     const [head, webhooks, slots, tapped] = (replies ?? []).map(([error, value]) => {
       if (error) throw error;
       return value;
@@ -254,7 +262,11 @@ function changeOf(fields: string[]): Change {
   };
   const kind = field('k');
   const number = Number(field('n'));
-  return { kind: kind === 'webhook' || kind === 'slot' || kind === 'taps' ? kind : undefined, subject: field('s'), number: field('n') !== '' && Number.isSafeInteger(number) ? number : undefined };
+  return {
+    kind: kind === 'webhook' || kind === 'slot' || kind === 'taps' ? kind : undefined,
+    subject: field('s'),
+    number: field('n') !== '' && Number.isSafeInteger(number) ? number : undefined,
+  };
 }
 
 /** `fw:q:["<webhookId>","<listenerId>"]` → its two ids, or undefined. */

@@ -9,7 +9,17 @@
  * as few as they can: counts come from the replies of the writes (INCRBY, ZINCRBY), not from reads after.
  */
 import type { Redis } from 'ioredis';
-import { ALIVE_PREFIX, CHANGES_MAX_LENGTH, KEYS, MAX_SLOT_KEY_BYTES, MAX_SLOT_RECORD_BYTES, ownerSlotsKey, tapsKey, WAKE_PREFIX, webhookSlotsKey } from './redis-keys';
+import {
+  ALIVE_PREFIX,
+  CHANGES_MAX_LENGTH,
+  KEYS,
+  MAX_SLOT_KEY_BYTES,
+  MAX_SLOT_RECORD_BYTES,
+  ownerSlotsKey,
+  tapsKey,
+  WAKE_PREFIX,
+  webhookSlotsKey,
+} from './redis-keys';
 
 const COMMON = `
 local queueBytes, pendingBytes = '${KEYS.queueBytes}', '${KEYS.pendingBytes}'
@@ -261,7 +271,17 @@ for _, queue in ipairs(redis.call('ZRANGE', '${KEYS.queueBytes}', 0, -1)) do mes
 return { messages, tonumber(redis.call('GET', '${KEYS.pendingBytes}') or '0') }
 `;
 
-const SCRIPTS = { fwAlive: ALIVE, fwIntake: INTAKE, fwAcknowledge: ACKNOWLEDGE, fwRegister: REGISTER, fwRelease: RELEASE, fwTap: TAP, fwSweep: SWEEP, fwPutWebhook: PUT_WEBHOOK, fwPending: PENDING };
+const SCRIPTS = {
+  fwAlive: ALIVE,
+  fwIntake: INTAKE,
+  fwAcknowledge: ACKNOWLEDGE,
+  fwRegister: REGISTER,
+  fwRelease: RELEASE,
+  fwTap: TAP,
+  fwSweep: SWEEP,
+  fwPutWebhook: PUT_WEBHOOK,
+  fwPending: PENDING,
+};
 type ScriptName = keyof typeof SCRIPTS;
 
 /** One intake for the INTAKE script: its target queues, the frame around the id in both forms, and each target's form. */
@@ -293,10 +313,29 @@ export class ForwarderScripts {
 
   /** The message's id, and the queues that lost messages to their caps or the budget (with how many). */
   /** Stores the intakes in order (one script); each one's id, whether a tap of its webhook is open, and the entry before it in each target queue. */
-  async intake(intakes: readonly IntakeToStore[], args: { instance: string; time: string; countCap: number; byteCap: number; budget: number }): Promise<{ stored: StoredIntake[]; lost: Array<[string, number]> }> {
+  async intake(
+    intakes: readonly IntakeToStore[],
+    args: { instance: string; time: string; countCap: number; byteCap: number; budget: number },
+  ): Promise<{ stored: StoredIntake[]; lost: Array<[string, number]> }> {
     const keys = intakes.flatMap((intake) => intake.queues);
-    const perIntake = intakes.flatMap(({ webhookId, forms: [[prefix1, suffix1], [prefix2, suffix2]], queues, formOf }) => [webhookId, prefix1, suffix1, prefix2, suffix2, queues.length, ...formOf]);
-    const [replies, dropped] = (await this.run('fwIntake', keys, [args.time, args.countCap, args.byteCap, args.budget, args.instance, intakes.length, ...perIntake])) as [Array<[string, number, string[]]>, Array<string | number>];
+    const perIntake = intakes.flatMap(({ webhookId, forms: [[prefix1, suffix1], [prefix2, suffix2]], queues, formOf }) => [
+      webhookId,
+      prefix1,
+      suffix1,
+      prefix2,
+      suffix2,
+      queues.length,
+      ...formOf,
+    ]);
+    const [replies, dropped] = (await this.run('fwIntake', keys, [
+      args.time,
+      args.countCap,
+      args.byteCap,
+      args.budget,
+      args.instance,
+      intakes.length,
+      ...perIntake,
+    ])) as [Array<[string, number, string[]]>, Array<string | number>];
     const lost: Array<[string, number]> = [];
     for (let i = 0; i < dropped.length; i += 2) lost.push([String(dropped[i]), Number(dropped[i + 1])]);
     return { stored: replies.map(([id, tapped, before]) => ({ id, tapped: tapped === 1, before })), lost };
@@ -307,8 +346,23 @@ export class ForwarderScripts {
     return Number(await this.run('fwAcknowledge', [queue], entries));
   }
 
-  async register(queue: string, args: { record: string; webhookId: string; ownerId: string; maxPerWebhook: number; maxPerOwner: number; instance: string; resumeAfterEntry: string | undefined }): Promise<{ refused: string } | { version: string; waiting: number }> {
-    const reply = (await this.run('fwRegister', [queue], [args.record, args.webhookId, args.ownerId, args.maxPerWebhook, args.maxPerOwner, args.instance, args.resumeAfterEntry ?? ''])) as Array<string | number>;
+  async register(
+    queue: string,
+    args: {
+      record: string;
+      webhookId: string;
+      ownerId: string;
+      maxPerWebhook: number;
+      maxPerOwner: number;
+      instance: string;
+      resumeAfterEntry: string | undefined;
+    },
+  ): Promise<{ refused: string } | { version: string; waiting: number }> {
+    const reply = (await this.run(
+      'fwRegister',
+      [queue],
+      [args.record, args.webhookId, args.ownerId, args.maxPerWebhook, args.maxPerOwner, args.instance, args.resumeAfterEntry ?? ''],
+    )) as Array<string | number>;
     return reply[0] === 'refused' ? { refused: String(reply[1]) } : { version: String(reply[1]), waiting: Number(reply[2]) };
   }
 

@@ -34,7 +34,9 @@ export type History = (emit: Emit) => void;
 
 /** The device's profile by its id: the ids of demo devices derive from their seed keys. */
 const PROFILE_BY_ID = new Map<string, DeviceProfile>(
-  Object.entries(DEMO_PROFILES).flatMap(([kind, profiles]) => Object.entries(profiles).map(([key, profile]) => [stableId(`${kind as DemoHomeKind}/device/${key}`), profile] as const)),
+  Object.entries(DEMO_PROFILES).flatMap(([kind, profiles]) =>
+    Object.entries(profiles).map(([key, profile]) => [stableId(`${kind as DemoHomeKind}/device/${key}`), profile] as const),
+  ),
 );
 
 /** The first instant of the backfill of a hub started at `start`. */
@@ -108,7 +110,10 @@ class Grid {
   readonly from: number;
   private readonly count: number;
 
-  constructor(from: number, readonly start: number) {
+  constructor(
+    from: number,
+    readonly start: number,
+  ) {
     this.from = from;
     this.count = Math.ceil((start - from) / GRID_MS);
   }

@@ -56,19 +56,95 @@ export const DEMO_PROFILES: Record<DemoHomeKind, Record<string, DeviceProfile>> 
     'living-thermostat': { heating: { dayFrom: 6.5, dayTo: 22.5, setbackC: 3 } },
     'living-speaker': {},
     'living-blinds': {},
-    'kitchen-spots': { use: { intervals: [[6.5, 7.75], [17.5, 21]], jitterMin: 20 } },
-    'kitchen-coffee': { use: { intervals: [[6.75, 6.917], [13, 13.083]], jitterMin: 15, chance: 0.9 }, drawW: 1450 },
+    'kitchen-spots': {
+      use: {
+        intervals: [
+          [6.5, 7.75],
+          [17.5, 21],
+        ],
+        jitterMin: 20,
+      },
+    },
+    'kitchen-coffee': {
+      use: {
+        intervals: [
+          [6.75, 6.917],
+          [13, 13.083],
+        ],
+        jitterMin: 15,
+        chance: 0.9,
+      },
+      drawW: 1450,
+    },
     'kitchen-motion': {
-      trips: { alarm_motion: { chance: byHour([[6, 9, 0.5], [11.5, 14, 0.3], [17, 22.5, 0.6], [0, 6, 0.01], [22.5, 24, 0.05]], 0.12), seconds: [45, 200] } },
+      trips: {
+        alarm_motion: {
+          chance: byHour(
+            [
+              [6, 9, 0.5],
+              [11.5, 14, 0.3],
+              [17, 22.5, 0.6],
+              [0, 6, 0.01],
+              [22.5, 24, 0.05],
+            ],
+            0.12,
+          ),
+          seconds: [45, 200],
+        },
+      },
       waves: { measure_luminance: (time, seed) => 20 + 600 * daylight(time) * (0.6 + 0.4 * drift(seed, time, DAY)) },
     },
     'kitchen-smoke': {},
     'kitchen-leak': {},
-    'hallway-lock': { closedExcept: { capabilityId: 'locked', open: { intervals: [[7.917, 8], [17.5, 17.667]], jitterMin: 20 } } },
+    'hallway-lock': {
+      closedExcept: {
+        capabilityId: 'locked',
+        open: {
+          intervals: [
+            [7.917, 8],
+            [17.5, 17.667],
+          ],
+          jitterMin: 20,
+        },
+      },
+    },
     'hallway-doorbell': { trips: { alarm_generic: { chance: byHour([[10, 19, 0.012]], 0), seconds: [4, 12] } } },
-    'hallway-light': { use: { intervals: [[6.75, 7.25], [18, 23]], jitterMin: 30, chance: 0.8 } },
-    'hallway-door-sensor': { trips: { alarm_contact: { chance: byHour([[7, 9, 0.15], [16, 20, 0.12], [0, 6, 0.002], [22, 24, 0.01]], 0.04), seconds: [15, 110] } } },
-    'bedroom-bedside': { use: { intervals: [[22, 23.25], [6.5, 7]], jitterMin: 25, chance: 0.9 } },
+    'hallway-light': {
+      use: {
+        intervals: [
+          [6.75, 7.25],
+          [18, 23],
+        ],
+        jitterMin: 30,
+        chance: 0.8,
+      },
+    },
+    'hallway-door-sensor': {
+      trips: {
+        alarm_contact: {
+          chance: byHour(
+            [
+              [7, 9, 0.15],
+              [16, 20, 0.12],
+              [0, 6, 0.002],
+              [22, 24, 0.01],
+            ],
+            0.04,
+          ),
+          seconds: [15, 110],
+        },
+      },
+    },
+    'bedroom-bedside': {
+      use: {
+        intervals: [
+          [22, 23.25],
+          [6.5, 7],
+        ],
+        jitterMin: 25,
+        chance: 0.9,
+      },
+    },
     'bedroom-thermostat': { heating: { dayFrom: 7, dayTo: 21.5, setbackC: 3 } },
     'bedroom-fan': {},
     'bedroom-curtains': {},
@@ -78,7 +154,15 @@ export const DEMO_PROFILES: Record<DemoHomeKind, Record<string, DeviceProfile>> 
         measure_humidity: (time, seed) => 52 + 30 * showers(time) + 8 * drift(seed, time, DAY),
       },
     },
-    'bathroom-towel-rail': { use: { intervals: [[6, 9], [18, 22]], jitterMin: 15 } },
+    'bathroom-towel-rail': {
+      use: {
+        intervals: [
+          [6, 9],
+          [18, 22],
+        ],
+        jitterMin: 15,
+      },
+    },
     'office-desk-lamp': { use: { intervals: [[8.5, 17]], jitterMin: 30, days: 'weekdays' } },
     'office-air': {
       waves: {
@@ -87,10 +171,33 @@ export const DEMO_PROFILES: Record<DemoHomeKind, Record<string, DeviceProfile>> 
         measure_humidity: (time, seed) => 38 + 10 * summer(time) + 6 * drift(seed, time, DAY),
       },
     },
-    'office-printer': { use: { intervals: [[9, 9.25], [14, 14.167]], jitterMin: 30, chance: 0.4, days: 'weekdays' }, drawW: 22 },
+    'office-printer': {
+      use: {
+        intervals: [
+          [9, 9.25],
+          [14, 14.167],
+        ],
+        jitterMin: 30,
+        chance: 0.4,
+        days: 'weekdays',
+      },
+      drawW: 22,
+    },
     'garden-lights': { use: { intervals: [[19, 24]], jitterMin: 30 } },
     'garden-sprinkler': {},
-    'garage-door': { closedExcept: { capabilityId: 'garagedoor_closed', open: { intervals: [[7.667, 7.75], [17.583, 17.667]], jitterMin: 20, days: 'weekdays' } } },
+    'garage-door': {
+      closedExcept: {
+        capabilityId: 'garagedoor_closed',
+        open: {
+          intervals: [
+            [7.667, 7.75],
+            [17.583, 17.667],
+          ],
+          jitterMin: 20,
+          days: 'weekdays',
+        },
+      },
+    },
     'garage-charger': { use: { intervals: [[0.5, 4.5]], jitterMin: 30, chance: 0.45 } },
   },
   cabin: {
@@ -103,7 +210,8 @@ export const DEMO_PROFILES: Record<DemoHomeKind, Record<string, DeviceProfile>> 
     'outside-porch': { use: { intervals: [[18, 23]], jitterMin: 30, days: 'weekends', chance: 0.5 } },
     'outside-weather': {
       waves: {
-        measure_temperature: (time, seed) => -4 + 20 * summer(time) + 3 * Math.sin((2 * Math.PI * (hourOfDay(time) - 9)) / 24) + 6 * (drift(seed, time, 2 * DAY) - 0.5),
+        measure_temperature: (time, seed) =>
+          -4 + 20 * summer(time) + 3 * Math.sin((2 * Math.PI * (hourOfDay(time) - 9)) / 24) + 6 * (drift(seed, time, 2 * DAY) - 0.5),
         measure_humidity: (time, seed) => 85 - 15 * summer(time) - 10 * daylight(time) + 8 * drift(seed, time, DAY),
       },
     },

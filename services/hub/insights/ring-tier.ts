@@ -81,7 +81,8 @@ export class RingTier {
   private advanceTo(k: number): void {
     if (k <= this.head) return;
     const span = k - this.first + 1;
-    if (span > this.acc.length && this.acc.length < this.maxBuckets) this.grow(Math.min(this.maxBuckets, Math.max(2 * this.acc.length, 2 ** Math.ceil(Math.log2(span)))));
+    if (span > this.acc.length && this.acc.length < this.maxBuckets)
+      this.grow(Math.min(this.maxBuckets, Math.max(2 * this.acc.length, 2 ** Math.ceil(Math.log2(span)))));
     const passed = k - this.head;
     if (passed >= this.acc.length) {
       this.acc.fill(0);

@@ -78,7 +78,8 @@ export function usage(schedule: Schedule, seed: number): (time: number) => boole
       hours = [];
       schedule.intervals.forEach(([from, to], index) => {
         const n = day * 16 + index;
-        if (schedule.chance === undefined || noise(seed ^ 0x5bd1e995, n) < schedule.chance) hours.push(from + shift(noise(seed, 2 * n), steps), to + shift(noise(seed, 2 * n + 1), steps));
+        if (schedule.chance === undefined || noise(seed ^ 0x5bd1e995, n) < schedule.chance)
+          hours.push(from + shift(noise(seed, 2 * n), steps), to + shift(noise(seed, 2 * n + 1), steps));
       });
     }
     const hour = hourOfDay(time);

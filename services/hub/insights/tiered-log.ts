@@ -37,7 +37,9 @@ export class TieredLog {
     firstTime: number,
     liveFrom = firstTime,
   ) {
-    this.tiers = INSIGHTS_TIERS.map(({ stepMs, retentionMs }) => new RingTier(stepMs, retentionMs / stepMs, aggregation, Math.floor(Math.max(firstTime, liveFrom - retentionMs) / stepMs)));
+    this.tiers = INSIGHTS_TIERS.map(
+      ({ stepMs, retentionMs }) => new RingTier(stepMs, retentionMs / stepMs, aggregation, Math.floor(Math.max(firstTime, liveFrom - retentionMs) / stepMs)),
+    );
   }
 
   /** The value changes at `time`. A time before the last change counts as that change's time (clocks may step back). */

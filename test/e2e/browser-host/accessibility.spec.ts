@@ -11,7 +11,11 @@ import { addWebhookInApp, openApp, signInThroughBrowser, startBrowserHost, stack
 import { tempDir } from '../../support/temp-dir';
 
 // The page functions run in Chromium; tests are type-checked without the DOM library.
-declare const document: { body: { append(node: unknown): void }; createElement(tag: string): { id: string }; getElementById(id: string): { remove(): void } | null };
+declare const document: {
+  body: { append(node: unknown): void };
+  createElement(tag: string): { id: string };
+  getElementById(id: string): { remove(): void } | null;
+};
 
 test.describe.configure({ mode: 'serial' });
 
@@ -81,9 +85,19 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('dialog', { name: 'Add a webhook' }).getByText('Enter the webhook ID the developer portal shows.')).toBeVisible();
       expect(await violations(page), 'add a webhook').toEqual([]);
       await page.keyboard.press('Escape');
-      await addWebhookInApp(page, { id: stack.info.webhook.id, secret: stack.info.webhook.secret, tapCredential: stack.info.webhook.tap_credential, signingSecret: 'a-signing-secret', values: 'lamp-1' });
+      await addWebhookInApp(page, {
+        id: stack.info.webhook.id,
+        secret: stack.info.webhook.secret,
+        tapCredential: stack.info.webhook.tap_credential,
+        signingSecret: 'a-signing-secret',
+        values: 'lamp-1',
+      });
       await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('status').first()).toHaveText('Connected');
-      const posted = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' }, body: '{"device":{"id":"lamp-1"},"list":[1,2]}' });
+      const posted = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' },
+        body: '{"device":{"id":"lamp-1"},"list":[1,2]}',
+      });
       expect(posted.status).toBe(202);
       await page.getByRole('list', { name: 'Webhook messages' }).getByRole('button').first().click();
       await expect(page.getByRole('region', { name: 'Message details' }).getByText(/^Invalid signature \(GitHub\)$/)).toBeVisible();

@@ -110,7 +110,13 @@ test('every switch is named by its device and what it controls, and its state is
   expect(await switches.count()).toBeGreaterThan(10);
   await expect(home.getByRole('switch', { name: /Turned on/ })).toHaveCount(0);
   await expect(card('Bedside lamp').getByRole('switch', { name: 'Bedside lamp, on/off', exact: true })).toHaveAttribute('aria-checked', /^(true|false)$/);
-  const named = await switches.evaluateAll((elements) => elements.map((element) => ({ name: element.getAttribute('aria-label'), card: element.closest('article')?.getAttribute('aria-label'), checked: element.getAttribute('aria-checked') })));
+  const named = await switches.evaluateAll((elements) =>
+    elements.map((element) => ({
+      name: element.getAttribute('aria-label'),
+      card: element.closest('article')?.getAttribute('aria-label'),
+      checked: element.getAttribute('aria-checked'),
+    })),
+  );
   for (const { name, card: deviceName, checked } of named) {
     expect(name?.startsWith(`${deviceName}, `), `${name} in ${deviceName}`).toBe(true);
     expect(['true', 'false']).toContain(checked);

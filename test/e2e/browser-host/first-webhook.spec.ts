@@ -114,7 +114,10 @@ test('the portal’s one-time secrets have a Copy button that copies them, and w
     await page.getByRole('button', { name: 'Copy the secret' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Copied the secret' })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-    const fits = (selector: string) => page.locator(selector).evaluate((code) => code.scrollWidth <= code.clientWidth && code.getBoundingClientRect().right <= code.closest('main')!.getBoundingClientRect().right);
+    const fits = (selector: string) =>
+      page
+        .locator(selector)
+        .evaluate((code) => code.scrollWidth <= code.clientWidth && code.getBoundingClientRect().right <= code.closest('main')!.getBoundingClientRect().right);
     expect(await fits('#new-secret')).toBe(true);
 
     await page.getByRole('button', { name: 'New tap credential for Copied' }).click();

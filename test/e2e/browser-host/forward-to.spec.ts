@@ -34,12 +34,18 @@ const messageRows = (page: Page) => page.getByRole('list', { name: 'Webhook mess
 const details = (page: Page) => page.getByRole('region', { name: 'Message details' });
 
 async function post(body: string | Buffer, headers: Record<string, string> = {}): Promise<void> {
-  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}?from=e2e`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}?from=e2e`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   expect(response.status).toBe(202);
 }
 
 async function edit(page: Page, change: (dialog: ReturnType<Page['getByRole']>) => Promise<void>): Promise<void> {
-  await registration(page).getByRole('button', { name: /^Edit / }).click();
+  await registration(page)
+    .getByRole('button', { name: /^Edit / })
+    .click();
   const dialog = page.getByRole('dialog', { name: /^Edit / });
   await change(dialog);
   await dialog.getByRole('button', { name: 'Save' }).click();
@@ -71,7 +77,9 @@ test('Forward to: the local server receives the exact bytes, the row shows its s
   const localUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   try {
     // A URL off this computer in the clear is refused, under its field.
-    await registration(page).getByRole('button', { name: /^Edit / }).click();
+    await registration(page)
+      .getByRole('button', { name: /^Edit / })
+      .click();
     const dialog = page.getByRole('dialog', { name: /^Edit / });
     await dialog.getByLabel('Forward to (optional)').fill('http://192.0.2.7/hook');
     await dialog.getByRole('button', { name: 'Save' }).click();

@@ -31,11 +31,23 @@ test.afterEach(async () => {
 });
 
 const toolbarStatus = (page: Page) => page.locator('.inspector-toolbar').getByRole('status').last();
-const importFile = (page: Page, name: string, text: string) => page.getByLabel('HAR or NDJSON file to import').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+const importFile = (page: Page, name: string, text: string) =>
+  page.getByLabel('HAR or NDJSON file to import').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
 
 /** An NDJSON line of a message to the stack's demo webhook. */
 const archived = (id: string, overrides: Record<string, unknown> = {}) =>
-  JSON.stringify({ webhookId: stack.info.webhook.id, id, receivedAt: new Date().toISOString(), method: 'POST', headers: { 'content-type': 'application/json' }, query: {}, rawBody: Buffer.from('{"device":{"id":"lamp-1"}}').toString('base64'), routing: null, delivered: true, ...overrides });
+  JSON.stringify({
+    webhookId: stack.info.webhook.id,
+    id,
+    receivedAt: new Date().toISOString(),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    query: {},
+    rawBody: Buffer.from('{"device":{"id":"lamp-1"}}').toString('base64'),
+    routing: null,
+    delivered: true,
+    ...overrides,
+  });
 
 async function openInspector(page: Page): Promise<void> {
   host = startBrowserHost(stack.info, tempDir('e2e-hostile-input'));
@@ -60,7 +72,9 @@ test.describe('Import of hostile archive files', () => {
     const big = archived('big', { headers });
     expect(big.length).toBeGreaterThan(1024 * 1024);
     await importFile(page, 'big.ndjson', `${big}\n${archived('small')}\n`);
-    await expect(toolbarStatus(page)).toHaveText(/^Imported 1 message from big\.ndjson \(NDJSON\); 1 skipped \(line 1: too large: \d+ KiB as a message, at most 768 KiB\)\.$/);
+    await expect(toolbarStatus(page)).toHaveText(
+      /^Imported 1 message from big\.ndjson \(NDJSON\); 1 skipped \(line 1: too large: \d+ KiB as a message, at most 768 KiB\)\.$/,
+    );
     await expect(page.getByRole('list', { name: 'Webhook messages' }).getByRole('listitem').filter({ hasText: 'imported · ' })).toHaveCount(1);
   });
 
@@ -83,7 +97,9 @@ test.describe('Import of hostile archive files', () => {
     })()`);
     const junk = Array.from({ length: 600_000 }, (_, i) => `junk ${i}`).join('\n');
     await importFile(page, 'junk.ndjson', junk);
-    await expect(toolbarStatus(page)).toHaveText(/^Imported 0 messages from junk\.ndjson \(NDJSON\); 1000 skipped \(line 1: not JSON; line 2: not JSON; line 3: not JSON; …\); stopped at line 1000: 1000 entries could not be read; the rest was not read\.$/);
+    await expect(toolbarStatus(page)).toHaveText(
+      /^Imported 0 messages from junk\.ndjson \(NDJSON\); 1000 skipped \(line 1: not JSON; line 2: not JSON; line 3: not JSON; …\); stopped at line 1000: 1000 entries could not be read; the rest was not read\.$/,
+    );
     const seen = await page.evaluate(() => (globalThis as unknown as { seen: [string, number][] }).seen);
     const progress = seen.filter(([text]) => /^Working… \d+ entries read/.test(text));
     expect(new Set(progress.map(([text]) => text)).size).toBeGreaterThanOrEqual(2);
@@ -96,7 +112,10 @@ test.describe('Import of hostile archive files', () => {
     const signedAt = Math.floor(Date.now() / 1000) - 3600;
     const body = '{"device":{"id":"lamp-1"}}';
     const signature = `v0=${createHmac('sha256', SIGNING_SECRET).update(`v0:${signedAt}:${body}`).digest('hex')}`;
-    const line = archived('captured', { receivedAt: new Date(signedAt * 1000).toISOString(), headers: { 'x-slack-request-timestamp': String(signedAt), 'x-slack-signature': signature } });
+    const line = archived('captured', {
+      receivedAt: new Date(signedAt * 1000).toISOString(),
+      headers: { 'x-slack-request-timestamp': String(signedAt), 'x-slack-signature': signature },
+    });
     await importFile(page, 'capture.ndjson', `${line}\n`);
     await expect(toolbarStatus(page)).toHaveText('Imported 1 message from capture.ndjson (NDJSON).');
     await page.getByRole('list', { name: 'Webhook messages' }).getByRole('listitem').first().getByRole('button').click();

@@ -53,7 +53,9 @@ async function openHistory(deviceName: string): Promise<Locator> {
 test("a numeric sensor's card shows its last 24 hours as a sparkline, named in words", async () => {
   const card = home.getByRole('article', { name: 'Bathroom climate sensor', exact: true });
   await card.scrollIntoViewIfNeeded(); // a sparkline is read when its card comes into view
-  const sparkline = card.getByRole('img', { name: /^Temperature over the last 24 hours: minimum [\d.]+ °C, maximum [\d.]+ °C, average [\d.]+ °C, last [\d.]+ °C\.$/ });
+  const sparkline = card.getByRole('img', {
+    name: /^Temperature over the last 24 hours: minimum [\d.]+ °C, maximum [\d.]+ °C, average [\d.]+ °C, last [\d.]+ °C\.$/,
+  });
   await expect(sparkline).toBeVisible();
   expect(await paintedPixels('[aria-label="Bathroom climate sensor"] .sparkline')).toBeGreaterThan(20);
   // A card without a measured number (a light) has none.
@@ -75,7 +77,9 @@ test('a device history: a chart per capability, the range switch reads that rang
     await dialog.getByRole('group', { name: 'Range' }).getByRole('button', { name: label, exact: true }).click();
     await expect(dialog.getByRole('button', { name: label, exact: true })).toHaveAttribute('aria-pressed', 'true');
     const rangeWords = resolution === 'last7Days' ? 'the last 7 days' : 'the last hour';
-    const named = section.getByRole('img', { name: new RegExp(`^Temperature over ${rangeWords}: minimum ([\\d.]+) °C, maximum ([\\d.]+) °C, average [\\d.]+ °C, last ([\\d.]+) °C\\.$`) });
+    const named = section.getByRole('img', {
+      name: new RegExp(`^Temperature over ${rangeWords}: minimum ([\\d.]+) °C, maximum ([\\d.]+) °C, average [\\d.]+ °C, last ([\\d.]+) °C\\.$`),
+    });
     await expect(named).toBeVisible();
 
     const { header, rows } = await exportCsv(section, 'Temperature');
@@ -88,7 +92,9 @@ test('a device history: a chart per capability, the range switch reads that rang
 
     // The words name the CSV's minimum, maximum and last.
     const values = rows.map(([, value]) => Number(value)).filter((value, i) => rows[i]![1] !== '');
-    const [, min, max, last] = new RegExp(`minimum ([\\d.]+) °C, maximum ([\\d.]+) °C, average [\\d.]+ °C, last ([\\d.]+) °C`).exec((await named.getAttribute('aria-label'))!)!;
+    const [, min, max, last] = new RegExp(`minimum ([\\d.]+) °C, maximum ([\\d.]+) °C, average [\\d.]+ °C, last ([\\d.]+) °C`).exec(
+      (await named.getAttribute('aria-label'))!,
+    )!;
     expect(Number(min)).toBeCloseTo(Math.min(...values), 1);
     expect(Number(max)).toBeCloseTo(Math.max(...values), 1);
     expect(Number(last)).toBeCloseTo(values.at(-1)!, 1);
@@ -190,13 +196,17 @@ test("the Energy view: every hub's meters this week and last week, stacked bars,
 
   // The home's figures are its devices' sums; the CSV of the week adds up to the same.
   const figures = view.locator('.energy-total .energy-figure');
-  const cells = async (column: number) => (await view.locator('tbody tr').evaluateAll((rows, i) => rows.map((r) => r.children[i]!.textContent), column)) as string[];
+  const cells = async (column: number) =>
+    (await view.locator('tbody tr').evaluateAll((rows, i) => rows.map((r) => r.children[i]!.textContent), column)) as string[];
   const sum = (texts: string[]) => texts.reduce((total, text) => total + kwh(text), 0);
   expect(kwh(await figures.nth(0).textContent())).toBeCloseTo(sum(await cells(2)), 1);
   expect(kwh(await figures.nth(1).textContent())).toBeCloseTo(sum(await cells(4)), 1);
   const download = page.waitForEvent('download');
   await view.getByRole('button', { name: 'Export CSV of the energy used this week' }).click();
-  const [header, ...rows] = (await readFile((await (await download).path())!, 'utf8')).trimEnd().split('\r\n').map((line) => line.split(','));
+  const [header, ...rows] = (await readFile((await (await download).path())!, 'utf8'))
+    .trimEnd()
+    .split('\r\n')
+    .map((line) => line.split(','));
   expect(header!.at(-1)).toBe('Total (kWh)');
   expect(rows).toHaveLength(Math.round((localMidnight(now, 1) - mondayOf(now)) / 86_400_000));
   expect(rows.reduce((total, r) => total + Number(r.at(-1)), 0)).toBeCloseTo(kwh(await figures.nth(0).textContent()), 1);
@@ -249,7 +259,9 @@ const dialogViolations = () => violationsIn('dialog[open]');
 /** The WCAG A/AA violations axe finds in the element `selector` finds, each as "rule: help — elements". */
 async function violationsIn(selector: string): Promise<string[]> {
   await page.addScriptTag({ path: AXE_SCRIPT });
-  const found = (await page.evaluate(`axe.run(document.querySelector(${JSON.stringify(selector)}), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })`)) as {
+  const found = (await page.evaluate(
+    `axe.run(document.querySelector(${JSON.stringify(selector)}), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })`,
+  )) as {
     violations: { id: string; help: string; nodes: { target: string[] }[] }[];
   };
   return found.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

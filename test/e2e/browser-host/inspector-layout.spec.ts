@@ -38,7 +38,12 @@ test.afterEach(async () => {
 let key = '';
 
 /** A browser host with the demo webhook added (key value `key`, with the tap), in a window of `viewport`. */
-async function openInspector(browser: Browser, name: string, viewport: { width: number; height: number }, options: { colorScheme?: 'light' | 'dark'; bypassCSP?: boolean } = {}): Promise<Page> {
+async function openInspector(
+  browser: Browser,
+  name: string,
+  viewport: { width: number; height: number },
+  options: { colorScheme?: 'light' | 'dark'; bypassCSP?: boolean } = {},
+): Promise<Page> {
   const host = startBrowserHost(stack.info, tempDir(`e2e-inspector-layout-${name}`));
   const context = await browser.newContext({ viewport, ...options });
   opened.push({ context, host });
@@ -50,7 +55,11 @@ async function openInspector(browser: Browser, name: string, viewport: { width: 
 }
 
 async function post(body: unknown, query = ''): Promise<void> {
-  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(202);
 }
 
@@ -74,7 +83,8 @@ const scrollAreasAround = (page: Page, locator: ReturnType<Page['locator']>) =>
     const found: string[] = [];
     for (let node: StyledElement | null = element; node; node = node.parentElement) {
       const style = getComputedStyle(node);
-      if (/auto|scroll/.test(style.overflowY) || /auto|scroll/.test(style.overflowX)) found.push(node.getAttribute('aria-label') ?? (node.id ? `#${node.id}` : `${node.tagName.toLowerCase()}.${node.className}`));
+      if (/auto|scroll/.test(style.overflowY) || /auto|scroll/.test(style.overflowX))
+        found.push(node.getAttribute('aria-label') ?? (node.id ? `#${node.id}` : `${node.tagName.toLowerCase()}.${node.className}`));
     }
     return found;
   });
@@ -105,7 +115,14 @@ test('at 1280×800 a message opens beside the list and in view; each pane is its
   expect(await scrollAreasAround(page, list)).toEqual(['div.inspector-scroll']);
   expect(await scrollAreasAround(page, page.getByRole('list', { name: 'Webhooks' }))).toEqual(['div.webhooks-side']);
   // And the list pane does scroll: its rows are taller than it.
-  expect(await page.locator('.inspector-scroll').evaluate((element) => (element as unknown as { scrollHeight: number; clientHeight: number }).scrollHeight > (element as unknown as { clientHeight: number }).clientHeight)).toBe(true);
+  expect(
+    await page
+      .locator('.inspector-scroll')
+      .evaluate(
+        (element) =>
+          (element as unknown as { scrollHeight: number; clientHeight: number }).scrollHeight > (element as unknown as { clientHeight: number }).clientHeight,
+      ),
+  ).toBe(true);
 });
 
 test('rows name whom the forwarder sent a message to, in full on hover and in the details; today’s rows show the time alone', async ({ browser }) => {
@@ -131,7 +148,11 @@ test('rows name whom the forwarder sent a message to, in full on hover and in th
 
   await mine.click();
   await expect(details(page).getByText(`Matched this app (key ${key}) because body.device.id = "${key}".`, { exact: true })).toBeVisible();
-  await expect(details(page).getByRole('definition').filter({ hasText: `this app (key ${key})` })).toHaveText(`this app (key ${key})`);
+  await expect(
+    details(page)
+      .getByRole('definition')
+      .filter({ hasText: `this app (key ${key})` }),
+  ).toHaveText(`this app (key ${key})`);
   // Never a listener id.
   await expect(details(page).getByText(/hubdesk-|listener/i)).toHaveCount(0);
 });
@@ -228,7 +249,9 @@ test('keys: j/k and ↓/↑ move, Enter opens, r replays, c copies as curl, / se
   // c copies it as a curl command.
   await page.keyboard.press('c');
   await expect(details(page).getByText('curl command copied.')).toBeVisible();
-  const clipboard = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+  const clipboard = await page.evaluate(() =>
+    (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+  );
   expect(clipboard).toMatch(/^curl /);
   expect(clipboard).toContain('"n":2');
 

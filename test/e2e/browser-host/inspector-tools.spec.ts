@@ -26,7 +26,13 @@ let host: RunningProgram;
 test.beforeEach(async ({ page }) => {
   host = startBrowserHost(stack.info, tempDir('e2e-inspector-tools'));
   await page.goto(await host.line(RUNNING));
-  await addWebhookInApp(page, { id: stack.info.webhook.id, secret: stack.info.webhook.secret, tapCredential: stack.info.webhook.tap_credential, signingSecret: SIGNING_SECRET, values: 'lamp-1' });
+  await addWebhookInApp(page, {
+    id: stack.info.webhook.id,
+    secret: stack.info.webhook.secret,
+    tapCredential: stack.info.webhook.tap_credential,
+    signingSecret: SIGNING_SECRET,
+    values: 'lamp-1',
+  });
   const registration = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem');
   await expect(registration.getByRole('status').first()).toHaveText('Connected');
   await expect(registration.getByText('Signing secret set: signatures checked')).toBeVisible();
@@ -59,13 +65,21 @@ const SCHEMES: Record<string, (body: string) => Record<string, string>> = {
 };
 
 async function post(body: string, headers: Record<string, string> = {}): Promise<void> {
-  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   expect(response.status).toBe(202);
 }
 
 /** An intake the forwarder refuses: its status, or 'closed' when it closed before the upload ended (a 413 may). */
 async function postRefused(body: string, headers: Record<string, string> = {}): Promise<number | 'closed'> {
-  return fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }).then(
+  return fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  }).then(
     (response) => response.status,
     () => 'closed' as const,
   );
@@ -159,16 +173,24 @@ test('copy as curl gives a command that a real curl runs to deliver the same byt
   const actions = details(page).getByRole('group', { name: 'Replay and copy' });
   await actions.getByRole('button', { name: 'Copy as curl' }).click();
   await expect(actions.getByText('curl command copied.')).toBeVisible();
-  const command = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+  const command = await page.evaluate(() =>
+    (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+  );
   expect(command).toMatch(/^curl --globoff/);
 
   await promisify(execFile)('/bin/sh', ['-c', `${command} --silent --show-error --fail --max-time 10 --output /dev/null`]);
   await openNewest(page, 2);
   await expect(details(page).getByLabel('Raw body', { exact: true })).toHaveText(body);
-  await expect(details(page).getByRole('table', { name: 'Headers' }).getByRole('row', { name: /x-quote/ })).toContainText(`a'b"c $HOME`);
+  await expect(
+    details(page)
+      .getByRole('table', { name: 'Headers' })
+      .getByRole('row', { name: /x-quote/ }),
+  ).toContainText(`a'b"c $HOME`);
 });
 
-test('export as HAR and as NDJSON, clear, import each again: the same file byte for byte, refusals included, marked imported, that can be replayed', async ({ page }) => {
+test('export as HAR and as NDJSON, clear, import each again: the same file byte for byte, refusals included, marked imported, that can be replayed', async ({
+  page,
+}) => {
   await post('{"device":{"id":"lamp-1"},"n":1}', { 'x-order': 'first' });
   expect(await postRefused(BROKEN_JSON)).toBe(400);
   expect([413, 'closed']).toContain(await postRefused('x'.repeat(300 * 1024)));
@@ -189,7 +211,9 @@ test('export as HAR and as NDJSON, clear, import each again: the same file byte 
   };
   const har = await exportAs('HAR 1.2 (browsers, proxies)');
   const ndjson = await exportAs('NDJSON (one message a line)');
-  const parsedHar = JSON.parse(har.text) as { log: { version: string; entries: { request: { url: string; bodySize: number }; response: { status: number } }[] } };
+  const parsedHar = JSON.parse(har.text) as {
+    log: { version: string; entries: { request: { url: string; bodySize: number }; response: { status: number } }[] };
+  };
   expect(parsedHar.log.version).toBe('1.2');
   expect(parsedHar.log.entries.map((entry) => entry.request.url)).toEqual([0, 1, 2, 3].map(() => `${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`));
   // The forwarder's real answers, and the 413's whole size beside its first 64 KiB.
@@ -222,7 +246,9 @@ test('export as HAR and as NDJSON, clear, import each again: the same file byte 
   await expect(messageRows(page)).toHaveCount(5);
 
   // A file that is not an archive is refused line by line, and nothing is added.
-  await page.getByLabel('HAR or NDJSON file to import').setInputFiles({ name: 'notes.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from('hello\n{"id":1}\n') });
+  await page
+    .getByLabel('HAR or NDJSON file to import')
+    .setInputFiles({ name: 'notes.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from('hello\n{"id":1}\n') });
   await expect(toolbar.getByRole('status').last()).toHaveText(/^Imported 0 messages from notes\.ndjson \(NDJSON\); 2 skipped \(line 1: not JSON; line 2: /);
   await expect(messageRows(page)).toHaveCount(5);
 });
@@ -232,7 +258,11 @@ test('an intake the forwarder refuses (413) is listed through the tap with its s
   await expect(messageRows(page).first().getByText('This app', { exact: true })).toBeVisible();
 
   // 300 KiB: over the forwarder's 256 KiB. It answers 413 and may close before the upload ends.
-  const status = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sender': 'too big' }, body: 'x'.repeat(300 * 1024) }).then(
+  const status = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-sender': 'too big' },
+    body: 'x'.repeat(300 * 1024),
+  }).then(
     (response) => response.status,
     () => 'closed',
   );
@@ -242,7 +272,11 @@ test('an intake the forwarder refuses (413) is listed through the tap with its s
   await expect(refused.getByText('413 rejected', { exact: true })).toBeVisible();
   await refused.getByRole('button').click();
   await expect(details(page).getByText(/^The forwarder refused it with 413 \(payload_too_large\): The request body is larger than/)).toBeVisible();
-  await expect(details(page).getByRole('table', { name: 'Headers' }).getByRole('row', { name: /x-sender/ })).toContainText('too big');
+  await expect(
+    details(page)
+      .getByRole('table', { name: 'Headers' })
+      .getByRole('row', { name: /x-sender/ }),
+  ).toContainText('too big');
   // Its first bytes (64 KiB, or what the client had sent before it saw the answer), and its whole size.
   await expect(details(page).getByText(/^The forwarder refused it and kept its first [\d.]+ (KB|B) of 300\.0 KB \(truncated\)\.$/)).toBeVisible();
   await expect(details(page).getByLabel('Raw body')).toHaveText(/^x+$/);
@@ -251,7 +285,9 @@ test('an intake the forwarder refuses (413) is listed through the tap with its s
   expect(await postRefused(BROKEN_JSON)).toBe(400);
   await expect(messageRows(page)).toHaveCount(3);
   await messageRows(page).first().getByRole('button').click();
-  await expect(details(page).getByText(/^The forwarder refused it with 400 \(invalid_request\): The body is not valid JSON \(line 2, column 8, byte 35\)/)).toBeVisible();
+  await expect(
+    details(page).getByText(/^The forwarder refused it with 400 \(invalid_request\): The body is not valid JSON \(line 2, column 8, byte 35\)/),
+  ).toBeVisible();
   await expect(details(page).getByRole('note')).toHaveText('The JSON stops parsing at line 2, column 8 (byte 35).');
   await expect(details(page).getByLabel('Where the JSON stops')).toHaveText('  "on" true}}\n       ^');
   await expect(details(page).getByLabel('Raw body')).toHaveText(BROKEN_JSON);
@@ -264,7 +300,10 @@ test('an intake the forwarder refuses (413) is listed through the tap with its s
   await expect(details(page).getByText(/^Matched nothing: body\.device\.id = "nobody"\./)).toBeVisible();
 });
 
-test('the detail pane: a resizable split, array indices, long arrays folded, copy a key path, pretty JSON, hex for binary, scroll reset', async ({ page, context }) => {
+test('the detail pane: a resizable split, array indices, long arrays folded, copy a key path, pretty JSON, hex for binary, scroll reset', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   // The list and the details sit side by side only where the inspector is wide (a container query).
   await page.setViewportSize({ width: 1920, height: 1000 });
@@ -276,7 +315,10 @@ test('the detail pane: a resizable split, array indices, long arrays folded, cop
   // The split: the keyboard moves it, and it is remembered across a reload.
   const separator = page.getByRole('separator', { name: 'Resize the message list' });
   await expect(separator).toHaveAttribute('aria-valuenow', '50');
-  const listWidth = () => page.locator('.inspector-scroll').evaluate((element) => (element as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width);
+  const listWidth = () =>
+    page
+      .locator('.inspector-scroll')
+      .evaluate((element) => (element as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width);
   const before = await listWidth();
   await separator.focus();
   await page.keyboard.press('ArrowLeft');
@@ -296,7 +338,8 @@ test('the detail pane: a resizable split, array indices, long arrays folded, cop
   // Copy a key path in the forwarder's syntax, and a value.
   await body.getByRole('button', { name: /"b-c": \[/ }).click();
   await body.getByRole('button', { name: "Copy the key path body.device['b-c'][0]" }).click();
-  const clipboard = () => page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+  const clipboard = () =>
+    page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
   await expect.poll(clipboard).toBe("body.device['b-c'][0]");
   await body.getByRole('button', { name: 'Copy the value of body.device.id' }).click();
   await expect.poll(clipboard).toBe('"lamp-1"');
@@ -311,7 +354,11 @@ test('the detail pane: a resizable split, array indices, long arrays folded, cop
   const pane = details(page);
   await pane.evaluate((element) => ((element as unknown as { scrollTop: number }).scrollTop = 10_000));
   expect(await pane.evaluate((element) => (element as unknown as { scrollTop: number }).scrollTop)).toBeGreaterThan(0);
-  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}?hub=${encodeURIComponent('lamp-1')}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([0, 1, 2, 0xff, 0x41]) });
+  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}?hub=${encodeURIComponent('lamp-1')}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: new Uint8Array([0, 1, 2, 0xff, 0x41]),
+  });
   expect(response.status).toBe(202);
   await openNewest(page, 2);
   await expect.poll(() => pane.evaluate((element) => (element as unknown as { scrollTop: number }).scrollTop)).toBe(0);
@@ -365,7 +412,9 @@ test('find messages: full-text search in bodies, a key-path condition checked as
   await expect(filters.getByRole('button', { name: 'Clear filters' })).toHaveCount(0);
 });
 
-test('the key-path playground shows what a path extracts from the selected message, where it does not parse, and which registration it would match', async ({ page }) => {
+test('the key-path playground shows what a path extracts from the selected message, where it does not parse, and which registration it would match', async ({
+  page,
+}) => {
   await post('{"device":{"id":"lamp-1","room":{"name":"Hall"}}}');
   await openNewest(page, 1);
   const playground = details(page).getByRole('region', { name: 'Key-path playground' });

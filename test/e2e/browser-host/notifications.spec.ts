@@ -51,7 +51,12 @@ test.beforeAll(async ({ browser }) => {
   page = await openApp(context, host);
   await signInThroughBrowser(context, page, host, stack.info.user);
   await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
-  await expect(page.getByRole('region', { name: 'Devices on Home' }).getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
+  await expect(
+    page
+      .getByRole('region', { name: 'Devices on Home' })
+      .getByRole('status')
+      .filter({ hasText: /^Live$/ }),
+  ).toBeVisible();
 });
 test.afterAll(async () => {
   await context?.close();

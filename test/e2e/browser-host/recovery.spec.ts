@@ -33,7 +33,8 @@ test.afterAll(async () => {
 });
 
 const liveStatus = (devices: Locator) => devices.getByRole('status').filter({ hasText: /^(Live|Connecting|Reconnecting.*)$/ });
-const lampSwitch = (devices: Locator) => devices.getByRole('article', { name: 'Floor lamp', exact: true }).getByRole('switch', { name: 'Floor lamp, on/off', exact: true });
+const lampSwitch = (devices: Locator) =>
+  devices.getByRole('article', { name: 'Floor lamp', exact: true }).getByRole('switch', { name: 'Floor lamp, on/off', exact: true });
 
 test('the open hub moves to new addresses: live again with no user action, and changes arrive', async () => {
   await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
@@ -42,11 +43,14 @@ test('the open hub moves to new addresses: live again with no user action, and c
   await expect(lampSwitch(devices)).toHaveAttribute('aria-checked', 'false');
 
   // Every state the indicator shows is recorded, so a brief "Reconnecting" is seen however fast it passes.
-  await devices.getByRole('status').first().evaluate((status) => {
-    const seen: string[] = [];
-    (globalThis as unknown as { __liveSeen: string[] }).__liveSeen = seen;
-    new MutationObserver(() => seen.push(status.textContent ?? '')).observe(status, { subtree: true, characterData: true, childList: true });
-  });
+  await devices
+    .getByRole('status')
+    .first()
+    .evaluate((status) => {
+      const seen: string[] = [];
+      (globalThis as unknown as { __liveSeen: string[] }).__liveSeen = seen;
+      new MutationObserver(() => seen.push(status.textContent ?? '')).observe(status, { subtree: true, characterData: true, childList: true });
+    });
   const homeId = stack.info.hubs.find((hub) => hub.name === 'Home')!.id;
   await stack.relocateHub(homeId);
 

@@ -44,7 +44,9 @@ test('signing in reads the user once; opening a hub lists its devices, permissio
     await expect(devices.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
     await expect(devices.getByRole('article').first()).toBeVisible();
     await expect(devices.getByRole('button', { name: /^Trigger / }).first()).toBeVisible();
-    expect.soft({ devices: count(hub.id, DEVICE_LIST), permissions: count(hub.id, SESSION_ME), flows: count(hub.id, FLOW_LIST) }, hub.name).toEqual({ devices: 1, permissions: 1, flows: 1 });
+    expect
+      .soft({ devices: count(hub.id, DEVICE_LIST), permissions: count(hub.id, SESSION_ME), flows: count(hub.id, FLOW_LIST) }, hub.name)
+      .toEqual({ devices: 1, permissions: 1, flows: 1 });
   }
   expect(count('cloud', USER_ME)).toBe(1);
   await context.close();

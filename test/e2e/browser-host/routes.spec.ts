@@ -37,7 +37,11 @@ const homeDevices = () => page.getByRole('region', { name: 'Devices on Home' });
 
 test('the route in use is named unencrypted, and the details say why the secure route was not used', async () => {
   await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
-  await expect(homeDevices().getByRole('status').getByText(/Unencrypted LAN · \d+ ms/)).toBeVisible();
+  await expect(
+    homeDevices()
+      .getByRole('status')
+      .getByText(/Unencrypted LAN · \d+ ms/),
+  ).toBeVisible();
   await homeDevices().getByText('Other routes').click();
   await expect(homeDevices().getByText('Secure LAN: untrusted certificate')).toBeVisible();
   await expect(homeDevices().getByRole('checkbox', { name: /Use an unencrypted LAN connection/ })).toBeChecked();
@@ -48,12 +52,20 @@ test('refusing unencrypted connections moves the hub to its remote route, says w
   const setting = homeDevices().getByRole('checkbox', { name: /Use an unencrypted LAN connection/ });
   await setting.click();
   await expect(setting).not.toBeChecked();
-  await expect(homeDevices().getByRole('status').getByText(/Remote · \d+ ms/)).toBeVisible();
+  await expect(
+    homeDevices()
+      .getByRole('status')
+      .getByText(/Remote · \d+ ms/),
+  ).toBeVisible();
   await expect(homeDevices().getByText('Unencrypted LAN: not used: you chose not to use unencrypted connections')).toBeVisible();
 
   await page.reload();
   await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
-  await expect(homeDevices().getByRole('status').getByText(/Remote · \d+ ms/)).toBeVisible();
+  await expect(
+    homeDevices()
+      .getByRole('status')
+      .getByText(/Remote · \d+ ms/),
+  ).toBeVisible();
   await homeDevices().getByText('Other routes').click();
   await expect(homeDevices().getByRole('checkbox', { name: /Use an unencrypted LAN connection/ })).not.toBeChecked();
 });

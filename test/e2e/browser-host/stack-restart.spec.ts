@@ -42,7 +42,9 @@ test.afterAll(async () => {
 
 const card = (home: Locator, name: string) => home.getByRole('article', { name, exact: true });
 
-test('a killed stack: the banner says what is wrong; started again on its state directory, the app is live again by itself and a change is confirmed', async ({ browser }) => {
+test('a killed stack: the banner says what is wrong; started again on its state directory, the app is live again by itself and a change is confirmed', async ({
+  browser,
+}) => {
   test.setTimeout(WITHIN_MS * 4);
   const stateDir = tempDir('e2e-stack-state');
   app = await startSignedInApp(browser, 'e2e-stack-restart', { stateDir });
@@ -69,7 +71,11 @@ test('a killed stack: the banner says what is wrong; started again on its state 
 
   // Started again on the same state directory: the same addresses, and the app's sign-in still holds.
   restarted = await startStackProgram({ stateDir });
-  expect({ auth_url: restarted.info.auth_url, hubs: restarted.info.hubs, ca: restarted.info.ca }).toEqual({ auth_url: info.auth_url, hubs: info.hubs, ca: info.ca });
+  expect({ auth_url: restarted.info.auth_url, hubs: restarted.info.hubs, ca: restarted.info.ca }).toEqual({
+    auth_url: info.auth_url,
+    hubs: info.hubs,
+    ca: info.ca,
+  });
 
   // Back by itself: no click, no reload.
   await expect(home.locator('.live-indicator')).toHaveText('Live', { timeout: WITHIN_MS });

@@ -14,7 +14,11 @@ const RUNNING = 'Hubdesk is running at ';
 const stack = stackForSpec();
 
 async function post(body: unknown): Promise<void> {
-  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(202);
 }
 
@@ -27,7 +31,12 @@ test('messages are there after a restart, searchable; on disk only encrypted; cl
   let host = startBrowserHost(stack.info, profile);
   try {
     await page.goto(await host.line(RUNNING));
-    await addWebhookInApp(page, { id: stack.info.webhook.id, secret: stack.info.webhook.secret, tapCredential: stack.info.webhook.tap_credential, values: 'lamp-1' });
+    await addWebhookInApp(page, {
+      id: stack.info.webhook.id,
+      secret: stack.info.webhook.secret,
+      tapCredential: stack.info.webhook.tap_credential,
+      values: 'lamp-1',
+    });
     await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem').getByRole('status').first()).toHaveText('Connected');
     await post({ device: { id: 'lamp-1' }, note: markers[0] }); // delivered to this app
     await post({ device: { id: 'other' }, note: markers[1] }); // matched nothing: seen through the tap

@@ -26,11 +26,16 @@ test('a stopped forwarder is shown not responding, and connected again once it r
     const page = await openApp(context, host);
     await addWebhookInApp(page, { id: forwarder.webhook.id, secret: forwarder.webhook.secret, values: 'lamp-1' });
     const status = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem').getByRole('status');
-    const summary = page.getByRole('region', { name: 'Inspector' }).getByRole('status').filter({ hasText: / connected/ });
+    const summary = page
+      .getByRole('region', { name: 'Inspector' })
+      .getByRole('status')
+      .filter({ hasText: / connected/ });
     await expect(status).toHaveText('Connected');
     freeze(forwarder.program);
     try {
-      await expect(status).toHaveText(/^Not responding: no answer from the forwarder for \d+ s; waiting for it on the open connection$/, { timeout: SHOWN_WITHIN_MS });
+      await expect(status).toHaveText(/^Not responding: no answer from the forwarder for \d+ s; waiting for it on the open connection$/, {
+        timeout: SHOWN_WITHIN_MS,
+      });
       await expect(summary).toHaveText('0 of 1 connected, 1 not responding');
     } finally {
       thaw(forwarder.program);

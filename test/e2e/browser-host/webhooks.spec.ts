@@ -20,12 +20,21 @@ const startHost = (profile: string): RunningProgram => startBrowserHost(stack.in
 
 /** Adds the demo webhook; with the demo tap credential unless `tap` is false (then no routing decisions). */
 async function addDemoWebhook(page: Page, values: string, tap = true) {
-  await addWebhookInApp(page, { id: stack.info.webhook.id, secret: stack.info.webhook.secret, ...(tap && { tapCredential: stack.info.webhook.tap_credential }), values });
+  await addWebhookInApp(page, {
+    id: stack.info.webhook.id,
+    secret: stack.info.webhook.secret,
+    ...(tap && { tapCredential: stack.info.webhook.tap_credential }),
+    values,
+  });
   await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem').getByRole('status')).toHaveText('Connected');
 }
 
 const postDemo = (body: unknown) =>
-  fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 test('a webhook added in the app shows a POSTed message with its body and routing', async ({ page }) => {
   const profile = tempDir('e2e-webhooks');
@@ -80,7 +89,9 @@ test('a webhook added in the app shows a POSTed message with its body and routin
   }
 });
 
-test('a webhook for the selected hub: signed in, the app proves the hub and receives its ?hub= requests; the secret alone cannot register as that hub', async ({ page }) => {
+test('a webhook for the selected hub: signed in, the app proves the hub and receives its ?hub= requests; the secret alone cannot register as that hub', async ({
+  page,
+}) => {
   const host = startHost(tempDir('e2e-webhooks-hub'));
   try {
     await page.goto(await host.line(RUNNING));
@@ -99,12 +110,21 @@ test('a webhook for the selected hub: signed in, the app proves the hub and rece
     await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem').getByRole('status')).toHaveText('Connected');
 
     // Another installation holding the same secret cannot register as Home.
-    const thief = await TestListener.connect({ forwarderUrl: stack.info.webhook_url, webhookId: stack.info.webhook.id, secret: stack.info.webhook.secret, listenerId: 'thief', hubId: home.id }).catch((error: unknown) => error);
+    const thief = await TestListener.connect({
+      forwarderUrl: stack.info.webhook_url,
+      webhookId: stack.info.webhook.id,
+      secret: stack.info.webhook.secret,
+      listenerId: 'thief',
+      hubId: home.id,
+    }).catch((error: unknown) => error);
     expect(thief).toBeInstanceOf(ChannelClosed);
     expect(thief).toMatchObject({ code: CLOSE_HUB_NOT_PROVEN });
 
     // The URL the app shows (and Copy URL copies) carries ?hub=: without it the sender's requests reach nobody.
-    const shown = await page.getByRole('list', { name: 'Webhooks' }).getByLabel(/^Intake URL of/).textContent();
+    const shown = await page
+      .getByRole('list', { name: 'Webhooks' })
+      .getByLabel(/^Intake URL of/)
+      .textContent();
     expect(shown).toBe(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}?hub=${encodeURIComponent(home.id)}`);
     const response = await fetch(shown!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"for":"Home"}' });
     expect(response.status).toBe(202);
@@ -147,7 +167,9 @@ test('10,000 messages stay a short DOM: the list is virtualised and scrolls to t
     // 40 at a time: one sender within the forwarder's per-address limits (50 requests in flight, 100
     // connections held; docs/security.md, "One client's share"), as a well-behaved webhook source is.
     for (let start = 0; start < total; start += 40) {
-      const statuses = await Promise.all(Array.from({ length: Math.min(40, total - start) }, (_, i) => postDemo({ device: { id: 'many-1' }, n: start + i }).then((response) => response.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: Math.min(40, total - start) }, (_, i) => postDemo({ device: { id: 'many-1' }, n: start + i }).then((response) => response.status)),
+      );
       expect(statuses.every((status) => status === 202)).toBe(true);
     }
     await expect(page.getByText(`${total} messages`)).toBeVisible({ timeout: 60_000 });
@@ -187,7 +209,9 @@ test('the message list is one tab stop: Tab leaves it, Shift+Tab comes back to t
     await expect(body.getByText('14', { exact: true })).toBeVisible(); // newest first
     await page.keyboard.press('Tab');
     await expect(rows.first()).not.toBeFocused();
-    expect(await rows.evaluateAll((buttons) => buttons.some((button) => button === (button.ownerDocument as { activeElement: unknown }).activeElement))).toBe(false);
+    expect(await rows.evaluateAll((buttons) => buttons.some((button) => button === (button.ownerDocument as { activeElement: unknown }).activeElement))).toBe(
+      false,
+    );
     await page.keyboard.press('Shift+Tab');
     await expect(rows.first()).toBeFocused();
 

@@ -47,7 +47,11 @@ test.describe('Electron host', () => {
 
   test('gives the sandboxed page the contract verbs and no Node or IPC', async () => {
     const seen = await page.evaluate(async () => {
-      const scope = globalThis as unknown as { hubdesk: Record<string, unknown> & { session: { get(): Promise<{ ok: boolean }> } }; require?: unknown; process?: unknown };
+      const scope = globalThis as unknown as {
+        hubdesk: Record<string, unknown> & { session: { get(): Promise<{ ok: boolean }> } };
+        require?: unknown;
+        process?: unknown;
+      };
       return {
         keys: Object.keys(scope.hubdesk).sort(),
         require: typeof scope.require,
@@ -55,7 +59,12 @@ test.describe('Electron host', () => {
         session: (await scope.hubdesk.session.get()).ok,
       };
     });
-    expect(seen).toEqual({ keys: [...new Set(CHANNELS.map((channel) => channel.split('.')[0]!)), 'on'].sort(), require: 'undefined', process: 'undefined', session: true });
+    expect(seen).toEqual({
+      keys: [...new Set(CHANNELS.map((channel) => channel.split('.')[0]!)), 'on'].sort(),
+      require: 'undefined',
+      process: 'undefined',
+      session: true,
+    });
   });
 
   test('denies new windows and navigation away', async () => {

@@ -108,7 +108,11 @@ export interface SignedInApp {
 }
 
 /** `bypassCSP`: lets a test add scripts to the page (axe-core), which the app's CSP refuses otherwise; `stateDir`: the stack's (startStackProgram). */
-export async function startSignedInApp(browser: Browser, profileName: string, options: { viewport?: { width: number; height: number }; client?: DemoClient; bypassCSP?: boolean; stateDir?: string } = {}): Promise<SignedInApp> {
+export async function startSignedInApp(
+  browser: Browser,
+  profileName: string,
+  options: { viewport?: { width: number; height: number }; client?: DemoClient; bypassCSP?: boolean; stateDir?: string } = {},
+): Promise<SignedInApp> {
   const { stack, info } = await startStackProgram({ stateDir: options.stateDir });
   const host = startBrowserHost(info, tempDir(profileName), options.client);
   const context = await browser.newContext({ ...(options.viewport && { viewport: options.viewport }), ...(options.bypassCSP && { bypassCSP: true }) });
@@ -130,7 +134,11 @@ export async function startSignedInApp(browser: Browser, profileName: string, op
 
 /** Opens "Home" from the sidebar and waits until it is live; returns its devices region. */
 /** A signed-in app showing Home live, and a client of Home's hub of the test's own (to change, or read back, what the app shows). */
-export async function startAppOnHome(browser: Browser, profileName: string, options: Parameters<typeof startSignedInApp>[2] = {}): Promise<{ app: SignedInApp; page: Page; home: Locator; hub: HubClient }> {
+export async function startAppOnHome(
+  browser: Browser,
+  profileName: string,
+  options: Parameters<typeof startSignedInApp>[2] = {},
+): Promise<{ app: SignedInApp; page: Page; home: Locator; hub: HubClient }> {
   const app = await startSignedInApp(browser, profileName, options);
   return { app, page: app.page, home: await openHomeLive(app.page), hub: await connectHubClient(app.info, 'Home') };
 }
@@ -143,7 +151,10 @@ export async function openHomeLive(page: Page): Promise<Locator> {
 }
 
 /** Adds a webhook through the app's "Add a webhook…" dialog, and waits for the dialog to close (main took it). */
-export async function addWebhookInApp(page: Page, webhook: { id: string; secret: string; tapCredential?: string; signingSecret?: string; values: string }): Promise<void> {
+export async function addWebhookInApp(
+  page: Page,
+  webhook: { id: string; secret: string; tapCredential?: string; signingSecret?: string; values: string },
+): Promise<void> {
   await page.getByRole('tab', { name: 'Webhooks' }).click();
   await page.getByRole('button', { name: 'Add a webhook…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add a webhook' });

@@ -34,13 +34,14 @@ async function signedInCore(options: { client?: 'full' | 'readonly'; trustStackC
   return core;
 }
 
-
 const liveState = (state: string) => (status: EventPayload<'hubs.live'>) => status.hubId === homeId && status.state.kind === state;
 
 /** The first capability event of `deviceId` in a batch that `match` accepts. */
 function nextChange(core: HubdeskCore, deviceId: string, match: (event: Extract<DeviceEvent, { kind: 'capability' }>) => boolean = () => true) {
   const pick = (batch: EventPayload<'hubs.deviceEvents'>) =>
-    batch.events.find((event): event is Extract<DeviceEvent, { kind: 'capability' }> => event.kind === 'capability' && event.deviceId === deviceId && match(event));
+    batch.events.find(
+      (event): event is Extract<DeviceEvent, { kind: 'capability' }> => event.kind === 'capability' && event.deviceId === deviceId && match(event),
+    );
   return nextEvent(core, 'hubs.deviceEvents', (batch) => pick(batch) !== undefined).then((batch) => pick(batch)!);
 }
 
@@ -59,7 +60,7 @@ async function deviceNamed(core: HubdeskCore, name: string) {
 }
 
 describe('control and live updates against the reference hub', () => {
-  it("a change made by one core reaches another within one event, and the first sees its own echo by transactionId", async () => {
+  it('a change made by one core reaches another within one event, and the first sees its own echo by transactionId', async () => {
     const first = await signedInCore();
     const second = await signedInCore({ trustStackCa: true }); // over https + wss on the LAN certificate
     await Promise.all([watchLive(first), watchLive(second)]);

@@ -45,14 +45,24 @@ async function run(request: ReplayableRequest): Promise<Received> {
   return received[0]!;
 }
 
-const headerToken = fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,20}$/).filter((name) => !/^(host|content-length|connection|keep-alive|te|trailer|transfer-encoding|upgrade|expect|proxy-.*)$/i.test(name));
+const headerToken = fc
+  .stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,20}$/)
+  .filter((name) => !/^(host|content-length|connection|keep-alive|te|trailer|transfer-encoding|upgrade|expect|proxy-.*)$/i.test(name));
 // Header values: visible ASCII and spaces inside (HTTP trims the ends), quotes and shell characters included.
 const headerValue = fc.stringMatching(/^[!-~]([ !-~]{0,30}[!-~])?$/);
 
 describe('curl replays a message exactly', () => {
   it('a JSON body with quotes, $ and backticks, to a URL with brackets', async () => {
     const body = Buffer.from('{"name":"it\'s `id` $(whoami) $HOME","list":[1,2]}');
-    const got = await run({ method: 'POST', url: `${base}/webhook/wh?x=[1]&y={a}`, headers: [['Content-Type', 'application/json'], ['X-Quote', `a'b"c`]], body });
+    const got = await run({
+      method: 'POST',
+      url: `${base}/webhook/wh?x=[1]&y={a}`,
+      headers: [
+        ['Content-Type', 'application/json'],
+        ['X-Quote', `a'b"c`],
+      ],
+      body,
+    });
     expect(got.method).toBe('POST');
     expect(got.url).toBe('/webhook/wh?x=[1]&y={a}');
     expect(got.body.equals(body)).toBe(true);

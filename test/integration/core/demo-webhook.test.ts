@@ -29,7 +29,13 @@ afterAll(async () => {
 
 async function newCore(demoWebhook: BackendConfig['demoWebhook'], store = memoryStore()) {
   const logs = recordingLogger();
-  const core = await createHubdeskCore({ backend: { ...stackBackend(stack.info), webhookUrl: stack.info.webhook_url, demoWebhook }, cipher: fakeCipher(), store, openExternal: async () => {}, logger: logs });
+  const core = await createHubdeskCore({
+    backend: { ...stackBackend(stack.info), webhookUrl: stack.info.webhook_url, demoWebhook },
+    cipher: fakeCipher(),
+    store,
+    openExternal: async () => {},
+    logger: logs,
+  });
   cores.push(core);
   const entries: WebhookEntry[] = [];
   const statuses: WebhookStatus[] = [];
@@ -49,7 +55,12 @@ async function send(first: FirstWebhook): Promise<string> {
 
 describe('the demo webhook', () => {
   it('is used with one call, its example arrives, and a restarted app moves it to the new demo webhook', async () => {
-    const demo = { id: stack.info.webhook.id, secret: stack.info.webhook.secret, tapCredential: stack.info.webhook.tap_credential, keyPath: DEMO_WEBHOOK_KEY_PATH };
+    const demo = {
+      id: stack.info.webhook.id,
+      secret: stack.info.webhook.secret,
+      tapCredential: stack.info.webhook.tap_credential,
+      keyPath: DEMO_WEBHOOK_KEY_PATH,
+    };
     const before = await newCore(demo);
     const first = await before.core.handlers['webhooks.useDemo']({ kind: 'keys', values: ['my-device'] });
     expect(first.view).toMatchObject({ id: demo.id, hasTapCredential: true, routing: { kind: 'keys', values: ['my-device'] } });
@@ -60,9 +71,15 @@ describe('the demo webhook', () => {
     await before.core.dispose();
 
     // The demo forwarder restarted: a new demo webhook (here made beside the old one in the same forwarder).
-    const renewed = await stack.webhooks.setKeyPath((await stack.webhooks.create({ name: 'Demo webhook', ownerId: 'user-demo-next' })).id, DEMO_WEBHOOK_KEY_PATH);
+    const renewed = await stack.webhooks.setKeyPath(
+      (await stack.webhooks.create({ name: 'Demo webhook', ownerId: 'user-demo-next' })).id,
+      DEMO_WEBHOOK_KEY_PATH,
+    );
     const tap = await stack.webhooks.createTapCredential(renewed.id);
-    const after = await newCore({ id: renewed.id, secret: renewed.secret, tapCredential: formatTapCredential(tap), keyPath: DEMO_WEBHOOK_KEY_PATH }, before.store);
+    const after = await newCore(
+      { id: renewed.id, secret: renewed.secret, tapCredential: formatTapCredential(tap), keyPath: DEMO_WEBHOOK_KEY_PATH },
+      before.store,
+    );
     await eventually(after.core, () => lastState(after.statuses, renewed.id)?.state === 'connected');
     const views = await after.core.handlers['webhooks.list']();
     expect(views.map((view) => [view.id, view.routing])).toEqual([[renewed.id, { kind: 'keys', values: ['my-device'] }]]);

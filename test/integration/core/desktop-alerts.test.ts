@@ -26,7 +26,6 @@ afterAll(() => stack?.close());
 
 const home = () => stack.info.hubs.find((hub) => hub.name === 'Home')!;
 
-
 /** Opens Home, waits for it to be live, and returns the id of the device called `name`. */
 async function liveHome(core: HubdeskCore, name: string): Promise<string> {
   await core.handlers['hubs.list'](); // the hub names, as the app reads them at sign-in
@@ -45,7 +44,14 @@ describe('desktop notifications from the open hub', () => {
     const smokeId = await liveHome(core, 'Smoke alarm');
     const notified = nextEvent(core, 'desktop.notification');
     expect(stack.hubs[0]!.report(smokeId, 'alarm_smoke', true)).toBe(true);
-    expect(await notified).toEqual({ tag: `alarm:${home().id}:${smokeId}:alarm_smoke`, kind: 'smoke', title: 'Smoke alarm', body: 'Kitchen, Home', hubId: home().id, deviceId: smokeId });
+    expect(await notified).toEqual({
+      tag: `alarm:${home().id}:${smokeId}:alarm_smoke`,
+      kind: 'smoke',
+      title: 'Smoke alarm',
+      body: 'Kitchen, Home',
+      hubId: home().id,
+      deviceId: smokeId,
+    });
     stack.hubs[0]!.report(smokeId, 'alarm_smoke', false);
   });
 
@@ -75,7 +81,12 @@ describe('desktop notifications from the open hub', () => {
     cores.push(core);
     const lampId = await liveHome(core, 'Floor lamp');
     await core.handlers['hubs.setFavourite'](home().id, lampId, true);
-    expect(core.openHubSummary()).toMatchObject({ hubId: home().id, hubName: 'Home', live: { kind: 'live' }, favourites: [{ deviceId: lampId, name: 'Floor lamp', on: false, canToggle: true }] });
+    expect(core.openHubSummary()).toMatchObject({
+      hubId: home().id,
+      hubName: 'Home',
+      live: { kind: 'live' },
+      favourites: [{ deviceId: lampId, name: 'Floor lamp', on: false, canToggle: true }],
+    });
     expect(core.openHubSummary().flows.length).toBeGreaterThan(0);
 
     const turnedOn = new Promise<OpenHubSummary>((resolve) => {

@@ -46,7 +46,10 @@ beforeAll(async () => {
   // and with the default 32 MiB per listener the forwarder would drop the deliveries it cannot hold
   // (docs/services.md, back-pressure): those entries would wait for a body that never comes, and this
   // test is about the app's own bound, not the forwarder's.
-  stack = await startStack({ remoteLatencyMs: 0, forwarder: { resumeBufferSize: FLOOD + 10, resumeBufferBytes: FLOOD_BYTES + 16 * MiB, resumeBudgetBytes: FLOOD_BYTES + 16 * MiB } });
+  stack = await startStack({
+    remoteLatencyMs: 0,
+    forwarder: { resumeBufferSize: FLOOD + 10, resumeBufferBytes: FLOOD_BYTES + 16 * MiB, resumeBudgetBytes: FLOOD_BYTES + 16 * MiB },
+  });
   profile = tempDir('flood');
   host = startProgram('main/browser-host/bin.ts', ['--profile', profile, '--skip-build'], {
     HUBDESK_AUTH_URL: stack.info.auth_url,
@@ -125,7 +128,7 @@ async function openBridge(appUrl: URL) {
     return envelope.value as T;
   }
   /** Resolves with the payload of the first `name` event that satisfies `check`. */
-  const event = <T,>(name: string, check: (payload: T) => boolean) =>
+  const event = <T>(name: string, check: (payload: T) => boolean) =>
     new Promise<T>((resolve) => {
       const listener = (candidate: string, payload: unknown) => {
         if (candidate !== name || !check(payload as T)) return;
@@ -154,7 +157,11 @@ const GUARD_MS = 120_000;
 function guarded<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const gaveUp = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not arrive within ${GUARD_MS / 1000} s; host alive: ${host.child.exitCode === null}\n${host.stderr().slice(-2_000)}`)), GUARD_MS);
+    timer = setTimeout(
+      () =>
+        reject(new Error(`${what} did not arrive within ${GUARD_MS / 1000} s; host alive: ${host.child.exitCode === null}\n${host.stderr().slice(-2_000)}`)),
+      GUARD_MS,
+    );
   });
   return Promise.race([promise, gaveUp]).finally(() => clearTimeout(timer));
 }
@@ -165,7 +172,11 @@ function floodBody(n: number): string {
 }
 
 async function post(body: string): Promise<string> {
-  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   expect(response.status).toBe(202);
   return ((await response.json()) as { id: string }).id;
 }
@@ -178,7 +189,10 @@ describe('the browser host under a flood of 256 KiB webhooks', () => {
     await bridge.invoke('webhooks.add', { id, secret, tapCredential, routing: { kind: 'keys', values: ['flood-1'] } });
     await guarded(connected, 'the connected status of the webhook');
     const probe = await post(JSON.stringify({ device: { id: 'flood-1' }, probe: true }));
-    await guarded(bridge.entry((e) => e.id === probe && e.delivered && e.routing !== null), 'the probe message');
+    await guarded(
+      bridge.entry((e) => e.id === probe && e.delivered && e.routing !== null),
+      'the probe message',
+    );
 
     let peakRss = 0;
     const pid = host.child.pid!;
@@ -198,7 +212,10 @@ describe('the browser host under a flood of 256 KiB webhooks', () => {
     const smallBody = { device: { id: 'flood-1' }, after: 'the flood' };
     const small = await post(JSON.stringify(smallBody));
     // A guard, not a timing assertion: a host that thrashes at its heap cap would otherwise hang the suite.
-    const arrived = await guarded(bridge.entry((e) => e.id === small && e.delivered && e.routing !== null), 'the small message after the flood');
+    const arrived = await guarded(
+      bridge.entry((e) => e.id === small && e.delivered && e.routing !== null),
+      'the small message after the flood',
+    );
     expect(arrived).toMatchObject({ preview: JSON.stringify(smallBody), truncated: false, routing: { option: 'key-path', value: 'flood-1' } });
     const full = await bridge.invoke<WebhookMessageResult>('inspector.message', id, small);
     expect(full).toMatchObject({ status: 'kept', message: { body: smallBody, delivered: true, bodyOmitted: false } });
@@ -214,7 +231,10 @@ describe('the browser host under a flood of 256 KiB webhooks', () => {
     const entries: WebhookEntry[] = [];
     let before: number | undefined;
     for (;;) {
-      const page: InspectorPage = await bridge.invoke('inspector.snapshot', before === undefined ? { limit: INSPECTOR_PAGE_MAX_ENTRIES } : { before, limit: INSPECTOR_PAGE_MAX_ENTRIES });
+      const page: InspectorPage = await bridge.invoke(
+        'inspector.snapshot',
+        before === undefined ? { limit: INSPECTOR_PAGE_MAX_ENTRIES } : { before, limit: INSPECTOR_PAGE_MAX_ENTRIES },
+      );
       expect(page.entries.length).toBeLessThanOrEqual(INSPECTOR_PAGE_MAX_ENTRIES);
       entries.push(...page.entries);
       if (page.nextCursor === null) break;
@@ -251,6 +271,8 @@ describe('the browser host under a flood of 256 KiB webhooks', () => {
     expect(host.child.exitCode).toBeNull();
     expect(host.child.signalCode).toBeNull();
     expect(host.stderr()).not.toMatch(/RangeError|heap out of memory/);
-    console.info(`inspector flood: host peak RSS ${(peakRss / MiB).toFixed(0)} MiB, ${kept.length} bodies kept (${(keptBytes / MiB).toFixed(1)} MiB accounted), largest event ${bridge.frames.largestEvent} B, largest answer ${bridge.frames.largestResult} B`);
+    console.info(
+      `inspector flood: host peak RSS ${(peakRss / MiB).toFixed(0)} MiB, ${kept.length} bodies kept (${(keptBytes / MiB).toFixed(1)} MiB accounted), largest event ${bridge.frames.largestEvent} B, largest answer ${bridge.frames.largestResult} B`,
+    );
   }, 300_000);
 });

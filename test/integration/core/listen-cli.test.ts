@@ -10,7 +10,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { runForwarderCli } from '../../support/forwarder-cli';
 import { startProgram } from '../../support/service-program';
 
-const runListen = (args: string[]) => startProgram(process.execPath, ['--import', 'tsx', 'main/listen-cli.ts', ...args], { ...process.env, HUBDESK_WEBHOOK_URL: '' });
+const runListen = (args: string[]) =>
+  startProgram(process.execPath, ['--import', 'tsx', 'main/listen-cli.ts', ...args], { ...process.env, HUBDESK_WEBHOOK_URL: '' });
 
 async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -33,10 +34,25 @@ describe('npm run listen', () => {
     onTestFinished(() => void local.close());
     const forwardTo = `http://127.0.0.1:${(local.address() as AddressInfo).port}/hook`;
 
-    const listen = runListen(['--webhook', info.webhook.id, '--secret', info.webhook.secret, '--key', 'lamp-1', '--forward-to', forwardTo, '--forwarder', info.webhook_url]);
+    const listen = runListen([
+      '--webhook',
+      info.webhook.id,
+      '--secret',
+      info.webhook.secret,
+      '--key',
+      'lamp-1',
+      '--forward-to',
+      forwardTo,
+      '--forwarder',
+      info.webhook_url,
+    ]);
     await until(() => listen.output().stderr.includes('listen: connected'));
     const body = Buffer.from('{"device":{"id":"lamp-1"},"text":"héllo"}');
-    const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}?source=cli`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': 'sig' }, body });
+    const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}?source=cli`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': 'sig' },
+      body,
+    });
     expect(intake.status).toBe(202);
     await until(() => listen.output().stdout.includes('\n'));
 
@@ -58,7 +74,18 @@ describe('npm run listen', () => {
   it('a wrong secret is refused by the forwarder: exit 1 with the reason', async () => {
     const forwarder = runForwarderCli([]);
     const info = await forwarder.info;
-    const listen = runListen(['--webhook', info.webhook.id, '--secret', 'not-the-secret', '--key', 'lamp-1', '--forward-to', 'http://127.0.0.1:9/hook', '--forwarder', info.webhook_url]);
+    const listen = runListen([
+      '--webhook',
+      info.webhook.id,
+      '--secret',
+      'not-the-secret',
+      '--key',
+      'lamp-1',
+      '--forward-to',
+      'http://127.0.0.1:9/hook',
+      '--forwarder',
+      info.webhook_url,
+    ]);
     expect(await listen.exited).toBe(1);
     expect(listen.output().stderr).toContain('The forwarder refused the webhook secret.');
     forwarder.child.kill('SIGTERM');
@@ -66,7 +93,18 @@ describe('npm run listen', () => {
   });
 
   it('a bad argument: the reason and the usage, exit code 2', async () => {
-    const listen = runListen(['--webhook', 'wh1', '--secret', 'long-enough-secret', '--key', 'a', '--forward-to', 'http://192.0.2.7/hook', '--forwarder', 'http://127.0.0.1:9']);
+    const listen = runListen([
+      '--webhook',
+      'wh1',
+      '--secret',
+      'long-enough-secret',
+      '--key',
+      'a',
+      '--forward-to',
+      'http://192.0.2.7/hook',
+      '--forwarder',
+      'http://127.0.0.1:9',
+    ]);
     expect(await listen.exited).toBe(2);
     expect(listen.output().stderr).toMatch(/^--forward-to: Forward to https:\/\/…, or to http:\/\/ on this computer only.*\nUsage: npm run listen/s);
   });

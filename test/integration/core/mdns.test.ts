@@ -59,7 +59,9 @@ function listeningBrowser(accept: (service: MdnsService) => boolean): { browser:
  */
 const isHome = (service: MdnsService) => {
   const parsed = parseLanHub(service);
-  return typeof parsed !== 'string' && parsed.id === home().id && parsed.addresses.includes(lanAddress!) && parsed.port === Number(new URL(home().localUrl!).port);
+  return (
+    typeof parsed !== 'string' && parsed.id === home().id && parsed.addresses.includes(lanAddress!) && parsed.port === Number(new URL(home().localUrl!).port)
+  );
 };
 
 describe.skipIf(!lanAddress)('mDNS discovery of the stack hub', () => {

@@ -35,7 +35,6 @@ afterAll(async () => {
 
 const home = () => stack.info.hubs.find((hub) => hub.name === 'Home')!;
 
-
 const isLive = (status: EventPayload<'hubs.live'>) => status.hubId === home().id && status.state.kind === 'live';
 const loadedHome = (snapshot: EventPayload<'hubs.snapshot'>) => snapshot.hubId === home().id && snapshot.status === 'loaded';
 
@@ -53,7 +52,9 @@ describe('the open hub comes back by itself', () => {
     const before = home().localUrl;
 
     const snapshot = nextEvent(core, 'hubs.snapshot', loadedHome);
-    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.kind === 'reconnecting').then(() => nextEvent(core, 'hubs.live', isLive));
+    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.kind === 'reconnecting').then(() =>
+      nextEvent(core, 'hubs.live', isLive),
+    );
     await stack.relocateHub(home().id);
     const back = Date.now();
     expect(home().localUrl).not.toBe(before);
@@ -62,16 +63,20 @@ describe('the open hub comes back by itself', () => {
     expect((await snapshot).status).toBe('loaded');
   });
 
-  it('when the machine\'s network changes: routes are chosen again, the hub is reopened and read afresh', async () => {
+  it("when the machine's network changes: routes are chosen again, the hub is reopened and read afresh", async () => {
     let addresses = [{ address: '192.0.2.10', family: 'IPv4', internal: false }];
     const logins = countLogins();
-    const core = await signedInStackCore(stack.info, { networkInterfaces: () => ({ lo: [{ address: '127.0.0.1', family: 'IPv4', internal: true }], eth0: addresses }) });
+    const core = await signedInStackCore(stack.info, {
+      networkInterfaces: () => ({ lo: [{ address: '127.0.0.1', family: 'IPv4', internal: true }], eth0: addresses }),
+    });
     cores.push(core);
     await liveHome(core);
     const loginsBefore = logins();
 
     const snapshot = nextEvent(core, 'hubs.snapshot', loadedHome);
-    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.kind === 'connecting').then(() => nextEvent(core, 'hubs.live', isLive));
+    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.kind === 'connecting').then(() =>
+      nextEvent(core, 'hubs.live', isLive),
+    );
     addresses = [{ address: '198.51.100.7', family: 'IPv4', internal: false }]; // joined another network
     await liveAgain;
     expect((await snapshot).status).toBe('loaded');
@@ -85,7 +90,9 @@ describe('the open hub comes back by itself', () => {
     await liveHome(core);
 
     const snapshot = nextEvent(core, 'hubs.snapshot', loadedHome);
-    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.kind === 'connecting').then(() => nextEvent(core, 'hubs.live', isLive));
+    const liveAgain = nextEvent(core, 'hubs.live', (status) => status.hubId === home().id && status.state.kind === 'connecting').then(() =>
+      nextEvent(core, 'hubs.live', isLive),
+    );
     slept = 3_600_000; // an hour asleep: timers did not run, the clock moved on
     await liveAgain;
     expect((await snapshot).status).toBe('loaded');

@@ -23,7 +23,11 @@ import { startImpostorHub } from '../../support/impostor-hub';
 import { stackBackend } from '../../support/stack-backend';
 import { readDevices } from '../../support/open-hub';
 
-const logger = { info: () => {}, warn: (message: string, fields?: Record<string, unknown>) => console.error(message, fields ?? ''), error: (message: string, fields?: Record<string, unknown>) => console.error(message, fields ?? '') };
+const logger = {
+  info: () => {},
+  warn: (message: string, fields?: Record<string, unknown>) => console.error(message, fields ?? ''),
+  error: (message: string, fields?: Record<string, unknown>) => console.error(message, fields ?? ''),
+};
 const [mode, hubId, impostorAddress] = process.argv.slice(2);
 
 async function impostor(id: string): Promise<void> {

@@ -32,7 +32,14 @@ describe.skipIf(unavailable !== null)('an mDNS impostor of the user’s hub', ()
 
   it('receives no credential, and the app opens the hub over its remote route', async () => {
     impostor = spawn('ip', inNamespace(sides[0].ns, PEER, 'impostor', CABIN_ID), { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
-    impostor.stdout!.on('data', (chunk: Buffer) => credentials.push(...chunk.toString().split('\n').filter((line) => line.startsWith('credential '))));
+    impostor.stdout!.on('data', (chunk: Buffer) =>
+      credentials.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter((line) => line.startsWith('credential ')),
+      ),
+    );
     await lineFrom(impostor, (line) => line === 'ready');
 
     const app = spawn('ip', inNamespace(sides[1].ns, PEER, 'app', CABIN_ID, sides[0].address), { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
@@ -42,7 +49,12 @@ describe.skipIf(unavailable !== null)('an mDNS impostor of the user’s hub', ()
     expect(result.devices).toBeGreaterThan(0);
     // The announced plain port is no route; the "secure" one names the hub, from a CA the app does not trust.
     expect(result.routeOutcomes).toEqual([
-      { kind: 'local-secure', outcome: 'refused', reason: UNTRUSTED_CERTIFICATE, heardAt: expect.stringMatching(new RegExp(`^${sides[0].address.replaceAll('.', '\\.')}:\\d+$`)) },
+      {
+        kind: 'local-secure',
+        outcome: 'refused',
+        reason: UNTRUSTED_CERTIFICATE,
+        heardAt: expect.stringMatching(new RegExp(`^${sides[0].address.replaceAll('.', '\\.')}:\\d+$`)),
+      },
       { kind: 'remote', outcome: 'answered', rttMs: expect.any(Number) },
     ]);
     expect(credentials).toEqual([]);

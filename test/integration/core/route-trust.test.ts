@@ -65,7 +65,11 @@ describe('a credential goes only to a proven hub', () => {
       const list = await readDevices(core, hubInfo('Home').id);
       expect(list.route).toBe('remote');
       expect(list.devices.length).toBeGreaterThan(0);
-      expect(list.routeOutcomes[0]).toEqual({ kind: 'local', outcome: 'refused', reason: expect.stringMatching(/did not prove it is Home \(it sent no signature\); Hubdesk sent it nothing/) });
+      expect(list.routeOutcomes[0]).toEqual({
+        kind: 'local',
+        outcome: 'refused',
+        reason: expect.stringMatching(/did not prove it is Home \(it sent no signature\); Hubdesk sent it nothing/),
+      });
       expect(impostor.requests()).toEqual(['/api/manager/system/ping']);
       expect(impostor.credentials()).toEqual([]);
     } finally {
@@ -108,7 +112,12 @@ describe('a credential goes only to a proven hub', () => {
     const { core, announce } = await signedInCore();
     // A neighbour announces the cabin's id: a plain port (its impostor), and as "secure" port the Home
     // hub's, whose certificate is trusted (the same CA) but names Home, not the cabin.
-    announce({ name: 'Cabin?._hub._tcp.local', txt: { id: cabin.id, secure: new URL(hubInfo('Home').localUrlSecure!).port }, addresses: ['127.0.0.1'], port: Number(new URL(impostor.url).port) });
+    announce({
+      name: 'Cabin?._hub._tcp.local',
+      txt: { id: cabin.id, secure: new URL(hubInfo('Home').localUrlSecure!).port },
+      addresses: ['127.0.0.1'],
+      port: Number(new URL(impostor.url).port),
+    });
     const list = await readDevices(core, cabin.id);
     expect(list.route).toBe('remote');
     expect(list.routeOutcomes).toEqual([
@@ -123,7 +132,12 @@ describe('a credential goes only to a proven hub', () => {
     stack.cloud.setHubAddresses(hubInfo('Home').id, { localUrlSecure: null, localUrl: null, remoteUrl: home.remoteUrl });
     try {
       const { core, announce } = await signedInCore();
-      announce({ name: 'Home._hub._tcp.local', txt: { id: hubInfo('Home').id, secure: new URL(home.localUrlSecure!).port }, addresses: ['127.0.0.1'], port: Number(new URL(home.localUrl!).port) });
+      announce({
+        name: 'Home._hub._tcp.local',
+        txt: { id: hubInfo('Home').id, secure: new URL(home.localUrlSecure!).port },
+        addresses: ['127.0.0.1'],
+        port: Number(new URL(home.localUrl!).port),
+      });
       const list = await readDevices(core, hubInfo('Home').id);
       expect(list.route).toBe('local-secure');
       expect(list.routeOutcomes.map((outcome) => outcome.kind)).toEqual(['local-secure', 'remote']);

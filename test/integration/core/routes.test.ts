@@ -109,7 +109,10 @@ describe('route choice against the stack', () => {
     stack.cloud.setHubAddresses(second.home.id, { ...addresses, localUrlSecure: 'https://127.0.0.1:1' });
     try {
       await second.core.handlers['hubs.list'](); // the app now knows the dead address
-      await expect(readDevices(second.core, second.home.id)).rejects.toMatchObject({ code: 'hub-unreachable', message: expect.stringMatching(/pinned \(Secure LAN\)/) });
+      await expect(readDevices(second.core, second.home.id)).rejects.toMatchObject({
+        code: 'hub-unreachable',
+        message: expect.stringMatching(/pinned \(Secure LAN\)/),
+      });
     } finally {
       stack.cloud.setHubAddresses(second.home.id, addresses);
     }

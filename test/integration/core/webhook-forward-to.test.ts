@@ -55,7 +55,11 @@ async function localServer(answer: (request: Received, response: ServerResponse)
 }
 
 async function post(body: Buffer | string, headers: Record<string, string> = {}): Promise<string> {
-  const response = await fetch(`${stack.info.webhook_url}/webhook/${webhookId()}?source=ci`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const response = await fetch(`${stack.info.webhook_url}/webhook/${webhookId()}?source=ci`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   expect(response.status).toBe(202);
   return ((await response.json()) as { id: string }).id;
 }
@@ -64,7 +68,13 @@ const finalOf = (id: string) => forwards.findLast((report) => report.id === id &
 
 beforeAll(async () => {
   stack = await startStack({ remoteLatencyMs: 0 });
-  core = await createHubdeskCore({ backend: { ...stackBackend(stack.info), webhookUrl: stack.info.webhook_url }, cipher: fakeCipher(), store, openExternal: async () => {}, logger: recordingLogger() });
+  core = await createHubdeskCore({
+    backend: { ...stackBackend(stack.info), webhookUrl: stack.info.webhook_url },
+    cipher: fakeCipher(),
+    store,
+    openExternal: async () => {},
+    logger: recordingLogger(),
+  });
   core.onEvent('webhooks.entry', (entry) => entries.push(entry));
   core.onEvent('webhooks.status', (status) => statuses.push(status));
   core.onEvent('webhooks.forward', (report) => forwards.push(report));

@@ -82,7 +82,11 @@ async function newCore(webhookUrl: string) {
 }
 
 async function post(forwarderUrl: string, webhookId: string, hubId: string, body: unknown): Promise<string> {
-  const response = await fetch(`${forwarderUrl}/webhook/${webhookId}?hub=${encodeURIComponent(hubId)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${forwarderUrl}/webhook/${webhookId}?hub=${encodeURIComponent(hubId)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(202);
   return ((await response.json()) as { id: string }).id;
 }
@@ -114,10 +118,14 @@ describe("a registration naming one of the account's hubs", () => {
     await core.handlers['webhooks.remove'](id);
   });
 
-  it("a hub of another account: the cloud gives no token for it, and the registration says so instead of trying", async () => {
+  it('a hub of another account: the cloud gives no token for it, and the registration says so instead of trying', async () => {
     const { core, statuses, registers, signIn } = await newCore(stack.info.webhook_url);
     await signIn();
-    await core.handlers['webhooks.add']({ id: stack.info.webhook.id, secret: stack.info.webhook.secret, routing: { kind: 'hub', hubId: 'hub-of-someone-else' } });
+    await core.handlers['webhooks.add']({
+      id: stack.info.webhook.id,
+      secret: stack.info.webhook.secret,
+      routing: { kind: 'hub', hubId: 'hub-of-someone-else' },
+    });
     await eventually(core, () => last(statuses)?.state === 'unavailable');
     expect(last(statuses)).toEqual({ state: 'unavailable', reason: expect.stringContaining('no such hub') });
     expect(registers).toHaveLength(0);

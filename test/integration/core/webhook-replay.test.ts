@@ -95,7 +95,10 @@ describe('signatures of received messages', () => {
     const good = await postSigned(body);
     const bad = await postSigned(body, `sha256=${createHmac('sha256', SIGNING_SECRET).update(`${body} `).digest('hex')}`);
     expect(await core.handlers['inspector.message'](webhookId(), good)).toMatchObject({ status: 'kept', signature: { status: 'valid', scheme: 'github' } });
-    expect(await core.handlers['inspector.message'](webhookId(), bad)).toMatchObject({ status: 'kept', signature: { status: 'invalid', scheme: 'github', reason: 'mismatch' } });
+    expect(await core.handlers['inspector.message'](webhookId(), bad)).toMatchObject({
+      status: 'kept',
+      signature: { status: 'invalid', scheme: 'github', reason: 'mismatch' },
+    });
     const views = await core.handlers['webhooks.list']();
     expect(views[0]).toMatchObject({ hasSigningSecret: true, intakeUrl: `${stack.info.webhook_url}/webhook/${webhookId()}` });
     expect(JSON.stringify(views) + JSON.stringify(logs.lines)).not.toContain(SIGNING_SECRET);
@@ -183,6 +186,10 @@ describe('replay', () => {
     const refused = await core.handlers['inspector.replay']({ webhookId: webhookId(), id, target: `http://127.0.0.1:${port}/x` });
     expect(refused).toMatchObject({ status: 'failed', reason: expect.stringMatching(/refused/) });
 
-    expect(await core.handlers['inspector.replay']({ webhookId: webhookId(), id: 'no-such-message', target: 'intake' })).toMatchObject({ status: 'failed', url: null, reason: expect.stringMatching(/no longer keeps/) });
+    expect(await core.handlers['inspector.replay']({ webhookId: webhookId(), id: 'no-such-message', target: 'intake' })).toMatchObject({
+      status: 'failed',
+      url: null,
+      reason: expect.stringMatching(/no longer keeps/),
+    });
   });
 });

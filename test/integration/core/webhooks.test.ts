@@ -52,7 +52,10 @@ async function newCore(webhookUrl: string, store = memoryStore(), openWebSocket?
   /** The entry of `id` as the renderer has it: its one entry event with the patches since applied, as the store applies them. */
   const shown = (id: string): WebhookEntry | undefined => {
     const entry = entries.find((candidate) => candidate.id === id);
-    return entry && patches.filter((patch) => patch.id === id).reduce<WebhookEntry>((merged, { webhookId: _w, id: _i, ...changes }) => ({ ...merged, ...changes }), entry);
+    return (
+      entry &&
+      patches.filter((patch) => patch.id === id).reduce<WebhookEntry>((merged, { webhookId: _w, id: _i, ...changes }) => ({ ...merged, ...changes }), entry)
+    );
   };
   return { core, store, entries, patches, shown, statuses, logs };
 }
@@ -108,7 +111,12 @@ describe('webhook listener against the reference forwarder', () => {
     const otherId = await post({ device: { id: 'kettle-9' } });
     await eventually(core, () => entries.some((e) => e.id === otherId));
     const other = entries.findLast((e) => e.id === otherId)!;
-    expect(other).toMatchObject({ delivered: false, awaitingDelivery: false, preview: JSON.stringify({ device: { id: 'kettle-9' } }), routing: { option: 'key-path', value: 'kettle-9', matched: [] } });
+    expect(other).toMatchObject({
+      delivered: false,
+      awaitingDelivery: false,
+      preview: JSON.stringify({ device: { id: 'kettle-9' } }),
+      routing: { option: 'key-path', value: 'kettle-9', matched: [] },
+    });
     const otherFull = await core.handlers['inspector.message'](id, otherId);
     expect(otherFull).toMatchObject({ status: 'kept', message: { body: { device: { id: 'kettle-9' } } } });
     expect(other.routing!.reason).toBeTruthy();

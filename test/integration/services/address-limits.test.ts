@@ -18,15 +18,35 @@ import type { ConnectionLimits } from '../../../services/shared/http-app';
 import { createStackCertificates } from '../../../services/shared/stack-ca';
 import { FASTIFY_SERVICES, HUB_REQUESTS, type ServiceUnderTest, startLimitedHub, USER } from '../../support/limited-services';
 import { rawExchange } from '../../support/raw-http';
-import { ATTACKER_ADDRESS, SLOW_WEBHOOK, slowWebhookStore, startSlowAttack, VICTIM_ADDRESS, victimGet, type VictimRequest, victimRequests } from '../../support/slow-sockets';
+import {
+  ATTACKER_ADDRESS,
+  SLOW_WEBHOOK,
+  slowWebhookStore,
+  startSlowAttack,
+  VICTIM_ADDRESS,
+  victimGet,
+  type VictimRequest,
+  victimRequests,
+} from '../../support/slow-sockets';
 
 const GLOBAL = 40;
 const ATTACK = 60;
 const VICTIM = 100;
 /** A bound for "answered", not a measurement: far beyond any answer on a busy machine. */
 const BOUND_MS = 30_000;
-const PER_ADDRESS: Omit<AddressLimits, 'exemptAddresses'> = { maxConnectionsPerAddress: 8, newConnectionsPerSecondPerAddress: 50, newConnectionBurstPerAddress: 8, maxRequestsPerAddress: 4 };
-const LIMITS: Partial<ConnectionLimits> = { headersTimeoutMs: 60_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 60_000, maxConnections: GLOBAL, ...PER_ADDRESS };
+const PER_ADDRESS: Omit<AddressLimits, 'exemptAddresses'> = {
+  maxConnectionsPerAddress: 8,
+  newConnectionsPerSecondPerAddress: 50,
+  newConnectionBurstPerAddress: 8,
+  maxRequestsPerAddress: 4,
+};
+const LIMITS: Partial<ConnectionLimits> = {
+  headersTimeoutMs: 60_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 60_000,
+  maxConnections: GLOBAL,
+  ...PER_ADDRESS,
+};
 
 const certificates = await createStackCertificates(['127.0.0.1'], ['h1']);
 
@@ -35,7 +55,11 @@ type UnderAttack = Omit<ServiceUnderTest, 'get'> & { victim: VictimRequest };
 const withVictimGet = ({ get, ...service }: ServiceUnderTest): UnderAttack => ({ ...service, victim: victimGet(get) });
 
 const SERVICES: UnderAttack[] = [
-  ...FASTIFY_SERVICES.map((service) => (service.name === 'hub' ? { ...service, name: 'hub (HTTP)', start: (limits: Partial<ConnectionLimits>) => startLimitedHub(limits, certificates.server) } : service)).map(withVictimGet),
+  ...FASTIFY_SERVICES.map((service) =>
+    service.name === 'hub'
+      ? { ...service, name: 'hub (HTTP)', start: (limits: Partial<ConnectionLimits>) => startLimitedHub(limits, certificates.server) }
+      : service,
+  ).map(withVictimGet),
   withVictimGet({ name: 'hub (HTTPS)', start: (limits) => startLimitedHub(limits, certificates.server, true), ...HUB_REQUESTS, ca: certificates.ca }),
   {
     name: 'forwarder',
@@ -56,7 +80,13 @@ describe.each(SERVICES)('$name', (service) => {
   it(`keeps answering another address while one address holds ${ATTACK} slow sockets and reconnects at once`, async () => {
     const running = await service.start(LIMITS);
     cleanup.push(() => running.close());
-    const attack = startSlowAttack(running.url, { sockets: ATTACK, perSecond: 200, path: service.post.path, contentType: service.post.contentType, ca: service.ca });
+    const attack = startSlowAttack(running.url, {
+      sockets: ATTACK,
+      perSecond: 200,
+      path: service.post.path,
+      contentType: service.post.contentType,
+      ca: service.ca,
+    });
     cleanup.push(() => attack.stop());
     await attack.placed;
 
@@ -70,7 +100,11 @@ describe.each(SERVICES)('$name', (service) => {
 
 describe('each per-address limit (plain HTTP, the cloud)', () => {
   const start = async (limits: Partial<ConnectionLimits>) => {
-    const cloud = await startCloud({ clients: [], users: [USER], connectionLimits: { headersTimeoutMs: 60_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 60_000, ...limits } });
+    const cloud = await startCloud({
+      clients: [],
+      users: [USER],
+      connectionLimits: { headersTimeoutMs: 60_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 60_000, ...limits },
+    });
     cleanup.push(() => cloud.close());
     return cloud.url;
   };
@@ -108,7 +142,8 @@ describe('each per-address limit (plain HTTP, the cloud)', () => {
   it("answers 429 to a request beyond the address's requests in flight, and serves another address", async () => {
     const url = await start({ maxRequestsPerAddress: 2 });
     // Two requests whose bodies never end are in flight: the cloud waits for a form body.
-    for (const socket of await held(url, 2)) socket.write(`POST /oauth2/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\na`);
+    for (const socket of await held(url, 2))
+      socket.write(`POST /oauth2/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\na`);
     // Written on another connection: the two before it are read first, unless this connection overtakes them; then ask again.
     let status = 0;
     for (let attempt = 0; attempt < 20 && status !== 429; attempt++) status = await get(url, ATTACKER_ADDRESS);
@@ -138,7 +173,11 @@ function closed(socket: Socket): Promise<void> {
 
 /** One GET of the cloud's JWKS on a new connection from `localAddress`: its status, 0 when closed unanswered. */
 function get(url: string, localAddress: string): Promise<number> {
-  return rawExchange(url, (socket) => void socket.write(`GET /.well-known/jwks.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`), localAddress).then(
+  return rawExchange(
+    url,
+    (socket) => void socket.write(`GET /.well-known/jwks.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+    localAddress,
+  ).then(
     (answer) => answer.status,
     () => 0,
   );

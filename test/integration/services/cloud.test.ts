@@ -21,7 +21,14 @@ let clock = Date.parse('2030-01-01T00:00:00Z');
 beforeAll(async () => {
   cloud = await startCloud({
     clients: [
-      { id: NATIVE.id, secret: NATIVE.secret, name: 'Native <App>', native: true, redirectUris: [NATIVE.redirectUri, LOOPBACK, 'http://[::1]/oauth/callback'], scopes: ['devices.readonly', 'flow.start'] },
+      {
+        id: NATIVE.id,
+        secret: NATIVE.secret,
+        name: 'Native <App>',
+        native: true,
+        redirectUris: [NATIVE.redirectUri, LOOPBACK, 'http://[::1]/oauth/callback'],
+        scopes: ['devices.readonly', 'flow.start'],
+      },
       { id: WEB.id, secret: WEB.secret, name: 'Web App', native: false, redirectUris: [WEB.redirectUri], scopes: ['devices'] },
     ],
     users: [
@@ -90,7 +97,12 @@ describe('authorisation code flow', () => {
     const code = redirect.searchParams.get('code')!;
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
-    const response = await postToken(cloud.url, NATIVE, { grant_type: 'authorization_code', authorization_code: code, code_verifier: verifier, redirect_uri: NATIVE.redirectUri });
+    const response = await postToken(cloud.url, NATIVE, {
+      grant_type: 'authorization_code',
+      authorization_code: code,
+      code_verifier: verifier,
+      redirect_uri: NATIVE.redirectUri,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('pragma')).toBe('no-cache');
@@ -119,7 +131,13 @@ describe('authorisation code flow', () => {
 
   it('serves a small, escaped, locked-down sign-in page with a session cookie', async () => {
     const { challenge } = pkcePair();
-    const url = authoriseUrl(cloud.url, { authorization_type: 'code', client_id: NATIVE.id, redirect_uri: NATIVE.redirectUri, code_challenge: challenge, code_challenge_method: 'S256' });
+    const url = authoriseUrl(cloud.url, {
+      authorization_type: 'code',
+      client_id: NATIVE.id,
+      redirect_uri: NATIVE.redirectUri,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
     const response = await fetch(url, { redirect: 'manual' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'.*form-action 'self'.*frame-ancestors 'none'/);
@@ -144,7 +162,12 @@ describe('authorisation code flow', () => {
   });
 
   it.each([
-    ['a loopback redirect: the client on this computer and its port', NATIVE, 'http://127.0.0.1:51234/oauth/callback', 'to Native &lt;App&gt; on this computer, port 51234.'],
+    [
+      'a loopback redirect: the client on this computer and its port',
+      NATIVE,
+      'http://127.0.0.1:51234/oauth/callback',
+      'to Native &lt;App&gt; on this computer, port 51234.',
+    ],
     ['an IPv6 loopback redirect', NATIVE, 'http://[::1]:8123/oauth/callback', 'to Native &lt;App&gt; on this computer, port 8123.'],
     ['a private-use scheme: the client app on this computer', NATIVE, NATIVE.redirectUri, 'to the Native &lt;App&gt; app on this computer.'],
     ['an https redirect: its origin', WEB, WEB.redirectUri, 'to https://web.example.test.'],
@@ -156,7 +179,15 @@ describe('authorisation code flow', () => {
 
   it('shows the sign-in page again with one message for a wrong password or an unknown account', async () => {
     const { challenge } = pkcePair();
-    const first = await fetch(authoriseUrl(cloud.url, { authorization_type: 'code', client_id: NATIVE.id, redirect_uri: NATIVE.redirectUri, code_challenge: challenge, code_challenge_method: 'S256' }));
+    const first = await fetch(
+      authoriseUrl(cloud.url, {
+        authorization_type: 'code',
+        client_id: NATIVE.id,
+        redirect_uri: NATIVE.redirectUri,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     const cookie = first.headers.getSetCookie()[0]!.split(';')[0]!;
     const html = await first.text();
     const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!;
@@ -200,7 +231,14 @@ describe('authorisation code flow', () => {
 });
 
 describe('authorisation request errors', () => {
-  const valid = () => ({ authorization_type: 'code', client_id: NATIVE.id, redirect_uri: NATIVE.redirectUri, state: 'st', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' });
+  const valid = () => ({
+    authorization_type: 'code',
+    client_id: NATIVE.id,
+    redirect_uri: NATIVE.redirectUri,
+    state: 'st',
+    code_challenge: pkcePair().challenge,
+    code_challenge_method: 'S256',
+  });
   const get = (url: string) => fetch(url, { redirect: 'manual' });
 
   it.each([
@@ -294,7 +332,11 @@ describe('token endpoint rules', () => {
   it('binds codes and refresh tokens to their client', async () => {
     const { verifier, challenge } = pkcePair();
     const code = await codeFor(NATIVE, challenge);
-    await expectError(await postToken(cloud.url, WEB, { grant_type: 'authorization_code', authorization_code: code, code_verifier: verifier }), 400, 'invalid_grant');
+    await expectError(
+      await postToken(cloud.url, WEB, { grant_type: 'authorization_code', authorization_code: code, code_verifier: verifier }),
+      400,
+      'invalid_grant',
+    );
     const tokens = await signIn(cloud.url, NATIVE, USER);
     await expectError(await postToken(cloud.url, WEB, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }), 400, 'invalid_grant');
   });
@@ -304,7 +346,11 @@ describe('token endpoint rules', () => {
     const exchange = (client: TestClient, code: string, verifier: string, extra: Record<string, string> | URLSearchParams = {}) => {
       const form = new URLSearchParams({ grant_type: 'authorization_code', authorization_code: code, code_verifier: verifier });
       for (const [name, value] of extra instanceof URLSearchParams ? extra : Object.entries(extra)) form.append(name, value);
-      return fetch(`${cloud.url}/oauth2/token`, { method: 'POST', headers: { authorization: basic(client.id, client.secret), 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+      return fetch(`${cloud.url}/oauth2/token`, {
+        method: 'POST',
+        headers: { authorization: basic(client.id, client.secret), 'content-type': 'application/x-www-form-urlencoded' },
+        body: form.toString(),
+      });
     };
 
     it.each([
@@ -326,7 +372,7 @@ describe('token endpoint rules', () => {
       ['another registered URI', NATIVE, LOOPBACK],
       ['the loopback URI on another port', LOOPBACK_CLIENT, 'http://127.0.0.1:51235/oauth/callback'],
       ['the loopback URI with a trailing slash', LOOPBACK_CLIENT, 'http://127.0.0.1:51234/oauth/callback/'],
-      ['an attacker\'s URI', NATIVE, 'https://evil.example.test/cb'],
+      ["an attacker's URI", NATIVE, 'https://evil.example.test/cb'],
     ])('refuses %s with invalid_grant, and the code is spent', async (_name, client, redirectUri) => {
       const { verifier, challenge } = pkcePair();
       const code = await codeFor(client, challenge);
@@ -339,7 +385,13 @@ describe('token endpoint rules', () => {
       ['not a URI', new URLSearchParams({ redirect_uri: 'not a uri' })],
       ['a relative URI', new URLSearchParams({ redirect_uri: '/oauth/callback' })],
       ['an oversized URI', new URLSearchParams({ redirect_uri: `https://web.example.test/${'a'.repeat(3000)}` })],
-      ['repeated with the right value', new URLSearchParams([['redirect_uri', NATIVE.redirectUri], ['redirect_uri', NATIVE.redirectUri]])],
+      [
+        'repeated with the right value',
+        new URLSearchParams([
+          ['redirect_uri', NATIVE.redirectUri],
+          ['redirect_uri', NATIVE.redirectUri],
+        ]),
+      ],
     ])('answers a redirect_uri that is %s with 400 invalid_request, and the code stays usable', async (_name, extra) => {
       const { verifier, challenge } = pkcePair();
       const code = await codeFor(NATIVE, challenge);
@@ -355,7 +407,11 @@ describe('token endpoint rules', () => {
   ])('rejects %s for a code with a challenge', async (_name, verifierField) => {
     const { verifier, challenge } = pkcePair();
     const code = await codeFor(NATIVE, challenge);
-    await expectError(await postToken(cloud.url, NATIVE, { grant_type: 'authorization_code', authorization_code: code, ...verifierField(verifier) }), 400, 'invalid_grant');
+    await expectError(
+      await postToken(cloud.url, NATIVE, { grant_type: 'authorization_code', authorization_code: code, ...verifierField(verifier) }),
+      400,
+      'invalid_grant',
+    );
   });
 
   it('lets a confidential client without PKCE authenticate with a form-encoded id and secret', async () => {
@@ -388,25 +444,85 @@ describe('hostile and malformed input', () => {
 
   it.each<[string, () => Promise<Response>, number, string]>([
     ['no Authorization header', () => token({ 'content-type': form }, 'grant_type=refresh_token&refresh_token=x'), 401, 'invalid_client'],
-    ['Basic that is not base64', () => token({ authorization: 'Basic !!!not-base64', 'content-type': form }, 'grant_type=refresh_token&refresh_token=x'), 401, 'invalid_client'],
-    ['Basic without a colon', () => token({ authorization: `Basic ${b64('native-app')}`, 'content-type': form }, 'grant_type=refresh_token&refresh_token=x'), 401, 'invalid_client'],
-    ['Basic with a wrong secret', () => token({ authorization: basic(NATIVE.id, 'wrong'), 'content-type': form }, 'grant_type=refresh_token&refresh_token=x'), 401, 'invalid_client'],
-    ['Basic with bad percent-encoding', () => token({ authorization: `Basic ${b64('native-app:%zz')}`, 'content-type': form }, 'grant_type=refresh_token&refresh_token=x'), 401, 'invalid_client'],
-    ['Basic for an unknown client', () => token({ authorization: basic('ghost', 'x'), 'content-type': form }, 'grant_type=refresh_token&refresh_token=x'), 401, 'invalid_client'],
-    ['a Bearer credential', () => token({ authorization: 'Bearer abc', 'content-type': form }, 'grant_type=refresh_token&refresh_token=x'), 401, 'invalid_client'],
+    [
+      'Basic that is not base64',
+      () => token({ authorization: 'Basic !!!not-base64', 'content-type': form }, 'grant_type=refresh_token&refresh_token=x'),
+      401,
+      'invalid_client',
+    ],
+    [
+      'Basic without a colon',
+      () => token({ authorization: `Basic ${b64('native-app')}`, 'content-type': form }, 'grant_type=refresh_token&refresh_token=x'),
+      401,
+      'invalid_client',
+    ],
+    [
+      'Basic with a wrong secret',
+      () => token({ authorization: basic(NATIVE.id, 'wrong'), 'content-type': form }, 'grant_type=refresh_token&refresh_token=x'),
+      401,
+      'invalid_client',
+    ],
+    [
+      'Basic with bad percent-encoding',
+      () => token({ authorization: `Basic ${b64('native-app:%zz')}`, 'content-type': form }, 'grant_type=refresh_token&refresh_token=x'),
+      401,
+      'invalid_client',
+    ],
+    [
+      'Basic for an unknown client',
+      () => token({ authorization: basic('ghost', 'x'), 'content-type': form }, 'grant_type=refresh_token&refresh_token=x'),
+      401,
+      'invalid_client',
+    ],
+    [
+      'a Bearer credential',
+      () => token({ authorization: 'Bearer abc', 'content-type': form }, 'grant_type=refresh_token&refresh_token=x'),
+      401,
+      'invalid_client',
+    ],
     ['a JSON body', () => token({ authorization: auth, 'content-type': 'application/json' }, '{"grant_type":"refresh_token"}'), 400, 'invalid_request'],
     ['a text body', () => token({ authorization: auth, 'content-type': 'text/plain' }, 'grant_type=refresh_token'), 400, 'invalid_request'],
     ['an XML body', () => token({ authorization: auth, 'content-type': 'application/xml' }, '<x/>'), 400, 'invalid_request'],
     ['no body', () => token({ authorization: auth }), 400, 'invalid_request'],
     ['no grant_type', () => token({ authorization: auth, 'content-type': form }, 'refresh_token=x'), 400, 'invalid_request'],
-    ['a repeated grant_type', () => token({ authorization: auth, 'content-type': form }, 'grant_type=refresh_token&grant_type=refresh_token&refresh_token=x'), 400, 'invalid_request'],
-    ['a repeated refresh_token', () => token({ authorization: auth, 'content-type': form }, 'grant_type=refresh_token&refresh_token=x&refresh_token=y'), 400, 'invalid_request'],
+    [
+      'a repeated grant_type',
+      () => token({ authorization: auth, 'content-type': form }, 'grant_type=refresh_token&grant_type=refresh_token&refresh_token=x'),
+      400,
+      'invalid_request',
+    ],
+    [
+      'a repeated refresh_token',
+      () => token({ authorization: auth, 'content-type': form }, 'grant_type=refresh_token&refresh_token=x&refresh_token=y'),
+      400,
+      'invalid_request',
+    ],
     ['an unknown grant_type', () => token({ authorization: auth, 'content-type': form }, 'grant_type=password'), 400, 'unsupported_grant_type'],
     ['no authorization_code', () => token({ authorization: auth, 'content-type': form }, 'grant_type=authorization_code'), 400, 'invalid_request'],
-    ['an unknown code', () => token({ authorization: auth, 'content-type': form }, 'grant_type=authorization_code&authorization_code=nope'), 400, 'invalid_grant'],
-    ['an unknown refresh token', () => token({ authorization: auth, 'content-type': form }, 'grant_type=refresh_token&refresh_token=nope'), 400, 'invalid_grant'],
-    ['an oversized form', () => token({ authorization: auth, 'content-type': form }, `grant_type=refresh_token&refresh_token=${'x'.repeat(20_000)}`), 413, 'payload_too_large'],
-    ['an oversized consent post', () => fetch(`${cloud.url}/oauth2/authorise/login`, { method: 'POST', headers: { 'content-type': form }, body: 'x'.repeat(20_000) }), 413, 'payload_too_large'],
+    [
+      'an unknown code',
+      () => token({ authorization: auth, 'content-type': form }, 'grant_type=authorization_code&authorization_code=nope'),
+      400,
+      'invalid_grant',
+    ],
+    [
+      'an unknown refresh token',
+      () => token({ authorization: auth, 'content-type': form }, 'grant_type=refresh_token&refresh_token=nope'),
+      400,
+      'invalid_grant',
+    ],
+    [
+      'an oversized form',
+      () => token({ authorization: auth, 'content-type': form }, `grant_type=refresh_token&refresh_token=${'x'.repeat(20_000)}`),
+      413,
+      'payload_too_large',
+    ],
+    [
+      'an oversized consent post',
+      () => fetch(`${cloud.url}/oauth2/authorise/login`, { method: 'POST', headers: { 'content-type': form }, body: 'x'.repeat(20_000) }),
+      413,
+      'payload_too_large',
+    ],
     ['/user/me without a token', () => fetch(`${cloud.url}/user/me`), 401, 'invalid_token'],
     ['/user/me with a malformed Authorization', () => fetch(`${cloud.url}/user/me`, { headers: { authorization: 'Bearer a b c' } }), 401, 'invalid_token'],
     ['a delegation without a token', () => fetch(`${cloud.url}/delegation/token?audience=hub`, { method: 'POST' }), 401, 'invalid_token'],
@@ -420,7 +536,8 @@ describe('hostile and malformed input', () => {
 
   it('checks the delegation parameters', async () => {
     const { access_token } = await signIn(cloud.url, NATIVE, USER);
-    const delegate = (query: string) => fetch(`${cloud.url}/delegation/token?${query}`, { method: 'POST', headers: { authorization: `Bearer ${access_token}` } });
+    const delegate = (query: string) =>
+      fetch(`${cloud.url}/delegation/token?${query}`, { method: 'POST', headers: { authorization: `Bearer ${access_token}` } });
     await expectError(await delegate(''), 400, 'invalid_request');
     await expectError(await delegate('audience=cloud'), 400, 'invalid_request');
     await expectError(await delegate('audience=hub&audience=hub'), 400, 'invalid_request');
@@ -429,7 +546,11 @@ describe('hostile and malformed input', () => {
   });
 
   it('answers a consent post that lost its page with an error page, not a crash', async () => {
-    const response = await fetch(`${cloud.url}/oauth2/authorise/consent`, { method: 'POST', headers: { 'content-type': form }, body: 'decision=allow&request=x&csrf=y' });
+    const response = await fetch(`${cloud.url}/oauth2/authorise/consent`, {
+      method: 'POST',
+      headers: { 'content-type': form },
+      body: 'decision=allow&request=x&csrf=y',
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
     expect(await response.text()).toContain('start signing in again');
@@ -495,7 +616,8 @@ describe('what the official client (homey-api) sends, beside the interface’s n
 
   it('takes audience=homey as audience=hub: the token is for hubs all the same', async () => {
     const { access_token } = await signIn(cloud.url, NATIVE, USER);
-    const delegate = (query: string) => fetch(`${cloud.url}/delegation/token?${query}`, { method: 'POST', headers: { authorization: `Bearer ${access_token}` } });
+    const delegate = (query: string) =>
+      fetch(`${cloud.url}/delegation/token?${query}`, { method: 'POST', headers: { authorization: `Bearer ${access_token}` } });
     const response = await delegate('audience=homey');
     expect(response.status).toBe(200);
     expect(decodeJwt((await response.json()) as string)).toMatchObject({ aud: 'hub', hubs: ['h1', 'h2'] });

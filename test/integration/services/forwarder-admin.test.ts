@@ -31,7 +31,8 @@ async function withRegisteredHub(stores: ForwarderStores, options: Parameters<Fo
   const forwarder = await stores.start(options);
   const listener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, listenerId: 'l1', hubId: 'home' });
   cleanup.push(() => listener.close());
-  const post = (hub: string) => fetch(`${forwarder.url}/webhook/${webhook.id}?hub=${hub}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const post = (hub: string) =>
+    fetch(`${forwarder.url}/webhook/${webhook.id}?hub=${hub}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   return { forwarder, listener, post };
 }
 

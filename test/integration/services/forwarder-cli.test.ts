@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CLOSE_GOING_AWAY } from '../../../common/webhook-protocol';
-import type { ChannelClosed} from '../../support/webhook-listener';
+import type { ChannelClosed } from '../../support/webhook-listener';
 import { TestListener } from '../../support/webhook-listener';
 import { runForwarderCli as run } from '../../support/forwarder-cli';
 
@@ -20,8 +20,18 @@ describe('npm run forwarder', () => {
     expect((await fetch(`${info.webhook_url}/readyz`)).status).toBe(404);
     expect((await fetch(`${info.tools_url}/webhooks`)).status).toBe(200);
 
-    const listener = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId: info.webhook.id, secret: info.webhook.secret, listenerId: 'cli-test', data: { $key: 'lamp-1' } });
-    const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ device: { id: 'lamp-1' } }) });
+    const listener = await TestListener.connect({
+      forwarderUrl: info.webhook_url,
+      webhookId: info.webhook.id,
+      secret: info.webhook.secret,
+      listenerId: 'cli-test',
+      data: { $key: 'lamp-1' },
+    });
+    const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ device: { id: 'lamp-1' } }),
+    });
     expect(intake.status).toBe(202);
     expect((await listener.nextMessage()).body).toEqual({ device: { id: 'lamp-1' } });
 

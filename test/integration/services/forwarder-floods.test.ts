@@ -39,14 +39,29 @@ describe('many listener slots filling their resume buffers (forwarder child, 128
   const BODY = 64 * 1024 - 64;
 
   it('stays up, keeps the buffers within the budget by evicting from the largest, and still serves another owner', async () => {
-    const forwarder: ForwarderChild = await startForwarderChild({ heapMb: HEAP_MB, forwarderOptions: { resumeBudgetBytes: BUDGET, resumeBufferBytes: 8 * MiB, addressLimits: ONE_ADDRESS_FLOOD_LIMITS } });
+    const forwarder: ForwarderChild = await startForwarderChild({
+      heapMb: HEAP_MB,
+      forwarderOptions: { resumeBudgetBytes: BUDGET, resumeBufferBytes: 8 * MiB, addressLimits: ONE_ADDRESS_FLOOD_LIMITS },
+    });
     cleanup.push(() => forwarder.stop());
     const { url, webhooks } = forwarder.info;
     for (let i = 0; i < SLOTS; i++) {
-      const listener = await TestListener.connect({ forwarderUrl: url, webhookId: webhooks.flood.id, secret: webhooks.flood.secret, listenerId: `slot-${i}`, hubId: `h-${i}` });
+      const listener = await TestListener.connect({
+        forwarderUrl: url,
+        webhookId: webhooks.flood.id,
+        secret: webhooks.flood.secret,
+        listenerId: `slot-${i}`,
+        hubId: `h-${i}`,
+      });
       await listener.close(); // away: everything routed to it waits in its buffer
     }
-    const other = await TestListener.connect({ forwarderUrl: url, webhookId: webhooks.other.id, secret: webhooks.other.secret, listenerId: 'other', hubId: 'o' });
+    const other = await TestListener.connect({
+      forwarderUrl: url,
+      webhookId: webhooks.other.id,
+      secret: webhooks.other.secret,
+      listenerId: 'other',
+      hubId: 'o',
+    });
     cleanup.push(() => other.close());
 
     // Enough for every buffer to reach its own 8 MiB bound (~27 frames of ~300 KB as counted).
@@ -68,13 +83,23 @@ describe('many listener slots filling their resume buffers (forwarder child, 128
     // After a collection the heap holds the budget and the forwarder itself, far from the 128 MiB that died.
     expect(stats.memory.heapUsed).toBeLessThan(BUDGET + 48 * MiB);
     // The eviction log names the listener, never the payload.
-    const evictions = forwarder.stderr().split('\n').filter((line) => line.includes('resume budget exceeded'));
+    const evictions = forwarder
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('resume budget exceeded'));
     expect(evictions.length).toBeGreaterThan(0);
     expect(JSON.parse(evictions[0]!)).toMatchObject({ webhookId: webhooks.flood.id, listenerId: expect.stringMatching(/^slot-/), budgetBytes: BUDGET });
     expect(forwarder.stderr()).not.toContain('xxxxxxxx');
 
     // Each away listener still gets its newest messages on return: eviction took the oldest.
-    const back = await TestListener.connect({ forwarderUrl: url, webhookId: webhooks.flood.id, secret: webhooks.flood.secret, listenerId: 'slot-0', hubId: 'h-0', autoAck: false });
+    const back = await TestListener.connect({
+      forwarderUrl: url,
+      webhookId: webhooks.flood.id,
+      secret: webhooks.flood.secret,
+      listenerId: 'slot-0',
+      hubId: 'h-0',
+      autoAck: false,
+    });
     cleanup.push(() => back.close());
     expect(back.resumed).toBeGreaterThan(0);
     expect(back.resumed).toBeLessThan(perSlot);
@@ -95,7 +120,15 @@ describe('a flood of large requests to one legacy webhook (in-process)', () => {
   // deadline only routes nothing).
   const SLOW_BY_ROOM = 'function (hubData, webhookData) { for (var i = 0, n = 0; i < 100000; i++) n += i; return hubData.room === webhookData.body.room; }';
 
-  const legacyWebhook = (id: string, ownerId: string, legacyFunction: string): WebhookRecord => ({ id, name: id, ownerId, secret: `secret-of-${id}`, keyPath: null, legacyFunction, createdAt: 0 });
+  const legacyWebhook = (id: string, ownerId: string, legacyFunction: string): WebhookRecord => ({
+    id,
+    name: id,
+    ownerId,
+    secret: `secret-of-${id}`,
+    keyPath: null,
+    legacyFunction,
+    createdAt: 0,
+  });
 
   it('answers the flood 429 once its own queue is full, and serves the other webhook while the flood still waits', async () => {
     const store = createWebhookStore();
@@ -119,10 +152,28 @@ describe('a flood of large requests to one legacy webhook (in-process)', () => {
     };
     // The queue's own bound is what this test is about, whether or not its connections queue to be accepted.
     const forwarder: RunningForwarder = await startForwarder({ store, legacyRunner: observed, legacySpacingWhileBehind: 0 });
-    cleanup.push(() => runner.close(), () => forwarder.close());
-    const floodListener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: flood.id, secret: flood.secret, listenerId: 'f', data: { room: 'a' } });
-    const otherListener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: other.id, secret: other.secret, listenerId: 'o', data: { room: 'b' } });
-    cleanup.push(() => floodListener.close(), () => otherListener.close());
+    cleanup.push(
+      () => runner.close(),
+      () => forwarder.close(),
+    );
+    const floodListener = await TestListener.connect({
+      forwarderUrl: forwarder.url,
+      webhookId: flood.id,
+      secret: flood.secret,
+      listenerId: 'f',
+      data: { room: 'a' },
+    });
+    const otherListener = await TestListener.connect({
+      forwarderUrl: forwarder.url,
+      webhookId: other.id,
+      secret: other.secret,
+      listenerId: 'o',
+      data: { room: 'b' },
+    });
+    cleanup.push(
+      () => floodListener.close(),
+      () => otherListener.close(),
+    );
 
     // Every flood request is on its way before the other webhook's: once one 429 came back, the flood's queue was full.
     let firstRefusal!: (result: PostResult) => void;
@@ -181,15 +232,28 @@ describe('a flood of large requests to one legacy webhook (in-process)', () => {
     };
     // The queue's own bound is what this test is about, whether or not its connections queue to be accepted.
     const forwarder = await startForwarder({ store, legacyRunner: observed, legacySpacingWhileBehind: 0 });
-    cleanup.push(() => runner.close(), () => forwarder.close());
-    const listener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: flood.id, secret: flood.secret, listenerId: 'f', data: { room: 'a' } });
+    cleanup.push(
+      () => runner.close(),
+      () => forwarder.close(),
+    );
+    const listener = await TestListener.connect({
+      forwarderUrl: forwarder.url,
+      webhookId: flood.id,
+      secret: flood.secret,
+      listenerId: 'f',
+      data: { room: 'a' },
+    });
     cleanup.push(() => listener.close());
 
     // Each request sends its headers and the first 1 KiB of its body, and holds the rest back.
     const body = paddedBody('a', BODY);
     let answeredEarly = 0;
     const requests = Array.from({ length: FLOOD }, () => {
-      const held = request(`${forwarder.url}/webhook/${flood.id}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+      const held = request(`${forwarder.url}/webhook/${flood.id}`, {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      });
       const status = new Promise<number>((resolve) => {
         held.on('response', (response) => {
           answeredEarly++;
@@ -224,7 +288,15 @@ describe('a flood of one legacy webhook whose connections queue to be accepted (
   const QUEUE = 8;
   const BODY = 64 * 1024;
   const byRoom = 'function (hubData, webhookData) { return hubData.room === webhookData.body.room; }';
-  const webhookOf = (id: string, ownerId: string): WebhookRecord => ({ id, name: id, ownerId, secret: `secret-of-${id}`, keyPath: null, legacyFunction: byRoom, createdAt: 0 });
+  const webhookOf = (id: string, ownerId: string): WebhookRecord => ({
+    id,
+    name: id,
+    ownerId,
+    secret: `secret-of-${id}`,
+    keyPath: null,
+    legacyFunction: byRoom,
+    createdAt: 0,
+  });
 
   it('spaces its requests out: fewer bodies read than its queue allows, the rest refused before their bodies; another webhook’s taken', async () => {
     const store = createWebhookStore();
@@ -243,17 +315,39 @@ describe('a flood of one legacy webhook whose connections queue to be accepted (
       },
     };
     const forwarder = await startForwarder({ store, legacyRunner: observed });
-    cleanup.push(() => runner.close(), () => forwarder.close());
-    const floodListener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: flood.id, secret: flood.secret, listenerId: 'f', data: { room: 'a' } });
-    const otherListener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: other.id, secret: other.secret, listenerId: 'o', data: { room: 'b' } });
-    cleanup.push(() => floodListener.close(), () => otherListener.close());
+    cleanup.push(
+      () => runner.close(),
+      () => forwarder.close(),
+    );
+    const floodListener = await TestListener.connect({
+      forwarderUrl: forwarder.url,
+      webhookId: flood.id,
+      secret: flood.secret,
+      listenerId: 'f',
+      data: { room: 'a' },
+    });
+    const otherListener = await TestListener.connect({
+      forwarderUrl: forwarder.url,
+      webhookId: other.id,
+      secret: other.secret,
+      listenerId: 'o',
+      data: { room: 'b' },
+    });
+    cleanup.push(
+      () => floodListener.close(),
+      () => otherListener.close(),
+    );
 
     // All connect in one turn, so they wait in the kernel while the forwarder accepts one per turn. Each
     // sends its headers and the first 1 KiB of its body, and holds the rest back.
     const body = paddedBody('a', BODY);
     const answers: { status: number; body: string }[] = [];
     const requests = Array.from({ length: FLOOD }, () => {
-      const request_ = request(`${forwarder.url}/webhook/${flood.id}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+      const request_ = request(`${forwarder.url}/webhook/${flood.id}`, {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      });
       const answered = new Promise<number>((resolve) => {
         request_.on('response', (response) => {
           let text = '';
@@ -274,7 +368,9 @@ describe('a flood of one legacy webhook whose connections queue to be accepted (
     expect(held).toBeGreaterThan(0);
     expect(held).toBeLessThan(QUEUE);
     expect(answers.every((answer) => answer.status === 429)).toBe(true);
-    expect(answers.map((answer) => (JSON.parse(answer.body) as { error_description: string }).error_description)).toContainEqual(expect.stringContaining('behind on accepting connections'));
+    expect(answers.map((answer) => (JSON.parse(answer.body) as { error_description: string }).error_description)).toContainEqual(
+      expect.stringContaining('behind on accepting connections'),
+    );
     // Another webhook's request is taken, routed and delivered meanwhile.
     const { status, body: accepted } = await postRaw(`${forwarder.url}/webhook/${other.id}`, paddedBody('b', 100));
     expect(status).toBe(202);
@@ -290,7 +386,15 @@ describe('a flood of one legacy webhook whose connections queue to be accepted (
 const BY_ROOM_FN = 'function (hubData, webhookData) { return hubData.room === webhookData.body.room; }';
 // Loops a little first, so the flood's sandbox queues stay full while the test runs (see above).
 const SLOW_BY_ROOM_FN = 'function (hubData, webhookData) { for (var i = 0, n = 0; i < 100000; i++) n += i; return hubData.room === webhookData.body.room; }';
-const floodWebhook = (id: string, ownerId: string, legacyFunction: string): WebhookRecord => ({ id, name: id, ownerId, secret: `secret-of-${id}`, keyPath: null, legacyFunction, createdAt: 0 });
+const floodWebhook = (id: string, ownerId: string, legacyFunction: string): WebhookRecord => ({
+  id,
+  name: id,
+  ownerId,
+  secret: `secret-of-${id}`,
+  keyPath: null,
+  legacyFunction,
+  createdAt: 0,
+});
 
 describe.each(STORE_KINDS)('a flood of one legacy webhook does not starve another (%s)', (kind) => {
   // Scaled down from the audit's 1,200 × 256 KiB (test/bench/forwarder-floods.ts legacy, REDIS=1 for three
@@ -305,7 +409,7 @@ describe.each(STORE_KINDS)('a flood of one legacy webhook does not starve anothe
   const BODY = 64 * 1024;
   const OTHER = 5;
 
-  it('delivers every 202\'d message of the other webhook while the flood is still going on', async () => {
+  it("delivers every 202'd message of the other webhook while the flood is still going on", async () => {
     const stores = await forwarderStores(kind);
     cleanup.push(() => stores.close());
     const flood = floodWebhook('wh_flood', 'attacker', SLOW_BY_ROOM_FN);
@@ -321,7 +425,10 @@ describe.each(STORE_KINDS)('a flood of one legacy webhook does not starve anothe
     const at = (i: number) => forwarders[i % forwarders.length]!.url;
     const floodListener = await TestListener.connect({ forwarderUrl: at(0), webhookId: flood.id, secret: flood.secret, listenerId: 'f', data: { room: 'a' } });
     const otherListener = await TestListener.connect({ forwarderUrl: at(1), webhookId: other.id, secret: other.secret, listenerId: 'o', data: { room: 'b' } });
-    cleanup.push(() => floodListener.close(), () => otherListener.close());
+    cleanup.push(
+      () => floodListener.close(),
+      () => otherListener.close(),
+    );
 
     let sent = 0;
     let answered = 0;
@@ -395,7 +502,9 @@ describe('the cap on connections', () => {
     const webhook = await store.create({ name: 'one', ownerId: 'alice' });
     const forwarder = await startForwarder({ store, maxConnections: 2 });
     cleanup.push(() => forwarder.close());
-    const listeners = [0, 1].map((i) => TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, listenerId: `l${i}` }));
+    const listeners = [0, 1].map((i) =>
+      TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, listenerId: `l${i}` }),
+    );
     const [a, b] = await Promise.all(listeners);
     cleanup.push(() => b!.close());
     expect(forwarder.stats().connections).toBe(2);

@@ -85,7 +85,11 @@ describe.each(STORE_KINDS)('hub ids proven with delegation tokens, on the %s sto
     return result;
   };
   const post = async (query: string, body: unknown) => {
-    const response = await fetch(`${forwarder.url}/webhook/${webhook.id}${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${forwarder.url}/webhook/${webhook.id}${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(response.status).toBe(202);
     return ((await response.json()) as { id: string }).id;
   };
@@ -119,8 +123,16 @@ describe.each(STORE_KINDS)('hub ids proven with delegation tokens, on the %s sto
       ['not a token', { delegationToken: 'not-a-token' }, 'delegation token refused: not a signed token'],
       ['signed with another key', { delegationToken: forged }, "delegation token refused: the token's signature is not the cloud's"],
       ['expired', { delegationToken: expired }, 'delegation token refused: the token has expired'],
-      ["the attacker's own hub's token", { delegationToken: await delegationToken(cloud.url, attackerAccess, ATTACKER_HUB) }, 'delegation token refused: the token is for another hub'],
-      ["a token for all the attacker's hubs", { delegationToken: await delegationToken(cloud.url, attackerAccess) }, 'delegation token refused: the token is for another hub'],
+      [
+        "the attacker's own hub's token",
+        { delegationToken: await delegationToken(cloud.url, attackerAccess, ATTACKER_HUB) },
+        'delegation token refused: the token is for another hub',
+      ],
+      [
+        "a token for all the attacker's hubs",
+        { delegationToken: await delegationToken(cloud.url, attackerAccess) },
+        'delegation token refused: the token is for another hub',
+      ],
       ['replayed', { delegationToken: used }, 'delegation token refused: the token was used before'],
     ];
     for (const [name, options, reason] of attacks) {
@@ -131,7 +143,10 @@ describe.each(STORE_KINDS)('hub ids proven with delegation tokens, on the %s sto
     // The secret alone still registers by key values, without naming a hub: never a ?hub= target.
     const attacker = await listen({ listenerId: 'attacker-keys', data: { $key: 'attacker-device' } });
     expect(attacker).toBeInstanceOf(TestListener);
-    expect(await listen({ listenerId: 'attacker-token-no-hub', data: { $key: 'x' }, delegationToken: used })).toMatchObject({ code: CLOSE_PROTOCOL_ERROR, reason: TOKEN_WITHOUT_HUB });
+    expect(await listen({ listenerId: 'attacker-token-no-hub', data: { $key: 'x' }, delegationToken: used })).toMatchObject({
+      code: CLOSE_PROTOCOL_ERROR,
+      reason: TOKEN_WITHOUT_HUB,
+    });
 
     const secret = await post(`?hub=${VICTIM_HUB}`, { device: { id: 'attacker-device' }, note: 'for the victim' });
     const marker = await post('', { device: { id: 'attacker-device' }, note: 'marker' });
@@ -145,7 +160,10 @@ describe.each(STORE_KINDS)('hub ids proven with delegation tokens, on the %s sto
     const token = await delegationToken(cloud.url, victimAccess, VICTIM_HUB);
     const first = (await listen({ listenerId: 'app', hubId: VICTIM_HUB, delegationToken: token })) as TestListener;
     await first.close();
-    expect(await listen({ listenerId: 'app', hubId: VICTIM_HUB, delegationToken: token })).toMatchObject({ code: CLOSE_HUB_NOT_PROVEN, reason: 'delegation token refused: the token was used before' });
+    expect(await listen({ listenerId: 'app', hubId: VICTIM_HUB, delegationToken: token })).toMatchObject({
+      code: CLOSE_HUB_NOT_PROVEN,
+      reason: 'delegation token refused: the token was used before',
+    });
     const again = await listen({ listenerId: 'app', hubId: VICTIM_HUB, delegationToken: await delegationToken(cloud.url, victimAccess, VICTIM_HUB) });
     expect(again).toBeInstanceOf(TestListener);
     const id = await post(`?hub=${VICTIM_HUB}`, { n: 1 });
@@ -157,7 +175,10 @@ describe.each(STORE_KINDS)('hub ids proven with delegation tokens, on the %s sto
     const other = await stores.start({ hubIds: { verify: { cloudUrl: cloud.url } } });
     const token = await delegationToken(cloud.url, victimAccess, VICTIM_HUB);
     expect(await listen({ listenerId: 'app', hubId: VICTIM_HUB, delegationToken: token })).toBeInstanceOf(TestListener);
-    expect(await listen({ listenerId: 'thief', hubId: VICTIM_HUB, delegationToken: token }, other)).toMatchObject({ code: CLOSE_HUB_NOT_PROVEN, reason: 'delegation token refused: the token was used before' });
+    expect(await listen({ listenerId: 'thief', hubId: VICTIM_HUB, delegationToken: token }, other)).toMatchObject({
+      code: CLOSE_HUB_NOT_PROVEN,
+      reason: 'delegation token refused: the token was used before',
+    });
   });
 });
 
@@ -172,12 +193,17 @@ describe('the cloud unreachable', () => {
       const webhook = await stores.store.create({ name: 'cloud down', ownerId: 'developer' });
       const base = { forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret };
       const refused = await attempt({ ...base, listenerId: 'hub', hubId: VICTIM_HUB, delegationToken: token });
-      expect(refused).toMatchObject({ code: CLOSE_HUB_CHECK_UNAVAILABLE, reason: "cannot check the delegation token now: the cloud's keys could not be read; reconnect" });
+      expect(refused).toMatchObject({
+        code: CLOSE_HUB_CHECK_UNAVAILABLE,
+        reason: "cannot check the delegation token now: the cloud's keys could not be read; reconnect",
+      });
       const keyed = await attempt({ ...base, listenerId: 'keys', data: { $key: 'lamp-1' } });
       expect(keyed).toBeInstanceOf(TestListener);
       await (keyed as TestListener).close();
       // A token of another cloud: its key is not in this one's set, so it is never taken (here: refused for now).
-      expect(await attempt({ ...base, listenerId: 'hub-2', hubId: VICTIM_HUB, delegationToken: await delegationToken(cloud.url, victimAccess, VICTIM_HUB) })).toMatchObject({ code: CLOSE_HUB_CHECK_UNAVAILABLE });
+      expect(
+        await attempt({ ...base, listenerId: 'hub-2', hubId: VICTIM_HUB, delegationToken: await delegationToken(cloud.url, victimAccess, VICTIM_HUB) }),
+      ).toMatchObject({ code: CLOSE_HUB_CHECK_UNAVAILABLE });
     } finally {
       await stores.close();
     }

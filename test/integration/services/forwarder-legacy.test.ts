@@ -49,7 +49,11 @@ async function listen(webhook: WebhookRecord, listenerId: string, extra: Partial
 }
 
 async function post(webhook: WebhookRecord, body: unknown): Promise<string> {
-  const response = await fetch(`${forwarder.url}/webhook/${webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${forwarder.url}/webhook/${webhook.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(202);
   return ((await response.json()) as { id: string }).id;
 }

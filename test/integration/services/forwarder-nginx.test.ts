@@ -39,7 +39,8 @@ async function cluster() {
   return { clis, infos, nginx, webhook: infos[0]!.webhook };
 }
 
-const post = (url: string, webhookId: string, body: string) => fetch(`${url}/webhook/${webhookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const post = (url: string, webhookId: string, body: string) =>
+  fetch(`${url}/webhook/${webhookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
 /** How many listeners are connected to one instance, asked on its admin listener. */
 async function listenersOn(info: ForwarderInfo): Promise<number> {
@@ -58,7 +59,13 @@ describe('behind nginx', () => {
     // Each instance answers them on its admin listener, for the monitoring inside.
     for (const info of infos) expect((await fetch(info.health.ready)).status).toBe(200);
 
-    const listener = await TestListener.connect({ forwarderUrl: nginx.url, webhookId: webhook.id, secret: webhook.secret, listenerId: 'through-nginx', data: { $key: 'lamp-1' } });
+    const listener = await TestListener.connect({
+      forwarderUrl: nginx.url,
+      webhookId: webhook.id,
+      secret: webhook.secret,
+      listenerId: 'through-nginx',
+      data: { $key: 'lamp-1' },
+    });
     const accepted = await post(nginx.url, webhook.id, '{"device":{"id":"lamp-1"}}');
     expect(accepted.status).toBe(202);
     const { id } = (await accepted.json()) as { id: string };
@@ -122,10 +129,16 @@ describe('behind nginx', () => {
     expect(await clis[victim]!.exited).toBe(null); // killed, not exited
     const acceptedAtKill = accepted.length;
     // Back by itself: the channel noticed, reconnected through nginx, and another instance has it.
-    await vi.waitFor(() => expect(states.slice(statesAtKill)).toEqual(expect.arrayContaining(['reconnecting', 'connected'])), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(states.slice(statesAtKill)).toEqual(expect.arrayContaining(['reconnecting', 'connected'])), {
+      timeout: 20_000,
+      interval: 20,
+    });
     expect(states.slice(statesAtKill).at(-1)).toBe('connected');
     const survivors = infos.filter((_, i) => i !== victim);
-    await vi.waitFor(async () => expect((await Promise.all(survivors.map(listenersOn))).reduce((sum, count) => sum + count, 0)).toBe(1), { timeout: 15_000, interval: 50 });
+    await vi.waitFor(async () => expect((await Promise.all(survivors.map(listenersOn))).reduce((sum, count) => sum + count, 0)).toBe(1), {
+      timeout: 15_000,
+      interval: 50,
+    });
     await vi.waitFor(() => expect(accepted.length).toBeGreaterThanOrEqual(acceptedAtKill + 100), { timeout: 20_000, interval: 10 });
     sending = false;
     await stream;

@@ -8,7 +8,7 @@ import { CLOSE_GOING_AWAY } from '../../../common/webhook-protocol';
 import { type RunningForwarder, startForwarder } from '../../../services/forwarder/forwarder';
 import { createWebhookStore, type WebhookRecord } from '../../../services/forwarder/webhook-store';
 import { writeAsync } from '../../support/raw-http';
-import type { ChannelClosed} from '../../support/webhook-listener';
+import type { ChannelClosed } from '../../support/webhook-listener';
 import { newTapCredential, TestListener } from '../../support/webhook-listener';
 
 const running: RunningForwarder[] = [];
@@ -19,9 +19,14 @@ afterEach(async () => {
 async function setup(options: { bodyBytes?: number; drainTimeoutMs?: number } = {}) {
   const store = createWebhookStore();
   const webhook = await store.setKeyPath((await store.create({ name: 'ops', ownerId: 'owner-1' })).id, 'body.device.id');
-  const forwarder = await startForwarder({ store, ...(options.bodyBytes && { limits: { bodyBytes: options.bodyBytes } }), drainTimeoutMs: options.drainTimeoutMs ?? 5_000 });
+  const forwarder = await startForwarder({
+    store,
+    ...(options.bodyBytes && { limits: { bodyBytes: options.bodyBytes } }),
+    drainTimeoutMs: options.drainTimeoutMs ?? 5_000,
+  });
   running.push(forwarder);
-  const post = (body: unknown) => fetch(`${forwarder.url}/webhook/${webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (body: unknown) =>
+    fetch(`${forwarder.url}/webhook/${webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { store, webhook, forwarder, post };
 }
 
@@ -30,7 +35,9 @@ const listen = (forwarder: RunningForwarder, webhook: WebhookRecord, listenerId:
 
 /** One metric's value in Prometheus' text format (the first series matching the labels given). */
 function metric(text: string, name: string, labels = ''): number {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name}${labels === '' ? ' ' : `{${labels}`}`) || (labels === '' && candidate.startsWith(`${name}{`)));
+  const line = text
+    .split('\n')
+    .find((candidate) => candidate.startsWith(`${name}${labels === '' ? ' ' : `{${labels}`}`) || (labels === '' && candidate.startsWith(`${name}{`)));
   return line === undefined ? Number.NaN : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
@@ -70,7 +77,14 @@ describe('health, readiness and metrics', () => {
 describe('acknowledgements', () => {
   it('an ack in any JSON form is taken, as the usual one is (that one is read without a JSON parse); a malformed one closes the channel', async () => {
     const { forwarder, webhook, post } = await setup();
-    const listener = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, listenerId: 'manual', data: { $key: 'lamp-1' }, autoAck: false });
+    const listener = await TestListener.connect({
+      forwarderUrl: forwarder.url,
+      webhookId: webhook.id,
+      secret: webhook.secret,
+      listenerId: 'manual',
+      data: { $key: 'lamp-1' },
+      autoAck: false,
+    });
     const pending = async () => metric(await (await fetch(`${forwarder.adminUrl}/metrics`)).text(), 'forwarder_pending_messages');
     for (let n = 0; n < 3; n++) await post({ device: { id: 'lamp-1' }, n });
     const [first, second, third] = [await listener.nextMessage(), await listener.nextMessage(), await listener.nextMessage()];
@@ -89,7 +103,12 @@ describe('drain', () => {
   it('takes no new connection, answers the request under way (then 503 to what follows on its connection), tells listeners and taps to go elsewhere (1001), and stops', async () => {
     const { store, forwarder, webhook } = await setup();
     const listener = await listen(forwarder, webhook, 'l1', 'lamp-1');
-    const tap = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, listenerId: 'tap', ...(await newTapCredential(store, webhook.id)) });
+    const tap = await TestListener.connect({
+      forwarderUrl: forwarder.url,
+      webhookId: webhook.id,
+      listenerId: 'tap',
+      ...(await newTapCredential(store, webhook.id)),
+    });
     const url = new URL(forwarder.url);
 
     // A request under way: its head is in; its body, and two more requests on the same connection, come once the drain has begun.
@@ -105,8 +124,15 @@ describe('drain', () => {
     await expect(fetch(`${forwarder.url}/webhook/${webhook.id}`, { method: 'POST', body: '{}' })).rejects.toThrow(); // no new connection
     // The admin listener still answers, until the forwarder has stopped: not ready.
     const ready = await fetch(`${forwarder.adminUrl}/readyz`);
-    expect({ status: ready.status, retryAfter: ready.headers.get('retry-after'), body: await ready.json() }).toEqual({ status: 503, retryAfter: '1', body: { status: 'draining' } });
-    await writeAsync(slow, `${body}POST /webhook/${webhook.id} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}POST /webhook/${webhook.id} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`);
+    expect({ status: ready.status, retryAfter: ready.headers.get('retry-after'), body: await ready.json() }).toEqual({
+      status: 503,
+      retryAfter: '1',
+      body: { status: 'draining' },
+    });
+    await writeAsync(
+      slow,
+      `${body}POST /webhook/${webhook.id} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}POST /webhook/${webhook.id} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`,
+    );
 
     expect(((await listener.closed) as ChannelClosed).code).toBe(CLOSE_GOING_AWAY);
     expect(((await tap.closed) as ChannelClosed).code).toBe(CLOSE_GOING_AWAY);

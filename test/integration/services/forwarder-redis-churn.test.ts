@@ -67,7 +67,7 @@ describe('registration churn against three instances on one Redis', () => {
 });
 
 describe('the bounds behind it', () => {
-  it('a mirror that sees a gap in the changes\' numbers (the stream trimmed past it) loads everything again', async () => {
+  it("a mirror that sees a gap in the changes' numbers (the stream trimmed past it) loads everything again", async () => {
     const redis = await startTestRedis();
     cleanup.push(() => redis.stop());
     const state = await connectRedis(redis.url, { logger: silentLogger });
@@ -94,7 +94,9 @@ describe('the bounds behind it', () => {
     cleanup.push(() => state.close());
     const key = slotKey('wh_x', 'l');
     const args = { webhookId: 'wh_x', ownerId: 'alice', maxPerWebhook: 100, maxPerOwner: 200, instance: state.instance, resumeAfterEntry: undefined };
-    expect(await state.scripts.register(key, { ...args, record: 'x'.repeat(MAX_SLOT_RECORD_BYTES + 1) })).toEqual({ refused: `this registration takes ${MAX_SLOT_RECORD_BYTES + 1} bytes; the limit is ${MAX_SLOT_RECORD_BYTES}` });
+    expect(await state.scripts.register(key, { ...args, record: 'x'.repeat(MAX_SLOT_RECORD_BYTES + 1) })).toEqual({
+      refused: `this registration takes ${MAX_SLOT_RECORD_BYTES + 1} bytes; the limit is ${MAX_SLOT_RECORD_BYTES}`,
+    });
     expect(await state.redis.hexists(KEYS.slots, key)).toBe(0);
   });
 
@@ -104,8 +106,13 @@ describe('the bounds behind it', () => {
     const webhook = await stores.store.create({ name: 'large', ownerId: 'alice' });
     const forwarder = await stores.start();
     const data = { $key: 'x'.repeat(MAX_REGISTRATION_DATA_BYTES) };
-    const refused = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, listenerId: 'l', data }).catch((error: unknown) => error);
-    expect(refused).toMatchObject({ code: CLOSE_PROTOCOL_ERROR, reason: `registration data is ${MAX_REGISTRATION_DATA_BYTES + 11} bytes of JSON; the limit is ${MAX_REGISTRATION_DATA_BYTES}` });
+    const refused = await TestListener.connect({ forwarderUrl: forwarder.url, webhookId: webhook.id, secret: webhook.secret, listenerId: 'l', data }).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toMatchObject({
+      code: CLOSE_PROTOCOL_ERROR,
+      reason: `registration data is ${MAX_REGISTRATION_DATA_BYTES + 11} bytes of JSON; the limit is ${MAX_REGISTRATION_DATA_BYTES}`,
+    });
     const client = new Redis(stores.redis!.url);
     cleanup.push(() => client.quit());
     expect(await client.hlen(KEYS.slots)).toBe(0);

@@ -48,7 +48,11 @@ async function instances(count: number) {
 /** Posts a body to the instance at `url`; the id when answered 202, else undefined (refused, or the instance is gone). */
 async function post(url: string, webhookId: string, body: unknown, query = ''): Promise<string | undefined> {
   try {
-    const response = await fetch(`${url}/webhook/${webhookId}${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${url}/webhook/${webhookId}${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const json = (await response.json()) as { id?: string };
     return response.status === 202 ? json.id : undefined;
   } catch {
@@ -70,7 +74,11 @@ describe('three instances on one Redis', () => {
     const plug = await connect(2, 'plug', { $key: 'plug-1' }, 'hub-a');
     const tap = await TestListener.connect({ forwarderUrl: infos[2]!.webhook_url, webhookId, secret: tapSecret, credentialId, role: 'tap', listenerId: 'tap' });
 
-    const expected = new Map<string, string[]>([['lamp', []], ['sensor', []], ['plug', []]]);
+    const expected = new Map<string, string[]>([
+      ['lamp', []],
+      ['sensor', []],
+      ['plug', []],
+    ]);
     const posted: string[] = [];
     const cases: Array<[unknown, string, string[]]> = [
       [{ device: { id: 'lamp-1' } }, '', ['lamp', 'sensor']],
@@ -89,7 +97,11 @@ describe('three instances on one Redis', () => {
       }
     }
 
-    for (const [name, listener] of [['lamp', lamp], ['sensor', sensor], ['plug', plug]] as const) {
+    for (const [name, listener] of [
+      ['lamp', lamp],
+      ['sensor', sensor],
+      ['plug', plug],
+    ] as const) {
       await vi.waitFor(() => expect(listener.ids()).toHaveLength(expected.get(name)!.length), { timeout: 10_000, interval: 20 });
       // Exactly the matching messages, in the order they were stored.
       expect(listener.ids(), name).toEqual(expected.get(name));
@@ -159,7 +171,14 @@ describe('Redis away', () => {
       return new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1];
     };
     const pendingBefore = Number(await metric('forwarder_pending_messages'));
-    const listener = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId, secret, listenerId: 'patient', data: { $key: 'patient-lamp' }, autoAck: false });
+    const listener = await TestListener.connect({
+      forwarderUrl: info.webhook_url,
+      webhookId,
+      secret,
+      listenerId: 'patient',
+      data: { $key: 'patient-lamp' },
+      autoAck: false,
+    });
     const before = await post(info.webhook_url, webhookId, { device: { id: 'patient-lamp' }, n: 'before' });
     expect((await listener.nextMessage()).id).toBe(before);
 
@@ -169,7 +188,11 @@ describe('Redis away', () => {
 
     await redis.stop();
     // At once, whether or not the instance has noticed yet: never a 202 it cannot keep.
-    const refused = await fetch(`${info.webhook_url}/webhook/${webhookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"device":{"id":"patient-lamp"}}' });
+    const refused = await fetch(`${info.webhook_url}/webhook/${webhookId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"device":{"id":"patient-lamp"}}',
+    });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(await refused.json()).toMatchObject({ error: 'temporarily_unavailable' });
@@ -194,7 +217,7 @@ describe('Redis away', () => {
 });
 
 describe('Redis that hangs', () => {
-  it("an intake waiting on a frozen Redis is answered 503 with Retry-After once the stall limit has passed, not left waiting; intake works again once Redis thaws", async () => {
+  it('an intake waiting on a frozen Redis is answered 503 with Retry-After once the stall limit has passed, not left waiting; intake works again once Redis thaws', async () => {
     const { infos } = await instances(1);
     const [info] = infos as [ForwarderInfo];
     const { id: webhookId } = info.webhook;
@@ -203,7 +226,12 @@ describe('Redis that hangs', () => {
     redis.pause(); // connections stay open; nothing is answered
     try {
       const sent = performance.now();
-      const refused = await fetch(`${info.webhook_url}/webhook/${webhookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"device":{"id":"lamp-1"}}', signal: AbortSignal.timeout(10_000) });
+      const refused = await fetch(`${info.webhook_url}/webhook/${webhookId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"device":{"id":"lamp-1"}}',
+        signal: AbortSignal.timeout(10_000),
+      });
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('1');
       // Not before the stall limit (Redis was only slow until then), and not long after it.
@@ -211,14 +239,22 @@ describe('Redis that hangs', () => {
     } finally {
       redis.resume();
     }
-    await vi.waitFor(async () => expect(await post(info.webhook_url, webhookId, { device: { id: 'lamp-1' } })).toBeDefined(), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(async () => expect(await post(info.webhook_url, webhookId, { device: { id: 'lamp-1' } })).toBeDefined(), {
+      timeout: 15_000,
+      interval: 100,
+    });
   });
 });
 
 describe('readiness follows the intake', () => {
   /** An intake's status, then the very next /readyz's: the two must agree. */
   async function intakeThenReady(info: ForwarderInfo): Promise<[number, number]> {
-    const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"device":{"id":"lamp-1"}}', signal: AbortSignal.timeout(15_000) });
+    const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"device":{"id":"lamp-1"}}',
+      signal: AbortSignal.timeout(15_000),
+    });
     await intake.body?.cancel();
     const ready = await fetch(info.health.ready);
     await ready.body?.cancel();
@@ -257,7 +293,10 @@ describe('readiness follows the intake', () => {
 describe("Redis's records are checked", () => {
   it('a webhook or listener slot that fails its schema, or is stored under another id, is skipped and logged; the valid ones load', async () => {
     const client = new Redis(redis.url);
-    const valid = { record: { id: 'wh_valid', name: 'Valid', ownerId: 'owner', secret: 's'.repeat(43), keyPath: 'body.id', legacyFunction: null, createdAt: 1 }, taps: [] };
+    const valid = {
+      record: { id: 'wh_valid', name: 'Valid', ownerId: 'owner', secret: 's'.repeat(43), keyPath: 'body.id', legacyFunction: null, createdAt: 1 },
+      taps: [],
+    };
     const slot = { webhookId: 'wh_valid', ownerId: 'owner', listenerId: 'good', keys: ['k'], rawBodyOnly: false };
     await client.hset(KEYS.webhooks, {
       wh_valid: JSON.stringify(valid),

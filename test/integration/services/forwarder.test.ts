@@ -11,10 +11,26 @@
  * the refusals behave the same).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { REFUSED_BODY_KEPT_BYTES, CLOSE_BAD_SECRET, CLOSE_CREDENTIAL_KIND, CLOSE_CREDENTIAL_REVOKED, CLOSE_PROTOCOL_ERROR, CLOSE_REPLACED, CLOSE_TOO_MANY_LISTENERS, CLOSE_UNKNOWN_WEBHOOK, LISTEN_PATH } from '../../../common/webhook-protocol';
+import {
+  REFUSED_BODY_KEPT_BYTES,
+  CLOSE_BAD_SECRET,
+  CLOSE_CREDENTIAL_KIND,
+  CLOSE_CREDENTIAL_REVOKED,
+  CLOSE_PROTOCOL_ERROR,
+  CLOSE_REPLACED,
+  CLOSE_TOO_MANY_LISTENERS,
+  CLOSE_UNKNOWN_WEBHOOK,
+  LISTEN_PATH,
+} from '../../../common/webhook-protocol';
 import { LISTENER_NEEDS_SECRET, TAP_NEEDS_CREDENTIAL } from '../../../services/forwarder/listener-channel';
 import type { RunningForwarder } from '../../../services/forwarder/forwarder';
-import { MAX_TAP_CREDENTIALS, type TapCredential, TapCredentialLimitError, type WebhookRecord, type WebhookStore } from '../../../services/forwarder/webhook-store';
+import {
+  MAX_TAP_CREDENTIALS,
+  type TapCredential,
+  TapCredentialLimitError,
+  type WebhookRecord,
+  type WebhookStore,
+} from '../../../services/forwarder/webhook-store';
 import { forwarderStores, type ForwarderStores, STORE_KINDS } from '../../support/forwarder-stores';
 import { rawExchange, writeAsync } from '../../support/raw-http';
 import { ChannelClosed, newTapCredential, TestListener, type TestListenerOptions } from '../../support/webhook-listener';
@@ -121,15 +137,27 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
     it('passes on every value of a header sent several times, in order, joined with ", " (User-Agent too, which Node keeps once)', async () => {
       await newWebhook();
       const listener = await listen({ listenerId: 'l1', hubId: 'hub-1' });
-      const lines = ['User-Agent: first-agent', 'X-Note: a', 'user-agent: second-agent', 'X-Note: b', 'X-Note: c', 'Content-Type: text/plain', 'Content-Length: 2', 'Connection: close'];
-      const answer = await rawExchange(forwarder.url, (socket) => void socket.write([`POST /webhook/${webhook.id}?hub=hub-1 HTTP/1.1`, 'Host: 127.0.0.1', ...lines, '', 'hi'].join('\r\n')));
+      const lines = [
+        'User-Agent: first-agent',
+        'X-Note: a',
+        'user-agent: second-agent',
+        'X-Note: b',
+        'X-Note: c',
+        'Content-Type: text/plain',
+        'Content-Length: 2',
+        'Connection: close',
+      ];
+      const answer = await rawExchange(
+        forwarder.url,
+        (socket) => void socket.write([`POST /webhook/${webhook.id}?hub=hub-1 HTTP/1.1`, 'Host: 127.0.0.1', ...lines, '', 'hi'].join('\r\n')),
+      );
       expect(answer.status).toBe(202);
       const message = await listener.nextMessage();
       expect(message.headers['user-agent']).toBe('first-agent, second-agent');
       expect(message.headers['x-note']).toBe('a, b, c');
     });
 
-    it("registering names the webhook as its owner did, to a listener and to a tap", async () => {
+    it('registering names the webhook as its owner did, to a listener and to a tap', async () => {
       webhook = await store.create({ name: '  Lamp events  ', ownerId: 'owner-1' });
       expect((await listen({ listenerId: 'named', hubId: 'h' })).webhookName).toBe('Lamp events');
       expect((await listen({ ...(await newTapCredential(store, webhook.id)), listenerId: 'named-tap' })).webhookName).toBe('Lamp events');
@@ -138,7 +166,11 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
     it('parses form bodies and keeps other content as text', async () => {
       await newWebhook();
       const listener = await listen({ listenerId: 'l1', hubId: 'h' });
-      await fetch(`${forwarder.url}/webhook/${webhook.id}?hub=h`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=two&a=3' });
+      await fetch(`${forwarder.url}/webhook/${webhook.id}?hub=h`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'a=1&b=two&a=3',
+      });
       expect((await listener.nextMessage()).body).toEqual({ a: '1', b: 'two' });
       await fetch(`${forwarder.url}/webhook/${webhook.id}?hub=h`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'plain words' });
       expect((await listener.nextMessage()).body).toBe('plain words');
@@ -148,14 +180,23 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
   describe('routing', () => {
     it('?hub= delivers to exactly the listeners of that hub', async () => {
       await newWebhook();
-      const [a1, b, a2] = [await listen({ listenerId: 'a1', hubId: 'hub-a' }), await listen({ listenerId: 'b', hubId: 'hub-b' }), await listen({ listenerId: 'a2', hubId: 'hub-a' })];
+      const [a1, b, a2] = [
+        await listen({ listenerId: 'a1', hubId: 'hub-a' }),
+        await listen({ listenerId: 'b', hubId: 'hub-b' }),
+        await listen({ listenerId: 'a2', hubId: 'hub-a' }),
+      ];
       const tap = await listen({ ...(await newTapCredential(store, webhook.id)), listenerId: 'tap' });
       const id = await postId({ n: 1 }, '?hub=hub-a');
       expect((await a1.nextMessage()).id).toBe(id);
       expect((await a2.nextMessage()).id).toBe(id);
       const decision = (await tap.nextTap()).routing;
       expect(decision.option).toBe('query');
-      expect(decision.matched).toEqual(expect.arrayContaining([{ listenerId: 'a1', hubId: 'hub-a' }, { listenerId: 'a2', hubId: 'hub-a' }]));
+      expect(decision.matched).toEqual(
+        expect.arrayContaining([
+          { listenerId: 'a1', hubId: 'hub-a' },
+          { listenerId: 'a2', hubId: 'hub-a' },
+        ]),
+      );
       expect(decision.matched).toHaveLength(2);
       const marker = await postId({ n: 2 }, '?hub=hub-b');
       expect((await b.nextMessage()).id).toBe(marker);
@@ -226,7 +267,11 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       await newWebhook();
       const tap = await listen({ ...(await newTapCredential(store, webhook.id)), listenerId: 'tap' });
       await postId({ a: 1 });
-      expect((await tap.nextTap()).routing).toMatchObject({ option: 'none', matched: [], reason: expect.stringContaining('neither a key path nor a legacy function') });
+      expect((await tap.nextTap()).routing).toMatchObject({
+        option: 'none',
+        matched: [],
+        reason: expect.stringContaining('neither a key path nor a legacy function'),
+      });
     });
   });
 
@@ -303,7 +348,10 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       // memory (memory-size.ts), 23,000 as Redis holds them (UTF-8). Two fit in the cap, three do not.
       const small = await stores.start({ resumeBufferBytes: kind === 'memory' ? 100_000 : 50_000 });
       try {
-        const { second, ids } = await missedWhileAway(small, ['a', 'b', 'c', 'd'].map((letter) => letter.repeat(10_000)));
+        const { second, ids } = await missedWhileAway(
+          small,
+          ['a', 'b', 'c', 'd'].map((letter) => letter.repeat(10_000)),
+        );
         expect(second.resumed).toBe(2);
         const resent = [await second.nextMessage(), await second.nextMessage()];
         expect(resent.map((message) => message.id)).toEqual(ids.slice(2));
@@ -321,7 +369,8 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       const small = await own.start({ resumeBudgetBytes: kind === 'memory' ? 200_000 : 100_000 });
       try {
         webhook = await own.store.create({ name: 'budget', ownerId: 'owner-1' });
-        const connect = (listenerId: string) => TestListener.connect({ forwarderUrl: small.url, webhookId: webhook.id, secret: webhook.secret, listenerId, hubId: listenerId });
+        const connect = (listenerId: string) =>
+          TestListener.connect({ forwarderUrl: small.url, webhookId: webhook.id, secret: webhook.secret, listenerId, hubId: listenerId });
         for (const listenerId of ['quiet', 'busy']) {
           const first = await connect(listenerId);
           first.socket.terminate();
@@ -350,11 +399,14 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       const capped = await stores.start({ maxListenersPerWebhook: 2, maxListenersPerOwner: 3 });
       try {
         const [first, second] = [await store.create({ name: 'one', ownerId: 'alice' }), await store.create({ name: 'two', ownerId: 'alice' })];
-        const connect = (hook: WebhookRecord, listenerId: string) => TestListener.connect({ forwarderUrl: capped.url, webhookId: hook.id, secret: hook.secret, listenerId });
+        const connect = (hook: WebhookRecord, listenerId: string) =>
+          TestListener.connect({ forwarderUrl: capped.url, webhookId: hook.id, secret: hook.secret, listenerId });
         open.push(await connect(first, 'l1'), await connect(first, 'l2'));
         await expect(connect(first, 'l3')).rejects.toEqual(new ChannelClosed(CLOSE_TOO_MANY_LISTENERS, 'this webhook already has 2 listeners; the limit is 2'));
         open.push(await connect(second, 'l1'));
-        await expect(connect(second, 'l2')).rejects.toEqual(new ChannelClosed(CLOSE_TOO_MANY_LISTENERS, "this webhook's owner already has 3 listeners; the limit is 3"));
+        await expect(connect(second, 'l2')).rejects.toEqual(
+          new ChannelClosed(CLOSE_TOO_MANY_LISTENERS, "this webhook's owner already has 3 listeners; the limit is 3"),
+        );
         // A reconnect of a listener the forwarder already holds is not a new one, and does not make room either.
         open.push(await connect(first, 'l1'));
         await expect(connect(second, 'l2')).rejects.toBeInstanceOf(ChannelClosed);
@@ -365,10 +417,11 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
 
     it('refuses a wrong secret, an unknown webhook and a malformed registration', async () => {
       await newWebhook();
-      const refused = (options: Partial<TestListenerOptions>) => listen({ listenerId: 'x', ...options }).then(
-        () => undefined,
-        (error: unknown) => (error instanceof ChannelClosed ? error.code : error),
-      );
+      const refused = (options: Partial<TestListenerOptions>) =>
+        listen({ listenerId: 'x', ...options }).then(
+          () => undefined,
+          (error: unknown) => (error instanceof ChannelClosed ? error.code : error),
+        );
       expect(await refused({ secret: 'not-the-secret' })).toBe(CLOSE_BAD_SECRET);
       expect(await refused({ webhookId: 'wh_unknown' })).toBe(CLOSE_UNKNOWN_WEBHOOK);
       expect(await refused({ data: { $key: { nested: true } } })).toBe(CLOSE_PROTOCOL_ERROR);
@@ -460,7 +513,11 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
 
       const elsewhere = ((await post({ device: { id: 'kettle-9' } }, '', { 'x-note': 'other' })).json as { id: string }).id;
       const other = await tap.nextTap();
-      expect(other).toMatchObject({ id: elsewhere, routing: { matched: [{ listenerId: 'other-hub' }] }, request: { headers: { 'x-note': 'other' }, query: {} } });
+      expect(other).toMatchObject({
+        id: elsewhere,
+        routing: { matched: [{ listenerId: 'other-hub' }] },
+        request: { headers: { 'x-note': 'other' }, query: {} },
+      });
       expect(Buffer.from(other.request!.rawBody, 'base64').toString('utf8')).toBe(JSON.stringify({ device: { id: 'kettle-9' } }));
       expect(frames[1]!.event).not.toHaveProperty('body');
       expect((frames[1]!.event as { request: object }).request).not.toHaveProperty('body');
@@ -495,7 +552,9 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
     it('a tap credential does not open a listener', async () => {
       await newWebhook();
       const credential = await newTapCredential(store, webhook.id);
-      expect(await refusal({ credentialId: credential.credentialId, secret: credential.secret })).toEqual(new ChannelClosed(CLOSE_CREDENTIAL_KIND, LISTENER_NEEDS_SECRET));
+      expect(await refusal({ credentialId: credential.credentialId, secret: credential.secret })).toEqual(
+        new ChannelClosed(CLOSE_CREDENTIAL_KIND, LISTENER_NEEDS_SECRET),
+      );
       // Its secret without the id is just a wrong webhook secret.
       expect(await refusal({ secret: credential.secret })).toMatchObject({ code: CLOSE_BAD_SECRET });
       await expectServing();
@@ -549,7 +608,10 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
 
     it('413 for a declared Content-Length over the limit, without reading the body', async () => {
       await newWebhook();
-      const answer = await rawExchange(forwarder.url, (socket) => void socket.write(head(`/webhook/${webhook.id}`, ['Content-Type: application/json', 'Content-Length: 10000000'])));
+      const answer = await rawExchange(
+        forwarder.url,
+        (socket) => void socket.write(head(`/webhook/${webhook.id}`, ['Content-Type: application/json', 'Content-Length: 10000000'])),
+      );
       expect(answer.status).toBe(413);
       expect(answer.text).toContain('payload_too_large');
       await expectServing();
@@ -560,7 +622,10 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       const listener = await listen({ listenerId: 'l', data: { $key: 'lamp-1' } });
       const tap = await listen({ ...(await newTapCredential(store, webhook.id)), listenerId: 'tap' });
 
-      const tooLarge = await rawExchange(forwarder.url, (socket) => void socket.write(head(`/webhook/${webhook.id}?hub=h`, ['Content-Type: application/json', 'X-Sender: big', 'Content-Length: 10000000'])));
+      const tooLarge = await rawExchange(
+        forwarder.url,
+        (socket) => void socket.write(head(`/webhook/${webhook.id}?hub=h`, ['Content-Type: application/json', 'X-Sender: big', 'Content-Length: 10000000'])),
+      );
       expect(tooLarge.status).toBe(413);
       const notJson = await post('{"device": ', '', { 'content-type': 'application/json' });
       const viaGet = await fetch(`${forwarder.url}/webhook/${webhook.id}`);
@@ -598,13 +663,26 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       expect(Buffer.from(invalid.request!.rawBody, 'base64').toString('utf8')).toBe(broken);
       expect(invalid.size).toBe(Buffer.byteLength(broken));
       // It stops at `true` (a colon was expected), line 2, column 8; the ä before it takes two bytes.
-      expect(invalid.rejected).toMatchObject({ status: 400, jsonError: { line: 2, column: 8, offset: broken.indexOf('true') + 1 }, reason: expect.stringContaining('(line 2, column 8, byte 36): ":" was expected') });
+      expect(invalid.rejected).toMatchObject({
+        status: 400,
+        jsonError: { line: 2, column: 8, offset: broken.indexOf('true') + 1 },
+        reason: expect.stringContaining('(line 2, column 8, byte 36): ":" was expected'),
+      });
       expect(invalid.rejected?.bodyTruncated).toBeUndefined();
 
       // Declared over the limit: refused before reading, its first bytes read from the lingering close.
       const declared = Buffer.alloc(200_000);
       for (let i = 0; i < declared.length; i++) declared[i] = (i * 7) % 251;
-      const tooLarge = await rawExchange(forwarder.url, (socket) => void socket.write(Buffer.concat([Buffer.from(head(`/webhook/${webhook.id}`, ['Content-Type: application/octet-stream', `Content-Length: ${declared.length}`])), declared])));
+      const tooLarge = await rawExchange(
+        forwarder.url,
+        (socket) =>
+          void socket.write(
+            Buffer.concat([
+              Buffer.from(head(`/webhook/${webhook.id}`, ['Content-Type: application/octet-stream', `Content-Length: ${declared.length}`])),
+              declared,
+            ]),
+          ),
+      );
       expect(tooLarge.status).toBe(413);
       const large = await tap.nextTap();
       expect(large).toMatchObject({ size: declared.length, rejected: { status: 413, bodyTruncated: true } });
@@ -614,7 +692,8 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       const chunk = Buffer.alloc(16 * 1024, 0x62);
       const chunked = await rawExchange(forwarder.url, async (socket, answered) => {
         await writeAsync(socket, head(`/webhook/${webhook.id}`, ['Content-Type: text/plain', 'Transfer-Encoding: chunked']));
-        for (let sent = 0; !answered() && sent < 1024 * 1024; sent += chunk.length) await writeAsync(socket, Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
+        for (let sent = 0; !answered() && sent < 1024 * 1024; sent += chunk.length)
+          await writeAsync(socket, Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
       });
       expect(chunked.status).toBe(413);
       const grown = await tap.nextTap();
@@ -644,7 +723,10 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       await newWebhook();
       const malformed = await post('{"a": ');
       expect(malformed.status).toBe(400);
-      expect(malformed.json).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/^The body is not valid JSON \(line 1, column 7, byte 6\): /) });
+      expect(malformed.json).toMatchObject({
+        error: 'invalid_request',
+        error_description: expect.stringMatching(/^The body is not valid JSON \(line 1, column 7, byte 6\): /),
+      });
       const deep = await post('['.repeat(30_000) + ']'.repeat(30_000));
       expect(deep.status).toBe(400);
       expect(deep.json).toMatchObject({ error_description: expect.stringContaining('nested deeper than 64') });
@@ -667,7 +749,10 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       try {
         const slowHeaders = await rawExchange(impatient.url, (socket) => void socket.write(`POST /webhook/${webhook.id} HTTP/1.1\r\nHost: 127.0.0.1\r\n`));
         expect(slowHeaders.status).toBe(408);
-        const slowBody = await rawExchange(impatient.url, (socket) => void socket.write(head(`/webhook/${webhook.id}`, ['Content-Type: application/json', 'Content-Length: 100']) + '{"a":'));
+        const slowBody = await rawExchange(
+          impatient.url,
+          (socket) => void socket.write(head(`/webhook/${webhook.id}`, ['Content-Type: application/json', 'Content-Length: 100']) + '{"a":'),
+        );
         expect(slowBody.status).toBe(408);
       } finally {
         await impatient.close();
@@ -695,7 +780,11 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       expect(escaped.status).toBe(400);
       const ctor = await post('{"constructor": {"prototype": {"polluted": true}}}', '?hub=h');
       expect(ctor.status).toBe(400);
-      await fetch(`${forwarder.url}/webhook/${webhook.id}?hub=h&__proto__=x`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '__proto__=1&polluted=yes' });
+      await fetch(`${forwarder.url}/webhook/${webhook.id}?hub=h&__proto__=x`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: '__proto__=1&polluted=yes',
+      });
       const message = await listener.nextMessage();
       expect(Object.getPrototypeOf(message.body)).toBe(Object.prototype);
       expect(message.body).toEqual({ ['__proto__']: '1', polluted: 'yes' });

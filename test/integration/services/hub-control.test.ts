@@ -36,7 +36,8 @@ const put = (device: string, capability: string, body: unknown, session: string 
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 const get = (path: string, session?: string) => fetch(`${hub.url}${path}`, { headers: session ? { authorization: `Bearer ${session}` } : {} });
-const trigger = (flowId: string, session?: string) => fetch(`${hub.url}/api/manager/flow/flow/${flowId}/trigger`, { method: 'POST', headers: session ? { authorization: `Bearer ${session}` } : {} });
+const trigger = (flowId: string, session?: string) =>
+  fetch(`${hub.url}/api/manager/flow/flow/${flowId}/trigger`, { method: 'POST', headers: session ? { authorization: `Bearer ${session}` } : {} });
 
 describe('setting a capability', () => {
   it('stores a valid value and answers with it, the client’s transaction id and the hub’s time', async () => {

@@ -19,12 +19,31 @@ export const READONLY = client('readonly');
 /** Flows only, no device scope. */
 export const FLOWS_ONLY = client('flows-only');
 
-const SCOPES_OF: Record<string, Scope[]> = { full: ['devices', 'flow.start', 'insights.readonly'], readonly: ['devices.readonly', 'flow.readonly'], 'flows-only': ['flow.readonly'] };
+const SCOPES_OF: Record<string, Scope[]> = {
+  full: ['devices', 'flow.start', 'insights.readonly'],
+  readonly: ['devices.readonly', 'flow.readonly'],
+  'flows-only': ['flow.readonly'],
+};
 
 export function startTestCloud(hubIds: string[], now?: () => number): Promise<RunningCloud> {
   return startCloud({
-    clients: [FULL, READONLY, FLOWS_ONLY].map((c) => ({ id: c.id, secret: c.secret, name: c.id, native: true, redirectUris: [c.redirectUri], scopes: SCOPES_OF[c.id]! })),
-    users: [{ _id: 'u1', ...HUB_USER, firstname: 'Ada', lastname: 'Lovelace', hubs: hubIds.map((id) => ({ _id: id, name: id, platform: 'local' as const, localUrl: null, localUrlSecure: null, remoteUrl: null })) }],
+    clients: [FULL, READONLY, FLOWS_ONLY].map((c) => ({
+      id: c.id,
+      secret: c.secret,
+      name: c.id,
+      native: true,
+      redirectUris: [c.redirectUri],
+      scopes: SCOPES_OF[c.id]!,
+    })),
+    users: [
+      {
+        _id: 'u1',
+        ...HUB_USER,
+        firstname: 'Ada',
+        lastname: 'Lovelace',
+        hubs: hubIds.map((id) => ({ _id: id, name: id, platform: 'local' as const, localUrl: null, localUrlSecure: null, remoteUrl: null })),
+      },
+    ],
     now,
   });
 }
@@ -32,7 +51,11 @@ export function startTestCloud(hubIds: string[], now?: () => number): Promise<Ru
 /** A hub session for `c` (a fresh sign-in and delegation token each time). */
 export async function openSession(cloudUrl: string, hubUrl: string, c: TestClient, hubId: string): Promise<string> {
   const { access_token } = await signIn(cloudUrl, c, HUB_USER);
-  const response = await fetch(`${hubUrl}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: await delegationToken(cloudUrl, access_token, hubId) }) });
+  const response = await fetch(`${hubUrl}/api/manager/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: await delegationToken(cloudUrl, access_token, hubId) }),
+  });
   expect(response.status).toBe(200);
   return (await response.json()) as string;
 }

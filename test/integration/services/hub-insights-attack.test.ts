@@ -95,7 +95,11 @@ describe("one session's 300 concurrent year-long reads", () => {
   it("leave another session's device list answered while the flood's reads are still being answered", async () => {
     const { answers, arrived } = attack();
     let servedSoFar = 0;
-    for (const answer of answers) void answer.then((response) => void (response.status === 200 && servedSoFar++), () => {});
+    for (const answer of answers)
+      void answer.then(
+        (response) => void (response.status === 200 && servedSoFar++),
+        () => {},
+      );
     await arrived;
     const list = await get('/api/manager/devices/device', other);
     expect(list.status).toBe(200);

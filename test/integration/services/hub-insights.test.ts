@@ -5,7 +5,14 @@
  * through the control API showing in the next answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceLogId, deviceLogUri, INSIGHTS_RESOLUTION_NAMES, INSIGHTS_RESOLUTIONS, InsightsEntriesSchema, InsightsLogMapSchema } from '../../../common/insights';
+import {
+  deviceLogId,
+  deviceLogUri,
+  INSIGHTS_RESOLUTION_NAMES,
+  INSIGHTS_RESOLUTIONS,
+  InsightsEntriesSchema,
+  InsightsLogMapSchema,
+} from '../../../common/insights';
 import type { RunningCloud } from '../../../services/cloud/cloud';
 import { createDemoHome, type DemoHome } from '../../../services/hub/demo-home';
 import { type RunningHub, startHub } from '../../../services/hub/hub';
@@ -37,7 +44,15 @@ describe('GET /api/manager/insights/log', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     const logs = InsightsLogMapSchema.parse(await response.json());
     const thermostat = deviceId('Bedroom thermostat');
-    expect(logs[deviceLogId(thermostat, 'target_temperature')]).toMatchObject({ ownerUri: deviceLogUri(thermostat), ownerId: thermostat, title: 'Target temperature', type: 'number', units: '°C', decimals: 1, lastValue: 18 });
+    expect(logs[deviceLogId(thermostat, 'target_temperature')]).toMatchObject({
+      ownerUri: deviceLogUri(thermostat),
+      ownerId: thermostat,
+      title: 'Target temperature',
+      type: 'number',
+      units: '°C',
+      decimals: 1,
+      lastValue: 18,
+    });
     expect(logs[deviceLogId(deviceId('Front door sensor'), 'alarm_contact')]).toMatchObject({ type: 'boolean', lastValue: false });
     expect(logs[deviceLogId(thermostat, 'thermostat_mode')]).toBeUndefined();
     for (const [id, log] of Object.entries(logs)) expect(log.id).toBe(id);
@@ -66,7 +81,9 @@ describe('GET /api/manager/insights/log/<uri>/<id>/entry', () => {
     expect(full.step).toBe(INSIGHTS_RESOLUTIONS.lastHour.stepMs);
     expect(full.values).toHaveLength(60);
     const bare = InsightsEntriesSchema.parse(await (await get(entryPath(uri(), 'measure_humidity', '?resolution=lastHour'))).json());
-    const encoded = InsightsEntriesSchema.parse(await (await get(entryPath(encodeURIComponent(uri()), encodeURIComponent(`${uri()}:measure_humidity`)))).json());
+    const encoded = InsightsEntriesSchema.parse(
+      await (await get(entryPath(encodeURIComponent(uri()), encodeURIComponent(`${uri()}:measure_humidity`)))).json(),
+    );
     // The same minutes, unless a minute ended between the answers.
     for (const other of [bare, encoded]) {
       const minutes = new Map(other.values.map(({ t, v }) => [t, v]));
@@ -106,7 +123,11 @@ describe('GET /api/manager/insights/log/<uri>/<id>/entry', () => {
 
   it('shows a change made through the control API in the next entries', async () => {
     const lamp = deviceId('Floor lamp');
-    const put = await fetch(`${hub.url}/api/manager/devices/device/${lamp}/capability/onoff`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${full}` }, body: JSON.stringify({ value: true }) });
+    const put = await fetch(`${hub.url}/api/manager/devices/device/${lamp}/capability/onoff`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${full}` },
+      body: JSON.stringify({ value: true }),
+    });
     expect(put.status).toBe(200);
     const entries = InsightsEntriesSchema.parse(await (await get(entryPath(deviceLogUri(lamp), `${deviceLogUri(lamp)}:onoff`))).json());
     expect(entries.lastValue).toBe(true);

@@ -32,7 +32,9 @@ beforeAll(async () => {
   testHub = await startHub({ id: 'h9', name: 'Test', cloudIssuer: ISSUER, cloudPublicJwk: await exportJWK(keys.publicKey), home: createDemoHome('cabin') });
   signToken = (scope) => {
     const iat = Math.floor(Date.now() / 1000);
-    return new SignJWT({ iss: ISSUER, aud: 'hub', sub: 'u1', iat, exp: iat + 60, jti: crypto.randomUUID(), scope, hubs: ['h9'], client_id: 'c' }).setProtectedHeader({ alg: 'ES256' }).sign(keys.privateKey);
+    return new SignJWT({ iss: ISSUER, aud: 'hub', sub: 'u1', iat, exp: iat + 60, jti: crypto.randomUUID(), scope, hubs: ['h9'], client_id: 'c' })
+      .setProtectedHeader({ alg: 'ES256' })
+      .sign(keys.privateKey);
   };
 });
 afterAll(async () => {
@@ -92,14 +94,25 @@ describe('scopes in the official client’s names', () => {
   };
 
   it('reports a session’s scopes in them as intersectedScopes, with what each implies', async () => {
-    expect((await sessionMe(sessions.full)).intersectedScopes.sort()).toEqual(['homey.device.control', 'homey.device.readonly', 'homey.flow.readonly', 'homey.flow.start', 'homey.insights.readonly', 'homey.zone.readonly']);
+    expect((await sessionMe(sessions.full)).intersectedScopes.sort()).toEqual([
+      'homey.device.control',
+      'homey.device.readonly',
+      'homey.flow.readonly',
+      'homey.flow.start',
+      'homey.insights.readonly',
+      'homey.zone.readonly',
+    ]);
     expect((await sessionMe(sessions.readonly)).intersectedScopes.sort()).toEqual(['homey.device.readonly', 'homey.flow.readonly', 'homey.zone.readonly']);
     expect((await sessionMe(sessions.flowsOnly)).intersectedScopes).toEqual(['homey.flow.readonly']);
   });
 
   it('reads them in a delegation token as ours; names it does not know grant nothing', async () => {
     const login = async (scope: string) => {
-      const response = await fetch(`${testHub.url}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: await signToken(scope) }) });
+      const response = await fetch(`${testHub.url}/api/manager/users/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: await signToken(scope) }),
+      });
       expect(response.status).toBe(200);
       return (await sessionMe((await response.json()) as string, testHub.url)).scopes.sort();
     };

@@ -49,7 +49,11 @@ afterAll(async () => {
 
 const session = (c = FULL, on: RunningHub = hub) => openSession(cloud.url, on.url, c, on.id);
 const setValue = (token: string, deviceId: string, capabilityId: string, body: unknown) =>
-  fetch(`${hub.url}/api/manager/devices/device/${deviceId}/capability/${capabilityId}`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  fetch(`${hub.url}/api/manager/devices/device/${deviceId}/capability/${capabilityId}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
 
 describe('events', () => {
   it('answers auth with ready, carrying the session’s scopes and expiry', async () => {
@@ -82,7 +86,12 @@ describe('events', () => {
     const watcher = await RealtimeTestClient.subscribed(hub.url, watcherToken, [deviceUri(lampId())]);
     const echo = await RealtimeTestClient.subscribed(hub.url, writer, [deviceUri(lampId())]);
     expect((await setValue(writer, lampId(), 'dim', { value: 0.42, transactionId: 'tx-42' })).status).toBe(200);
-    const expected = { type: 'event', uri: deviceUri(lampId()), event: 'capability', data: { capabilityId: 'dim', value: 0.42, transactionId: 'tx-42', time: expect.any(String) } };
+    const expected = {
+      type: 'event',
+      uri: deviceUri(lampId()),
+      event: 'capability',
+      data: { capabilityId: 'dim', value: 0.42, transactionId: 'tx-42', time: expect.any(String) },
+    };
     expect(await watcher.next()).toEqual(expected);
     expect(await echo.next()).toEqual(expected);
     await Promise.all([watcher.close(), echo.close()]);
@@ -137,7 +146,10 @@ describe('closing', () => {
 
   it('closes on a bad token and on a session without a device scope', async () => {
     expect((await closedAfter([JSON.stringify({ type: 'auth', token: 'not-a-session' })])).code).toBe(CLOSE_UNAUTHORISED);
-    expect(await closedAfter([JSON.stringify({ type: 'auth', token: await session(FLOWS_ONLY) })])).toMatchObject({ code: CLOSE_UNAUTHORISED, reason: expect.stringContaining('devices.readonly') });
+    expect(await closedAfter([JSON.stringify({ type: 'auth', token: await session(FLOWS_ONLY) })])).toMatchObject({
+      code: CLOSE_UNAUTHORISED,
+      reason: expect.stringContaining('devices.readonly'),
+    });
   });
 
   it.each<[string, () => Promise<(string | Buffer)[]>]>([
@@ -147,8 +159,20 @@ describe('closing', () => {
     ['subscribe before auth', async () => [JSON.stringify({ type: 'subscribe', uris: [MANAGER_DEVICES_URI] })]],
     ['ping before auth', async () => [REALTIME_PING]],
     ['a binary frame', async () => [Buffer.from('{"type":"auth","token":"x"}')]],
-    ['a second auth', async () => { const token = await session(); return [JSON.stringify({ type: 'auth', token }), JSON.stringify({ type: 'auth', token })]; }],
-    ['an empty subscribe', async () => { const token = await session(); return [JSON.stringify({ type: 'auth', token }), JSON.stringify({ type: 'subscribe', uris: [] })]; }],
+    [
+      'a second auth',
+      async () => {
+        const token = await session();
+        return [JSON.stringify({ type: 'auth', token }), JSON.stringify({ type: 'auth', token })];
+      },
+    ],
+    [
+      'an empty subscribe',
+      async () => {
+        const token = await session();
+        return [JSON.stringify({ type: 'auth', token }), JSON.stringify({ type: 'subscribe', uris: [] })];
+      },
+    ],
   ])('closes with CLOSE_PROTOCOL_ERROR on %s', async (_name, messages) => {
     expect((await closedAfter(await messages())).code).toBe(CLOSE_PROTOCOL_ERROR);
   });
@@ -220,7 +244,14 @@ describe('routes', () => {
   it('serves the channel over TLS and through the relay, and nothing on other paths', async () => {
     const certificates = await createStackCertificates(['127.0.0.1']);
     const secureHome = createDemoHome('cabin');
-    const secureHub = await startHub({ id: 'h2', name: 'Secure', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: secureHome, tls: certificates.server });
+    const secureHub = await startHub({
+      id: 'h2',
+      name: 'Secure',
+      cloudIssuer: cloud.issuer,
+      cloudPublicJwk: cloud.publicJwk,
+      home: secureHome,
+      tls: certificates.server,
+    });
     const relay = await startRelay({ target: secureHub.url, latencyMs: 5 });
     try {
       const token = await session(FULL, secureHub);
@@ -232,7 +263,8 @@ describe('routes', () => {
       await overTls.next();
       const relayed = await RealtimeTestClient.subscribed(relay.url, token, [deviceUri(device)]);
       secureHome.setCapability(device, 'onoff', true, null);
-      for (const client of [overTls, relayed]) expect(await client.next()).toMatchObject({ uri: deviceUri(device), data: { capabilityId: 'onoff', value: true } });
+      for (const client of [overTls, relayed])
+        expect(await client.next()).toMatchObject({ uri: deviceUri(device), data: { capabilityId: 'onoff', value: true } });
       await Promise.all([overTls.close(), relayed.close()]);
       await expect(RealtimeTestClient.connect(secureHub.url.replace(/$/, '/api/other'))).rejects.toThrow();
     } finally {

@@ -55,15 +55,27 @@ beforeAll(async () => {
   hub = await startHub({ id: 'h1', name: 'Home', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: createDemoHome('home'), now });
   const keys = await generateKeyPair('ES256', { extractable: true });
   testKey = keys.privateKey;
-  testHub = await startHub({ id: 'h9', name: 'Test', cloudIssuer: TEST_ISSUER, cloudPublicJwk: await exportJWK(keys.publicKey), home: createDemoHome('cabin'), now });
+  testHub = await startHub({
+    id: 'h9',
+    name: 'Test',
+    cloudIssuer: TEST_ISSUER,
+    cloudPublicJwk: await exportJWK(keys.publicKey),
+    home: createDemoHome('cabin'),
+    now,
+  });
 });
 afterAll(async () => {
   await Promise.all([hub?.close(), testHub?.close(), cloud?.close()]);
 });
 
 const login = (url: string, body: unknown, contentType = 'application/json') =>
-  fetch(`${url}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-const devices = (url: string, session?: string) => fetch(`${url}/api/manager/devices/device`, { headers: session ? { authorization: `Bearer ${session}` } : {} });
+  fetch(`${url}/api/manager/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+const devices = (url: string, session?: string) =>
+  fetch(`${url}/api/manager/devices/device`, { headers: session ? { authorization: `Bearer ${session}` } : {} });
 
 async function sessionFor(c: TestClient, hubId = 'h1'): Promise<string> {
   const { access_token } = await signIn(cloud.url, c, USER);
@@ -81,7 +93,18 @@ async function expectError(response: Response, status: number, error?: string) {
 /** A delegation token from the test's issuer; `claims` override (or, with undefined, remove) the valid defaults. */
 function sign(claims: JWTPayload, options: { key?: CryptoKey | Uint8Array; alg?: string } = {}) {
   const iat = Math.floor(clock / 1000);
-  const payload = { iss: TEST_ISSUER, aud: 'hub', sub: 'u1', iat, exp: iat + 60, jti: crypto.randomUUID(), scope: 'devices', hubs: ['h9'], client_id: 'c', ...claims };
+  const payload = {
+    iss: TEST_ISSUER,
+    aud: 'hub',
+    sub: 'u1',
+    iat,
+    exp: iat + 60,
+    jti: crypto.randomUUID(),
+    scope: 'devices',
+    hubs: ['h9'],
+    client_id: 'c',
+    ...claims,
+  };
   return new SignJWT(payload).setProtectedHeader({ alg: options.alg ?? 'ES256' }).sign(options.key ?? testKey);
 }
 
@@ -164,10 +187,13 @@ describe('delegation tokens the hub must refuse', () => {
     ['no jti', async () => sign({ jti: undefined })],
     ['hubs that do not include this hub', async () => sign({ hubs: ['h1'] })],
     ['hubs that is not a list', async () => sign({ hubs: 'h9' })],
-    ['a tampered payload', async () => {
-      const [header, , signature] = (await sign({})).split('.');
-      return `${header}.${Buffer.from(JSON.stringify({ sub: 'u1', aud: 'hub', hubs: ['h9'] })).toString('base64url')}.${signature}`;
-    }],
+    [
+      'a tampered payload',
+      async () => {
+        const [header, , signature] = (await sign({})).split('.');
+        return `${header}.${Buffer.from(JSON.stringify({ sub: 'u1', aud: 'hub', hubs: ['h9'] })).toString('base64url')}.${signature}`;
+      },
+    ],
     ['an unsigned token', async () => `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"aud":"hub"}').toString('base64url')}.`],
     ['garbage', async () => 'not-a-jwt'],
   ])('refuses %s with 401', async (_name, token) => {
@@ -198,7 +224,15 @@ describe('the secure route', () => {
   it('is off without tls; with it, serves the same hub over TLS, answers malformed requests in JSON, and closes with the hub', async () => {
     expect(hub.secureUrl).toBeNull();
     const certificates = await createStackCertificates(['127.0.0.1']);
-    const secureHub = await startHub({ id: 'h2', name: 'Secure', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: createDemoHome('home'), tls: certificates.server, now });
+    const secureHub = await startHub({
+      id: 'h2',
+      name: 'Secure',
+      cloudIssuer: cloud.issuer,
+      cloudPublicJwk: cloud.publicJwk,
+      home: createDemoHome('home'),
+      tls: certificates.server,
+      now,
+    });
     const { port } = new URL(secureHub.secureUrl!);
     const exchange = (request: string) =>
       new Promise<string>((resolve, reject) => {
@@ -223,7 +257,15 @@ describe('the hub proves who it is, and ends a session on logout', () => {
   it('signs the client’s nonce with its identity key; a bare ping still answers the id', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const key = publicKey.export({ format: 'jwk' }) as HubIdentityKey;
-    const provingHub = await startHub({ id: 'h3', name: 'Proving', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: createDemoHome('home'), identityKey: privateKey, now });
+    const provingHub = await startHub({
+      id: 'h3',
+      name: 'Proving',
+      cloudIssuer: cloud.issuer,
+      cloudPublicJwk: cloud.publicJwk,
+      home: createDemoHome('home'),
+      identityKey: privateKey,
+      now,
+    });
     try {
       const nonce = newPingNonce();
       const response = await fetch(`${provingHub.url}/api/manager/system/ping?id=h3&nonce=${nonce}`);
@@ -245,7 +287,8 @@ describe('the hub proves who it is, and ends a session on logout', () => {
   it('ends the caller’s session at logout: its token is refused at once; other sessions go on', async () => {
     const ending = await sessionFor(FULL);
     const other = await sessionFor(FULL);
-    const logout = (session?: string) => fetch(`${hub.url}/api/manager/users/logout`, { method: 'POST', headers: session ? { authorization: `Bearer ${session}` } : {} });
+    const logout = (session?: string) =>
+      fetch(`${hub.url}/api/manager/users/logout`, { method: 'POST', headers: session ? { authorization: `Bearer ${session}` } : {} });
     expect((await devices(hub.url, ending)).status).toBe(200);
     expect((await logout(ending)).status).toBe(204);
     await expectError(await devices(hub.url, ending), 401, 'invalid_token');

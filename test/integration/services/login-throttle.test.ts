@@ -110,7 +110,13 @@ async function portalFixture(): Promise<Fixture> {
 
 /** What each service answers when the password was checked and wrong, and when it was right. */
 const SERVICES = [
-  { name: 'cloud sign-in', start: cloudFixture, wrong: 200, signedIn: (a: Answer) => a.status === 200 && a.html.includes('>Allow</button>'), failedEvent: 'cloud: sign-in failed' },
+  {
+    name: 'cloud sign-in',
+    start: cloudFixture,
+    wrong: 200,
+    signedIn: (a: Answer) => a.status === 200 && a.html.includes('>Allow</button>'),
+    failedEvent: 'cloud: sign-in failed',
+  },
   { name: 'tools portal sign-in', start: portalFixture, wrong: 401, signedIn: (a: Answer) => a.status === 303, failedEvent: 'tools: sign-in failed' },
 ];
 

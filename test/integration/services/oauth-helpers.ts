@@ -56,7 +56,12 @@ export async function signIn(cloudUrl: string, client: TestClient, who: Credenti
   const redirect = await authorise(cloudUrl, client, who, { challenge, state: 'st' });
   const code = redirect.searchParams.get('code');
   if (!code) throw new Error(`no code in ${redirect.href}`);
-  const response = await postToken(cloudUrl, client, { grant_type: 'authorization_code', authorization_code: code, code_verifier: verifier, redirect_uri: client.redirectUri });
+  const response = await postToken(cloudUrl, client, {
+    grant_type: 'authorization_code',
+    authorization_code: code,
+    code_verifier: verifier,
+    redirect_uri: client.redirectUri,
+  });
   if (response.status !== 200) throw new Error(`token exchange answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Tokens;
 }

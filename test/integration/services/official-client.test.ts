@@ -150,7 +150,8 @@ async function deviceOnHub(deviceId: string): Promise<Device> {
 
 describe('the official client (homey-api) against the reference stack', () => {
   const store = new AthomCloudAPI.StorageAdapterMemory();
-  const api = () => new AthomCloudAPI({ clientId: OFFICIAL_CLIENT.id, clientSecret: OFFICIAL_CLIENT.secret, redirectUrl: redirectUrl(), baseUrl: stack.info.auth_url, store });
+  const api = () =>
+    new AthomCloudAPI({ clientId: OFFICIAL_CLIENT.id, clientSecret: OFFICIAL_CLIENT.secret, redirectUrl: redirectUrl(), baseUrl: stack.info.auth_url, store });
   let cloud: AthomCloudAPI;
   let homey: ClientHubApi;
   const storedToken = async () => ((await store.get()) as { token: { access_token: string; refresh_token: string } }).token;
@@ -195,7 +196,11 @@ describe('the official client (homey-api) against the reference stack', () => {
     expect(one.name).toBe('Floor lamp');
 
     const zones = await homey.zones.getZones();
-    expect(Object.values(zones).map((zone) => zone.name).sort()).toEqual([...new Set(Object.values(devices).map((device) => device.zoneName))].sort());
+    expect(
+      Object.values(zones)
+        .map((zone) => zone.name)
+        .sort(),
+    ).toEqual([...new Set(Object.values(devices).map((device) => device.zoneName))].sort());
     expect((await one.getZone()).name).toBe('Living room');
   });
 

@@ -109,7 +109,8 @@ async function rawConnection(url = hub.url, options: Record<string, unknown> = {
   return socket;
 }
 /** An emit whose acknowledgement is awaited: its arguments. */
-const ask = (socket: RawSocket, event: string, ...args: unknown[]) => new Promise<unknown[]>((resolve) => socket.emit(event, ...args, (...answer: unknown[]) => resolve(answer)));
+const ask = (socket: RawSocket, event: string, ...args: unknown[]) =>
+  new Promise<unknown[]>((resolve) => socket.emit(event, ...args, (...answer: unknown[]) => resolve(answer)));
 const disconnected = (socket: RawSocket) => new Promise<unknown>((resolve) => socket.once('disconnect', resolve));
 /** Handshakes on the root namespace and joins /api: the /api socket, ready for subscribe and api. */
 async function rawApi(token: string, url = hub.url, options: Record<string, unknown> = {}): Promise<{ root: RawSocket; api: RawSocket }> {
@@ -249,7 +250,11 @@ describe('what homey-api would never send', () => {
     const { api: readonly } = await rawApi(await session(READONLY));
     expect(await ask(readonly, 'subscribe', 'homey:device:nope')).toEqual([expect.objectContaining({ statusCode: 404, error: 'unknown_device' })]);
     expect(await ask(readonly, 'subscribe', 'homey:manager:apps')).toEqual([expect.objectContaining({ statusCode: 404 })]);
-    const [refused] = await ask(readonly, 'api', { uri: 'homey:manager:devices', operation: 'setCapabilityValue', args: { deviceId: lampId(), capabilityId: 'onoff', value: true } });
+    const [refused] = await ask(readonly, 'api', {
+      uri: 'homey:manager:devices',
+      operation: 'setCapabilityValue',
+      args: { deviceId: lampId(), capabilityId: 'onoff', value: true },
+    });
     expect(refused).toMatchObject({ statusCode: 403, error: 'insufficient_scope' });
     const gone = disconnected(readonly);
     readonly.emit('subscribe', { uri: 'not a string' }, () => undefined);
@@ -294,7 +299,14 @@ describe('api calls, answered by the hub’s own routes', () => {
 describe('a reader too slow', () => {
   it('is closed once more than maxBufferedBytes wait to be sent to it', async () => {
     const slowHome = createDemoHome('home');
-    const busy = await startHub({ id: 'h1', name: 'Busy', cloudIssuer: cloud.issuer, cloudPublicJwk: cloud.publicJwk, home: slowHome, realtime: { maxBufferedBytes: 64 * 1024 } });
+    const busy = await startHub({
+      id: 'h1',
+      name: 'Busy',
+      cloudIssuer: cloud.issuer,
+      cloudPublicJwk: cloud.publicJwk,
+      home: slowHome,
+      realtime: { maxBufferedBytes: 64 * 1024 },
+    });
     try {
       const { root, api } = await rawApi(await openSession(cloud.url, busy.url, READONLY, 'h1'), busy.url);
       expect(await ask(api, 'subscribe', 'homey:manager:devices')).toEqual([null]);

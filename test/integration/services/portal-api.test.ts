@@ -20,11 +20,20 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function call(method: string, path: string, body?: unknown, bearer: string | null = token): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  bearer: string | null = token,
+): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
   const headers: Record<string, string> = {};
   if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${stack.info.tools_url}/api${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const response = await fetch(`${stack.info.tools_url}/api${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: response.status, json: (await response.json()) as Record<string, unknown>, headers: response.headers };
 }
 
@@ -39,16 +48,36 @@ describe('the portal JSON API', () => {
     // Owned by the token's user: the demo account, which owns the demo webhook too.
     expect(stack.webhooks.get(id)).toMatchObject({ ownerId: stack.webhooks.get(stack.info.webhook.id)!.ownerId, secret });
 
-    expect(await call('PUT', `/webhooks/${id}/key-path`, { keyPath: 'body.device.id' })).toMatchObject({ status: 200, json: { id, keyPath: 'body.device.id' } });
+    expect(await call('PUT', `/webhooks/${id}/key-path`, { keyPath: 'body.device.id' })).toMatchObject({
+      status: 200,
+      json: { id, keyPath: 'body.device.id' },
+    });
     const tap = await call('POST', `/webhooks/${id}/tap-credentials`);
     expect(tap.status).toBe(201);
     const credential = parseTapCredential(tap.json.tapCredential as string)!;
     expect(credential).toBeTruthy();
 
-    const listener = await TestListener.connect({ forwarderUrl: stack.info.webhook_url, webhookId: id, secret, listenerId: 'api-listener', data: { $key: 'lamp-1' } });
-    const tapListener = await TestListener.connect({ forwarderUrl: stack.info.webhook_url, webhookId: id, secret: credential.secret, role: 'tap', credentialId: credential.id, listenerId: 'api-tap' });
+    const listener = await TestListener.connect({
+      forwarderUrl: stack.info.webhook_url,
+      webhookId: id,
+      secret,
+      listenerId: 'api-listener',
+      data: { $key: 'lamp-1' },
+    });
+    const tapListener = await TestListener.connect({
+      forwarderUrl: stack.info.webhook_url,
+      webhookId: id,
+      secret: credential.secret,
+      role: 'tap',
+      credentialId: credential.id,
+      listenerId: 'api-tap',
+    });
     try {
-      const intake = await fetch(`${stack.info.webhook_url}/webhook/${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ device: { id: 'lamp-1' } }) });
+      const intake = await fetch(`${stack.info.webhook_url}/webhook/${id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ device: { id: 'lamp-1' } }),
+      });
       expect(intake.status).toBe(202);
       expect((await listener.messages.next()).body).toEqual({ device: { id: 'lamp-1' } });
       expect((await tapListener.taps.next()).routing.matched).toEqual([{ listenerId: 'api-listener' }]);

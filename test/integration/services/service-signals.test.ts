@@ -34,8 +34,18 @@ describe.each<Launch>(['npm', 'built'])('the forwarder started with %s', (launch
   it('SIGTERM drains it: the listener is told 1001, exit 0, and no process is left', async () => {
     const cli = runForwarderCli(['--port', '0', '--portal-port', '0'], launch);
     const info = await cli.info;
-    const listener = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId: info.webhook.id, secret: info.webhook.secret, listenerId: `signals-${launch}`, data: { $key: 'lamp-1' } });
-    const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"device":{"id":"lamp-1"}}' });
+    const listener = await TestListener.connect({
+      forwarderUrl: info.webhook_url,
+      webhookId: info.webhook.id,
+      secret: info.webhook.secret,
+      listenerId: `signals-${launch}`,
+      data: { $key: 'lamp-1' },
+    });
+    const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"device":{"id":"lamp-1"}}',
+    });
     expect(intake.status).toBe(202);
     expect((await listener.nextMessage()).body).toEqual({ device: { id: 'lamp-1' } });
 

@@ -33,7 +33,10 @@ describe.each(FASTIFY_SERVICES)('$name', (service) => {
   it('cuts off a body trickled one byte at a time with 408, then serves a normal request', async () => {
     let sent = 0;
     const answer = await rawExchange(short.url, async (socket, answered) => {
-      await writeAsync(socket, `POST ${service.post.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${service.post.contentType}\r\nContent-Length: 1000\r\n\r\n`);
+      await writeAsync(
+        socket,
+        `POST ${service.post.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${service.post.contentType}\r\nContent-Length: 1000\r\n\r\n`,
+      );
       // The pause paces the trickle; the test waits for the server's answer, not for a time.
       while (!answered() && !socket.destroyed && sent < 1000) {
         await writeAsync(socket, 'a').catch(() => socket.destroy());

@@ -16,7 +16,8 @@ import { startServiceProgram } from '../../support/service-program';
 import { tempDir } from '../../support/temp-dir';
 import { delegationToken, postToken, signIn } from './oauth-helpers';
 
-const userRecord = async (authUrl: string, accessToken: string) => UserRecordSchema.parse(await (await fetch(`${authUrl}/user/me`, { headers: { authorization: `Bearer ${accessToken}` } })).json());
+const userRecord = async (authUrl: string, accessToken: string) =>
+  UserRecordSchema.parse(await (await fetch(`${authUrl}/user/me`, { headers: { authorization: `Bearer ${accessToken}` } })).json());
 const jwks = async (authUrl: string) => (await fetch(`${authUrl}/.well-known/jwks.json`)).json();
 
 describe('a stack started again on its state directory', () => {
@@ -52,7 +53,11 @@ describe('a stack started again on its state directory', () => {
       const record = await userRecord(after.auth_url, tokens.access_token);
       expect(record.hubs).toEqual(recordBefore.hubs);
       const home = after.hubs.find((hub) => hub.name === 'Home')!;
-      const login = await fetch(`${home.localUrl!}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: await delegationToken(after.auth_url, tokens.access_token, home.id) }) });
+      const login = await fetch(`${home.localUrl!}/api/manager/users/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: await delegationToken(after.auth_url, tokens.access_token, home.id) }),
+      });
       expect(login.status).toBe(200);
 
       // The hub proves itself with the identity key the user record published before the restart.
@@ -81,7 +86,9 @@ describe('a stack started again on its state directory', () => {
   it('that was written for another host is refused, saying so', async () => {
     const stateDir = tempDir('stack-state');
     await (await startStack({ remoteLatencyMs: 0, stateDir })).close();
-    await expect(startStack({ remoteLatencyMs: 0, stateDir, host: 'localhost' })).rejects.toThrow(`${join(stateDir, STACK_STATE_FILE)} is a stack's on 127.0.0.1, not on localhost`);
+    await expect(startStack({ remoteLatencyMs: 0, stateDir, host: 'localhost' })).rejects.toThrow(
+      `${join(stateDir, STACK_STATE_FILE)} is a stack's on 127.0.0.1, not on localhost`,
+    );
   });
 
   it('with a corrupt file does not start: the error names the file, in-process and as a program (exit code 1, no stack trace)', async () => {

@@ -46,16 +46,29 @@ describe('stack-cli', () => {
     expect(info.user).toEqual({ email: 'demo@hubdesk.test', password: 'hubdesk-demo' });
     expect(info.hubs.map((hub) => hub.name)).toEqual(['Home', 'Holiday cabin']);
     const [home, cabin] = info.hubs;
-    expect(home).toMatchObject({ localUrl: expect.stringMatching(/^http:/), localUrlSecure: expect.stringMatching(/^https:/), remoteUrl: expect.stringMatching(/^http:/) });
+    expect(home).toMatchObject({
+      localUrl: expect.stringMatching(/^http:/),
+      localUrlSecure: expect.stringMatching(/^https:/),
+      remoteUrl: expect.stringMatching(/^http:/),
+    });
     expect(cabin).toMatchObject({ localUrl: null, localUrlSecure: null, remoteUrl: expect.stringMatching(/^http:/) });
     expect(info.ca).toMatch(/^-----BEGIN CERTIFICATE-----/);
     expect(await ping(home!.localUrl!, home!.id)).toBe(home!.id);
     expect(await ping(home!.remoteUrl!, home!.id)).toBe(home!.id);
     expect(JSON.parse((await getTrusting(`${home!.localUrlSecure!}/api/manager/system/ping?id=${home!.id}`, info.ca)).body)).toBe(home!.id);
     expect(await ping(cabin!.remoteUrl!, cabin!.id)).toBe(cabin!.id);
-    expect(info.webhook).toEqual({ id: expect.stringMatching(/^wh_/), name: 'Demo webhook', secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), tap_credential: expect.stringMatching(/^tc_[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{43}$/) });
+    expect(info.webhook).toEqual({
+      id: expect.stringMatching(/^wh_/),
+      name: 'Demo webhook',
+      secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      tap_credential: expect.stringMatching(/^tc_[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{43}$/),
+    });
     expect((await fetch(`${info.tools_url}/webhooks`)).status).toBe(200);
-    const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const intake = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(intake.status).toBe(202);
 
     stack.child.kill('SIGTERM');
@@ -73,10 +86,27 @@ describe('webhooks in the stack', () => {
     const stack = await startStack({ remoteLatencyMs: 0 });
     const { info } = stack;
     try {
-      const listener = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId: info.webhook.id, secret: info.webhook.secret, listenerId: 'stack-test', data: { $key: 'dev-1' } });
+      const listener = await TestListener.connect({
+        forwarderUrl: info.webhook_url,
+        webhookId: info.webhook.id,
+        secret: info.webhook.secret,
+        listenerId: 'stack-test',
+        data: { $key: 'dev-1' },
+      });
       const tapCredential = parseTapCredential(info.webhook.tap_credential)!;
-      const tap = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId: info.webhook.id, role: 'tap', credentialId: tapCredential.id, secret: tapCredential.secret, listenerId: 'stack-tap' });
-      const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ device: { id: 'dev-1' } }) });
+      const tap = await TestListener.connect({
+        forwarderUrl: info.webhook_url,
+        webhookId: info.webhook.id,
+        role: 'tap',
+        credentialId: tapCredential.id,
+        secret: tapCredential.secret,
+        listenerId: 'stack-tap',
+      });
+      const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ device: { id: 'dev-1' } }),
+      });
       const { id } = (await response.json()) as { id: string };
       const message = await listener.nextMessage();
       expect(message.id).toBe(id);
@@ -98,7 +128,7 @@ describe('webhooks in the stack', () => {
   });
 });
 
-describe('the hubs\' routes', () => {
+describe("the hubs' routes", () => {
   const LATENCY_MS = 40;
 
   it('serves one hub on its plain, secure and remote routes: the same sessions on each, TLS trusted only with the stack CA, the remote route slower', async () => {
@@ -117,7 +147,13 @@ describe('the hubs\' routes', () => {
       const client = { id: info.client.id, secret: info.client.secret, redirectUri: info.client.redirect_uri };
       const { access_token } = await signIn(info.auth_url, client, info.user);
       const token = await delegationToken(info.auth_url, access_token, home.id);
-      const session = (await (await fetch(`${home.localUrl!}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) })).json()) as string;
+      const session = (await (
+        await fetch(`${home.localUrl!}/api/manager/users/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token }),
+        })
+      ).json()) as string;
       const devices = await getTrusting(`${secure}/api/manager/devices/device`, info.ca, { authorization: `Bearer ${session}` });
       expect(devices.status).toBe(200);
       expect(Object.keys(JSON.parse(devices.body) as object).length).toBeGreaterThanOrEqual(20);
@@ -139,7 +175,8 @@ describe('relocateHub', () => {
       const { info } = stack;
       const client = { id: info.client.id, secret: info.client.secret, redirectUri: info.client.redirect_uri };
       const { access_token } = await signIn(info.auth_url, client, info.user);
-      const me = async () => UserRecordSchema.parse(await (await fetch(`${info.auth_url}/user/me`, { headers: { authorization: `Bearer ${access_token}` } })).json());
+      const me = async () =>
+        UserRecordSchema.parse(await (await fetch(`${info.auth_url}/user/me`, { headers: { authorization: `Bearer ${access_token}` } })).json());
 
       const home = info.hubs.find((hub) => hub.name === 'Home')!;
       const { id: _id, name: _name, ...before } = { ...home };
@@ -187,7 +224,11 @@ describe('control and realtime in the stack', () => {
     const home = info.hubs.find((hub) => hub.name === 'Home')!;
     const { access_token } = await signIn(info.auth_url, { ...client, redirectUri: info.client.redirect_uri }, info.user);
     const token = await delegationToken(info.auth_url, access_token, home.id);
-    const response = await fetch(`${home.localUrl!}/api/manager/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    const response = await fetch(`${home.localUrl!}/api/manager/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
     return { home, session: (await response.json()) as string };
   }
 
@@ -200,7 +241,11 @@ describe('control and realtime in the stack', () => {
       expect(me.scopes).toEqual(['devices.readonly']);
       const devices = DeviceMapSchema.parse(await (await fetch(`${home.localUrl!}/api/manager/devices/device`, { headers: auth })).json());
       const [id] = Object.keys(devices);
-      const refused = await fetch(`${home.localUrl!}/api/manager/devices/device/${id}/capability/onoff`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: '{"value":true}' });
+      const refused = await fetch(`${home.localUrl!}/api/manager/devices/device/${id}/capability/onoff`, {
+        method: 'PUT',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: '{"value":true}',
+      });
       expect(refused.status).toBe(403);
     } finally {
       await stack.close();
@@ -211,7 +256,9 @@ describe('control and realtime in the stack', () => {
     const stack = await startStack({ remoteLatencyMs: 0, largeHome: { devices: 300 }, eventsPerSecond: 100 });
     try {
       const { home, session } = await homeSession(stack.info, stack.info.client);
-      const devices = DeviceMapSchema.parse(await (await fetch(`${home.remoteUrl!}/api/manager/devices/device`, { headers: { authorization: `Bearer ${session}` } })).json());
+      const devices = DeviceMapSchema.parse(
+        await (await fetch(`${home.remoteUrl!}/api/manager/devices/device`, { headers: { authorization: `Bearer ${session}` } })).json(),
+      );
       expect(Object.keys(devices)).toHaveLength(300);
       const client = await RealtimeTestClient.subscribed(home.remoteUrl!, session, [MANAGER_DEVICES_URI, ...Object.keys(devices).map(deviceUri)]);
       const seen = new Set<string>();

@@ -35,7 +35,14 @@ class Browser {
 
   async post(path: string, form: Record<string, string>, withCsrf = true): Promise<{ status: number; html: string; headers: Headers }> {
     const body = new URLSearchParams(withCsrf ? { csrf: this.csrf, ...form } : form);
-    return this.answer(await fetch(portal.url + path, { method: 'POST', headers: { cookie: this.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' }));
+    return this.answer(
+      await fetch(portal.url + path, {
+        method: 'POST',
+        headers: { cookie: this.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        redirect: 'manual',
+      }),
+    );
   }
 
   private async answer(response: Response) {

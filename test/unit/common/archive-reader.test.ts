@@ -64,7 +64,9 @@ describe('size of an entry', () => {
     expect(big.length).toBeGreaterThan(1024 * 1024);
     const { result } = await readText(`${JSON.stringify(message('m1'))}\n${big}\n${JSON.stringify(message('m3'))}\n`);
     expect(result.messages.map((m) => m.id)).toEqual(['m1', 'm3']);
-    expect(result.skipped).toEqual([{ at: 'line 2', reason: expect.stringMatching(new RegExp(`^too large: \\d+ KiB as a message, at most ${IMPORT_BATCH_MAX_BYTES / 1024} KiB$`)) }]);
+    expect(result.skipped).toEqual([
+      { at: 'line 2', reason: expect.stringMatching(new RegExp(`^too large: \\d+ KiB as a message, at most ${IMPORT_BATCH_MAX_BYTES / 1024} KiB$`)) },
+    ]);
   });
 
   it('an entry or line longer than ARCHIVE_MAX_ENTRY_CHARS is passed over without being kept', async () => {

@@ -14,9 +14,12 @@ const request = (body: Uint8Array | string, headers: [string, string][] = [['Con
 describe('shellQuote', () => {
   it('makes one word that a POSIX shell reads back as exactly the text', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }).filter((text) => !text.includes('\u0000')), (text) => {
-        expect(execFileSync('/bin/sh', ['-c', `printf '%s' ${shellQuote(text)}`], { encoding: 'utf8' })).toBe(text);
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 40 }).filter((text) => !text.includes('\u0000')),
+        (text) => {
+          expect(execFileSync('/bin/sh', ['-c', `printf '%s' ${shellQuote(text)}`], { encoding: 'utf8' })).toBe(text);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -28,7 +31,12 @@ describe('shellQuote', () => {
 
 describe('curlCommand', () => {
   it('sends a text body as a quoted --data-binary and says no to the headers curl would add', () => {
-    const command = curlCommand(request('{"a":"it\'s $HOME"}', [['Content-Type', 'application/json'], ['X-Signature', 'v1,abc']]));
+    const command = curlCommand(
+      request('{"a":"it\'s $HOME"}', [
+        ['Content-Type', 'application/json'],
+        ['X-Signature', 'v1,abc'],
+      ]),
+    );
     expect(command).toBe(
       [
         `curl --globoff`,

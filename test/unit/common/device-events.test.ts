@@ -69,15 +69,27 @@ describe('keepNewerValues and mergeSnapshot', () => {
     const fetched = light('lamp', 'Lamp', false, 0.4, T1);
     expect(keepNewerValues(fetched, shown).capabilitiesObj).toMatchObject({ onoff: { value: true }, dim: { value: 0.9 } });
     expect(keepNewerValues(shown, fetched)).toBe(shown);
-    expect(mergeSnapshot({ lamp: shown, gone: light('gone', 'Gone', true, 1) }, [fetched, light('new', 'New', false, 0)])).toEqual({ lamp: keepNewerValues(fetched, shown), new: light('new', 'New', false, 0) });
+    expect(mergeSnapshot({ lamp: shown, gone: light('gone', 'Gone', true, 1) }, [fetched, light('new', 'New', false, 0)])).toEqual({
+      lamp: keepNewerValues(fetched, shown),
+      new: light('new', 'New', false, 0),
+    });
   });
 });
 
 /** Capability events of one lamp, stamped within a few seconds so that many collide or arrive out of order. */
-const lampEvent = fc.record({
-  value: fc.boolean(),
-  second: fc.integer({ min: 0, max: 5 }),
-}).map(({ value, second }): DeviceEvent => ({ kind: 'capability', deviceId: 'lamp', capabilityId: 'onoff', value, time: `2025-01-01T12:00:0${second}.000Z`, transactionId: null }));
+const lampEvent = fc
+  .record({
+    value: fc.boolean(),
+    second: fc.integer({ min: 0, max: 5 }),
+  })
+  .map(({ value, second }): DeviceEvent => ({
+    kind: 'capability',
+    deviceId: 'lamp',
+    capabilityId: 'onoff',
+    value,
+    time: `2025-01-01T12:00:0${second}.000Z`,
+    transactionId: null,
+  }));
 
 describe('the update rule, for any order of events', () => {
   it('an older value never replaces a newer one: the shown time never goes back', () => {

@@ -148,7 +148,11 @@ const pathArb = fc
 /** An independent printer that picks any valid spelling of each segment, to test the parser against. */
 const spelledPathArb = pathArb.chain((path) =>
   fc
-    .tuple(...path.segments.map((segment) => fc.record({ quote: fc.constantFrom("'", '"'), dotted: fc.boolean(), escapeOther: fc.boolean() }).map((style) => spell(segment, style))))
+    .tuple(
+      ...path.segments.map((segment) =>
+        fc.record({ quote: fc.constantFrom("'", '"'), dotted: fc.boolean(), escapeOther: fc.boolean() }).map((style) => spell(segment, style)),
+      ),
+    )
     .map((spellings) => ({ path, source: path.root + spellings.join('') })),
 );
 
@@ -166,7 +170,7 @@ function spell(segment: string | number, style: { quote: string; dotted: boolean
 
 describe('formatKeyPath', () => {
   it.each([
-    ["body['a'][\"b\"].c", 'body.a.b.c'],
+    ['body[\'a\']["b"].c', 'body.a.b.c'],
     ["headers['x-hub-id']", "headers['x-hub-id']"],
     [String.raw`body["it's"]`, `body["it's"]`],
     [String.raw`body['say "hi"']`, `body['say "hi"']`],
@@ -244,7 +248,15 @@ describe('evaluateKeyPath', () => {
   it('resolves __proto__, constructor and prototype to nothing, also as own JSON keys', () => {
     const body: unknown = JSON.parse('{"__proto__": {"x": 1}, "constructor": {"x": 2}, "prototype": 3, "a": {"constructor": 4}}');
     expect(Object.hasOwn(body as object, '__proto__')).toBe(true);
-    for (const source of ['body.__proto__', 'body.__proto__.x', "body['__proto__'].x", 'body.constructor', 'body.constructor.x', 'body.prototype', 'body.a.constructor']) {
+    for (const source of [
+      'body.__proto__',
+      'body.__proto__.x',
+      "body['__proto__'].x",
+      'body.constructor',
+      'body.constructor.x',
+      'body.prototype',
+      'body.a.constructor',
+    ]) {
       expect(at(source, input(body))).toBeUndefined();
     }
     expect(at('body.constructor.name', input({}))).toBeUndefined();
@@ -256,15 +268,18 @@ describe('evaluateKeyPath', () => {
 
   it('reads own data properties only: inherited ones and getters are nothing, and getters never run', () => {
     let ran = false;
-    const body = Object.create({ inherited: 1 }, {
-      getter: {
-        enumerable: true,
-        get() {
-          ran = true;
-          return 'secret';
+    const body = Object.create(
+      { inherited: 1 },
+      {
+        getter: {
+          enumerable: true,
+          get() {
+            ran = true;
+            return 'secret';
+          },
         },
       },
-    }) as unknown;
+    ) as unknown;
     expect(at('body.inherited', input(body))).toBeUndefined();
     expect(at('body.getter', input(body))).toBeUndefined();
     expect(ran).toBe(false);
@@ -315,10 +330,14 @@ describe('evaluateKeyPath', () => {
 
   it('never throws on arbitrary values at arbitrary paths', () => {
     fc.assert(
-      fc.property(pathArb, fc.oneof(fc.jsonValue(), fc.anything({ withNullPrototype: true, withObjectString: true, withMap: true, withTypedArray: true, withSparseArray: true })), (path, body) => {
-        const value = evaluateKeyPath({ ...path, source: formatKeyPath(path) }, input(body));
-        if (path.segments.some((s) => typeof s === 'string' && FORBIDDEN.has(s))) expect(value).toBeUndefined();
-      }),
+      fc.property(
+        pathArb,
+        fc.oneof(fc.jsonValue(), fc.anything({ withNullPrototype: true, withObjectString: true, withMap: true, withTypedArray: true, withSparseArray: true })),
+        (path, body) => {
+          const value = evaluateKeyPath({ ...path, source: formatKeyPath(path) }, input(body));
+          if (path.segments.some((s) => typeof s === 'string' && FORBIDDEN.has(s))) expect(value).toBeUndefined();
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { type LiveState, LiveStatusSchema } from '../../../common/ipc-contract';
 import { liveWords } from '../../../common/live-words';
 
-const retrying = (cause: Extract<LiveState, { kind: 'reconnecting' }>['cause']): LiveState => ({ kind: 'reconnecting', attempt: 2, nextAttemptAt: 10_000, cause });
+const retrying = (cause: Extract<LiveState, { kind: 'reconnecting' }>['cause']): LiveState => ({
+  kind: 'reconnecting',
+  attempt: 2,
+  nextAttemptAt: 10_000,
+  cause,
+});
 
 describe('live words', () => {
   // One row per state: the indicator's status (beside the hub's devices, where the banner says the rest), and the sentence of the banner, the tray and notifications.
@@ -57,14 +62,18 @@ describe('live words', () => {
   it('has words for every state of the contract', () => {
     const kinds = LiveStatusSchema.shape.state.options.map((option) => option.shape.kind.value);
     for (const kind of kinds) expect(kind, kind).not.toBe('');
-    expect(new Set(kinds)).toEqual(new Set(['connecting', 'live', 'not-responding', 'reconnecting', 'closed', 'signed-out', 'hub-refused', 'hub-gone', 'no-realtime', 'not-opened']));
+    expect(new Set(kinds)).toEqual(
+      new Set(['connecting', 'live', 'not-responding', 'reconnecting', 'closed', 'signed-out', 'hub-refused', 'hub-gone', 'no-realtime', 'not-opened']),
+    );
   });
 });
 
 describe('the live status on the wire', () => {
   it('carries a structured state: a free-text reason or an unknown cause does not pass', () => {
     expect(LiveStatusSchema.safeParse({ hubId: 'h', state: { kind: 'reconnecting', attempt: 1, nextAttemptAt: 5, cause: 'offline' } }).success).toBe(true);
-    expect(LiveStatusSchema.safeParse({ hubId: 'h', state: { kind: 'reconnecting', attempt: 1, nextAttemptAt: 5, cause: 'The hub was lost.' } }).success).toBe(false);
+    expect(LiveStatusSchema.safeParse({ hubId: 'h', state: { kind: 'reconnecting', attempt: 1, nextAttemptAt: 5, cause: 'The hub was lost.' } }).success).toBe(
+      false,
+    );
     expect(LiveStatusSchema.safeParse({ hubId: 'h', state: { state: 'offline', reason: 'You are signed out.' } }).success).toBe(false);
     expect(LiveStatusSchema.safeParse({ hubId: 'h', state: { kind: 'reconnecting', attempt: 0, nextAttemptAt: 5, cause: 'offline' } }).success).toBe(false);
     expect(LiveStatusSchema.safeParse({ hubId: 'h', state: { kind: 'not-opened', code: 'no-such-code' } }).success).toBe(false);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { compileFilter, type FilterableContent, type FilterableMessage, hasUnplainNumber, matchesCondition, pairsText, parseKeyPathCondition } from '../../../common/message-filter';
+import {
+  compileFilter,
+  type FilterableContent,
+  type FilterableMessage,
+  hasUnplainNumber,
+  matchesCondition,
+  pairsText,
+  parseKeyPathCondition,
+} from '../../../common/message-filter';
 
 const input = { headers: { 'x-kind': 'test' }, query: { hub: 'h1' }, body: { device: { id: 'lamp-1', level: 5, tags: ['a'] } } };
 const condition = (text: string) => {
@@ -68,7 +76,11 @@ describe('compileFilter', () => {
     };
     return { content, counts };
   };
-  const test = (filter: Parameters<typeof compileFilter>[0], candidate = message(), content: FilterableContent = jsonContent(JSON.stringify(input.body)).content) => {
+  const test = (
+    filter: Parameters<typeof compileFilter>[0],
+    candidate = message(),
+    content: FilterableContent = jsonContent(JSON.stringify(input.body)).content,
+  ) => {
     const compiled = compileFilter(filter);
     if (!compiled.ok) throw new Error(compiled.message);
     return compiled.test(candidate, content);

@@ -5,7 +5,11 @@ import type { EventName, HubSnapshot } from '../../../common/ipc-contract';
 import { LOST_PAGES_MESSAGE, SNAPSHOT_PAGE_DEVICES, SNAPSHOT_PAGE_EVENT, toWireEvents, type WireEvent } from '../../../common/snapshot-pages';
 import { device, snapshot } from '../../support/hub-snapshots';
 
-const homeWith = (count: number) => snapshot('h1', Array.from({ length: count }, (_, i) => device(`d${i}`, `Device ${i}`, { onoff: i % 2 === 0 })));
+const homeWith = (count: number) =>
+  snapshot(
+    'h1',
+    Array.from({ length: count }, (_, i) => device(`d${i}`, `Device ${i}`, { onoff: i % 2 === 0 })),
+  );
 
 /** A bridge over a transport that delivers wire events as a host sends them; returns what the listener saw. */
 function bridgeReceiving() {
@@ -21,7 +25,8 @@ function bridgeReceiving() {
   };
   const received: HubSnapshot[] = [];
   const stop = createBridge(transport).on('hubs.snapshot' as EventName, (payload) => received.push(payload as HubSnapshot));
-  const deliver = (events: WireEvent[]) => events.forEach(({ name, payload }) => listeners.get(name)?.forEach((listener) => listener(structuredClone(payload))));
+  const deliver = (events: WireEvent[]) =>
+    events.forEach(({ name, payload }) => listeners.get(name)?.forEach((listener) => listener(structuredClone(payload))));
   const listening = () => [...listeners.values()].reduce((sum, set) => sum + set.size, 0);
   return { received, deliver, stop, listening };
 }

@@ -57,8 +57,18 @@ const arbitraryRefusal = fc.record(
 );
 /** Messages as the inspector has them: accepted, or refused with the first bytes of a body whose whole size is larger. */
 const anyMessage = fc
-  .tuple(arbitraryMessage, arbitraryRouting, fc.option(arbitraryRefusal, { nil: undefined }), fc.option(fc.integer({ min: 201, max: 10_000_000 }), { nil: undefined }))
-  .map(([base, routing, rejected, size]): ArchivedMessage => ({ ...base, routing, ...(rejected && { rejected }), ...(rejected && size !== undefined && { size }) }));
+  .tuple(
+    arbitraryMessage,
+    arbitraryRouting,
+    fc.option(arbitraryRefusal, { nil: undefined }),
+    fc.option(fc.integer({ min: 201, max: 10_000_000 }), { nil: undefined }),
+  )
+  .map(([base, routing, rejected, size]): ArchivedMessage => ({
+    ...base,
+    routing,
+    ...(rejected && { rejected }),
+    ...(rejected && size !== undefined && { size }),
+  }));
 const uniqueMessages = fc.uniqueArray(anyMessage, { maxLength: 8, selector: (m) => `${m.webhookId}/${m.id}` });
 
 describe('HAR 1.2', () => {
@@ -134,12 +144,29 @@ describe('HAR 1.2', () => {
 
 describe('what each message was', () => {
   it("HAR keeps the forwarder's answer: 202 with the id, or the refusal's status and error body; the whole size of a cut body", () => {
-    const refused = message({ id: 'r1', routing: { option: 'none', matched: [], reason: 'too large' }, delivered: false, rawBody: text('{"a'), size: 300_000, rejected: { status: 413, error: 'payload_too_large', reason: 'too large', bodyTruncated: true } });
-    const unknownSize = message({ id: 'r2', rawBody: text('x'), rejected: { status: 413, error: 'payload_too_large', reason: 'too large', bodyTruncated: true } });
-    const har = JSON.parse(toHar([message(), refused, unknownSize], creator, urlOf)) as { log: { entries: { request: { bodySize: number }; response: Record<string, unknown>; _hubdesk: Record<string, unknown> }[] } };
+    const refused = message({
+      id: 'r1',
+      routing: { option: 'none', matched: [], reason: 'too large' },
+      delivered: false,
+      rawBody: text('{"a'),
+      size: 300_000,
+      rejected: { status: 413, error: 'payload_too_large', reason: 'too large', bodyTruncated: true },
+    });
+    const unknownSize = message({
+      id: 'r2',
+      rawBody: text('x'),
+      rejected: { status: 413, error: 'payload_too_large', reason: 'too large', bodyTruncated: true },
+    });
+    const har = JSON.parse(toHar([message(), refused, unknownSize], creator, urlOf)) as {
+      log: { entries: { request: { bodySize: number }; response: Record<string, unknown>; _hubdesk: Record<string, unknown> }[] };
+    };
     const [accepted, tooLarge, unknown] = har.log.entries;
     expect(accepted!.response).toMatchObject({ status: 202, statusText: 'Accepted', content: { mimeType: 'application/json', text: '{"id":"m1"}' } });
-    expect(tooLarge!.response).toMatchObject({ status: 413, statusText: 'payload_too_large', content: { text: '{"error":"payload_too_large","error_description":"too large"}' } });
+    expect(tooLarge!.response).toMatchObject({
+      status: 413,
+      statusText: 'payload_too_large',
+      content: { text: '{"error":"payload_too_large","error_description":"too large"}' },
+    });
     expect(tooLarge!.request.bodySize).toBe(300_000);
     expect(tooLarge!._hubdesk).toMatchObject({ rejected: refused.rejected, size: 300_000, delivered: false });
     expect(unknown!.request.bodySize).toBe(-1);
@@ -159,14 +186,20 @@ describe('what each message was', () => {
     );
   });
 
-  it("refuses a HAR entry whose _hubdesk fields are wrong, saying which", async () => {
-    const har = JSON.parse(toHar([message(), message({ id: 'm2' }), message({ id: 'm3' })], creator, urlOf)) as { log: { entries: { _hubdesk: Record<string, unknown> }[] } };
+  it('refuses a HAR entry whose _hubdesk fields are wrong, saying which', async () => {
+    const har = JSON.parse(toHar([message(), message({ id: 'm2' }), message({ id: 'm3' })], creator, urlOf)) as {
+      log: { entries: { _hubdesk: Record<string, unknown> }[] };
+    };
     har.log.entries[0]!._hubdesk.routing = { option: 'sideways', matched: [] };
     har.log.entries[1]!._hubdesk.rejected = { status: 200, error: 'x', reason: 'y' };
     har.log.entries[2]!._hubdesk.size = -5;
     const read = (await readText(JSON.stringify(har))).result;
     expect(read.messages).toEqual([]);
-    expect(read.skipped.map((s) => s.reason)).toEqual([expect.stringMatching(/^_hubdesk\.routing\.option: /), expect.stringMatching(/^_hubdesk\.rejected\.status: /), expect.stringMatching(/^_hubdesk\.size: /)]);
+    expect(read.skipped.map((s) => s.reason)).toEqual([
+      expect.stringMatching(/^_hubdesk\.routing\.option: /),
+      expect.stringMatching(/^_hubdesk\.rejected\.status: /),
+      expect.stringMatching(/^_hubdesk\.size: /),
+    ]);
   });
 });
 
@@ -185,7 +218,13 @@ describe('NDJSON', () => {
 describe('bad files', () => {
   it('skips what is wrong, with its place and reason, and keeps the rest', async () => {
     const good = JSON.stringify(message());
-    const file = [good, 'not json', JSON.stringify({ ...message({ id: 'm2' }), method: 'post me' }), JSON.stringify(message()), JSON.stringify({ ...message({ id: 'm3' }), rawBody: 'A'.repeat(400_000) })].join('\n');
+    const file = [
+      good,
+      'not json',
+      JSON.stringify({ ...message({ id: 'm2' }), method: 'post me' }),
+      JSON.stringify(message()),
+      JSON.stringify({ ...message({ id: 'm3' }), rawBody: 'A'.repeat(400_000) }),
+    ].join('\n');
     const read = (await readText(file)).result;
     expect(read.messages.map((m) => m.id)).toEqual(['m1']);
     expect(read.skippedCount).toBe(4);

@@ -26,9 +26,12 @@ describe('HUBDESK_PORTAL_URL', () => {
   it('is optional, and an https (or loopback http) URL with a path when set', () => {
     expect(readPortalUrl({})).toBeNull();
     expect(readPortalUrl({ HUBDESK_PORTAL_URL: 'https://developer.example/webhooks/' })).toBe('https://developer.example/webhooks');
-    expect(readConfiguredBackend({ HUBDESK_AUTH_URL: 'https://cloud.example', HUBDESK_CLIENT_ID: 'c', HUBDESK_CLIENT_SECRET: 's', HUBDESK_PORTAL_URL: 'https://developer.example' }, 'x:/cb')?.portalUrl).toBe(
-      'https://developer.example',
-    );
+    expect(
+      readConfiguredBackend(
+        { HUBDESK_AUTH_URL: 'https://cloud.example', HUBDESK_CLIENT_ID: 'c', HUBDESK_CLIENT_SECRET: 's', HUBDESK_PORTAL_URL: 'https://developer.example' },
+        'x:/cb',
+      )?.portalUrl,
+    ).toBe('https://developer.example');
   });
 
   it.each(['http://developer.example', 'javascript:alert(1)', 'https://u:p@developer.example', 'not a url'])('refuses %s, naming the variable', (value) => {

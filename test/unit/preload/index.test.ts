@@ -36,7 +36,13 @@ describe('preload bridge', () => {
 
   it('delivers only the subscribed event, checked against its schema, and stops after unsubscribing', async () => {
     const listener = vi.fn();
-    const view = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true, portalUrl: null }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true };
+    const view = {
+      auth: { status: 'signed-out' },
+      notices: [],
+      backend: { authUrl: 'http://127.0.0.1:1', embedded: true, portalUrl: null },
+      tokenStorage: 'encrypted',
+      allowUnencryptedRoutes: true,
+    };
     const unsubscribe = exposed.on('session.changed', listener);
     ipcRenderer.emit('hubdesk:event', fakeEvent(), 'other.event', { x: 1 });
     ipcRenderer.emit('hubdesk:event', fakeEvent(), 'session.changed', { auth: { status: 'signed-out' } }); // malformed: dropped

@@ -137,7 +137,12 @@ export function snapshot(list: DeviceList, flows: Extract<HubSnapshot, { status:
 
 /** A light with an on/off switch and a dim level, both last updated at `time`. */
 export function light(id: string, name: string, on: boolean, dim: number, time = '2025-01-01T12:00:00.000Z'): Device {
-  const capability = (state: Pick<CapabilityState, 'id' | 'type' | 'title' | 'value'> & Partial<CapabilityState>): CapabilityState => ({ getable: true, setable: true, lastUpdated: time, ...state });
+  const capability = (state: Pick<CapabilityState, 'id' | 'type' | 'title' | 'value'> & Partial<CapabilityState>): CapabilityState => ({
+    getable: true,
+    setable: true,
+    lastUpdated: time,
+    ...state,
+  });
   return {
     id,
     name,

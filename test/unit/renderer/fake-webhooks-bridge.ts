@@ -63,5 +63,13 @@ export function entry(id: string, overrides: Partial<WebhookEntry> = {}): Webhoo
 }
 
 export function webhookView(id: string, overrides: Partial<WebhookView> = {}): WebhookView {
-  return { id, routing: { kind: 'keys', values: ['lamp-1'] }, hasTapCredential: false, hasSigningSecret: false, intakeUrl: `http://127.0.0.1:9/webhook/${id}`, connection: { state: 'connecting' }, ...overrides };
+  return {
+    id,
+    routing: { kind: 'keys', values: ['lamp-1'] },
+    hasTapCredential: false,
+    hasSigningSecret: false,
+    intakeUrl: `http://127.0.0.1:9/webhook/${id}`,
+    connection: { state: 'connecting' },
+    ...overrides,
+  };
 }

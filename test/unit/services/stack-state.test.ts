@@ -14,7 +14,12 @@ async function keptStack(): Promise<KeptStack> {
   return {
     version: 1,
     host: '127.0.0.1',
-    ports: { cloud: 4100, forwarder: 4101, portal: 4102, hubs: { 'hub-1': { http: 4103, https: 4104, relay: 4105 }, 'hub-2': { http: 4106, https: null, relay: 4107 } } },
+    ports: {
+      cloud: 4100,
+      forwarder: 4101,
+      portal: 4102,
+      hubs: { 'hub-1': { http: 4103, https: 4104, relay: 4105 }, 'hub-2': { http: 4106, https: null, relay: 4107 } },
+    },
     cloudSigningKey: await generateSigningKey(),
     hubIdentityKeys: { 'hub-1': '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIGn8\n-----END PRIVATE KEY-----\n' },
     certificates: await createStackCertificates(['127.0.0.1']),

@@ -20,7 +20,13 @@ describe('the browser host’s last run', () => {
 
   it('takes a malformed record for no last run', () => {
     const store = memoryStore();
-    for (const record of ['x', { port: 0, resumeKey: randomToken() }, { port: 70_000, resumeKey: randomToken() }, { port: 8080, resumeKey: 'short' }, { port: 8080 }]) {
+    for (const record of [
+      'x',
+      { port: 0, resumeKey: randomToken() },
+      { port: 70_000, resumeKey: randomToken() },
+      { port: 8080, resumeKey: 'short' },
+      { port: 8080 },
+    ]) {
       store.data.set('lastRun', record);
       expect(readLastRun(store)).toBeUndefined();
     }

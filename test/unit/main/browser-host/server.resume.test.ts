@@ -17,7 +17,13 @@ import { bridgeMessages } from '../../../support/bridge-messages';
 import { fakeHubdeskCore, recordingLogger } from '../../../support/core-fakes';
 import { tempDir } from '../../../support/temp-dir';
 
-const view: SessionView = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true, portalUrl: null }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true };
+const view: SessionView = {
+  auth: { status: 'signed-out' },
+  notices: [],
+  backend: { authUrl: 'http://127.0.0.1:1', embedded: true, portalUrl: null },
+  tokenStorage: 'encrypted',
+  allowUnencryptedRoutes: true,
+};
 
 function fakeCore(): HubdeskCore {
   return fakeHubdeskCore({ 'session.get': async () => view });
@@ -32,7 +38,11 @@ afterEach(async () => {
   await Promise.all(squatters.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
-async function startHost(options: { secret: string; resumeKeys?: { current: string; previous?: string }; preferredPort?: number }): Promise<RunningBrowserHost> {
+async function startHost(options: {
+  secret: string;
+  resumeKeys?: { current: string; previous?: string };
+  preferredPort?: number;
+}): Promise<RunningBrowserHost> {
   const host = await startBrowserHostServer({ staticRoot: root, logger: recordingLogger(), createCore: async () => fakeCore(), ...options });
   running.push(host);
   return host;
@@ -92,7 +102,11 @@ describe('browser host across restarts', () => {
       async () => ({ type: 'hello', token: 'first-secret' }),
       async ({ nonce }) => {
         const tabNonce = randomToken();
-        return { type: 'resume', nonce: tabNonce, proof: await resumeProof(resumeKey, 'tab', { origin: `http://localhost:${port}`, hostNonce: nonce, tabNonce }) };
+        return {
+          type: 'resume',
+          nonce: tabNonce,
+          proof: await resumeProof(resumeKey, 'tab', { origin: `http://localhost:${port}`, hostNonce: nonce, tabNonce }),
+        };
       },
       async () => {
         const tabNonce = randomToken();

@@ -17,9 +17,19 @@ import { fakeHubdeskCore, recordingLogger } from '../../../support/core-fakes';
 import { tempDir } from '../../../support/temp-dir';
 
 const SECRET = 'the-per-run-secret';
-const view = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true, portalUrl: null }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true } satisfies SessionView;
+const view = {
+  auth: { status: 'signed-out' },
+  notices: [],
+  backend: { authUrl: 'http://127.0.0.1:1', embedded: true, portalUrl: null },
+  tokenStorage: 'encrypted',
+  allowUnencryptedRoutes: true,
+} satisfies SessionView;
 /** What JSON.stringify does with a string past V8's limit, without needing 512 MiB to show it. */
-const unserialisable = { toJSON: () => { throw new RangeError('Invalid string length'); } };
+const unserialisable = {
+  toJSON: () => {
+    throw new RangeError('Invalid string length');
+  },
+};
 const logger = recordingLogger();
 const listeners = new Map<EventName, (payload: unknown) => void>();
 const unhandled: unknown[] = [];
@@ -73,7 +83,11 @@ describe('browser host bridge: frames that cannot be sent', () => {
   it('answers a result whose serialisation throws RangeError with an error envelope, logs it, and keeps serving', async () => {
     const { ws, invoke } = await welcomed();
     expect(await invoke(1, 'hubs.list')).toEqual({ type: 'result', id: 1, envelope: UNSENDABLE_ANSWER });
-    expect(logger.lines.some((line) => line.level === 'error' && line.message === 'bridge: a message could not be sent' && String(line.fields?.reason).includes('RangeError'))).toBe(true);
+    expect(
+      logger.lines.some(
+        (line) => line.level === 'error' && line.message === 'bridge: a message could not be sent' && String(line.fields?.reason).includes('RangeError'),
+      ),
+    ).toBe(true);
     // The same socket still works.
     expect(await invoke(2, 'webhooks.list')).toEqual({ type: 'result', id: 2, envelope: { ok: true, value: [] } });
     expect(ws.readyState).toBe(WebSocket.OPEN);

@@ -16,7 +16,13 @@ import { fakeHubdeskCore, recordingLogger } from '../../../support/core-fakes';
 import { tempDir } from '../../../support/temp-dir';
 
 const SECRET = 'the-per-run-secret';
-const view: SessionView = { auth: { status: 'signed-out' }, notices: [], backend: { authUrl: 'http://127.0.0.1:1', embedded: true, portalUrl: null }, tokenStorage: 'encrypted', allowUnencryptedRoutes: true };
+const view: SessionView = {
+  auth: { status: 'signed-out' },
+  notices: [],
+  backend: { authUrl: 'http://127.0.0.1:1', embedded: true, portalUrl: null },
+  tokenStorage: 'encrypted',
+  allowUnencryptedRoutes: true,
+};
 const callbacks: OAuthCallbackParams[] = [];
 let redirectUri = '';
 let host: RunningBrowserHost;
@@ -96,7 +102,15 @@ describe('browser host server', () => {
     callbacks.length = 0;
     expect((await get('/oauth/callback?code=1&state=expected&iss=x')).status).toBe(200);
     expect(callbacks).toEqual([{ code: '1', state: 'expected' }]); // iss dropped
-    for (const query of ['code=1&redirect=evil', 'code=1&error=access_denied&state=expected', 'state=expected', 'code=&state=expected', 'code=%0d%0a&state=expected', 'code=%E0%A4&state=expected', `code=${'x'.repeat(5000)}&state=expected`]) {
+    for (const query of [
+      'code=1&redirect=evil',
+      'code=1&error=access_denied&state=expected',
+      'state=expected',
+      'code=&state=expected',
+      'code=%0d%0a&state=expected',
+      'code=%E0%A4&state=expected',
+      `code=${'x'.repeat(5000)}&state=expected`,
+    ]) {
       expect((await get(`/oauth/callback?${query}`)).status, query).toBe(400);
     }
     expect(callbacks).toHaveLength(1);

@@ -2,7 +2,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../../common/app-error';
 import type { AuthView } from '../../../../common/ipc-contract';
 import type { UserRecord } from '../../../../common/wire';
-import { BROWSER_FAILED_REASON, createAuth, DECLINED_REASON, NOTHING_TO_REOPEN_REASON, REOPEN_FAILED_REASON, SIGN_IN_EXPIRED_REASON, UNREADABLE_REASON } from '../../../../main/core/auth';
+import {
+  BROWSER_FAILED_REASON,
+  createAuth,
+  DECLINED_REASON,
+  NOTHING_TO_REOPEN_REASON,
+  REOPEN_FAILED_REASON,
+  SIGN_IN_EXPIRED_REASON,
+  UNREADABLE_REASON,
+} from '../../../../main/core/auth';
 import type { CallbackResult } from '../../../../main/core/oauth-flow';
 import type { LoadResult, TokenVault } from '../../../../main/core/token-vault';
 import { memoryStore, recordingLogger, tokens } from '../../../support/core-fakes';
@@ -13,7 +21,14 @@ const ADA = { id: 'user-1', email: 'ada@example.test', firstname: 'Ada', lastnam
 const AUTH_PAGE = 'https://cloud.test/oauth2/authorise?state=s&code_challenge=c';
 
 function setup(
-  options: { load?: LoadResult; callback?: CallbackResult; getUser?: () => Promise<UserRecord>; startFails?: boolean; browserFails?: boolean; reopenFails?: boolean } = {},
+  options: {
+    load?: LoadResult;
+    callback?: CallbackResult;
+    getUser?: () => Promise<UserRecord>;
+    startFails?: boolean;
+    browserFails?: boolean;
+    reopenFails?: boolean;
+  } = {},
 ) {
   let saved: ReturnType<typeof tokens> | null = null;
   const vault = {

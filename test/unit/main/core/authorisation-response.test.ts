@@ -4,7 +4,10 @@ import { parseAuthorisationResponse } from '../../../../main/core/authorisation-
 describe('an authorisation response, from a deep link or the loopback callback', () => {
   it('keeps code, state, error and error_description (form-decoded), and drops iss', () => {
     expect(parseAuthorisationResponse('code=a%2Fb&state=s+1&iss=https%3A%2F%2Fcloud')).toEqual({ ok: true, params: { code: 'a/b', state: 's 1' } });
-    expect(parseAuthorisationResponse('error=access_denied&error_description=No+thanks&state=s')).toEqual({ ok: true, params: { error: 'access_denied', error_description: 'No thanks', state: 's' } });
+    expect(parseAuthorisationResponse('error=access_denied&error_description=No+thanks&state=s')).toEqual({
+      ok: true,
+      params: { error: 'access_denied', error_description: 'No thanks', state: 's' },
+    });
   });
 
   it.each([

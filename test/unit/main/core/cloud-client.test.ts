@@ -39,7 +39,11 @@ function fakeCloud(options: { refreshAnswer?: 'rotate' | 'invalid_grant' | 'netw
 }
 
 /** A cloud client on a signed-in vault; given a profile (`restart`), a fresh vault on it, not yet loaded. */
-async function setup(cloud: ReturnType<typeof fakeCloud>, backend = TEST_BACKEND, restart?: { store: ReturnType<typeof memoryStore>; cipher: ReturnType<typeof fakeCipher> }) {
+async function setup(
+  cloud: ReturnType<typeof fakeCloud>,
+  backend = TEST_BACKEND,
+  restart?: { store: ReturnType<typeof memoryStore>; cipher: ReturnType<typeof fakeCipher> },
+) {
   const store = restart?.store ?? memoryStore();
   const cipher = restart?.cipher ?? fakeCipher();
   const logger = recordingLogger();

@@ -9,16 +9,35 @@ import { device, snapshot } from '../../../support/hub-snapshots';
 function setUp(switches: Partial<NotificationSwitches> = {}) {
   const model = createOpenHubModel(() => 'Home', recordingLogger());
   const shown: DesktopNotification[] = [];
-  const stop = startDesktopAlerts({ openHub: model, switches: () => ({ ...DEFAULT_NOTIFICATIONS, ...switches }), hubName: () => 'Home', notify: (n) => shown.push(n) });
-  const set = (deviceId: string, capabilityId: string, value: boolean) => model.events('home', [{ kind: 'capability', deviceId, capabilityId, value, transactionId: null, time: 't' }]);
+  const stop = startDesktopAlerts({
+    openHub: model,
+    switches: () => ({ ...DEFAULT_NOTIFICATIONS, ...switches }),
+    hubName: () => 'Home',
+    notify: (n) => shown.push(n),
+  });
+  const set = (deviceId: string, capabilityId: string, value: boolean) =>
+    model.events('home', [{ kind: 'capability', deviceId, capabilityId, value, transactionId: null, time: 't' }]);
   const live = (state: LiveState) => model.live({ hubId: 'home', state });
-  model.snapshot(snapshot('home', [device('smoke', 'Hall smoke detector', { alarm_smoke: false, alarm_motion: false, alarm_battery: false }), device('leak', 'Washer', { alarm_water: false })]));
+  model.snapshot(
+    snapshot('home', [
+      device('smoke', 'Hall smoke detector', { alarm_smoke: false, alarm_motion: false, alarm_battery: false }),
+      device('leak', 'Washer', { alarm_water: false }),
+    ]),
+  );
   return { model, shown, stop, set, live };
 }
 
 describe('desktop alerts', () => {
   it('names alarm kinds, and other capabilities are none', () => {
-    expect([alarmKind('alarm_smoke'), alarmKind('alarm_co'), alarmKind('alarm_water'), alarmKind('alarm_tamper'), alarmKind('alarm_battery'), alarmKind('onoff'), alarmKind('alarm_constructor')]).toEqual(['smoke', 'smoke', 'water', 'tamper', 'other', null, 'other']);
+    expect([
+      alarmKind('alarm_smoke'),
+      alarmKind('alarm_co'),
+      alarmKind('alarm_water'),
+      alarmKind('alarm_tamper'),
+      alarmKind('alarm_battery'),
+      alarmKind('onoff'),
+      alarmKind('alarm_constructor'),
+    ]).toEqual(['smoke', 'smoke', 'water', 'tamper', 'other', null, 'other']);
   });
 
   it('tells when an alarm turns on, with the device, zone and hub, once per change', () => {
@@ -26,7 +45,16 @@ describe('desktop alerts', () => {
     set('smoke', 'alarm_smoke', true);
     set('smoke', 'alarm_smoke', true); // no change: nothing new
     set('smoke', 'alarm_smoke', false);
-    expect(shown).toEqual([{ tag: 'alarm:home:smoke:alarm_smoke', kind: 'smoke', title: 'Smoke alarm: Hall smoke detector', body: 'Kitchen, Home', hubId: 'home', deviceId: 'smoke' }]);
+    expect(shown).toEqual([
+      {
+        tag: 'alarm:home:smoke:alarm_smoke',
+        kind: 'smoke',
+        title: 'Smoke alarm: Hall smoke detector',
+        body: 'Kitchen, Home',
+        hubId: 'home',
+        deviceId: 'smoke',
+      },
+    ]);
   });
 
   it('does not name the kind twice when the device is named after it', () => {

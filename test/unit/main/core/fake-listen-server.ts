@@ -108,7 +108,14 @@ export async function startFakeListenServer(webhooks: Record<string, string>, op
       socket.on('close', () => peers.splice(peers.indexOf(peer), 1));
       registrations.push(message);
       const webhookName = options.names?.[message.webhookId];
-      socket.send(JSON.stringify({ type: 'registered', listenerId: message.listenerId, resumed: 0, ...(webhookName !== undefined && { webhookName }) } satisfies ListenerServerMessage));
+      socket.send(
+        JSON.stringify({
+          type: 'registered',
+          listenerId: message.listenerId,
+          resumed: 0,
+          ...(webhookName !== undefined && { webhookName }),
+        } satisfies ListenerServerMessage),
+      );
       notify();
     });
   });
@@ -141,7 +148,13 @@ export async function startFakeListenServer(webhooks: Record<string, string>, op
 /** A delivery as the app's listener receives it (it registers `rawBodyOnly`): the raw body, no parsed body. */
 export function webhookMessage(id: string, body: unknown = { device: { id: 'lamp-1' } }): RawWebhookMessage {
   const raw = JSON.stringify(body);
-  return { id, receivedAt: '2026-01-01T00:00:00.000Z', headers: { 'content-type': 'application/json' }, query: {}, rawBody: Buffer.from(raw).toString('base64') };
+  return {
+    id,
+    receivedAt: '2026-01-01T00:00:00.000Z',
+    headers: { 'content-type': 'application/json' },
+    query: {},
+    rawBody: Buffer.from(raw).toString('base64'),
+  };
 }
 
 /**

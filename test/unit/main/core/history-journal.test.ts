@@ -22,7 +22,10 @@ async function readAll(dir: string, overrides: Partial<JournalOptions> = {}) {
   return { records, report, journal, logger };
 }
 
-const segments = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.log')).sort();
+const segments = (dir: string) =>
+  readdirSync(dir)
+    .filter((name) => name.endsWith('.log'))
+    .sort();
 
 describe('history journal', () => {
   it('reads back what was appended, in order, after a restart; each start writes a new segment', async () => {

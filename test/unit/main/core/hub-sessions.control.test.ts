@@ -14,7 +14,13 @@ const STORED: CapabilityEventData = { capabilityId: 'onoff', value: true, transa
  * A hub that issues sessions and expires them on demand; every control call answers `answer` for a
  * live session and 401 otherwise. Counts logins and calls.
  */
-function setup(answer: { setCapability?: HttpOutcome<CapabilityEventData>; trigger?: HttpOutcome<{ id: string; triggeredAt: string }>; sessionInfo?: HttpOutcome<SessionInfo> } = {}) {
+function setup(
+  answer: {
+    setCapability?: HttpOutcome<CapabilityEventData>;
+    trigger?: HttpOutcome<{ id: string; triggeredAt: string }>;
+    sessionInfo?: HttpOutcome<SessionInfo>;
+  } = {},
+) {
   const live = new Set<string>();
   const counts = { logins: 0, sessionInfo: 0, set: 0, trigger: 0 };
   const guard = <T>(token: string, outcome: HttpOutcome<T>): HttpOutcome<T> => (live.has(token) ? outcome : { kind: 'status', status: 401, error: null });
@@ -25,9 +31,13 @@ function setup(answer: { setCapability?: HttpOutcome<CapabilityEventData>; trigg
       return { kind: 'ok', value: token };
     },
     devices: async (_url, token) => guard(token, { kind: 'ok', value: DEVICES }),
-    sessionInfo: async (_url, token) => (counts.sessionInfo++, guard(token, answer.sessionInfo ?? { kind: 'ok', value: { scopes: ['devices', 'flow.start'], expiresAt: 'x' } })),
+    sessionInfo: async (_url, token) => (
+      counts.sessionInfo++,
+      guard(token, answer.sessionInfo ?? { kind: 'ok', value: { scopes: ['devices', 'flow.start'], expiresAt: 'x' } })
+    ),
     setCapability: async (_url, token) => (counts.set++, guard(token, answer.setCapability ?? { kind: 'ok', value: STORED })),
-    flows: async (_url, token) => guard<FlowMap>(token, { kind: 'ok', value: { b: { id: 'b', name: 'Bedtime', enabled: true }, a: { id: 'a', name: 'Away', enabled: false } } }),
+    flows: async (_url, token) =>
+      guard<FlowMap>(token, { kind: 'ok', value: { b: { id: 'b', name: 'Bedtime', enabled: true }, a: { id: 'a', name: 'Away', enabled: false } } }),
     triggerFlow: async (_url, token) => (counts.trigger++, guard(token, answer.trigger ?? { kind: 'ok', value: { id: 'a', triggeredAt: 'now' } })),
   });
   const sessions = sessionsOnOneHub(hubClient, HOME);
@@ -47,9 +57,14 @@ describe('control calls on a hub session', () => {
   });
 
   it("a refused value comes back with the hub's reason, named after the device", async () => {
-    const { sessions } = setup({ setCapability: { kind: 'status', status: 400, error: { error: 'invalid_value', error_description: 'the value 1.5 is above the maximum 1' } } });
+    const { sessions } = setup({
+      setCapability: { kind: 'status', status: 400, error: { error: 'invalid_value', error_description: 'the value 1.5 is above the maximum 1' } },
+    });
     await sessions.devices('hub-1'); // the device names are known from the list
-    await expect(sessions.setCapability('hub-1', SET)).rejects.toMatchObject({ code: 'invalid-argument', message: 'Kitchen spots: the value 1.5 is above the maximum 1' });
+    await expect(sessions.setCapability('hub-1', SET)).rejects.toMatchObject({
+      code: 'invalid-argument',
+      message: 'Kitchen spots: the value 1.5 is above the maximum 1',
+    });
   });
 
   it('a 403 says which access is missing and is not retried', async () => {

@@ -38,7 +38,14 @@ function setup(initial: HubRecord, store = memoryStore()) {
     },
     devices: async ({ baseUrl: url }, token) => down(url) ?? (live.has(token) ? { kind: 'ok', value: DEVICES } : { kind: 'status', status: 401, error: null }),
   });
-  const sessions = createHubSessions({ cloud, hubClient, routes: createParallelPingSelector(async ({ baseUrl }) => (reachable.has(baseUrl) ? { kind: 'hub' } : { kind: 'failed', detail: 'ECONNREFUSED' })), pins: createRoutePins(store), clock: { now: () => 0 }, logger: recordingLogger() });
+  const sessions = createHubSessions({
+    cloud,
+    hubClient,
+    routes: createParallelPingSelector(async ({ baseUrl }) => (reachable.has(baseUrl) ? { kind: 'hub' } : { kind: 'failed', detail: 'ECONNREFUSED' })),
+    pins: createRoutePins(store),
+    clock: { now: () => 0 },
+    logger: recordingLogger(),
+  });
   return {
     sessions,
     reachable,
@@ -52,7 +59,9 @@ function setup(initial: HubRecord, store = memoryStore()) {
 describe('hub sessions', () => {
   it('lists hubs with the routes they have', async () => {
     const { sessions } = setup(hub());
-    expect(await sessions.list()).toEqual([{ id: 'hub-1', name: 'Home', platform: 'local', routes: { 'local-secure': false, local: true, remote: true }, pinnedRoute: null }]);
+    expect(await sessions.list()).toEqual([
+      { id: 'hub-1', name: 'Home', platform: 'local', routes: { 'local-secure': false, local: true, remote: true }, pinnedRoute: null },
+    ]);
   });
 
   it('names the user’s hubs from the last read of them, through forgotten routes, until sign-out', async () => {

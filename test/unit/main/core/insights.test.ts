@@ -58,12 +58,18 @@ describe('what the window gets of a hub history', () => {
   });
 
   it('a hub that refuses the history (403) or keeps none (404) is an answer with a sentence, not a failure', async () => {
-    const refused = createInsights({ insightsLogs: async () => Promise.reject(new AppError('forbidden', 'Not granted.')), insightsEntries: vi.fn() }, () => 'Home');
+    const refused = createInsights(
+      { insightsLogs: async () => Promise.reject(new AppError('forbidden', 'Not granted.')), insightsEntries: vi.fn() },
+      () => 'Home',
+    );
     expect(await refused.logs('hub-1')).toEqual({ status: 'unavailable', hubId: 'hub-1', reason: 'Not granted.' });
     const none = createInsights({ insightsLogs: async () => null, insightsEntries: async () => null }, () => 'Home');
     expect(await none.logs('hub-1')).toEqual({ status: 'unavailable', hubId: 'hub-1', reason: 'Home keeps no history of its devices.' });
     await expect(none.series('hub-1', { deviceId: 'd', capabilityId: 'c', resolution: 'lastHour' })).rejects.toMatchObject({ code: 'invalid-argument' });
-    const broken = createInsights({ insightsLogs: async () => Promise.reject(new AppError('hub-unreachable', 'Gone.')), insightsEntries: vi.fn() }, () => 'Home');
+    const broken = createInsights(
+      { insightsLogs: async () => Promise.reject(new AppError('hub-unreachable', 'Gone.')), insightsEntries: vi.fn() },
+      () => 'Home',
+    );
     await expect(broken.logs('hub-1')).rejects.toMatchObject({ code: 'hub-unreachable' });
   });
 });
@@ -84,7 +90,10 @@ function sessionsWith(answer: { logs?: HttpOutcome<InsightsLogMap>; entries?: Ht
     },
     devices: async () => ({ kind: 'ok', value: {} }),
     insightsLogs: async (_at, token) => guard(token, answer.logs ?? { kind: 'ok', value: {} }),
-    insightsEntries: async (_at, token, uri, id, resolution) => (calls.push({ uri, id, resolution }), guard(token, answer.entries ?? { kind: 'ok', value: ENTRIES })),
+    insightsEntries: async (_at, token, uri, id, resolution) => (
+      calls.push({ uri, id, resolution }),
+      guard(token, answer.entries ?? { kind: 'ok', value: ENTRIES })
+    ),
   });
   const sessions = sessionsOnOneHub(hubClient, HOME);
   return { sessions, calls, expireAll: () => live.clear(), logins: () => logins };

@@ -45,7 +45,10 @@ describe('hubs.reconnect ("Try now")', () => {
       expect(await signedIn('hubs.reconnect', args), JSON.stringify(args)).toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
     }
     expect(reconnect).not.toHaveBeenCalled();
-    expect(await createDispatcher(handlers, recordingLogger(), { signedIn: () => false })('hubs.reconnect', ['hub-1'])).toMatchObject({ ok: false, error: { code: 'signed-out' } });
+    expect(await createDispatcher(handlers, recordingLogger(), { signedIn: () => false })('hubs.reconnect', ['hub-1'])).toMatchObject({
+      ok: false,
+      error: { code: 'signed-out' },
+    });
     expect(reconnect).not.toHaveBeenCalled();
     expect(await signedIn('hubs.reconnect', ['hub-1'])).toEqual({ ok: true });
     expect(reconnect).toHaveBeenCalledExactlyOnceWith('hub-1');
@@ -54,7 +57,13 @@ describe('hubs.reconnect ("Try now")', () => {
 
 describe('the core behind its dispatcher, signed out', () => {
   it('refuses hub verbs with signed-out, lets the open hub be closed, and opening a hub refused', async () => {
-    const core = await createHubdeskCore({ backend: TEST_BACKEND, cipher: fakeCipher(), store: memoryStore(), openExternal: async () => {}, logger: recordingLogger() });
+    const core = await createHubdeskCore({
+      backend: TEST_BACKEND,
+      cipher: fakeCipher(),
+      store: memoryStore(),
+      openExternal: async () => {},
+      logger: recordingLogger(),
+    });
     try {
       expect(await core.dispatch('hubs.list', [])).toMatchObject({ ok: false, error: { code: 'signed-out' } });
       expect(await core.dispatch('hubs.open', [null])).toEqual({ ok: true });

@@ -26,7 +26,13 @@ function fakeBrowser() {
 }
 
 function announcement(overrides: Partial<MdnsService> = {}): MdnsService {
-  return { name: `Home ${HUB_ID}._hub._tcp.local`, txt: { id: HUB_ID, secure: '8443' }, addresses: ['192.0.2.10', 'fd00::10', 'fe80::1'], port: 8080, ...overrides };
+  return {
+    name: `Home ${HUB_ID}._hub._tcp.local`,
+    txt: { id: HUB_ID, secure: '8443' },
+    addresses: ['192.0.2.10', 'fd00::10', 'fe80::1'],
+    port: 8080,
+    ...overrides,
+  };
 }
 
 describe('LAN directory', () => {

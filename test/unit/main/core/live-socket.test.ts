@@ -17,7 +17,8 @@ import { type FakeTimeline, fakeTimeline } from '../../../support/fake-timeline'
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
-const READY = (answersPing: boolean) => JSON.stringify({ type: 'ready', scopes: ['devices'], expiresAt: '2030-01-01T00:00:00.000Z', ...(answersPing && { answersPing }) });
+const READY = (answersPing: boolean) =>
+  JSON.stringify({ type: 'ready', scopes: ['devices'], expiresAt: '2030-01-01T00:00:00.000Z', ...(answersPing && { answersPing }) });
 
 /**
  * A loopback server: upgrades on /api/realtime, 404 elsewhere. It echoes text, closes with 4001 on
@@ -57,7 +58,11 @@ function connect(url: string, time?: FakeTimeline) {
   let ended!: (end: LiveSocketEnd) => void;
   const open = new Promise<void>((resolve) => (opened = resolve));
   const end = new Promise<LiveSocketEnd>((resolve) => (ended = resolve));
-  const socket = wsLiveSocket(undefined, time?.schedule, time?.clock)(url, {
+  const socket = wsLiveSocket(
+    undefined,
+    time?.schedule,
+    time?.clock,
+  )(url, {
     onOpen: () => opened(),
     onMessage: (text) => received.push(text),
     onResponding: (value) => responding.push(value),
@@ -109,7 +114,7 @@ async function openOnTimeline(auth?: 'auth' | 'auth-ping') {
 }
 
 describe('realtime socket liveness', () => {
-  it('pings with WebSocket pings until the hub says it answers the protocol\'s ping, then with that; its pongs are not messages', async () => {
+  it("pings with WebSocket pings until the hub says it answers the protocol's ping, then with that; its pongs are not messages", async () => {
     const { socket, received, responding, seen, time } = await openOnTimeline();
     time.advance(REALTIME_PING_MS);
     await until(() => seen.wsPings === 1);

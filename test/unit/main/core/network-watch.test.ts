@@ -16,7 +16,13 @@ function setup(initial: Record<string, { address: string; family: string; intern
     return () => void (pending = null);
   };
   const wakes: WakeReason[] = [];
-  const stop = watchNetwork({ interfaces: () => interfaces, clock: { now: () => now }, schedule, logger: recordingLogger(), onWake: (reason) => void wakes.push(reason) });
+  const stop = watchNetwork({
+    interfaces: () => interfaces,
+    clock: { now: () => now },
+    schedule,
+    logger: recordingLogger(),
+    onWake: (reason) => void wakes.push(reason),
+  });
   const tick = (ms = NETWORK_CHECK_MS) => {
     now += ms;
     const run = pending;

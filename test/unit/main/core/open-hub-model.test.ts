@@ -15,13 +15,24 @@ function modelWithLog() {
 
 const T1 = '2026-01-01T00:00:01.000Z';
 const T2 = '2026-01-01T00:00:02.000Z';
-const set = (deviceId: string, capabilityId: string, value: boolean, time = 't'): DeviceEvent => ({ kind: 'capability', deviceId, capabilityId, value, transactionId: null, time });
+const set = (deviceId: string, capabilityId: string, value: boolean, time = 't'): DeviceEvent => ({
+  kind: 'capability',
+  deviceId,
+  capabilityId,
+  value,
+  transactionId: null,
+  time,
+});
 
 describe('open hub model', () => {
   it('summarises the open hub: name, favourites in pinned order with their switch, enabled flows', () => {
     const { model } = modelWithLog();
     model.live({ hubId: 'home', state: { kind: 'connecting' } });
-    model.snapshot(snapshot('home', [device('a', 'Lamp', { onoff: true }), device('b', 'Sensor', { measure_temperature: 20 }), device('c', 'Kettle', { onoff: false })], { favourites: ['c', 'b', 'gone'] }));
+    model.snapshot(
+      snapshot('home', [device('a', 'Lamp', { onoff: true }), device('b', 'Sensor', { measure_temperature: 20 }), device('c', 'Kettle', { onoff: false })], {
+        favourites: ['c', 'b', 'gone'],
+      }),
+    );
     model.live({ hubId: 'home', state: { kind: 'live', since: 'now' } });
     expect(model.summary()).toEqual({
       hubId: 'home',
@@ -82,7 +93,10 @@ describe('open hub model', () => {
     model.snapshot(snapshot('home', [device('a', 'Lamp', { onoff: true }), device('b', 'Fan', { onoff: false })], { favourites: ['a'] }));
     model.favourites('home', ['a', 'b']);
     model.favourites('else', []);
-    model.events('home', [{ kind: 'device', device: device('b', 'Ceiling fan', { onoff: true }) }, { kind: 'removed', deviceId: 'a' }]);
+    model.events('home', [
+      { kind: 'device', device: device('b', 'Ceiling fan', { onoff: true }) },
+      { kind: 'removed', deviceId: 'a' },
+    ]);
     expect(model.summary().favourites).toEqual([{ deviceId: 'b', name: 'Ceiling fan', on: true, canToggle: true }]);
   });
 

@@ -45,7 +45,8 @@ function setup(options: SetupOptions = {}) {
   const logger = recordingLogger();
   const live: OpenHub = createOpenHub({
     sessions: {
-      liveEndpoint: options.endpoint ?? (async () => ({ baseUrl: 'https://hub.test:4443/base', route: options.route ?? 'local-secure', token: `token-${++tokens}` })),
+      liveEndpoint:
+        options.endpoint ?? (async () => ({ baseUrl: 'https://hub.test:4443/base', route: options.route ?? 'local-secure', token: `token-${++tokens}` })),
       hubName: (hubId) => (hubId === 'hub-1' ? 'Home' : undefined),
       expire: (_hubId, token) => void expired.push(token),
       routeLost: (_hubId, token) => void lost.push(token),
@@ -132,7 +133,14 @@ describe('the open hub', () => {
   it('reads the hub once before the socket opens, and emits it as one snapshot with its flows', async () => {
     const t = await watching();
     expect(t.reads.toSorted()).toEqual(['devices', 'flows', 'permissions']);
-    expect(t.snapshots()).toEqual([{ status: 'loaded', hubId: 'hub-1', devices: expect.objectContaining({ hubId: 'hub-1' }), flows: { status: 'loaded', list: { hubId: 'hub-1', flows: [], canStart: true } } }]);
+    expect(t.snapshots()).toEqual([
+      {
+        status: 'loaded',
+        hubId: 'hub-1',
+        devices: expect.objectContaining({ hubId: 'hub-1' }),
+        flows: { status: 'loaded', list: { hubId: 'hub-1', flows: [], canStart: true } },
+      },
+    ]);
     expect(t.events[0]).toMatchObject({ event: 'hubs.live', payload: { state: { kind: 'connecting' } } });
     expect(t.sockets).toHaveLength(1);
   });
@@ -193,7 +201,10 @@ describe('the open hub', () => {
     socket.receive(capability('d2', 1));
     await vi.advanceTimersByTimeAsync(BATCH_INTERVAL_MS);
     const batches = t.of('hubs.deviceEvents') as DeviceEventBatch[];
-    expect(batches.map((b) => b.events.map((e) => (e.kind === 'capability' ? `${e.deviceId}=${String(e.value)}` : e.kind)))).toEqual([['d1=true', 'removed', 'd1=false'], ['d2=1']]);
+    expect(batches.map((b) => b.events.map((e) => (e.kind === 'capability' ? `${e.deviceId}=${String(e.value)}` : e.kind)))).toEqual([
+      ['d1=true', 'removed', 'd1=false'],
+      ['d2=1'],
+    ]);
     expect(batches[0]!.events[0]).toMatchObject({ kind: 'capability', deviceId: 'd1', capabilityId: 'onoff', transactionId: 'tx-1' });
     expect(batches[0]!.hubId).toBe('hub-1');
   });
@@ -458,7 +469,15 @@ describe('the open hub: its model', () => {
     t.live.setFavourites('hub-1', ['d1']);
     const onWhenSent: unknown[] = [];
     t.live.view.onCapabilityChange((change) => onWhenSent.push([change.device.id, change.value, t.of('hubs.deviceEvents').length]));
-    socket.receive({ type: 'event', uri: MANAGER_DEVICES_URI, event: 'device.update', data: { ...device('d1'), capabilitiesObj: { onoff: { id: 'onoff', type: 'boolean', title: 'Turned on', value: false, getable: true, setable: true, lastUpdated: null } } } });
+    socket.receive({
+      type: 'event',
+      uri: MANAGER_DEVICES_URI,
+      event: 'device.update',
+      data: {
+        ...device('d1'),
+        capabilitiesObj: { onoff: { id: 'onoff', type: 'boolean', title: 'Turned on', value: false, getable: true, setable: true, lastUpdated: null } },
+      },
+    });
     socket.receive(capability('d1', true));
     await vi.advanceTimersByTimeAsync(BATCH_INTERVAL_MS);
     expect(onWhenSent).toEqual([['d1', true, 0]]); // the model knew before the batch went out

@@ -75,7 +75,11 @@ describe('route selection', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(result.at).toBe(DEADLINE_MS);
     expect(result.selection).toMatchObject({ route: { kind: 'local' }, rttMs: 10 });
-    expect(statuses(result.selection)).toEqual([['local-secure', 'timed-out'], ['local', 'answered'], ['remote', 'aborted']]);
+    expect(statuses(result.selection)).toEqual([
+      ['local-secure', 'timed-out'],
+      ['local', 'answered'],
+      ['remote', 'aborted'],
+    ]);
   });
 
   it('takes the remote route after its grace while the secure LAN route is silent, even when the plain one answered', async () => {
@@ -83,7 +87,11 @@ describe('route selection', () => {
     await vi.advanceTimersByTimeAsync(200);
     expect(result.at).toBe(200);
     expect(kindOf(result.selection)).toBe('remote');
-    expect(statuses(result.selection)).toEqual([['local-secure', 'pending'], ['local', 'answered'], ['remote', 'answered']]);
+    expect(statuses(result.selection)).toEqual([
+      ['local-secure', 'pending'],
+      ['local', 'answered'],
+      ['remote', 'answered'],
+    ]);
   });
 
   it('takes the plain LAN route as soon as it answers when the hub has no secure one', async () => {
@@ -97,7 +105,11 @@ describe('route selection', () => {
     const { result } = run({ [SECURE]: { after: 3, answer: REFUSED }, [LAN]: { after: 10, answer: IS_HUB } });
     await vi.advanceTimersByTimeAsync(10);
     expect(result.at).toBe(10);
-    expect(statuses(result.selection)).toEqual([['local-secure', 'refused'], ['local', 'answered'], ['remote', 'aborted']]);
+    expect(statuses(result.selection)).toEqual([
+      ['local-secure', 'refused'],
+      ['local', 'answered'],
+      ['remote', 'aborted'],
+    ]);
   });
 
   it('goes remote without waiting for LAN deadlines when both LAN routes fail fast', async () => {
@@ -173,7 +185,11 @@ describe('route selection', () => {
 
   it('stops looking for a better route when the caller cancels after the choice', async () => {
     const cancel = new AbortController();
-    const { result, aborted } = run({ [SECURE]: { after: 900, answer: IS_HUB }, [LAN]: { after: 10, answer: IS_HUB }, [REMOTE]: { after: 100, answer: IS_HUB } }, HUB, { signal: cancel.signal });
+    const { result, aborted } = run(
+      { [SECURE]: { after: 900, answer: IS_HUB }, [LAN]: { after: 10, answer: IS_HUB }, [REMOTE]: { after: 100, answer: IS_HUB } },
+      HUB,
+      { signal: cancel.signal },
+    );
     await vi.advanceTimersByTimeAsync(250);
     expect(kindOf(result.selection)).toBe('remote');
     cancel.abort();

@@ -13,7 +13,15 @@ function identity() {
 }
 
 const real = identity();
-const HUB: HubRecord = { _id: 'hub-1', name: 'Home', platform: 'local', localUrlSecure: null, localUrl: 'http://lan.test', remoteUrl: null, identityKey: real.key };
+const HUB: HubRecord = {
+  _id: 'hub-1',
+  name: 'Home',
+  platform: 'local',
+  localUrlSecure: null,
+  localUrl: 'http://lan.test',
+  remoteUrl: null,
+  identityKey: real.key,
+};
 const PLAIN: Route = { kind: 'local', baseUrl: 'http://lan.test' };
 const SECURE: Route = { kind: 'local-secure', baseUrl: 'https://lan.test' };
 
@@ -28,7 +36,9 @@ function pinging(answer: (nonce: string) => PingAnswer) {
   return { hubClient, ping, nonces };
 }
 
-const proofBy = (privateKey: typeof real.privateKey, hubId = 'hub-1') => (nonce: string): PingAnswer => ({ kind: 'proof', proof: signPing(privateKey, hubId, nonce) });
+const proofBy =
+  (privateKey: typeof real.privateKey, hubId = 'hub-1') =>
+  (nonce: string): PingAnswer => ({ kind: 'proof', proof: signPing(privateKey, hubId, nonce) });
 const signal = new AbortController().signal;
 const allowed = { allowUnencrypted: () => true };
 
@@ -48,7 +58,10 @@ describe('the proving ping', () => {
 
   it('refuses a device that echoes the id without a signature (the impostor of before)', async () => {
     const { hubClient } = pinging(() => ({ kind: 'id', id: 'hub-1' }));
-    expect(await createProvingPing(hubClient, allowed)(PLAIN, HUB, signal)).toEqual({ kind: 'failed', detail: expect.stringContaining('it sent no signature') });
+    expect(await createProvingPing(hubClient, allowed)(PLAIN, HUB, signal)).toEqual({
+      kind: 'failed',
+      detail: expect.stringContaining('it sent no signature'),
+    });
   });
 
   it('refuses a replayed proof: every ping has a new nonce', async () => {

@@ -75,7 +75,11 @@ describe('token vault', () => {
     const { vault } = vaultWith('aes-256-gcm', store);
     await vault.save(tokens(1));
     const logger = recordingLogger();
-    const other = createTokenVault({ backend: { ...TEST_BACKEND, authUrl: 'https://other.example.test' }, secrets: createSecretStore({ cipher: fakeCipher(), store, logger }), logger });
+    const other = createTokenVault({
+      backend: { ...TEST_BACKEND, authUrl: 'https://other.example.test' },
+      secrets: createSecretStore({ cipher: fakeCipher(), store, logger }),
+      logger,
+    });
     expect(await other.load()).toBe('empty');
   });
 

@@ -24,9 +24,17 @@ function harness(options: { answer?: (method: string, path: string, body: unknow
     calls.push({ method, path, body, authorization: new Headers(init.headers).get('authorization') });
     const special = options.answer?.(method, path, body);
     if (special) return special;
-    if (method === 'POST' && path === '/api/webhooks') return jsonResponse(201, { id: `wh_made_${++made}`, name: (body as { name: string }).name, secret: `secret-of-${made}-xxxxxxxx`, keyPath: null, createdAt: 1 });
+    if (method === 'POST' && path === '/api/webhooks')
+      return jsonResponse(201, {
+        id: `wh_made_${++made}`,
+        name: (body as { name: string }).name,
+        secret: `secret-of-${made}-xxxxxxxx`,
+        keyPath: null,
+        createdAt: 1,
+      });
     if (method === 'PUT' && path.endsWith('/key-path')) return jsonResponse(200, { id: path.split('/')[3], keyPath: (body as { keyPath: string }).keyPath });
-    if (method === 'POST' && path.endsWith('/tap-credentials')) return jsonResponse(201, { webhookId: path.split('/')[3], tapCredential: `tc_${made}.tap-secret-0123456789` });
+    if (method === 'POST' && path.endsWith('/tap-credentials'))
+      return jsonResponse(201, { webhookId: path.split('/')[3], tapCredential: `tc_${made}.tap-secret-0123456789` });
     return jsonResponse(404, { error: 'not_found', error_description: 'No such endpoint' });
   }) as typeof fetch;
   const added: WebhookRegistrationInput[] = [];
@@ -39,7 +47,14 @@ function harness(options: { answer?: (method: string, path: string, body: unknow
     listener: {
       add: async (input) => {
         added.push(input);
-        const view: WebhookView = { id: input.id, routing: input.routing, hasTapCredential: input.tapCredential !== undefined, hasSigningSecret: false, intakeUrl: `${FORWARDER}/webhook/${input.id}`, connection: { state: 'connecting' } };
+        const view: WebhookView = {
+          id: input.id,
+          routing: input.routing,
+          hasTapCredential: input.tapCredential !== undefined,
+          hasSigningSecret: false,
+          intakeUrl: `${FORWARDER}/webhook/${input.id}`,
+          connection: { state: 'connecting' },
+        };
         views.set(input.id, view);
         return view;
       },
@@ -66,7 +81,9 @@ describe('webhook creation', () => {
       ['POST', '/api/webhooks/wh_made_1/tap-credentials', undefined],
     ]);
     expect(calls.every((call) => call.authorization === 'Bearer access-1')).toBe(true);
-    expect(added).toEqual([{ id: 'wh_made_1', secret: 'secret-of-1-xxxxxxxx', tapCredential: 'tc_1.tap-secret-0123456789', routing: { kind: 'keys', values: ['lamp-1', 7] } }]);
+    expect(added).toEqual([
+      { id: 'wh_made_1', secret: 'secret-of-1-xxxxxxxx', tapCredential: 'tc_1.tap-secret-0123456789', routing: { kind: 'keys', values: ['lamp-1', 7] } },
+    ]);
     expect(first.example).toMatchObject({ url: `${FORWARDER}/webhook/wh_made_1`, body: '{"items":[null,{"id":"lamp-1"}]}' });
     const answered = JSON.stringify(first);
     expect(answered).not.toContain('secret-of-1');
@@ -82,15 +99,26 @@ describe('webhook creation', () => {
   });
 
   it('says the portal’s refusal in its words, as one line, and registers nothing', async () => {
-    const { creation, added } = harness({ answer: (method, path) => (path.endsWith('/key-path') ? jsonResponse(400, { error: 'invalid_request', error_description: 'The key path does not parse:\u0007 x\u202e (position 5).' }) : undefined) });
+    const { creation, added } = harness({
+      answer: (method, path) =>
+        path.endsWith('/key-path')
+          ? jsonResponse(400, { error: 'invalid_request', error_description: 'The key path does not parse:\u0007 x\u202e (position 5).' })
+          : undefined,
+    });
     const refused = creation.create({ name: 'Bad', routing: { kind: 'keys', values: ['a'] }, keyPath: 'body.' });
-    await expect(refused).rejects.toMatchObject({ code: 'invalid-argument', message: 'The developer portal refused: The key path does not parse:  x  (position 5).' });
+    await expect(refused).rejects.toMatchObject({
+      code: 'invalid-argument',
+      message: 'The developer portal refused: The key path does not parse:  x  (position 5).',
+    });
     expect(added).toEqual([]);
   });
 
   it('says when the portal cannot be reached, or when none is configured', async () => {
     const { creation, deps } = harness({ answer: () => Promise.reject(new TypeError('fetch failed')) as never });
-    await expect(creation.create({ name: 'x', routing: { kind: 'keys', values: ['a'] } })).rejects.toMatchObject({ code: 'cloud-unreachable', message: 'Hubdesk could not reach the developer portal at http://127.0.0.1:4000.' });
+    await expect(creation.create({ name: 'x', routing: { kind: 'keys', values: ['a'] } })).rejects.toMatchObject({
+      code: 'cloud-unreachable',
+      message: 'Hubdesk could not reach the developer portal at http://127.0.0.1:4000.',
+    });
     const none = createWebhookCreation({ ...deps, backend: { ...deps.backend, portalUrl: null } });
     await expect(none.create({ name: 'x', routing: { kind: 'keys', values: ['a'] } })).rejects.toBeInstanceOf(AppError);
   });
@@ -108,14 +136,25 @@ describe('webhook creation', () => {
     await creation.create({ name: 'Mine', routing: { kind: 'keys', values: ['a'] }, keyPath: "headers['x-id']" });
     const again = await creation.recreate('wh_made_1');
     expect(again.view.id).toBe('wh_made_2');
-    expect(calls.filter((call) => call.method === 'POST' && call.path === '/api/webhooks').map((call) => call.body)).toEqual([{ name: 'Mine' }, { name: 'Mine' }]);
+    expect(calls.filter((call) => call.method === 'POST' && call.path === '/api/webhooks').map((call) => call.body)).toEqual([
+      { name: 'Mine' },
+      { name: 'Mine' },
+    ]);
     expect(calls.at(-2)).toMatchObject({ path: '/api/webhooks/wh_made_2/key-path', body: { keyPath: "headers['x-id']" } });
     expect(again.example?.curl).toContain(`-H 'x-id: a'`);
     expect(removed).toEqual(['wh_made_1']);
     expect([...views.keys()]).toEqual(['wh_made_2']);
 
     // A registration added by hand, gone: a new webhook in the portal named as the forwarder named it.
-    views.set('wh_by_hand', { id: 'wh_by_hand', webhookName: 'Old name', routing: { kind: 'keys', values: ['b'] }, hasTapCredential: false, hasSigningSecret: false, intakeUrl: null, connection: { state: 'refused', reason: 'gone', gone: true } });
+    views.set('wh_by_hand', {
+      id: 'wh_by_hand',
+      webhookName: 'Old name',
+      routing: { kind: 'keys', values: ['b'] },
+      hasTapCredential: false,
+      hasSigningSecret: false,
+      intakeUrl: null,
+      connection: { state: 'refused', reason: 'gone', gone: true },
+    });
     await creation.recreate('wh_by_hand');
     expect(added.at(-1)).toMatchObject({ id: 'wh_made_3', routing: { kind: 'keys', values: ['b'] } });
     expect(calls.filter((call) => call.method === 'POST' && call.path === '/api/webhooks').at(-1)?.body).toEqual({ name: 'Old name' });
@@ -132,7 +171,9 @@ describe('webhook creation', () => {
     now.views.set('wh_demo_before', { ...oldView, id: 'wh_demo_before', label: 'Kitchen' });
     now.store.set('webhooks:origin:wh_demo_before', earlier.store.get(`webhooks:origin:${DEMO.id}`));
     await now.creation.renewDemoRegistrations();
-    expect(now.added).toEqual([{ id: DEMO.id, secret: DEMO.secret, tapCredential: DEMO.tapCredential, routing: { kind: 'keys', values: ['my-device'] }, label: 'Kitchen' }]);
+    expect(now.added).toEqual([
+      { id: DEMO.id, secret: DEMO.secret, tapCredential: DEMO.tapCredential, routing: { kind: 'keys', values: ['my-device'] }, label: 'Kitchen' },
+    ]);
     expect(now.removed).toEqual(['wh_demo_before']);
     expect(now.store.get('webhooks:origin:wh_demo_before')).toBeUndefined();
   });

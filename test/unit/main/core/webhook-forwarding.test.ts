@@ -32,7 +32,15 @@ function setUp(options: { limits?: Parameters<typeof createForwarding>[0]['limit
   const timeline = fakeTimeline();
   const held = heldSend();
   const progress: ForwardProgress[] = [];
-  const forwarding = createForwarding({ url: 'http://127.0.0.1:9/hook', clock: timeline.clock, schedule: timeline.schedule, random: () => 0, send: held.send, onProgress: (p) => progress.push(p), ...options });
+  const forwarding = createForwarding({
+    url: 'http://127.0.0.1:9/hook',
+    clock: timeline.clock,
+    schedule: timeline.schedule,
+    random: () => 0,
+    send: held.send,
+    onProgress: (p) => progress.push(p),
+    ...options,
+  });
   const statesOf = (id: string): ForwardState['state'][] => progress.filter((p) => p.id === id).map((p) => p.forward.state);
   return { timeline, held, progress, forwarding, statesOf };
 }
@@ -185,7 +193,17 @@ describe('against a real loopback server', () => {
     const bytes = Buffer.from([0xff, 0x00, 0x7b, 0x0a, 0xc3]);
     const state = await forwardOnce(`${url}/hook?from=local`, {
       id: 'm1',
-      headers: { 'content-type': 'application/octet-stream', 'x-signature': 'sig', connection: 'x-secret-hop', 'keep-alive': 'timeout=5', 'transfer-encoding': 'chunked', upgrade: 'h2c', te: 'trailers', 'proxy-authorization': 'Basic eA==', host: 'forwarder.example' },
+      headers: {
+        'content-type': 'application/octet-stream',
+        'x-signature': 'sig',
+        connection: 'x-secret-hop',
+        'keep-alive': 'timeout=5',
+        'transfer-encoding': 'chunked',
+        upgrade: 'h2c',
+        te: 'trailers',
+        'proxy-authorization': 'Basic eA==',
+        host: 'forwarder.example',
+      },
       query: { hub: 'home', 'a b': 'c&d' },
       rawBody: bytes.toString('base64'),
     });

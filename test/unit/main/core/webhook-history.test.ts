@@ -98,7 +98,10 @@ describe('webhook history', () => {
     const journal = await openSavedJournal(dir, first);
     const saved: unknown[] = [];
     await journal.load((record) => saved.push(record));
-    expect(saved).toEqual([expect.objectContaining({ m: expect.objectContaining({ id: 'exponent' }), u: true }), expect.objectContaining({ m: expect.objectContaining({ id: 'plain' }), u: false })]);
+    expect(saved).toEqual([
+      expect.objectContaining({ m: expect.objectContaining({ id: 'exponent' }), u: true }),
+      expect.objectContaining({ m: expect.objectContaining({ id: 'plain' }), u: false }),
+    ]);
 
     // Trusted as saved (the frames are authenticated): a fact saved false is not read again, so this
     // record's 1e3 cannot be found as 1000; one saved without facts is read, and is.
@@ -208,7 +211,14 @@ describe('webhook history', () => {
   it('the settings channel takes only the offered choices, and nothing else', () => {
     const args = invokeContract['inspector.setHistory'].args;
     expect(args.safeParse([{ boundBytes: 128 * MiB, maxAgeDays: 30 }]).success).toBe(true);
-    for (const bad of [[{ boundBytes: 100 * MiB, maxAgeDays: 30 }], [{ boundBytes: 128 * MiB, maxAgeDays: 2 }], [{ boundBytes: 128 * MiB }], [{ boundBytes: 128 * MiB, maxAgeDays: 30, extra: 1 }], [], ['128']]) {
+    for (const bad of [
+      [{ boundBytes: 100 * MiB, maxAgeDays: 30 }],
+      [{ boundBytes: 128 * MiB, maxAgeDays: 2 }],
+      [{ boundBytes: 128 * MiB }],
+      [{ boundBytes: 128 * MiB, maxAgeDays: 30, extra: 1 }],
+      [],
+      ['128'],
+    ]) {
       expect(args.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
     expect(invokeContract['inspector.history'].args.safeParse([1]).success).toBe(false);

@@ -37,10 +37,20 @@ const all = (inspector: ReturnType<typeof createWebhookInspector>): WebhookEntry
 function bigMessage(id: string, bytes: number, fill = 'x'): RawWebhookMessage {
   const head = JSON.stringify({ device: { id: 'lamp-1' }, pad: '' });
   const raw = head.replace('"pad":""', `"pad":"${fill.repeat(bytes - head.length)}"`);
-  return { id, receivedAt: '2026-01-01T00:00:00.000Z', headers: { 'content-type': 'application/json' }, query: {}, rawBody: Buffer.from(raw).toString('base64') };
+  return {
+    id,
+    receivedAt: '2026-01-01T00:00:00.000Z',
+    headers: { 'content-type': 'application/json' },
+    query: {},
+    rawBody: Buffer.from(raw).toString('base64'),
+  };
 }
 /** A tap event carrying `message` as its request (an intake the tap does not see delivered to this app). */
-const tapOf = ({ id: _id, receivedAt: _at, ...request }: RawWebhookMessage, base: TapEvent): TapEvent => ({ ...base, request, size: Buffer.byteLength(request.rawBody, 'base64') });
+const tapOf = ({ id: _id, receivedAt: _at, ...request }: RawWebhookMessage, base: TapEvent): TapEvent => ({
+  ...base,
+  request,
+  size: Buffer.byteLength(request.rawBody, 'base64'),
+});
 const bigTap = (id: string, bytes: number): TapEvent => tapOf(bigMessage(id, bytes), tapEvent(id, 'l1'));
 /** The entry of a change that made one. */
 const entryOf = (change: InspectorChange): WebhookEntry => {
@@ -67,9 +77,16 @@ describe('main inspector ring', () => {
 
   it('merges the delivery into the tap entry: one entry, then a patch of what changed', () => {
     const inspector = createWebhookInspector();
-    expect(entryOf(inspector.tapped('wh', tapEvent('m1', 'l1')))).toMatchObject({ delivered: false, method: 'POST', awaitingDelivery: false, preview: '{"device":{"id":"lamp-1"}}' });
+    expect(entryOf(inspector.tapped('wh', tapEvent('m1', 'l1')))).toMatchObject({
+      delivered: false,
+      method: 'POST',
+      awaitingDelivery: false,
+      preview: '{"device":{"id":"lamp-1"}}',
+    });
     expect(inspector.delivered('wh', webhookMessage('m1'))).toEqual({ kind: 'patch', patch: { webhookId: 'wh', id: 'm1', delivered: true } });
-    expect(all(inspector)).toEqual([expect.objectContaining({ id: 'm1', delivered: true, method: 'POST', routing: expect.objectContaining({ option: 'key-path', value: 'lamp-1' }) })]);
+    expect(all(inspector)).toEqual([
+      expect.objectContaining({ id: 'm1', delivered: true, method: 'POST', routing: expect.objectContaining({ option: 'key-path', value: 'lamp-1' }) }),
+    ]);
     expect(inspector.usage().bodies).toBe(1); // the body is kept once, not once per copy
     expect(inspector.delivered('wh', webhookMessage('m1'))).toBeNull(); // a re-delivery after a resume changes nothing
   });
@@ -77,7 +94,13 @@ describe('main inspector ring', () => {
   it('merges a tap that arrives after the delivery: the patch is the method and the routing', () => {
     const inspector = createWebhookInspector();
     const early = entryOf(inspector.delivered('wh', webhookMessage('m1')));
-    expect(early).toMatchObject({ method: null, routing: null, delivered: true, awaitingDelivery: false, size: JSON.stringify({ device: { id: 'lamp-1' } }).length });
+    expect(early).toMatchObject({
+      method: null,
+      routing: null,
+      delivered: true,
+      awaitingDelivery: false,
+      size: JSON.stringify({ device: { id: 'lamp-1' } }).length,
+    });
     const tap = tapEvent('m1', 'l1', { request: false });
     expect(inspector.tapped('wh', tap)).toEqual({ kind: 'patch', patch: { webhookId: 'wh', id: 'm1', method: 'POST', routing: tap.routing } });
     expect(all(inspector)[0]).toMatchObject({ method: 'POST', delivered: true, routing: tap.routing, preview: early.preview });
@@ -154,7 +177,9 @@ describe('main inspector summaries', () => {
     const inspector = createWebhookInspector();
     const headers = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`x-h${i}`, 'v'.repeat(5000)]));
     const event = bigTap('m1', 2 * KiB);
-    const summary = entryOf(inspector.tapped('wh', { ...event, request: { ...event.request!, headers }, routing: { ...event.routing, value: 'k'.repeat(100_000) } }));
+    const summary = entryOf(
+      inspector.tapped('wh', { ...event, request: { ...event.request!, headers }, routing: { ...event.routing, value: 'k'.repeat(100_000) } }),
+    );
     expect(summary.pairsCut).toBe(true);
     expect(Object.keys(summary.headers)).toHaveLength(64);
     expect(JSON.stringify(summary).length).toBeLessThan(80 * KiB);
@@ -263,7 +288,10 @@ describe('main inspector pages and full messages', () => {
 
     // A text body of 256 KiB of control characters: six times longer once escaped as JSON.
     const control = '\u0001'.repeat(256 * KiB);
-    inspector.tapped('wh', tapOf({ ...webhookMessage('esc'), headers: { 'content-type': 'text/plain' }, rawBody: Buffer.from(control).toString('base64') }, tapEvent('esc', 'l1')));
+    inspector.tapped(
+      'wh',
+      tapOf({ ...webhookMessage('esc'), headers: { 'content-type': 'text/plain' }, rawBody: Buffer.from(control).toString('base64') }, tapEvent('esc', 'l1')),
+    );
     const escaped = inspector.message('wh', 'esc');
     expect(escaped).toMatchObject({ status: 'kept', message: { bodyOmitted: true, rawTruncated: false } });
     expect(JSON.stringify(escaped).length).toBeLessThanOrEqual(INSPECTOR_MESSAGE_MAX_CHARS + 200);
@@ -293,10 +321,29 @@ describe('imported messages and the source of a message', () => {
   it('makes an entry marked imported with the file’s routing and delivery, kept in full; the same one again is nothing', () => {
     const inspector = createWebhookInspector();
     const entry = entryOf(inspector.imported(archived));
-    expect(entry).toMatchObject({ webhookId: 'wh', id: 'imp-1', method: 'PUT', imported: true, delivered: true, awaitingDelivery: false, routing: archived.routing, preview: '{"device":{"id":"lamp-1"}}' });
+    expect(entry).toMatchObject({
+      webhookId: 'wh',
+      id: 'imp-1',
+      method: 'PUT',
+      imported: true,
+      delivered: true,
+      awaitingDelivery: false,
+      routing: archived.routing,
+      preview: '{"device":{"id":"lamp-1"}}',
+    });
     expect(inspector.imported(archived)).toBeNull();
-    expect(inspector.message('wh', 'imp-1')).toMatchObject({ status: 'kept', message: { rawBody: archived.rawBody, query: { hub: 'h1' }, body: { device: { id: 'lamp-1' } } } });
-    expect(inspector.source('wh', 'imp-1')).toEqual({ method: 'PUT', receivedAt: archived.receivedAt, headers: archived.headers, query: archived.query, rawBody: archived.rawBody, imported: true });
+    expect(inspector.message('wh', 'imp-1')).toMatchObject({
+      status: 'kept',
+      message: { rawBody: archived.rawBody, query: { hub: 'h1' }, body: { device: { id: 'lamp-1' } } },
+    });
+    expect(inspector.source('wh', 'imp-1')).toEqual({
+      method: 'PUT',
+      receivedAt: archived.receivedAt,
+      headers: archived.headers,
+      query: archived.query,
+      rawBody: archived.rawBody,
+      imported: true,
+    });
   });
 
   it('a tap event of a refused intake makes an entry with the refusal, not awaiting any delivery', () => {
@@ -311,14 +358,32 @@ describe('imported messages and the source of a message', () => {
       rejected,
       request: { headers: { 'x-sender': 'big' }, query: {}, rawBody: '' },
     };
-    expect(entryOf(inspector.tapped('wh', event))).toMatchObject({ rejected, awaitingDelivery: false, delivered: false, size: 300_000, headers: { 'x-sender': 'big' } });
+    expect(entryOf(inspector.tapped('wh', event))).toMatchObject({
+      rejected,
+      awaitingDelivery: false,
+      delivered: false,
+      size: 300_000,
+      headers: { 'x-sender': 'big' },
+    });
     expect(inspector.message('wh', 'evt_r')).toMatchObject({ status: 'kept', message: { rejected, rawBody: '' } });
   });
 
   it('an imported refusal is listed as it was: its refusal and the whole size of its cut body', () => {
     const inspector = createWebhookInspector();
     const rejected = { status: 413, error: 'payload_too_large', reason: 'too large', bodyTruncated: true };
-    const archived = { webhookId: 'wh', id: 'imp-r', receivedAt: '2026-01-01T00:00:00.000Z', method: 'POST', headers: {}, query: {}, rawBody: Buffer.from('{"a').toString('base64'), routing: { option: 'none' as const, matched: [], reason: 'too large' }, delivered: false, rejected, size: 300_000 };
+    const archived = {
+      webhookId: 'wh',
+      id: 'imp-r',
+      receivedAt: '2026-01-01T00:00:00.000Z',
+      method: 'POST',
+      headers: {},
+      query: {},
+      rawBody: Buffer.from('{"a').toString('base64'),
+      routing: { option: 'none' as const, matched: [], reason: 'too large' },
+      delivered: false,
+      rejected,
+      size: 300_000,
+    };
     expect(entryOf(inspector.imported(archived))).toMatchObject({ rejected, size: 300_000, bodyBytes: 3, imported: true });
     expect(inspector.message('wh', 'imp-r')).toMatchObject({ status: 'kept', message: { rejected, size: 300_000 } });
   });
@@ -326,7 +391,12 @@ describe('imported messages and the source of a message', () => {
   it("a refused intake's kept first bytes and JSON error position reach the full message; its size stays the whole body's", () => {
     const inspector = createWebhookInspector();
     const broken = '{"device": {"id": "lamp-1",\n  "on" true}}';
-    const rejected = { status: 400, error: 'invalid_request', reason: 'The body is not valid JSON (line 2, column 8, byte 35): ":" was expected.', jsonError: { offset: 35, line: 2, column: 8 } };
+    const rejected = {
+      status: 400,
+      error: 'invalid_request',
+      reason: 'The body is not valid JSON (line 2, column 8, byte 35): ":" was expected.',
+      jsonError: { offset: 35, line: 2, column: 8 },
+    };
     const event: TapEvent = {
       id: 'evt_j',
       receivedAt: '2026-01-01T00:00:00.000Z',
@@ -340,7 +410,13 @@ describe('imported messages and the source of a message', () => {
     expect(inspector.message('wh', 'evt_j')).toMatchObject({ status: 'kept', message: { rejected, rawBody: event.request!.rawBody, body: broken } });
 
     const first = Buffer.alloc(64 * 1024, 0x61);
-    const large: TapEvent = { ...event, id: 'evt_l', size: 1_000_000, rejected: { status: 413, error: 'payload_too_large', reason: 'too large', bodyTruncated: true }, request: { headers: {}, query: {}, rawBody: first.toString('base64') } };
+    const large: TapEvent = {
+      ...event,
+      id: 'evt_l',
+      size: 1_000_000,
+      rejected: { status: 413, error: 'payload_too_large', reason: 'too large', bodyTruncated: true },
+      request: { headers: {}, query: {}, rawBody: first.toString('base64') },
+    };
     expect(entryOf(inspector.tapped('wh', large))).toMatchObject({ size: 1_000_000, bodyBytes: first.length, rejected: { bodyTruncated: true } });
     expect(inspector.message('wh', 'evt_l')).toMatchObject({ status: 'kept', message: { size: 1_000_000, rawBody: first.toString('base64') } });
   });

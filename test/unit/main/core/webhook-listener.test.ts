@@ -31,14 +31,26 @@ afterEach(async () => {
   await server.close();
 });
 
-function setup(options: { store?: ReturnType<typeof memoryStore>; webhookUrl?: string | null; storage?: 'encrypted' | 'memory-only'; now?: () => number; delegationToken?: (hubId: string) => Promise<string> } = {}) {
+function setup(
+  options: {
+    store?: ReturnType<typeof memoryStore>;
+    webhookUrl?: string | null;
+    storage?: 'encrypted' | 'memory-only';
+    now?: () => number;
+    delegationToken?: (hubId: string) => Promise<string>;
+  } = {},
+) {
   const store = options.store ?? memoryStore();
   const schedule = manualSchedule();
   const logger = recordingLogger();
   const listener = createWebhookListener({
     webhookUrl: options.webhookUrl === undefined ? server.url : options.webhookUrl,
     // basic_text without the user's permission: secrets are kept in memory only.
-    registrations: createWebhookRegistrations({ secrets: createSecretStore({ cipher: fakeCipher(options.storage === 'memory-only' ? 'basic_text' : 'aes-256-gcm'), store, logger }), store, logger }),
+    registrations: createWebhookRegistrations({
+      secrets: createSecretStore({ cipher: fakeCipher(options.storage === 'memory-only' ? 'basic_text' : 'aes-256-gcm'), store, logger }),
+      store,
+      logger,
+    }),
     inspector: createWebhookInspector(),
     logger,
     clock: { now: options.now ?? (() => 0) },
@@ -159,7 +171,10 @@ describe('webhook listener', () => {
     await server.registered(1);
     await until(() => statuses.at(-1)?.connection.state === 'connected');
     const signed = { 'x-hub-signature-256': 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17', 'content-type': 'text/plain' };
-    server.send('listener', { type: 'message', message: { ...webhookMessage('m1'), headers: signed, rawBody: Buffer.from('Hello, World!').toString('base64') } });
+    server.send('listener', {
+      type: 'message',
+      message: { ...webhookMessage('m1'), headers: signed, rawBody: Buffer.from('Hello, World!').toString('base64') },
+    });
     await until(() => entries.length === 1);
     expect(listener.inspector.message('wh1', 'm1')).toMatchObject({ signature: { status: 'no-secret' } });
     const views: WebhookView[] = [];
@@ -214,9 +229,21 @@ describe('webhook listener', () => {
     const timestamp = String(signedAt / 1000);
     const body = '{"device":{"id":"lamp-1"}}';
     const signature = `v0=${createHmac('sha256', SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-    const archived = { webhookId: 'wh1', id: 'captured', receivedAt: new Date(signedAt).toISOString(), method: 'POST', headers: { 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature }, query: {}, rawBody: Buffer.from(body).toString('base64'), routing: null, delivered: true };
+    const archived = {
+      webhookId: 'wh1',
+      id: 'captured',
+      receivedAt: new Date(signedAt).toISOString(),
+      method: 'POST',
+      headers: { 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature },
+      query: {},
+      rawBody: Buffer.from(body).toString('base64'),
+      routing: null,
+      delivered: true,
+    };
     await listener.inspector.import([archived]);
-    expect(listener.inspector.message('wh1', 'captured')).toMatchObject({ signature: { status: 'invalid', reason: 'timestamp-too-old', detail: 'Signed 60 minutes ago; at most 5 minutes is accepted.' } });
+    expect(listener.inspector.message('wh1', 'captured')).toMatchObject({
+      signature: { status: 'invalid', reason: 'timestamp-too-old', detail: 'Signed 60 minutes ago; at most 5 minutes is accepted.' },
+    });
     now = signedAt + 60 * 1000; // checked a minute after it was signed, it is valid
     expect(listener.inspector.message('wh1', 'captured')).toMatchObject({ signature: { status: 'valid', scheme: 'slack' } });
   });
@@ -240,7 +267,14 @@ describe('webhook listener', () => {
     await until(() => entries.length === 1);
     server.send('listener', { type: 'message', message: webhookMessage('m1') });
     await until(() => patches.length === 1);
-    expect(entries[0]).toMatchObject({ webhookId: 'wh1', id: 'm1', delivered: false, awaitingDelivery: true, preview: '', routing: { matched: [{ listenerId }] } });
+    expect(entries[0]).toMatchObject({
+      webhookId: 'wh1',
+      id: 'm1',
+      delivered: false,
+      awaitingDelivery: true,
+      preview: '',
+      routing: { matched: [{ listenerId }] },
+    });
     expect(patches[0]).toEqual({
       webhookId: 'wh1',
       id: 'm1',
@@ -435,7 +469,9 @@ describe('a registration naming a hub', () => {
   });
 
   it("the cloud unreachable: reconnecting with the cloud client's words, retried with backoff", async () => {
-    const { listener, statuses, schedule } = setup({ delegationToken: async () => Promise.reject(new AppError('cloud-unreachable', 'Hubdesk could not reach the cloud at http://cloud.test.')) });
+    const { listener, statuses, schedule } = setup({
+      delegationToken: async () => Promise.reject(new AppError('cloud-unreachable', 'Hubdesk could not reach the cloud at http://cloud.test.')),
+    });
     await listener.add(hubInput);
     await until(() => statuses.at(-1)?.connection.state === 'reconnecting');
     expect(statuses.at(-1)!.connection).toMatchObject({ state: 'reconnecting', attempt: 1, reason: 'Hubdesk could not reach the cloud at http://cloud.test.' });

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { WebhookEditSchema, WebhookRegistrationInputSchema, WEBHOOK_MAX_KEY_VALUES } from '../../../../common/ipc-contract';
 import type { SecretCipher } from '../../../../main/core/ports';
 import { ALLOW_PLAINTEXT_KEY, createSecretStore } from '../../../../main/core/secret-store';
-import { ACK_FLUSH_MS, ackKey, createWebhookRegistrations, REGISTRATIONS_KEY, secretKey, signingSecretKey, tapCredentialKey } from '../../../../main/core/webhook-registrations';
+import {
+  ACK_FLUSH_MS,
+  ackKey,
+  createWebhookRegistrations,
+  REGISTRATIONS_KEY,
+  secretKey,
+  signingSecretKey,
+  tapCredentialKey,
+} from '../../../../main/core/webhook-registrations';
 import { fakeCipher, memoryStore, recordingLogger } from '../../../support/core-fakes';
 import { manualSchedule } from './fake-listen-server';
 
@@ -28,7 +36,9 @@ describe('webhook registrations', () => {
     const { store, registrations } = setup();
     const added = await registrations.add(input);
     const SIGNING = 'whsec_edited-signing-secret';
-    expect(await registrations.edit({ id: 'wh-1', routing: { kind: 'hub', hubId: 'hub-9' }, signingSecret: SIGNING, forwardTo: 'http://127.0.0.1:3000/hook' })).toEqual({
+    expect(
+      await registrations.edit({ id: 'wh-1', routing: { kind: 'hub', hubId: 'hub-9' }, signingSecret: SIGNING, forwardTo: 'http://127.0.0.1:3000/hook' }),
+    ).toEqual({
       routing: { kind: 'hub', hubId: 'hub-9' },
       forwardTo: 'http://127.0.0.1:3000/hook',
     });
@@ -38,7 +48,10 @@ describe('webhook registrations', () => {
     expect(loaded).toEqual({ ...added, routing: { kind: 'hub', hubId: 'hub-9' }, signingSecret: SIGNING, forwardTo: 'http://127.0.0.1:3000/hook' });
 
     // Absent fields are left as they are; null clears.
-    expect(await registrations.edit({ id: 'wh-1', signingSecret: null })).toEqual({ routing: { kind: 'hub', hubId: 'hub-9' }, forwardTo: 'http://127.0.0.1:3000/hook' });
+    expect(await registrations.edit({ id: 'wh-1', signingSecret: null })).toEqual({
+      routing: { kind: 'hub', hubId: 'hub-9' },
+      forwardTo: 'http://127.0.0.1:3000/hook',
+    });
     expect(await registrations.edit({ id: 'wh-1', forwardTo: null })).toEqual({ routing: { kind: 'hub', hubId: 'hub-9' } });
     expect(store.data.has(signingSecretKey('wh-1'))).toBe(false);
     const [cleared] = await setup('aes-256-gcm', store).registrations.load();
@@ -157,14 +170,22 @@ describe('webhook registrations', () => {
     };
     const store = memoryStore();
     const logger = recordingLogger();
-    const registrations = createWebhookRegistrations({ secrets: createSecretStore({ cipher, store, logger }), store, logger, schedule: manualSchedule().schedule });
+    const registrations = createWebhookRegistrations({
+      secrets: createSecretStore({ cipher, store, logger }),
+      store,
+      logger,
+      schedule: manualSchedule().schedule,
+    });
     const first = registrations.add({ ...input, secret: 'first-secret-value', tapCredential: TAP_CREDENTIAL, routing: { kind: 'hub', hubId: 'hub-1' } });
     const second = registrations.add({ ...input, secret: 'second-secret-value', routing: { kind: 'keys', values: ['lamp-2'] } });
     // Let every encryption asked for so far finish, the newest first, until both adds are done.
     let done = false;
     void Promise.all([first, second]).then(() => (done = true));
     while (!done) {
-      gates.splice(0).reverse().forEach((open) => open());
+      gates
+        .splice(0)
+        .reverse()
+        .forEach((open) => open());
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect((await first).routing).toEqual({ kind: 'hub', hubId: 'hub-1' });
@@ -323,9 +344,12 @@ describe('registration input validation', () => {
   });
 
   const validForward = (forwardTo: unknown) => WebhookEditSchema.safeParse({ id: 'wh-1', forwardTo }).success;
-  it.each(['http://127.0.0.1:3000/hook', 'http://localhost:8080/a?b=c', 'http://[::1]:3000/', 'https://dev.example.com/hook', null])('takes %s as Forward to', (url) => {
-    expect(validForward(url)).toBe(true);
-  });
+  it.each(['http://127.0.0.1:3000/hook', 'http://localhost:8080/a?b=c', 'http://[::1]:3000/', 'https://dev.example.com/hook', null])(
+    'takes %s as Forward to',
+    (url) => {
+      expect(validForward(url)).toBe(true);
+    },
+  );
   it.each([
     ['plain http off this computer', 'http://192.168.1.5:3000/hook'],
     ['plain http to a name', 'http://dev.example.com/hook'],

@@ -47,8 +47,15 @@ const slack = {
 const stripeSecret = 'whsec_test_8DXqQmbtLzLb2Zc0';
 const stripeTimestamp = 1700000000;
 const stripeBody = '{"id":"evt_1","type":"invoice.paid","amount":1999}';
-const stripeDigest = execFileSync('openssl', ['dgst', '-sha256', '-hmac', stripeSecret, '-r'], { input: `${stripeTimestamp}.${stripeBody}`, encoding: 'utf8' }).split(' ')[0]!;
-const stripe = (body = stripeBody, receivedAt = at(stripeTimestamp + 30), header = `t=${stripeTimestamp},v1=${'0'.repeat(64)},v1=${stripeDigest},v0=ignored`): SignedMessage => ({
+const stripeDigest = execFileSync('openssl', ['dgst', '-sha256', '-hmac', stripeSecret, '-r'], {
+  input: `${stripeTimestamp}.${stripeBody}`,
+  encoding: 'utf8',
+}).split(' ')[0]!;
+const stripe = (
+  body = stripeBody,
+  receivedAt = at(stripeTimestamp + 30),
+  header = `t=${stripeTimestamp},v1=${'0'.repeat(64)},v1=${stripeDigest},v0=ignored`,
+): SignedMessage => ({
   headers: { 'stripe-signature': header },
   rawBody: text(body),
   receivedAt,
@@ -97,7 +104,10 @@ describe('timestamps are judged at arrival', () => {
   it('Standard Webhooks and Slack refuse one too old or too far in the future', () => {
     expect(verifySignature(standard.message(undefined, at(1614265330 + 301)), standard.secret)).toMatchObject({ reason: 'timestamp-too-old' });
     expect(verifySignature(standard.message(undefined, at(1614265330 - 301)), standard.secret)).toMatchObject({ reason: 'timestamp-in-future' });
-    expect(verifySignature(slack.message(undefined, at(1531420618 + 3600 * 5)), slack.secret)).toMatchObject({ reason: 'timestamp-too-old', detail: expect.stringMatching(/5 hours/) });
+    expect(verifySignature(slack.message(undefined, at(1531420618 + 3600 * 5)), slack.secret)).toMatchObject({
+      reason: 'timestamp-too-old',
+      detail: expect.stringMatching(/5 hours/),
+    });
     expect(verifySignature(slack.message(undefined, at(1531420618 - 400)), slack.secret)).toMatchObject({ reason: 'timestamp-in-future' });
   });
 
@@ -123,7 +133,11 @@ describe('unsigned, no secret, malformed', () => {
     ['Stripe without t=', { 'stripe-signature': `v1=${stripeDigest}` }, stripeSecret],
     ['Stripe with a timestamp that is not a number', { 'stripe-signature': `t=soon,v1=${stripeDigest}` }, stripeSecret],
     ['Slack without its timestamp', { 'x-slack-signature': 'v0=' + 'a'.repeat(64) }, slack.secret],
-    ['Standard Webhooks with only an asymmetric v1a signature', { 'webhook-id': 'm', 'webhook-timestamp': '1', 'webhook-signature': 'v1a,abc' }, standard.secret],
+    [
+      'Standard Webhooks with only an asymmetric v1a signature',
+      { 'webhook-id': 'm', 'webhook-timestamp': '1', 'webhook-signature': 'v1a,abc' },
+      standard.secret,
+    ],
     ['Standard Webhooks with a secret that is not base64', { 'webhook-id': 'm', 'webhook-timestamp': '1', 'webhook-signature': 'v1,abc' }, 'whsec_not base64!'],
   ])('%s is malformed, with a sentence saying why', (_name, headers, secret) => {
     const verdict = verifySignature({ headers, rawBody: text('{}'), receivedAt: 1000 }, secret);

@@ -8,7 +8,11 @@ vi.mock('electron', () => import('../../../support/fake-electron'));
 
 function view(closeToTray: boolean, tray = true): DesktopView {
   return {
-    preferences: { closeToTray, launchAtLogin: false, notify: { smoke: true, water: true, tamper: true, motion: false, contact: false, other: true, hubReachability: true } },
+    preferences: {
+      closeToTray,
+      launchAtLogin: false,
+      notify: { smoke: true, water: true, tamper: true, motion: false, contact: false, other: true, hubReachability: true },
+    },
     host: { tray, launchAtLogin: true, notifications: 'native' },
   };
 }

@@ -17,7 +17,11 @@ import { BrowserWindow, fakeElectron, resetFakeElectron } from '../../../support
 vi.mock('electron', () => import('../../../support/fake-electron'));
 
 const RENDERER = 'file:///opt/hubdesk/out/renderer/index.html';
-const unserialisable = { toJSON: () => { throw new RangeError('Invalid string length'); } };
+const unserialisable = {
+  toJSON: () => {
+    throw new RangeError('Invalid string length');
+  },
+};
 
 function setup() {
   const window = new BrowserWindow();
@@ -35,7 +39,13 @@ function setup() {
       return () => {};
     },
   };
-  registerIpc({ window: window as never, isRendererUrl: (url) => url === RENDERER, dispatch: createDispatcher(handlers, logger, { signedIn: () => true }), events: events as never, logger });
+  registerIpc({
+    window: window as never,
+    isRendererUrl: (url) => url === RENDERER,
+    dispatch: createDispatcher(handlers, logger, { signedIn: () => true }),
+    events: events as never,
+    logger,
+  });
   const invoke = (channel: string) => fakeElectron.invoke(window.webContents, window.webContents.mainFrame, INVOKE_CHANNEL, channel, []);
   return { window, logger, listeners, invoke };
 }

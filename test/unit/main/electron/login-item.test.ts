@@ -122,7 +122,12 @@ describe('createLaunchAtLogin', () => {
 
   it('Linux: writes and removes the XDG autostart entry under XDG_CONFIG_HOME; Electron’s login item is not used', async () => {
     const config = tempDir('xdg');
-    const set = createLaunchAtLogin({ ...PACKAGED, platform: 'linux', env: { XDG_CONFIG_HOME: config, APPIMAGE: '/home/me/Hubdesk.AppImage' }, homeDir: '/nonexistent' });
+    const set = createLaunchAtLogin({
+      ...PACKAGED,
+      platform: 'linux',
+      env: { XDG_CONFIG_HOME: config, APPIMAGE: '/home/me/Hubdesk.AppImage' },
+      homeDir: '/nonexistent',
+    });
     const entry = join(config, 'autostart', AUTOSTART_FILE);
     await set(true);
     expect(readFileSync(entry, 'utf8')).toContain('\nExec=/home/me/Hubdesk.AppImage\n');
@@ -155,7 +160,14 @@ describe('createLaunchAtLogin', () => {
   });
 
   it('Windows: the login item names the program (and the project in development), and a refusal throws', async () => {
-    const set = createLaunchAtLogin({ env: {}, execPath: 'C:\\electron\\electron.exe', defaultApp: true, appPath: 'C:\\work\\main', platform: 'win32', homeDir: 'C:\\Users\\me' });
+    const set = createLaunchAtLogin({
+      env: {},
+      execPath: 'C:\\electron\\electron.exe',
+      defaultApp: true,
+      appPath: 'C:\\work\\main',
+      platform: 'win32',
+      homeDir: 'C:\\Users\\me',
+    });
     await set(true);
     expect(app.setLoginItemSettings).toHaveBeenCalledWith({ openAtLogin: true, path: 'C:\\electron\\electron.exe', args: ['C:\\work\\main'] });
     expect(app.getLoginItemSettings).toHaveBeenCalledWith({ path: 'C:\\electron\\electron.exe', args: ['C:\\work\\main'] });

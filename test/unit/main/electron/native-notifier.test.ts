@@ -6,7 +6,14 @@ import { app, BrowserWindow, fakeElectron, Notification, resetFakeElectron } fro
 
 vi.mock('electron', () => import('../../../support/fake-electron'));
 
-const SMOKE: DesktopNotification = { tag: 'alarm:hub-1:d1:alarm_smoke', kind: 'smoke', title: 'Smoke alarm', body: 'Hall detector, Home', hubId: 'hub-1', deviceId: 'd1' };
+const SMOKE: DesktopNotification = {
+  tag: 'alarm:hub-1:d1:alarm_smoke',
+  kind: 'smoke',
+  title: 'Smoke alarm',
+  body: 'Hall detector, Home',
+  hubId: 'hub-1',
+  deviceId: 'd1',
+};
 
 function setup(window: BrowserWindow | null = new BrowserWindow()) {
   const logger = recordingLogger();

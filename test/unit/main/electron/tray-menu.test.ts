@@ -71,14 +71,26 @@ describe('tray view', () => {
 
   it('access refused, with favourites: still lists them as the core says they can be switched', () => {
     const view = buildTrayView(summary({ live: { kind: 'hub-refused' }, favourites: [favourite('a', { on: true })] }), 'signed-in');
-    expect(view.items).toContainEqual({ type: 'checkbox', label: 'Lamp a', checked: true, enabled: true, action: { kind: 'toggle', hubId: 'hub-1', deviceId: 'a', name: 'Lamp a', value: false } });
+    expect(view.items).toContainEqual({
+      type: 'checkbox',
+      label: 'Lamp a',
+      checked: true,
+      enabled: true,
+      action: { kind: 'toggle', hubId: 'hub-1', deviceId: 'a', name: 'Lamp a', value: false },
+    });
   });
 
   it('favourites are checkboxes under a header, in order; the action sets the opposite of what is shown', () => {
     const view = buildTrayView(summary({ favourites: [favourite('a', { on: true }), favourite('b', { on: false })] }), 'signed-in');
     expect(labels(view.items)).toEqual(['Home is live', '---', 'Favourites', 'Lamp a', 'Lamp b', '---', OPEN_LABEL, QUIT_LABEL]);
     expect(view.items[2]).toEqual({ type: 'normal', label: 'Favourites', enabled: false });
-    expect(view.items[3]).toEqual({ type: 'checkbox', label: 'Lamp a', checked: true, enabled: true, action: { kind: 'toggle', hubId: 'hub-1', deviceId: 'a', name: 'Lamp a', value: false } });
+    expect(view.items[3]).toEqual({
+      type: 'checkbox',
+      label: 'Lamp a',
+      checked: true,
+      enabled: true,
+      action: { kind: 'toggle', hubId: 'hub-1', deviceId: 'a', name: 'Lamp a', value: false },
+    });
     expect(view.items[4]).toMatchObject({ type: 'checkbox', checked: false, action: { kind: 'toggle', deviceId: 'b', value: true } });
   });
 
@@ -98,9 +110,22 @@ describe('tray view', () => {
   });
 
   it('flows are listed to start under their header; with none there is no flow section at all', () => {
-    const flows = buildTrayView(summary({ flows: [{ id: 'f1', name: 'Good night' }, { id: 'f2', name: 'Away' }] }), 'signed-in');
+    const flows = buildTrayView(
+      summary({
+        flows: [
+          { id: 'f1', name: 'Good night' },
+          { id: 'f2', name: 'Away' },
+        ],
+      }),
+      'signed-in',
+    );
     expect(labels(flows.items)).toEqual(['Home is live', '---', 'Start a flow', 'Good night', 'Away', '---', OPEN_LABEL, QUIT_LABEL]);
-    expect(flows.items[3]).toEqual({ type: 'normal', label: 'Good night', enabled: true, action: { kind: 'flow', hubId: 'hub-1', flowId: 'f1', name: 'Good night' } });
+    expect(flows.items[3]).toEqual({
+      type: 'normal',
+      label: 'Good night',
+      enabled: true,
+      action: { kind: 'flow', hubId: 'hub-1', flowId: 'f1', name: 'Good night' },
+    });
 
     const none = buildTrayView(summary({ favourites: [favourite('a')], flows: [] }), 'signed-in');
     expect(labels(none.items)).not.toContain('Start a flow');
@@ -128,7 +153,10 @@ describe('tray view', () => {
 
   it('long names are cut with an ellipsis; the tooltip stays within what Windows shows', () => {
     const long = 'Living room ceiling spots above the big sofa by the window';
-    const view = buildTrayView(summary({ hubName: 'H'.repeat(500), favourites: [favourite('a', { name: long })], flows: [{ id: 'f', name: 'F'.repeat(300) }] }), 'signed-in');
+    const view = buildTrayView(
+      summary({ hubName: 'H'.repeat(500), favourites: [favourite('a', { name: long })], flows: [{ id: 'f', name: 'F'.repeat(300) }] }),
+      'signed-in',
+    );
     const item = view.items.find((i) => i.type === 'checkbox');
     expect(item?.type === 'checkbox' && item.label).toBe(`${long.slice(0, MAX_LABEL_LENGTH - 1).trimEnd()}…`);
     for (const i of view.items) if (i.type !== 'separator') expect([...i.label].length).toBeLessThanOrEqual(MAX_LABEL_LENGTH + 20);

@@ -22,7 +22,13 @@ const HOME: OpenHubSummary = {
 
 function session(status: 'signed-in' | 'signed-out'): SessionView {
   const auth = status === 'signed-in' ? { status, user: { id: 'u1', email: 'demo@hubdesk.test', name: 'Demo User' } } : { status };
-  return { auth, notices: [], backend: { authUrl: 'https://cloud.example.test', embedded: false, portalUrl: null }, tokenStorage: 'encrypted', allowUnencryptedRoutes: false } as unknown as SessionView;
+  return {
+    auth,
+    notices: [],
+    backend: { authUrl: 'https://cloud.example.test', embedded: false, portalUrl: null },
+    tokenStorage: 'encrypted',
+    allowUnencryptedRoutes: false,
+  } as unknown as SessionView;
 }
 
 function fakeCore(initial: OpenHubSummary = HOME, signedIn: 'signed-in' | 'signed-out' = 'signed-in') {
@@ -88,7 +94,19 @@ describe('tray', () => {
     expect(nativeImage.createFromPath).toHaveBeenCalledWith('/opt/hubdesk/resources/icon.png');
     expect(icon.image.getSize()).toEqual({ width: 22, height: 22 });
     expect(icon.tooltip).toBe('Hubdesk — Home is live');
-    expect(labels(icon)).toEqual(['Home is live', '---', 'Favourites', 'Desk lamp', 'Kitchen spots', '---', 'Start a flow', 'Good night', '---', OPEN_LABEL, QUIT_LABEL]);
+    expect(labels(icon)).toEqual([
+      'Home is live',
+      '---',
+      'Favourites',
+      'Desk lamp',
+      'Kitchen spots',
+      '---',
+      'Start a flow',
+      'Good night',
+      '---',
+      OPEN_LABEL,
+      QUIT_LABEL,
+    ]);
     expect(menuOf(icon).item('Kitchen spots')).toMatchObject({ type: 'checkbox', checked: true, enabled: true });
     expect(menuOf(icon).item('Home is live').enabled).toBe(false);
   });
@@ -100,7 +118,15 @@ describe('tray', () => {
 
   it('still makes a tray when the icon cannot be read, and says so in the log', () => {
     const logger = recordingLogger();
-    createHubdeskTray({ core: fakeCore().core, iconPath: '/missing/icon.png', showWindow: vi.fn(), quit: vi.fn(), notifier: { show: vi.fn() }, logger, platform: 'linux' });
+    createHubdeskTray({
+      core: fakeCore().core,
+      iconPath: '/missing/icon.png',
+      showWindow: vi.fn(),
+      quit: vi.fn(),
+      notifier: { show: vi.fn() },
+      logger,
+      platform: 'linux',
+    });
     expect(Tray.instances).toHaveLength(1);
     expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringContaining('icon could not be read') }));
   });
@@ -188,7 +214,11 @@ describe('tray', () => {
     menuOf(icon).item('Desk lamp').click();
     expect(menuOf(icon).item('Desk lamp').checked).toBe(true); // flipped by the click, as in Electron
     await vi.advanceTimersByTimeAsync(REBUILD_INTERVAL_MS);
-    expect(notifier.show).toHaveBeenCalledWith({ title: 'Desk lamp could not be turned on', body: 'This sign-in may not control devices.', tag: 'tray:action' });
+    expect(notifier.show).toHaveBeenCalledWith({
+      title: 'Desk lamp could not be turned on',
+      body: 'This sign-in may not control devices.',
+      tag: 'tray:action',
+    });
     expect(logger.lines).toContainEqual({ level: 'warn', message: 'tray: an action failed', fields: { code: 'forbidden' } });
     expect(menuOf(icon).item('Desk lamp').checked).toBe(false);
   });
@@ -256,6 +286,8 @@ describe('tray', () => {
 describe('trayIconPath', () => {
   it('reads the icon beside app.asar when packaged, from assets/ otherwise', () => {
     expect(trayIconPath({ packaged: true, resourcesPath: '/opt/Hubdesk/resources', projectRoot: '/ignored' })).toBe('/opt/Hubdesk/resources/icon.png');
-    expect(trayIconPath({ packaged: false, resourcesPath: '/usr/lib/electron/resources', projectRoot: '/home/me/hubdesk' })).toBe('/home/me/hubdesk/assets/icon.png');
+    expect(trayIconPath({ packaged: false, resourcesPath: '/usr/lib/electron/resources', projectRoot: '/home/me/hubdesk' })).toBe(
+      '/home/me/hubdesk/assets/icon.png',
+    );
   });
 });

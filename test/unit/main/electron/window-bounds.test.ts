@@ -10,7 +10,12 @@ const LAPTOP = { x: 0, y: 0, width: 1440, height: 900 };
 const RIGHT_MONITOR = { x: 1440, y: 0, width: 2560, height: 1440 };
 
 function open(store = memoryStore()) {
-  createMainWindow({ preloadPath: '/opt/hubdesk/out/preload/index.cjs', source: { kind: 'app', root: '/opt/hubdesk/out/renderer' }, logger: recordingLogger(), store });
+  createMainWindow({
+    preloadPath: '/opt/hubdesk/out/preload/index.cjs',
+    source: { kind: 'app', root: '/opt/hubdesk/out/renderer' },
+    logger: recordingLogger(),
+    store,
+  });
   const window = BrowserWindow.instances.at(-1);
   if (!window) throw new Error('no window created');
   return { window, store };
@@ -43,8 +48,20 @@ describe('window placement: restoring', () => {
   });
 
   it('shrinks a window larger than its display to the work area, and pulls a hanging edge back on screen', () => {
-    expect(restorePlacement({ x: -50, y: -20, width: 1500, height: 1000 }, screen)).toEqual({ x: 0, y: 0, width: LAPTOP.width, height: LAPTOP.height, maximized: false });
-    expect(restorePlacement({ x: 600, y: 700, width: 800, height: 600 }, screen)).toEqual({ x: 600, y: LAPTOP.height - 600, width: 800, height: 600, maximized: false });
+    expect(restorePlacement({ x: -50, y: -20, width: 1500, height: 1000 }, screen)).toEqual({
+      x: 0,
+      y: 0,
+      width: LAPTOP.width,
+      height: LAPTOP.height,
+      maximized: false,
+    });
+    expect(restorePlacement({ x: 600, y: 700, width: 800, height: 600 }, screen)).toEqual({
+      x: 600,
+      y: LAPTOP.height - 600,
+      width: 800,
+      height: 600,
+      maximized: false,
+    });
   });
 
   it('keeps the minimum size where the display allows it', () => {

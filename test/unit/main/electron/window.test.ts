@@ -2,12 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { recordingLogger } from '../../../support/core-fakes';
 import { BrowserWindow, fakeEvent, resetFakeElectron } from '../../../support/fake-electron';
 import { contentSecurityPolicy } from '../../../../main/csp';
-import {
-  createMainWindow,
-  isRendererUrl,
-  type RendererSource,
-  resolveRendererSource,
-} from '../../../../main/electron/window';
+import { createMainWindow, isRendererUrl, type RendererSource, resolveRendererSource } from '../../../../main/electron/window';
 
 vi.mock('electron', () => import('../../../support/fake-electron'));
 
@@ -112,14 +107,19 @@ describe('main window', () => {
     expect(filter).toEqual({ urls: ['http://localhost:5173/*'] });
     const callback = vi.fn();
     listener({ responseHeaders: { 'Content-Type': ['text/html'] } }, callback);
-    expect(callback).toHaveBeenCalledWith({ responseHeaders: { 'Content-Type': ['text/html'], 'Content-Security-Policy': [contentSecurityPolicy({ kind: 'electron' })] } });
+    expect(callback).toHaveBeenCalledWith({
+      responseHeaders: { 'Content-Type': ['text/html'], 'Content-Security-Policy': [contentSecurityPolicy({ kind: 'electron' })] },
+    });
   });
 });
 
 describe('renderer source', () => {
   it('is the built folder (served at app://hubdesk) unless electron-vite names its dev server', () => {
     expect(resolveRendererSource({}, '/x/renderer')).toEqual({ kind: 'app', root: '/x/renderer' });
-    expect(resolveRendererSource({ ELECTRON_RENDERER_URL: 'http://localhost:5173' }, '/x/renderer')).toEqual({ kind: 'dev-server', url: 'http://localhost:5173/' });
+    expect(resolveRendererSource({ ELECTRON_RENDERER_URL: 'http://localhost:5173' }, '/x/renderer')).toEqual({
+      kind: 'dev-server',
+      url: 'http://localhost:5173/',
+    });
   });
 
   it.each(['https://evil.example/', 'http://192.168.1.5:5173/', 'not a url'])('refuses %s as a dev server', (url) => {

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CapabilityState, Device } from '../../../../common/wire';
-import { buildCommands, choiceCommands, MAX_QUERY_LENGTH, parseNumberEntry, searchCommands, type PaletteSource } from '../../../../renderer/src/format/command-search';
+import {
+  buildCommands,
+  choiceCommands,
+  MAX_QUERY_LENGTH,
+  parseNumberEntry,
+  searchCommands,
+  type PaletteSource,
+} from '../../../../renderer/src/format/command-search';
 import { FULL_CONTROL, READ_ONLY, hub, light } from '../fake-bridge';
 
 const thermostat: Device = {
@@ -11,9 +18,42 @@ const thermostat: Device = {
   zoneName: 'Living room',
   capabilities: ['target_temperature', 'thermostat_mode', 'measure_temperature'],
   capabilitiesObj: {
-    target_temperature: { id: 'target_temperature', type: 'number', title: 'Target temperature', value: 21, min: 5, max: 35, step: 0.5, units: '°C', getable: true, setable: true, lastUpdated: null },
-    thermostat_mode: { id: 'thermostat_mode', type: 'enum', title: 'Mode', value: 'heat', values: [{ id: 'heat', title: 'Heat' }, { id: 'off', title: 'Off' }], getable: true, setable: true, lastUpdated: null },
-    measure_temperature: { id: 'measure_temperature', type: 'number', title: 'Temperature', value: 20.5, units: '°C', getable: true, setable: false, lastUpdated: null },
+    target_temperature: {
+      id: 'target_temperature',
+      type: 'number',
+      title: 'Target temperature',
+      value: 21,
+      min: 5,
+      max: 35,
+      step: 0.5,
+      units: '°C',
+      getable: true,
+      setable: true,
+      lastUpdated: null,
+    },
+    thermostat_mode: {
+      id: 'thermostat_mode',
+      type: 'enum',
+      title: 'Mode',
+      value: 'heat',
+      values: [
+        { id: 'heat', title: 'Heat' },
+        { id: 'off', title: 'Off' },
+      ],
+      getable: true,
+      setable: true,
+      lastUpdated: null,
+    },
+    measure_temperature: {
+      id: 'measure_temperature',
+      type: 'number',
+      title: 'Temperature',
+      value: 20.5,
+      units: '°C',
+      getable: true,
+      setable: false,
+      lastUpdated: null,
+    },
   },
 };
 

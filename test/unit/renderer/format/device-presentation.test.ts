@@ -10,7 +10,9 @@ const demo = Object.values({ ...createDemoHome('home', { now: () => NOW }).devic
 const named = (name: string) => demo.find((device) => device.name === name)!;
 const withValues = (device: Device, values: Record<string, CapabilityState['value']>): Device => ({
   ...device,
-  capabilitiesObj: Object.fromEntries(Object.entries(device.capabilitiesObj ?? {}).map(([id, state]) => [id, Object.hasOwn(values, id) ? { ...state, value: values[id]! } : state])),
+  capabilitiesObj: Object.fromEntries(
+    Object.entries(device.capabilitiesObj ?? {}).map(([id, state]) => [id, Object.hasOwn(values, id) ? { ...state, value: values[id]! } : state]),
+  ),
 });
 const line = (device: Device) => stateLine(device, { now: NOW, locale: 'en-GB' });
 const rows = (device: Device) => presentCapabilities(device).map((row) => [row.state.id, row.words.label, row.control, row.primary]);
@@ -50,7 +52,10 @@ describe('the presentation table, for every class of the demo homes', () => {
     // Each has a primary control and a state line (the generic card has neither).
     for (const deviceClass of classes) {
       const device = demo.find((d) => d.class === deviceClass)!;
-      expect(presentCapabilities(device).some((row) => row.primary), deviceClass).toBe(true);
+      expect(
+        presentCapabilities(device).some((row) => row.primary),
+        deviceClass,
+      ).toBe(true);
       expect(line(device), deviceClass).not.toBeNull();
     }
   });
@@ -74,7 +79,13 @@ describe('the presentation table, for every class of the demo homes', () => {
 
   it('a motion long ago gives its day', () => {
     const motion = named('Kitchen motion sensor');
-    const old: Device = { ...motion, capabilitiesObj: { ...motion.capabilitiesObj, alarm_motion: { ...motion.capabilitiesObj!.alarm_motion!, lastUpdated: new Date(2029, 11, 24, 8, 5).toISOString() } } };
+    const old: Device = {
+      ...motion,
+      capabilitiesObj: {
+        ...motion.capabilitiesObj,
+        alarm_motion: { ...motion.capabilitiesObj!.alarm_motion!, lastUpdated: new Date(2029, 11, 24, 8, 5).toISOString() },
+      },
+    };
     expect(line(old)).toMatch(/^Clear · last motion 24 Dec(,| at)? 0?8:05$/);
   });
 
@@ -123,7 +134,13 @@ describe('switches are named by their device and what they control', () => {
 });
 
 describe('unknown classes and capabilities keep the generic rendering', () => {
-  const cap = (overrides: Partial<CapabilityState> & Pick<CapabilityState, 'id' | 'type' | 'value'>): CapabilityState => ({ title: overrides.id, getable: true, setable: false, lastUpdated: null, ...overrides });
+  const cap = (overrides: Partial<CapabilityState> & Pick<CapabilityState, 'id' | 'type' | 'value'>): CapabilityState => ({
+    title: overrides.id,
+    getable: true,
+    setable: false,
+    lastUpdated: null,
+    ...overrides,
+  });
   const robot: Device = {
     id: 'r1',
     name: 'Robot',

@@ -83,8 +83,14 @@ describe('the summary across hubs', () => {
 
   it('sums every meter for the period and the one before, largest first, with totals per bucket', () => {
     // 27 hourly readings from yesterday 00:00 to today 02:00.
-    const fridge = hourly(yesterday, Array.from({ length: 27 }, (_, i) => 10 + i * 0.1));
-    const heater = hourly(yesterday, Array.from({ length: 27 }, (_, i) => 100 + i));
+    const fridge = hourly(
+      yesterday,
+      Array.from({ length: 27 }, (_, i) => 10 + i * 0.1),
+    );
+    const heater = hourly(
+      yesterday,
+      Array.from({ length: 27 }, (_, i) => 100 + i),
+    );
     const summary = summarise(
       [
         { key: 'a\u0000fridge', name: 'Fridge', hubName: 'Home', readings: fridge },

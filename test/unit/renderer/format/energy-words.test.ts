@@ -32,7 +32,9 @@ describe('the energy view in words', () => {
   });
 
   it('names the total, the highest bucket and the largest user', () => {
-    expect(describeEnergyBars(summary, formats, 'kWh')).toBe('Energy used today, per hour: 9 kWh in all; most at 00:00 (3 kWh); largest user Heater, bathroom (6 kWh).');
+    expect(describeEnergyBars(summary, formats, 'kWh')).toBe(
+      'Energy used today, per hour: 9 kWh in all; most at 00:00 (3 kWh); largest user Heater, bathroom (6 kWh).',
+    );
   });
 
   it('exports a row per bucket with each device and the total', () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { deviceCountLabel, FAVOURITES_GROUP, filterChoices, filterDevices, firstCards, groupWithFavourites, isFiltering, NO_FILTER } from '../../../../renderer/src/format/filter-devices';
+import {
+  deviceCountLabel,
+  FAVOURITES_GROUP,
+  filterChoices,
+  filterDevices,
+  firstCards,
+  groupWithFavourites,
+  isFiltering,
+  NO_FILTER,
+} from '../../../../renderer/src/format/filter-devices';
 import { OTHER_ZONE } from '../../../../renderer/src/format/group-devices';
 
 describe('device filters', () => {
@@ -70,4 +79,3 @@ describe('firstCards', () => {
     expect(all[1]).toBe(groups[1]); // the same objects: nothing re-renders for it
   });
 });
-

@@ -105,7 +105,10 @@ describe('capabilityLabel', () => {
   });
 
   it('does not reuse the title of a reading that shares the card (a socket: on/off beside "Power" in W)', () => {
-    const socket = [cap({ id: 'onoff', title: 'Turned on', type: 'boolean', value: true }), cap({ id: 'measure_power', title: 'Power', type: 'number', value: 307.1, units: 'W' })];
+    const socket = [
+      cap({ id: 'onoff', title: 'Turned on', type: 'boolean', value: true }),
+      cap({ id: 'measure_power', title: 'Power', type: 'number', value: 307.1, units: 'W' }),
+    ];
     const labels = socket.map(capabilityLabel);
     expect(new Set(labels).size).toBe(labels.length);
   });

@@ -16,7 +16,9 @@ describe('hub labels', () => {
     expect(routeOutcomeLabel({ kind: 'remote', outcome: 'answered', rttMs: 170.2 })).toBe('Remote: 170 ms');
     expect(routeOutcomeLabel({ kind: 'local-secure', outcome: 'timed-out' })).toBe('Secure LAN: no answer');
     expect(routeOutcomeLabel({ kind: 'local', outcome: 'wrong-hub' })).toBe('Unencrypted LAN: another hub answers there');
-    expect(routeOutcomeLabel({ kind: 'local-secure', outcome: 'refused', reason: 'connection refused', heardAt: '10.0.0.5:8443' })).toBe('Secure LAN heard at 10.0.0.5:8443: connection refused');
+    expect(routeOutcomeLabel({ kind: 'local-secure', outcome: 'refused', reason: 'connection refused', heardAt: '10.0.0.5:8443' })).toBe(
+      'Secure LAN heard at 10.0.0.5:8443: connection refused',
+    );
   });
 
   it('formats the fetch time and refuses a non-date', () => {

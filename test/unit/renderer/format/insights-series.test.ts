@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { appendLive, booleanBands, describeSeries, seriesCsv, seriesStats, type ShownSeries, sparklineLog } from '../../../../renderer/src/format/insights-series';
+import {
+  appendLive,
+  booleanBands,
+  describeSeries,
+  seriesCsv,
+  seriesStats,
+  type ShownSeries,
+  sparklineLog,
+} from '../../../../renderer/src/format/insights-series';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
@@ -62,7 +70,9 @@ describe('live values appended to a shown range', () => {
 describe('the text alternative of a chart', () => {
   it('names the range and its minimum, maximum, average and last value with units', () => {
     const series: ShownSeries = { times: [0, 1, 2].map(at), values: [18.24, 22.5, 20], windowMs: 60 * MIN };
-    expect(describeSeries(TEMPERATURE, 'the last hour', series)).toBe('Temperature over the last hour: minimum 18.2 °C, maximum 22.5 °C, average 20.2 °C, last 20.0 °C.');
+    expect(describeSeries(TEMPERATURE, 'the last hour', series)).toBe(
+      'Temperature over the last hour: minimum 18.2 °C, maximum 22.5 °C, average 20.2 °C, last 20.0 °C.',
+    );
   });
 
   it('says how often a boolean was on and its last state, or that nothing was recorded', () => {
@@ -79,22 +89,44 @@ describe('CSV of the shown data', () => {
   });
 
   it('writes booleans as true/false, quotes a header with commas or quotes, and defuses one a spreadsheet would run', () => {
-    expect(seriesCsv(MOTION, { times: [at(0), at(1)], values: [1, 0] }).split('\r\n').slice(1, 3)).toEqual(['2026-03-01T10:00:00.000Z,true', '2026-03-01T10:01:00.000Z,false']);
+    expect(
+      seriesCsv(MOTION, { times: [at(0), at(1)], values: [1, 0] })
+        .split('\r\n')
+        .slice(1, 3),
+    ).toEqual(['2026-03-01T10:00:00.000Z,true', '2026-03-01T10:01:00.000Z,false']);
     expect(seriesCsv({ ...MOTION, title: 'Door "front", left' }, { times: [], values: [] })).toBe('time,"Door ""front"", left"\r\n');
     expect(seriesCsv({ ...MOTION, title: '=HYPERLINK("x")' }, { times: [], values: [] })).toBe(`time,"'=HYPERLINK(""x"")"\r\n`);
   });
 });
 
 describe("a card's sparkline", () => {
-  const log = (capabilityId: string, type: 'number' | 'boolean' = 'number', aggregation: 'mean' | 'last' | 'any' = 'mean') => ({ deviceId: 'd', capabilityId, title: capabilityId, type, units: null, decimals: null, aggregation });
+  const log = (capabilityId: string, type: 'number' | 'boolean' = 'number', aggregation: 'mean' | 'last' | 'any' = 'mean') => ({
+    deviceId: 'd',
+    capabilityId,
+    title: capabilityId,
+    type,
+    units: null,
+    decimals: null,
+    aggregation,
+  });
   const state = (id: string, setable: boolean) => ({ id, type: 'number' as const, title: id, value: 1, getable: true, setable, lastUpdated: null });
 
   it("shows the device's first measured reading in the device's order: not a setting, a meter or a boolean", () => {
     const device = {
       capabilities: ['onoff', 'target_temperature', 'meter_power', 'measure_power', 'measure_temperature'],
-      capabilitiesObj: { target_temperature: state('target_temperature', true), measure_power: state('measure_power', false), meter_power: state('meter_power', false) },
+      capabilitiesObj: {
+        target_temperature: state('target_temperature', true),
+        measure_power: state('measure_power', false),
+        meter_power: state('meter_power', false),
+      },
     };
-    const logs = [log('measure_temperature'), log('onoff', 'boolean', 'any'), log('target_temperature'), log('meter_power', 'number', 'last'), log('measure_power')];
+    const logs = [
+      log('measure_temperature'),
+      log('onoff', 'boolean', 'any'),
+      log('target_temperature'),
+      log('meter_power', 'number', 'last'),
+      log('measure_power'),
+    ];
     expect(sparklineLog(logs, device)?.capabilityId).toBe('measure_power');
     expect(sparklineLog([log('onoff', 'boolean', 'any')], device)).toBeUndefined();
   });

@@ -9,7 +9,11 @@ describe('a light’s colour', () => {
     expect(hexToColour('#0000ff')).toEqual({ hue: 0.67, saturation: 1 });
     expect(hexToColour('#FF8080')).toEqual({ hue: 0, saturation: 0.5 });
     expect(hexToColour('#ff0001')).toEqual({ hue: 0, saturation: 1 }); // a hue of 1 wraps to 0
-    for (const swatch of COLOUR_SWATCHES) expect(hexToColour(colourToHex(swatch)), swatch.name).toEqual({ hue: expect.closeTo(swatch.hue, 1.5), saturation: expect.closeTo(swatch.saturation, 1.5) });
+    for (const swatch of COLOUR_SWATCHES)
+      expect(hexToColour(colourToHex(swatch)), swatch.name).toEqual({
+        hue: expect.closeTo(swatch.hue, 1.5),
+        saturation: expect.closeTo(swatch.saturation, 1.5),
+      });
   });
 
   it('refuses anything but #rrggbb', () => {

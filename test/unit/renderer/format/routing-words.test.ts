@@ -15,7 +15,11 @@ const keyPath = (value: unknown, matched: { listenerId: string; hubId?: string }
   matched,
   ...(reason !== undefined && { reason }),
 });
-const entry = (routing: ReturnType<typeof keyPath> | { option: 'query' | 'legacy' | 'none'; matched: { listenerId: string; hubId?: string }[]; reason?: string } | null, delivered = false, awaitingDelivery = false) => ({
+const entry = (
+  routing: ReturnType<typeof keyPath> | { option: 'query' | 'legacy' | 'none'; matched: { listenerId: string; hubId?: string }[]; reason?: string } | null,
+  delivered = false,
+  awaitingDelivery = false,
+) => ({
   routing,
   delivered,
   awaitingDelivery,
@@ -39,11 +43,26 @@ describe('routing words: whom a message went to, in names', () => {
     expect(routingWords(entry(keyPath('lamp-1', [others[0]!])), byKeys)).toBe('1 other hub');
     expect(routingWords(entry(keyPath('lamp-1', [{ listenerId: 'c', hubId: 'hub-cabin' }, ...others])), byKeys)).toBe('Holiday cabin and 2 other hubs');
     // Two listeners of the same known hub: named once.
-    expect(routingWords(entry(keyPath('x', [{ listenerId: 'c', hubId: 'hub-cabin' }, { listenerId: 'd', hubId: 'hub-cabin' }])), byKeys)).toBe('Holiday cabin');
+    expect(
+      routingWords(
+        entry(
+          keyPath('x', [
+            { listenerId: 'c', hubId: 'hub-cabin' },
+            { listenerId: 'd', hubId: 'hub-cabin' },
+          ]),
+        ),
+        byKeys,
+      ),
+    ).toBe('Holiday cabin');
   });
 
   it('puts this app first and leaves its own delivery out of the others', () => {
-    const matched = [{ listenerId: 'x', hubId: 'hub-x' }, { listenerId: 'own', hubId: 'hub-home' }, { listenerId: 'c', hubId: 'hub-cabin' }, { listenerId: 'y' }];
+    const matched = [
+      { listenerId: 'x', hubId: 'hub-x' },
+      { listenerId: 'own', hubId: 'hub-home' },
+      { listenerId: 'c', hubId: 'hub-cabin' },
+      { listenerId: 'y' },
+    ];
     expect(routingWords(entry({ option: 'legacy', matched }, true), asHome)).toBe('this app (Home), Holiday cabin and 2 other hubs');
     expect(matchedWords(entry({ option: 'legacy', matched }, true), asHome)).toBe('this app (Home), Holiday cabin and 2 other hubs');
   });
@@ -67,25 +86,43 @@ describe('routing words: whom a message went to, in names', () => {
     expect(routingWords(entry(null, true), asHome)).toBe('this app (Home); routing not seen');
     expect(routingWords(entry(null, true), byKeys)).toBe('this app; routing not seen');
     expect(routingWords(entry(null), asHome)).toBe('routing not seen');
-    const refused = { ...entry({ option: 'none', matched: [] }), rejected: { status: 413, error: 'payload_too_large', reason: 'The body is larger than 262144 bytes.' } };
+    const refused = {
+      ...entry({ option: 'none', matched: [] }),
+      rejected: { status: 413, error: 'payload_too_large', reason: 'The body is larger than 262144 bytes.' },
+    };
     expect(routingWords(refused, asHome)).toBe('refused: The body is larger than 262144 bytes.');
   });
 });
 
 describe('decisionSentence: the detail pane’s sentence, in the same names', () => {
   it('names whom it matched and why', () => {
-    expect(decisionSentence(entry(keyPath('lamp-1', [{ listenerId: 'l1', hubId: 'hub-home' }]), true), asHome)).toBe('Matched this app (Home) because body.device.id = "lamp-1".');
-    expect(decisionSentence(entry(keyPath('lamp-1', [{ listenerId: 'l1', hubId: 'hub-cabin' }])), byKeys)).toBe('Matched Holiday cabin because body.device.id = "lamp-1".');
-    expect(decisionSentence(entry(keyPath('lamp-1', [{ listenerId: 'l1', hubId: 'hub-unknown' }])), byKeys)).toBe('Matched 1 other hub because body.device.id = "lamp-1".');
-    expect(decisionSentence(entry({ option: 'query', matched: [{ listenerId: 'l', hubId: 'hub-home' }] }, true), asHome)).toBe('Matched this app (Home) by ?hub=.');
+    expect(decisionSentence(entry(keyPath('lamp-1', [{ listenerId: 'l1', hubId: 'hub-home' }]), true), asHome)).toBe(
+      'Matched this app (Home) because body.device.id = "lamp-1".',
+    );
+    expect(decisionSentence(entry(keyPath('lamp-1', [{ listenerId: 'l1', hubId: 'hub-cabin' }])), byKeys)).toBe(
+      'Matched Holiday cabin because body.device.id = "lamp-1".',
+    );
+    expect(decisionSentence(entry(keyPath('lamp-1', [{ listenerId: 'l1', hubId: 'hub-unknown' }])), byKeys)).toBe(
+      'Matched 1 other hub because body.device.id = "lamp-1".',
+    );
+    expect(decisionSentence(entry({ option: 'query', matched: [{ listenerId: 'l', hubId: 'hub-home' }] }, true), asHome)).toBe(
+      'Matched this app (Home) by ?hub=.',
+    );
     expect(decisionSentence(entry({ option: 'legacy', matched: [{ listenerId: 'l' }] }), byKeys)).toBe('Matched 1 other hub, chosen by the legacy function.');
   });
 
   it('says why nothing matched, with the forwarder’s reason', () => {
-    expect(decisionSentence(entry(keyPath(42, [], 'no registration has $key "42"')), byKeys)).toBe('Matched nothing: body.device.id = 42. No registration has $key "42".');
-    expect(decisionSentence(entry({ option: 'query', matched: [], reason: 'no listener registered for hub "x"' }), byKeys)).toBe('Matched nothing by ?hub=. No listener registered for hub "x".');
+    expect(decisionSentence(entry(keyPath(42, [], 'no registration has $key "42"')), byKeys)).toBe(
+      'Matched nothing: body.device.id = 42. No registration has $key "42".',
+    );
+    expect(decisionSentence(entry({ option: 'query', matched: [], reason: 'no listener registered for hub "x"' }), byKeys)).toBe(
+      'Matched nothing by ?hub=. No listener registered for hub "x".',
+    );
     expect(decisionSentence(entry({ option: 'none', matched: [], reason: 'not configured' }), byKeys)).toBe('Not routed. Not configured.');
-    const refused = { ...entry({ option: 'none', matched: [] }), rejected: { status: 413, error: 'payload_too_large', reason: 'The request body is larger than 262144 bytes.' } };
+    const refused = {
+      ...entry({ option: 'none', matched: [] }),
+      rejected: { status: 413, error: 'payload_too_large', reason: 'The request body is larger than 262144 bytes.' },
+    };
     expect(decisionSentence(refused, byKeys)).toBe('The forwarder refused it with 413 (payload_too_large): The request body is larger than 262144 bytes.');
     expect(decisionSentence(entry(null, true), byKeys)).toBe('Delivered to this app; the routing decision was not seen (the tap was not open).');
   });

@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { connectionLabel, formatSize, HEX_DUMP_MAX_BYTES, hexDump, jsonErrorExcerpt, outcomeOf, parseKeyValues, prettyJson, rawBodyText, refusedBodyNote, requestPath, routingLabel, webhookSubtitle, webhookTitle } from '../../../../renderer/src/format/webhook-labels';
+import {
+  connectionLabel,
+  formatSize,
+  HEX_DUMP_MAX_BYTES,
+  hexDump,
+  jsonErrorExcerpt,
+  outcomeOf,
+  parseKeyValues,
+  prettyJson,
+  rawBodyText,
+  refusedBodyNote,
+  requestPath,
+  routingLabel,
+  webhookSubtitle,
+  webhookTitle,
+} from '../../../../renderer/src/format/webhook-labels';
 
 describe('webhook labels', () => {
   it('parses comma-separated key values, keeping plain numbers as numbers', () => {
@@ -17,7 +32,9 @@ describe('webhook labels', () => {
     expect(routingLabel({ kind: 'hub', hubId: 'h1' }, 'Home')).toBe('Hub Home');
     expect(routingLabel({ kind: 'hub', hubId: 'h1' })).toBe('A hub of your account (sign in to see which)'); // never the raw id
     expect(connectionLabel({ state: 'reconnecting', attempt: 3, nextRetryAt: 4_500 }, 1_000)).toBe('Reconnecting (attempt 3, next try in 4 s)');
-    expect(connectionLabel({ state: 'not-responding', since: 1_000 }, 7_900)).toBe('Not responding: no answer from the forwarder for 6 s; waiting for it on the open connection');
+    expect(connectionLabel({ state: 'not-responding', since: 1_000 }, 7_900)).toBe(
+      'Not responding: no answer from the forwarder for 6 s; waiting for it on the open connection',
+    );
     expect(connectionLabel({ state: 'refused', reason: 'Wrong.' }, 0)).toBe('Refused: Wrong.');
     // Why the last try failed, when there is more to say than a dropped connection; one line, whatever main sent.
     expect(connectionLabel({ state: 'reconnecting', attempt: 2, nextRetryAt: 2_000, reason: 'Hubdesk could not reach the cloud.' }, 1_000)).toBe(
@@ -29,7 +46,10 @@ describe('webhook labels', () => {
   it("names a registration by the user's label, else the forwarder's name, else its id, and says what the title leaves out", () => {
     expect([webhookTitle({ id: 'wh1' }), webhookSubtitle({ id: 'wh1' })]).toEqual(['wh1', null]);
     expect([webhookTitle({ id: 'wh1', webhookName: 'Lamps' }), webhookSubtitle({ id: 'wh1', webhookName: 'Lamps' })]).toEqual(['Lamps', 'wh1']);
-    expect([webhookTitle({ id: 'wh1', label: 'Mine', webhookName: 'Lamps' }), webhookSubtitle({ id: 'wh1', label: 'Mine', webhookName: 'Lamps' })]).toEqual(['Mine', 'Lamps · wh1']);
+    expect([webhookTitle({ id: 'wh1', label: 'Mine', webhookName: 'Lamps' }), webhookSubtitle({ id: 'wh1', label: 'Mine', webhookName: 'Lamps' })]).toEqual([
+      'Mine',
+      'Lamps · wh1',
+    ]);
     expect(webhookSubtitle({ id: 'wh1', label: 'Lamps', webhookName: 'Lamps' })).toBe('wh1');
   });
 
@@ -50,7 +70,10 @@ describe('outcomeOf', () => {
   const base = { routing: keyPath, delivered: false, awaitingDelivery: false };
 
   it('says what became of an intake', () => {
-    expect(outcomeOf({ ...base, rejected: { status: 413, error: 'payload_too_large', reason: 'too large' } })).toEqual({ kind: 'rejected', label: '413 rejected' });
+    expect(outcomeOf({ ...base, rejected: { status: 413, error: 'payload_too_large', reason: 'too large' } })).toEqual({
+      kind: 'rejected',
+      label: '413 rejected',
+    });
     expect(outcomeOf({ ...base, delivered: true })).toEqual({ kind: 'this-app', label: 'This app' });
     expect(outcomeOf({ ...base, awaitingDelivery: true })).toEqual({ kind: 'on-its-way', label: 'On its way' });
     expect(outcomeOf(base)).toEqual({ kind: 'other-hubs', label: 'Other hubs' });
@@ -62,7 +85,10 @@ describe('outcomeOf', () => {
 describe('raw body views', () => {
   it('hexDump prints offset, two groups of eight bytes and the printable ASCII, as hexdump -C does', () => {
     const bytes = Uint8Array.from({ length: 18 }, (_, i) => (i === 17 ? 0x41 : i));
-    expect(hexDump(bytes).split('\n')).toEqual(['00000000  00 01 02 03 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f  |................|', '00000010  10 41                                             |.A|']);
+    expect(hexDump(bytes).split('\n')).toEqual([
+      '00000000  00 01 02 03 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f  |................|',
+      '00000010  10 41                                             |.A|',
+    ]);
   });
 
   it('hexDump stops at its bound and says how much more there is', () => {
@@ -76,7 +102,7 @@ describe('raw body views', () => {
     expect(prettyJson('a=1')).toBeUndefined();
   });
 
-  it("shows where a refused JSON body stops: its line, cut around the column, and a caret under it", () => {
+  it('shows where a refused JSON body stops: its line, cut around the column, and a caret under it', () => {
     expect(jsonErrorExcerpt('{"a": 1,\n  "on" true}', { line: 2, column: 8 })).toBe('  "on" true}\n       ^');
     const long = `{"x": "${'y'.repeat(300)}" z}`;
     const [line, caret] = jsonErrorExcerpt(long, { line: 1, column: long.indexOf(' z') + 2 }).split('\n');
@@ -87,8 +113,7 @@ describe('raw body views', () => {
   });
 
   it("says what a refused message's raw body holds", () => {
-    expect(refusedBodyNote({ bodyTruncated: true }, 65536, 1_000_000)).toBe("The forwarder refused it and kept its first 64.0 KB of 976.6 KB (truncated).");
+    expect(refusedBodyNote({ bodyTruncated: true }, 65536, 1_000_000)).toBe('The forwarder refused it and kept its first 64.0 KB of 976.6 KB (truncated).');
     expect(refusedBodyNote({}, 12, 12)).toContain('as it arrived');
   });
 });
-

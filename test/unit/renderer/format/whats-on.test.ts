@@ -52,7 +52,9 @@ describe('what is on', () => {
 
   it('turns off a class at once: every light that is on, nothing else', () => {
     const active = activeDevices(Object.values(home.devices()));
-    expect(turnOffClass(active, 'light')).toEqual(['Ceiling light', 'Desk lamp', 'Kitchen spots'].map((name) => ({ deviceId: byName(name), capabilityId: 'onoff', value: false })));
+    expect(turnOffClass(active, 'light')).toEqual(
+      ['Ceiling light', 'Desk lamp', 'Kitchen spots'].map((name) => ({ deviceId: byName(name), capabilityId: 'onoff', value: false })),
+    );
     expect(turnOffClass(active, 'fan')).toEqual([]);
   });
 });

@@ -4,8 +4,18 @@ import { createDesktopStore, type NotificationPermission, type WebNotifications 
 import { fakeBridge, flush, ok } from '../fake-bridge';
 
 const NOTIFY = { smoke: true, water: true, tamper: true, motion: false, contact: false, other: true, hubReachability: true };
-const VIEW: DesktopView = { preferences: { closeToTray: false, launchAtLogin: false, notify: NOTIFY }, host: { tray: false, launchAtLogin: false, notifications: 'browser' } };
-const SMOKE: DesktopNotification = { tag: 'alarm:home:s:alarm_smoke', kind: 'smoke', title: 'Smoke alarm: Hall', body: 'Kitchen, Home', hubId: 'home', deviceId: 's' };
+const VIEW: DesktopView = {
+  preferences: { closeToTray: false, launchAtLogin: false, notify: NOTIFY },
+  host: { tray: false, launchAtLogin: false, notifications: 'browser' },
+};
+const SMOKE: DesktopNotification = {
+  tag: 'alarm:home:s:alarm_smoke',
+  kind: 'smoke',
+  title: 'Smoke alarm: Hall',
+  body: 'Kitchen, Home',
+  hubId: 'home',
+  deviceId: 's',
+};
 
 function fakeNotifications(initial: NotificationPermission, answer: NotificationPermission = 'granted') {
   const shown: DesktopNotification[] = [];

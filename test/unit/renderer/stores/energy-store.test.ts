@@ -3,9 +3,36 @@ import type { InsightsLogView, InsightsSeries } from '../../../../common/ipc-con
 import { createEnergyStore } from '../../../../renderer/src/stores/energy-store';
 import { fakeBridge, flush, ok } from '../fake-bridge';
 
-const meterLog = (deviceId: string, deviceName?: string): InsightsLogView => ({ deviceId, ...(deviceName && { deviceName }), capabilityId: 'meter_power', title: 'Energy', type: 'number', units: 'kWh', decimals: 2, aggregation: 'last' });
-const TEMPERATURE: InsightsLogView = { deviceId: 't', capabilityId: 'measure_temperature', title: 'Temperature', type: 'number', units: '°C', decimals: 1, aggregation: 'mean' };
-const series = (hubId: string, deviceId: string, values: number[]): InsightsSeries => ({ hubId, deviceId, capabilityId: 'meter_power', resolution: 'last14Days', start: 0, end: 0, step: 3_600_000, times: values.map((_, i) => i * 3_600_000), values });
+const meterLog = (deviceId: string, deviceName?: string): InsightsLogView => ({
+  deviceId,
+  ...(deviceName && { deviceName }),
+  capabilityId: 'meter_power',
+  title: 'Energy',
+  type: 'number',
+  units: 'kWh',
+  decimals: 2,
+  aggregation: 'last',
+});
+const TEMPERATURE: InsightsLogView = {
+  deviceId: 't',
+  capabilityId: 'measure_temperature',
+  title: 'Temperature',
+  type: 'number',
+  units: '°C',
+  decimals: 1,
+  aggregation: 'mean',
+};
+const series = (hubId: string, deviceId: string, values: number[]): InsightsSeries => ({
+  hubId,
+  deviceId,
+  capabilityId: 'meter_power',
+  resolution: 'last14Days',
+  start: 0,
+  end: 0,
+  step: 3_600_000,
+  times: values.map((_, i) => i * 3_600_000),
+  values,
+});
 
 describe('the energy store', () => {
   it("reads each hub's meters (and nothing else) over the period's resolution", async () => {
@@ -20,7 +47,11 @@ describe('the energy store', () => {
     fake.waiting('insights.series')[0]!.resolve(ok(series('h1', 'fridge', [1, 2])));
     await flush();
     expect(energy.getState().hubs).toEqual({
-      h1: { status: 'loaded', resolution: 'last14Days', meters: [{ deviceId: 'fridge', deviceName: 'Fridge', units: 'kWh', times: [0, 3_600_000], values: [1, 2] }] },
+      h1: {
+        status: 'loaded',
+        resolution: 'last14Days',
+        meters: [{ deviceId: 'fridge', deviceName: 'Fridge', units: 'kWh', times: [0, 3_600_000], values: [1, 2] }],
+      },
       h2: { status: 'unavailable', reason: 'Cabin keeps no history of its devices.' },
     });
   });
@@ -56,6 +87,9 @@ describe('the energy store', () => {
     fake.waiting('insights.logs')[0]!.resolve({ ok: false, error: { code: 'hub-unreachable', message: 'Home is not answering.' } });
     fake.waiting('insights.logs')[0]!.resolve(ok({ status: 'available', hubId: 'h2', logs: [] }));
     await flush();
-    expect(energy.getState().hubs).toEqual({ h1: { status: 'error', error: { code: 'hub-unreachable', message: 'Home is not answering.' } }, h2: { status: 'loaded', resolution: 'last3Days', meters: [] } });
+    expect(energy.getState().hubs).toEqual({
+      h1: { status: 'error', error: { code: 'hub-unreachable', message: 'Home is not answering.' } },
+      h2: { status: 'loaded', resolution: 'last3Days', meters: [] },
+    });
   });
 });

@@ -56,7 +56,9 @@ describe('forward labels', () => {
     expect(forwardChip({ state: 'retrying', attempt: 1, nextAt: 0, last: 'Couldn’t send it to …: connection refused.' })).toBe('→ no answer · retrying');
     expect(forwardChip({ state: 'failed', statusCode: 503, reason: 'x', attempts: 5, at: 0 })).toBe('→ 503 · gave up');
     expect(forwardSentence({ state: 'retrying', attempt: 2, nextAt: 10_500, last: '500' }, 8_000)).toBe('Attempt 2 failed (500); trying again in 3 s.');
-    expect(forwardSentence({ state: 'failed', reason: 'No answer within 10 s.', attempts: 5, at: 0 }, 0)).toBe('Not forwarded after 5 attempts: No answer within 10 s.');
+    expect(forwardSentence({ state: 'failed', reason: 'No answer within 10 s.', attempts: 5, at: 0 }, 0)).toBe(
+      'Not forwarded after 5 attempts: No answer within 10 s.',
+    );
     expect(forwardQueueLabel({ queued: 0, dropped: 0 })).toBeNull();
     expect(forwardQueueLabel({ queued: 4, dropped: 2 })).toBe('4 waiting · 2 dropped (queue full)');
   });

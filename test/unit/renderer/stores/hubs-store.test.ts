@@ -107,7 +107,12 @@ describe('hubs store', () => {
     const { fake, store } = await activeStore();
     store.getState().setActive(false);
     expect(store.getState().list).toEqual({ status: 'idle' });
-    expect(store.getState().names).toEqual(new Map([['h1', 'Home'], ['h2', 'Cabin']]));
+    expect(store.getState().names).toEqual(
+      new Map([
+        ['h1', 'Home'],
+        ['h2', 'Cabin'],
+      ]),
+    );
 
     store.getState().setActive(true);
     fake.waiting('hubs.list')[0]!.resolve(ok([hub('h1', 'Home, renamed')]));

@@ -8,7 +8,15 @@ import { fakeBridge, flush, ok } from '../fake-bridge';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const MIN = 60_000;
-const TEMPERATURE: InsightsLogView = { deviceId: 'thermo', capabilityId: 'measure_temperature', title: 'Temperature', type: 'number', units: '°C', decimals: 1, aggregation: 'mean' };
+const TEMPERATURE: InsightsLogView = {
+  deviceId: 'thermo',
+  capabilityId: 'measure_temperature',
+  title: 'Temperature',
+  type: 'number',
+  units: '°C',
+  decimals: 1,
+  aggregation: 'mean',
+};
 
 const series = (deviceId = 'thermo', resolution: InsightsSeries['resolution'] = 'lastHour'): InsightsSeries => ({
   hubId: 'h1',
@@ -27,7 +35,9 @@ const thermostat = (value: number, lastUpdated: string): Device => ({
   name: 'Thermostat',
   class: 'sensor',
   capabilities: ['measure_temperature'],
-  capabilitiesObj: { measure_temperature: { id: 'measure_temperature', type: 'number', title: 'Temperature', value, getable: true, setable: false, lastUpdated } },
+  capabilitiesObj: {
+    measure_temperature: { id: 'measure_temperature', type: 'number', title: 'Temperature', value, getable: true, setable: false, lastUpdated },
+  },
 });
 
 function setup() {
@@ -133,7 +143,10 @@ describe('the insights store', () => {
     insights.getState().load('thermo', 'measure_temperature', 'lastHour');
     fake.waiting('insights.series')[0]!.resolve({ ok: false, error: { code: 'forbidden', message: 'Not granted.' } });
     await flush();
-    expect(insights.getState().series[seriesKey('thermo', 'measure_temperature', 'lastHour')]).toEqual({ status: 'error', error: { code: 'forbidden', message: 'Not granted.' } });
+    expect(insights.getState().series[seriesKey('thermo', 'measure_temperature', 'lastHour')]).toEqual({
+      status: 'error',
+      error: { code: 'forbidden', message: 'Not granted.' },
+    });
   });
 
   it('a shown series stays, points and all, while a re-read fails, and is read again when next asked for', async () => {

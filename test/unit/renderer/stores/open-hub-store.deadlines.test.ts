@@ -21,7 +21,8 @@ async function homeLoaded(options: { actionDeadlineMs?: number } = {}) {
   fake.waiting('hubs.list')[0]!.resolve(ok([hub('h1', 'Home')]));
   await settleMicrotasks();
   fake.emit('hubs.snapshot', snapshot(deviceList('h1', [], { devices: [light('heater', 'Water heater', false, 0.5)] }), { status: 'loaded', list: FLOWS }));
-  const shown = (capabilityId: string) => store.getState().pending.heater?.[capabilityId]?.value ?? store.getState().devices.heater?.capabilitiesObj?.[capabilityId]?.value;
+  const shown = (capabilityId: string) =>
+    store.getState().pending.heater?.[capabilityId]?.value ?? store.getState().devices.heater?.capabilitiesObj?.[capabilityId]?.value;
   return { fake, store, shown };
 }
 
@@ -107,7 +108,14 @@ describe('open hub: deadlines', () => {
 });
 
 describe('open hub: a change confirmed late ends in the hub’s state', () => {
-  const onoff = (value: boolean, transactionId: string | null, time = T1) => ({ kind: 'capability' as const, deviceId: 'heater', capabilityId: 'onoff', value, transactionId, time });
+  const onoff = (value: boolean, transactionId: string | null, time = T1) => ({
+    kind: 'capability' as const,
+    deviceId: 'heater',
+    capabilityId: 'onoff',
+    value,
+    transactionId,
+    time,
+  });
 
   it('the error of a change that missed the deadline goes as soon as the hub reports the value asked for', async () => {
     const { fake, store, shown } = await homeLoaded();
@@ -139,10 +147,16 @@ describe('open hub: a change confirmed late ends in the hub’s state', () => {
     const setting = store.getState().setCapability('heater', 'onoff', true);
     fake.waiting('hubs.setCapability')[0]!.resolve({ ok: false, error: { code: 'invalid-argument', message: 'Water heater: The tank is empty.' } });
     await setting;
-    fake.emit('hubs.deviceEvents', { hubId: 'h1', events: [{ kind: 'capability', deviceId: 'heater', capabilityId: 'dim', value: 0.9, transactionId: null, time: T1 }] });
+    fake.emit('hubs.deviceEvents', {
+      hubId: 'h1',
+      events: [{ kind: 'capability', deviceId: 'heater', capabilityId: 'dim', value: 0.9, transactionId: null, time: T1 }],
+    });
     expect(store.getState().errors.heater?.message).toBe("Couldn't turn on Water heater — The tank is empty.");
     // Filled and switched on by someone else: the snapshot read after a reconnect says so.
-    fake.emit('hubs.snapshot', snapshot(deviceList('h1', [], { devices: [light('heater', 'Water heater', true, 0.9, T1)] }), { status: 'loaded', list: FLOWS }));
+    fake.emit(
+      'hubs.snapshot',
+      snapshot(deviceList('h1', [], { devices: [light('heater', 'Water heater', true, 0.9, T1)] }), { status: 'loaded', list: FLOWS }),
+    );
     expect(store.getState().errors).toEqual({});
   });
 

@@ -12,7 +12,8 @@ const HOME = hub('h1', 'Home');
 const CABIN = hub('h2', 'Cabin');
 const UNREACHABLE = { code: 'hub-unreachable', message: 'No address answered.' } as const;
 
-const homeList = (extra: Partial<DeviceList> = {}) => deviceList('h1', [], { devices: [light('lamp', 'Lamp', false, 0.5), light('desk', 'Desk', true, 1)], ...extra });
+const homeList = (extra: Partial<DeviceList> = {}) =>
+  deviceList('h1', [], { devices: [light('lamp', 'Lamp', false, 0.5), light('desk', 'Desk', true, 1)], ...extra });
 
 /** A signed-in hubs store whose list is answered with `hubs`, and the open-hub store following it. */
 async function signedIn(hubs: HubView[] = [HOME, CABIN]) {
@@ -117,7 +118,12 @@ describe('open hub: which hub is open', () => {
 
     store.getState().open('h1');
     expect(opened()).toEqual(['h1', 'h2', 'h1']);
-    expect(store.getState()).toMatchObject({ hubId: 'h1', snapshot: { status: 'loaded' }, flows: { status: 'loaded', list: FLOWS }, live: { kind: 'connecting' } });
+    expect(store.getState()).toMatchObject({
+      hubId: 'h1',
+      snapshot: { status: 'loaded' },
+      flows: { status: 'loaded', list: FLOWS },
+      live: { kind: 'connecting' },
+    });
     expect(store.getState().devices.lamp!.capabilitiesObj!.onoff!.value).toBe(true);
 
     fake.emit('hubs.snapshot', snapshot(deviceList('h1', [], { devices: [light('lamp', 'Lamp', false, 0.2, T2)] })));
@@ -384,7 +390,10 @@ describe('open hub: events', () => {
 
   it('holds events until the hub’s snapshot and skips those older than it', async () => {
     const { fake, store } = await signedIn();
-    fake.emit('hubs.deviceEvents', { hubId: 'h1', events: [capability('lamp', 'dim', 0.1, '2025-01-01T11:00:00.000Z'), capability('lamp', 'onoff', true, T1)] });
+    fake.emit('hubs.deviceEvents', {
+      hubId: 'h1',
+      events: [capability('lamp', 'dim', 0.1, '2025-01-01T11:00:00.000Z'), capability('lamp', 'onoff', true, T1)],
+    });
     fake.emit('hubs.deviceEvents', { hubId: 'h1', events: [{ kind: 'device', device: light('hall', 'Hall', false, 0) }] });
     expect(store.getState().devices).toEqual({});
 
@@ -408,7 +417,10 @@ describe('open hub: events', () => {
     const { fake, store, events, shown } = await homeLoaded(homeList({ favourites: ['desk'] }));
     events(capability('lamp', 'dim', 0.9, T2), capability('desk', 'dim', 0.1, T1));
     const { summaries, favourites } = store.getState();
-    fake.emit('hubs.snapshot', snapshot(deviceList('h1', [], { devices: [light('lamp', 'Lamp', true, 0.4, T1), light('desk', 'Desk', false, 0.6, T2)], favourites: ['desk'] })));
+    fake.emit(
+      'hubs.snapshot',
+      snapshot(deviceList('h1', [], { devices: [light('lamp', 'Lamp', true, 0.4, T1), light('desk', 'Desk', false, 0.6, T2)], favourites: ['desk'] })),
+    );
     expect(shown('lamp', 'dim')).toBe(0.9);
     expect(shown('lamp', 'onoff')).toBe(true);
     expect(shown('desk', 'dim')).toBe(0.6);

@@ -27,7 +27,11 @@ function setup(capacity?: number, budgetBytes?: number) {
   const store = createWebhooksStore(fake.bridge, { capacity, budgetBytes, scheduleFlush: (run) => void flushes.push(run), schedule });
   const runFlushes = () => flushes.splice(0).forEach((run) => run());
   /** Runs the timers still set, as if their time had passed. */
-  const runTimers = () => timers.splice(0).filter((timer) => !timer.cancelled).forEach((timer) => timer.run());
+  const runTimers = () =>
+    timers
+      .splice(0)
+      .filter((timer) => !timer.cancelled)
+      .forEach((timer) => timer.run());
   return { fake, store, runFlushes, runTimers, timers };
 }
 
@@ -92,7 +96,13 @@ describe('webhooks store', () => {
     fake.emit('webhooks.entry', awaiting);
     runFlushes();
     expect(store.getState().entries).toEqual([awaiting]);
-    const delivery = patch('m1', { delivered: true, awaitingDelivery: false, headers: { 'content-type': 'application/json' }, preview: '{"device":{"id":"lamp-1"}}', truncated: false });
+    const delivery = patch('m1', {
+      delivered: true,
+      awaitingDelivery: false,
+      headers: { 'content-type': 'application/json' },
+      preview: '{"device":{"id":"lamp-1"}}',
+      truncated: false,
+    });
     fake.emit('webhooks.entryPatch', delivery);
     runFlushes();
     const { webhookId: _w, id: _i, ...changes } = delivery;
@@ -221,7 +231,17 @@ describe('webhooks store', () => {
     await flush();
     expect(store.getState().history?.messages).toBe(3);
 
-    const line = JSON.stringify({ webhookId: 'wh1', id: 'imp', receivedAt: '2026-01-01T00:00:00.000Z', method: 'POST', headers: {}, query: {}, rawBody: '', routing: null, delivered: false });
+    const line = JSON.stringify({
+      webhookId: 'wh1',
+      id: 'imp',
+      receivedAt: '2026-01-01T00:00:00.000Z',
+      method: 'POST',
+      headers: {},
+      query: {},
+      rawBody: '',
+      routing: null,
+      delivered: false,
+    });
     const importing = store.getState().importArchive(
       async function* () {
         yield new TextEncoder().encode(`${line}\n`);
@@ -273,7 +293,10 @@ describe('webhooks store', () => {
   it('a view event replaces that registration (the forwarder named it) and its connection; one of an unknown registration is ignored', async () => {
     const { fake, store } = await loaded();
     fake.emit('webhooks.view', webhookView('wh1', { webhookName: 'Lamp events', connection: { state: 'connected' } }));
-    expect(store.getState().registrations).toEqual({ status: 'loaded', views: [webhookView('wh1', { webhookName: 'Lamp events', connection: { state: 'connected' } })] });
+    expect(store.getState().registrations).toEqual({
+      status: 'loaded',
+      views: [webhookView('wh1', { webhookName: 'Lamp events', connection: { state: 'connected' } })],
+    });
     expect(store.getState().connections.wh1).toEqual({ state: 'connected' });
     fake.emit('webhooks.view', webhookView('wh9', { webhookName: 'Other' }));
     expect(store.getState().registrations).toMatchObject({ views: [{ id: 'wh1' }] });
@@ -411,9 +434,17 @@ describe('webhooks store', () => {
       'accept-encoding': 'gzip, deflate',
       'content-length': '32',
     };
-    const routing = { option: 'key-path' as const, keyPath: 'body.device.id', value: 'many-1', matched: [{ listenerId: 'lst_0123456789abcdef0123456789abcdef' }] };
+    const routing = {
+      option: 'key-path' as const,
+      keyPath: 'body.device.id',
+      value: 'many-1',
+      matched: [{ listenerId: 'lst_0123456789abcdef0123456789abcdef' }],
+    };
     for (let i = 0; i < RENDERER_INSPECTOR_CAPACITY; i++) {
-      fake.emit('webhooks.entry', entry(`evt_0123456789abcdef${i}`, { webhookId: 'wh_0123456789abcdef01234567', headers, routing, preview: `{"device":{"id":"many-1"},"n":${i}}` }));
+      fake.emit(
+        'webhooks.entry',
+        entry(`evt_0123456789abcdef${i}`, { webhookId: 'wh_0123456789abcdef01234567', headers, routing, preview: `{"device":{"id":"many-1"},"n":${i}}` }),
+      );
     }
     runFlushes();
     expect(store.getState().entries).toHaveLength(RENDERER_INSPECTOR_CAPACITY);
@@ -463,7 +494,9 @@ describe('webhooks store', () => {
     await flush();
 
     const refused = store.getState().edit({ id: 'wh1', forwardTo: 'http://127.0.0.1:3000/' });
-    fake.waiting('webhooks.edit')[0]!.resolve({ ok: false, error: { code: 'invalid-argument', message: 'There is no such webhook here (it may have been removed).' } });
+    fake
+      .waiting('webhooks.edit')[0]!
+      .resolve({ ok: false, error: { code: 'invalid-argument', message: 'There is no such webhook here (it may have been removed).' } });
     expect(await refused).toBe(false);
     expect(store.getState().actionError?.message).toMatch(/no such webhook/);
     expect(fake.waiting('inspector.message')).toHaveLength(0);
@@ -503,7 +536,10 @@ describe('webhooks store', () => {
     store.getState().select('wh1/m1');
     const late = fake.waiting('inspector.message')[0]!;
     store.getState().select('wh1/m2');
-    expect(fake.waiting('inspector.message').map((c) => c.args)).toEqual([['wh1', 'm1'], ['wh1', 'm2']]);
+    expect(fake.waiting('inspector.message').map((c) => c.args)).toEqual([
+      ['wh1', 'm1'],
+      ['wh1', 'm2'],
+    ]);
     fake.waiting('inspector.message')[1]!.resolve({ ok: false, error: { code: 'internal', message: 'The connection to Hubdesk was lost.' } });
     late.resolve(ok({ status: 'kept', message }));
     await flush();
@@ -530,7 +566,16 @@ describe('webhooks store', () => {
     expect(store.getState().replay).toEqual({ status: 'sending', key: 'wh1/m1' });
     const [call] = fake.waiting('inspector.replay');
     expect(call!.args).toEqual([{ webhookId: 'wh1', id: 'm1', target: 'intake' }]);
-    const answer = { status: 'answered', url: 'http://f/webhook/wh1', statusCode: 202, headers: [], body: '{}', bodyKind: 'text', truncated: false, durationMs: 3 };
+    const answer = {
+      status: 'answered',
+      url: 'http://f/webhook/wh1',
+      statusCode: 202,
+      headers: [],
+      body: '{}',
+      bodyKind: 'text',
+      truncated: false,
+      durationMs: 3,
+    };
     call!.resolve(ok(answer));
     await replaying;
     expect(store.getState().replay).toEqual({ status: 'done', key: 'wh1/m1', result: answer });
@@ -561,8 +606,19 @@ describe('webhooks store', () => {
     await flush();
     fake.waiting('inspector.message')[0]!.resolve(ok({ status: 'gone', reason: 'evicted' }));
     const result = await exporting;
-    expect(result.ok && result.value).toMatchObject({ exported: 2, gone: 1, mimeType: 'application/x-ndjson', fileName: expect.stringMatching(/^hubdesk-webhooks-.*\.ndjson$/) });
-    expect(result.ok && result.value.text.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(['old', 'new']);
+    expect(result.ok && result.value).toMatchObject({
+      exported: 2,
+      gone: 1,
+      mimeType: 'application/x-ndjson',
+      fileName: expect.stringMatching(/^hubdesk-webhooks-.*\.ndjson$/),
+    });
+    expect(
+      result.ok &&
+        result.value.text
+          .trim()
+          .split('\n')
+          .map((line) => (JSON.parse(line) as { id: string }).id),
+    ).toEqual(['old', 'new']);
   });
 
   it('a filter shows main’s matches; new messages ask main again; an empty filter shows everything again', async () => {
@@ -630,7 +686,9 @@ describe('webhooks store', () => {
   it('a filter main refuses says why', async () => {
     const { fake, store } = await loaded();
     const filtering = store.getState().setFilter({ keyPath: 'body..x' });
-    fake.waiting('inspector.snapshot')[0]!.resolve({ ok: false, error: { code: 'invalid-argument', message: 'The key-path filter does not parse at 6: expected a name.' } });
+    fake
+      .waiting('inspector.snapshot')[0]!
+      .resolve({ ok: false, error: { code: 'invalid-argument', message: 'The key-path filter does not parse at 6: expected a name.' } });
     await filtering;
     expect(store.getState()).toMatchObject({ searching: false, filterError: 'The key-path filter does not parse at 6: expected a name.' });
   });

@@ -67,9 +67,20 @@ beforeEach(() => {
   session = new Map<string, string>();
   reloads = 0;
   vi.stubGlobal('WebSocket', FakeSocket);
-  vi.stubGlobal('location', { protocol: 'http:', host: '127.0.0.1:1234', origin: ORIGIN, hash: '#token=secret', pathname: '/', search: '', reload: () => reloads++ });
+  vi.stubGlobal('location', {
+    protocol: 'http:',
+    host: '127.0.0.1:1234',
+    origin: ORIGIN,
+    hash: '#token=secret',
+    pathname: '/',
+    search: '',
+    reload: () => reloads++,
+  });
   vi.stubGlobal('history', { replaceState: () => {} });
-  vi.stubGlobal('sessionStorage', { getItem: (key: string) => session.get(key) ?? null, setItem: (key: string, value: string) => void session.set(key, value) });
+  vi.stubGlobal('sessionStorage', {
+    getItem: (key: string) => session.get(key) ?? null,
+    setItem: (key: string, value: string) => void session.set(key, value),
+  });
 });
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { INSPECTOR_SHORTCUTS, inspectorAction, isPaletteKey, isShortcutsKey, modifierLabel, SHORTCUTS } from '../../../../renderer/src/ui/keyboard-shortcuts';
 
-const key = (k: string, modifiers: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey', boolean>> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...modifiers });
+const key = (k: string, modifiers: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey', boolean>> = {}) => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  shiftKey: false,
+  ...modifiers,
+});
 
 describe('keyboard shortcuts', () => {
   it('opens the palette with Ctrl+K or ⌘+K only', () => {
     expect([isPaletteKey(key('k', { ctrlKey: true })), isPaletteKey(key('K', { metaKey: true }))]).toEqual([true, true]);
-    expect([isPaletteKey(key('k')), isPaletteKey(key('k', { ctrlKey: true, shiftKey: true })), isPaletteKey(key('j', { ctrlKey: true }))]).toEqual([false, false, false]);
+    expect([isPaletteKey(key('k')), isPaletteKey(key('k', { ctrlKey: true, shiftKey: true })), isPaletteKey(key('j', { ctrlKey: true }))]).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('opens the sheet with ? (typed with Shift), not with a modifier', () => {
@@ -21,15 +32,23 @@ describe('keyboard shortcuts', () => {
   });
 
   it('maps the inspector’s keys, only without Ctrl, ⌘ or Alt (and without Shift except for /)', () => {
-    expect(['j', 'k', 'Enter', 'r', 'c', '/', 'Escape'].map((k) => inspectorAction(key(k)))).toEqual(['next', 'previous', 'open', 'replay', 'copy-curl', 'search', 'back']);
-    expect(inspectorAction(key('/', { shiftKey: true }))).toBe('search'); // typed with Shift on some layouts
-    expect([inspectorAction(key('r', { ctrlKey: true })), inspectorAction(key('c', { metaKey: true })), inspectorAction(key('j', { altKey: true })), inspectorAction(key('J', { shiftKey: true })), inspectorAction(key('x'))]).toEqual([
-      null,
-      null,
-      null,
-      null,
-      null,
+    expect(['j', 'k', 'Enter', 'r', 'c', '/', 'Escape'].map((k) => inspectorAction(key(k)))).toEqual([
+      'next',
+      'previous',
+      'open',
+      'replay',
+      'copy-curl',
+      'search',
+      'back',
     ]);
+    expect(inspectorAction(key('/', { shiftKey: true }))).toBe('search'); // typed with Shift on some layouts
+    expect([
+      inspectorAction(key('r', { ctrlKey: true })),
+      inspectorAction(key('c', { metaKey: true })),
+      inspectorAction(key('j', { altKey: true })),
+      inspectorAction(key('J', { shiftKey: true })),
+      inspectorAction(key('x')),
+    ]).toEqual([null, null, null, null, null]);
   });
 
   it('lists every inspector key in the sheet', () => {

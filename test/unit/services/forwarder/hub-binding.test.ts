@@ -38,7 +38,10 @@ function fakeCloud(answer: () => Response | Promise<Response>) {
 
 function binding(fetchFn: typeof fetch, clock: { now: number }) {
   const logger = recordingLogger();
-  return { logger, check: createHubBinding({ verify: { cloudUrl: CLOUD } }, { replays: new MemoryReplayGuard(), now: () => clock.now, logger, fetch: fetchFn }).check };
+  return {
+    logger,
+    check: createHubBinding({ verify: { cloudUrl: CLOUD } }, { replays: new MemoryReplayGuard(), now: () => clock.now, logger, fetch: fetchFn }).check,
+  };
 }
 
 describe('hub binding policies', () => {
@@ -56,7 +59,10 @@ describe('hub binding policies', () => {
     const good = await token(clock.now);
     expect(await check('hub-1', good)).toBeUndefined();
     expect(await check('hub-1', good)).toEqual({ code: CLOSE_HUB_NOT_PROVEN, reason: 'delegation token refused: the token was used before' });
-    expect(await check('hub-2', await token(clock.now))).toEqual({ code: CLOSE_HUB_NOT_PROVEN, reason: 'delegation token refused: the token is for another hub' });
+    expect(await check('hub-2', await token(clock.now))).toEqual({
+      code: CLOSE_HUB_NOT_PROVEN,
+      reason: 'delegation token refused: the token is for another hub',
+    });
     expect(cloud.fetched).toEqual(['http://127.0.0.1:4000/.well-known/jwks.json']); // kept, not fetched per token
     for (const reason of [HUB_NEEDS_TOKEN, NO_HUB_IDS]) expect(Buffer.byteLength(reason)).toBeLessThanOrEqual(123);
   });

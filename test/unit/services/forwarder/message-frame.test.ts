@@ -14,21 +14,30 @@ const texts = (value: unknown) => [JSON.stringify(value), JSON.stringify(value, 
 describe('frameOf(frameAround(…))', () => {
   it('parses to the message the parsed body gives, with or without its body, for any text of it', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.dictionary(fc.string(), fc.string()), fc.dictionary(fc.string(), fc.string()), fc.base64String(), fc.string(), (body, headers, query, rawBody, id) => {
-        const message = { receivedAt, headers, query, body, rawBody };
-        for (const bodyJson of texts(body)) {
-          const around = frameAround({ message, bodyJson }, true);
-          expect(JSON.parse(frameOf(around, id))).toEqual(JSON.parse(JSON.stringify({ type: 'message', message: { id, ...message } })));
-          const { body: _body, ...raw } = message;
-          expect(frameOf(frameAround({ message, bodyJson }, false), id)).toBe(JSON.stringify({ type: 'message', message: { id, ...raw } }));
-        }
-      }),
+      fc.property(
+        fc.jsonValue(),
+        fc.dictionary(fc.string(), fc.string()),
+        fc.dictionary(fc.string(), fc.string()),
+        fc.base64String(),
+        fc.string(),
+        (body, headers, query, rawBody, id) => {
+          const message = { receivedAt, headers, query, body, rawBody };
+          for (const bodyJson of texts(body)) {
+            const around = frameAround({ message, bodyJson }, true);
+            expect(JSON.parse(frameOf(around, id))).toEqual(JSON.parse(JSON.stringify({ type: 'message', message: { id, ...message } })));
+            const { body: _body, ...raw } = message;
+            expect(frameOf(frameAround({ message, bodyJson }, false), id)).toBe(JSON.stringify({ type: 'message', message: { id, ...raw } }));
+          }
+        },
+      ),
     );
   });
 
   it('is the very frame JSON.stringify writes when the body text is the value’s own JSON', () => {
     const message = { receivedAt, headers: { 'x-a': '"quoted"\u0000' }, query: { hub: 'h' }, body: { a: ['é', 1, null] }, rawBody: 'eyJhIjoxfQ==' };
-    expect(frameOf(frameAround({ message, bodyJson: JSON.stringify(message.body) }, true), 'm-1')).toBe(JSON.stringify({ type: 'message', message: { id: 'm-1', ...message } }));
+    expect(frameOf(frameAround({ message, bodyJson: JSON.stringify(message.body) }, true), 'm-1')).toBe(
+      JSON.stringify({ type: 'message', message: { id: 'm-1', ...message } }),
+    );
   });
 });
 

@@ -55,7 +55,8 @@ describe('slot keys', () => {
   });
 
   it('anything else is not one', () => {
-    for (const key of ['fw:q:', 'fw:q:["a"]', 'fw:q:["a",1]', 'fw:q:{"a":"b"}', 'fw:q:["a","b","c"]', 'fw:q:nope']) expect(parseSlotKey(key), key).toBeUndefined();
+    for (const key of ['fw:q:', 'fw:q:["a"]', 'fw:q:["a",1]', 'fw:q:{"a":"b"}', 'fw:q:["a","b","c"]', 'fw:q:nope'])
+      expect(parseSlotKey(key), key).toBeUndefined();
   });
 });
 

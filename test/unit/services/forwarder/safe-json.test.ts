@@ -31,11 +31,18 @@ describe('parseJsonSafely', () => {
       return false;
     };
     const texts = fc.array(fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', ':', ','), { maxLength: 60 }).map((parts) => parts.join(''));
-    fc.assert(fc.property(texts, fc.nat({ max: 6 }), (text, maxDepth) => nestingExceeds(text, maxDepth) === oneByOne(text, maxDepth)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(texts, fc.nat({ max: 6 }), (text, maxDepth) => nestingExceeds(text, maxDepth) === oneByOne(text, maxDepth)),
+      { numRuns: 2000 },
+    );
   });
 
   it('refuses malformed JSON', () => {
-    expect(parseJsonSafely('{"a":', 8)).toEqual({ ok: false, problem: 'The body is not valid JSON (line 1, column 6, byte 5): a value was expected.', at: { offset: 5, line: 1, column: 6 } });
+    expect(parseJsonSafely('{"a":', 8)).toEqual({
+      ok: false,
+      problem: 'The body is not valid JSON (line 1, column 6, byte 5): a value was expected.',
+      at: { offset: 5, line: 1, column: 6 },
+    });
     expect(parseJsonSafely('{"é":\n x}', 8)).toMatchObject({ ok: false, at: { offset: 8, line: 2, column: 2 } });
   });
 

@@ -3,8 +3,15 @@ import { routeRequestOf } from '../../../../services/hub/official-api';
 
 describe('routeRequestOf: the official client’s api call as the hub’s own route', () => {
   it('puts path arguments in the path, encoded, and the body arguments the route reads in the body', () => {
-    const call = { uri: 'homey:manager:devices', operation: 'setCapabilityValue', args: { deviceId: 'a/b', capabilityId: 'onoff', value: true, transactionId: 'homey-api-1', transactionTime: 5, opts: {} } };
-    expect(routeRequestOf(call)).toEqual({ ok: true, request: { method: 'PUT', url: '/api/manager/devices/device/a%2Fb/capability/onoff', body: { value: true, transactionId: 'homey-api-1' } } });
+    const call = {
+      uri: 'homey:manager:devices',
+      operation: 'setCapabilityValue',
+      args: { deviceId: 'a/b', capabilityId: 'onoff', value: true, transactionId: 'homey-api-1', transactionTime: 5, opts: {} },
+    };
+    expect(routeRequestOf(call)).toEqual({
+      ok: true,
+      request: { method: 'PUT', url: '/api/manager/devices/device/a%2Fb/capability/onoff', body: { value: true, transactionId: 'homey-api-1' } },
+    });
   });
 
   it('adds query arguments when given, and sends no body with a GET', () => {
@@ -13,8 +20,14 @@ describe('routeRequestOf: the official client’s api call as the hub’s own ro
       ok: true,
       request: { method: 'GET', url: '/api/manager/insights/log/homey%3Adevice%3Ad1/homey%3Adevice%3Ad1%3Aonoff/entry?resolution=lastHour' },
     });
-    expect(routeRequestOf({ uri: 'homey:manager:insights', operation: 'getLogEntries', args })).toMatchObject({ ok: true, request: { url: expect.stringMatching(/\/entry$/) } });
-    expect(routeRequestOf({ uri: 'homey:manager:flow', operation: 'triggerFlow', args: { id: 'f1' } })).toEqual({ ok: true, request: { method: 'POST', url: '/api/manager/flow/flow/f1/trigger', body: {} } });
+    expect(routeRequestOf({ uri: 'homey:manager:insights', operation: 'getLogEntries', args })).toMatchObject({
+      ok: true,
+      request: { url: expect.stringMatching(/\/entry$/) },
+    });
+    expect(routeRequestOf({ uri: 'homey:manager:flow', operation: 'triggerFlow', args: { id: 'f1' } })).toEqual({
+      ok: true,
+      request: { method: 'POST', url: '/api/manager/flow/flow/f1/trigger', body: {} },
+    });
   });
 
   it.each([

@@ -20,7 +20,9 @@ const OPERATION_SCOPES = {
 };
 
 const clientAllows = (session: readonly Scope[], required: string): boolean =>
-  officialScopes(session).some((available) => (HomeyAPIV3 as unknown as { instanceOfScope(a: string, b: string): boolean }).instanceOfScope(required, available));
+  officialScopes(session).some((available) =>
+    (HomeyAPIV3 as unknown as { instanceOfScope(a: string, b: string): boolean }).instanceOfScope(required, available),
+  );
 
 describe('scope names', () => {
   it.each(SCOPES)('reads %s in both forms, and each official name of it back as something it grants', (scope) => {
@@ -34,7 +36,18 @@ describe('scope names', () => {
   it('never reads a name as wider than it is', () => {
     expect(scopeNamed('homey.device.readonly')).toBe('devices.readonly');
     expect(scopeNamed('homey.flow.readonly')).toBe('flow.readonly');
-    for (const name of ['homey.zone.readonly', 'homey.zone', 'homey', 'homey.', 'homey.alarm', 'device.readonly', 'HOMEY.device', 'homey.homey.flow.start', '__proto__', 'homey.__proto__']) {
+    for (const name of [
+      'homey.zone.readonly',
+      'homey.zone',
+      'homey',
+      'homey.',
+      'homey.alarm',
+      'device.readonly',
+      'HOMEY.device',
+      'homey.homey.flow.start',
+      '__proto__',
+      'homey.__proto__',
+    ]) {
       expect(scopeNamed(name)).toBeUndefined();
     }
   });

@@ -5,7 +5,7 @@ import { createSimulation, SIMULATION_TICK_MS } from '../../../../services/hub/s
 /** A repeatable random sequence (a linear congruential generator), so runs do not depend on luck. */
 function seededRandom(seed: number): () => number {
   let state = seed;
-  return () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
 const find = (home: DemoHome, name: string) => Object.values(home.devices()).find((device) => device.name === name)!;

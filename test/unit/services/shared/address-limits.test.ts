@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { AddressTable, DEFAULT_ADDRESS_LIMITS, exemptList } from '../../../../services/shared/address-limits';
 
-const LIMITS = { maxConnectionsPerAddress: 3, newConnectionsPerSecondPerAddress: 2, newConnectionBurstPerAddress: 4, maxRequestsPerAddress: 2, exemptAddresses: [] };
+const LIMITS = {
+  maxConnectionsPerAddress: 3,
+  newConnectionsPerSecondPerAddress: 2,
+  newConnectionBurstPerAddress: 4,
+  maxRequestsPerAddress: 2,
+  exemptAddresses: [],
+};
 
 function table() {
   let now = 0;

@@ -16,7 +16,18 @@ beforeAll(async () => {
 let jtis = 0;
 /** A token as the cloud signs one (services/cloud/delegation-signer.ts), with `changes` on top. */
 async function token(changes: { claims?: JWTPayload; key?: CryptoKey; alg?: string; omit?: string[] } = {}): Promise<string> {
-  const claims: JWTPayload = { iss: ISSUER, aud: 'hub', sub: 'user-1', iat: nowSec, exp: nowSec + 60, jti: `jti-${String(++jtis).padStart(16, '0')}`, scope: 'devices', hubs: ['hub-1'], client_id: 'app', ...changes.claims };
+  const claims: JWTPayload = {
+    iss: ISSUER,
+    aud: 'hub',
+    sub: 'user-1',
+    iat: nowSec,
+    exp: nowSec + 60,
+    jti: `jti-${String(++jtis).padStart(16, '0')}`,
+    scope: 'devices',
+    hubs: ['hub-1'],
+    client_id: 'app',
+    ...changes.claims,
+  };
   for (const name of changes.omit ?? []) delete claims[name];
   return new SignJWT(claims).setProtectedHeader({ alg: changes.alg ?? 'ES256', kid: 'k1' }).sign(changes.key ?? cloudKey.privateKey);
 }
@@ -34,7 +45,10 @@ describe('checkDelegationToken', () => {
   it("accepts the cloud's token for the hub once, with its claims", async () => {
     const replays = new MemoryReplayGuard();
     const good = await token();
-    expect(await checkDelegationToken(good, options({ replays }))).toEqual({ ok: true, claims: expect.objectContaining({ sub: 'user-1', hubs: ['hub-1'], scope: 'devices', client_id: 'app' }) });
+    expect(await checkDelegationToken(good, options({ replays }))).toEqual({
+      ok: true,
+      claims: expect.objectContaining({ sub: 'user-1', hubs: ['hub-1'], scope: 'devices', client_id: 'app' }),
+    });
     expect(await checkDelegationToken(good, options({ replays }))).toEqual({ ok: false, reason: 'the token was used before', retryable: false });
   });
 
@@ -57,7 +71,17 @@ describe('checkDelegationToken', () => {
 
   it('refuses a token signed with another algorithm (HS256 with the public key as secret is the classic)', async () => {
     const raw = new TextEncoder().encode(JSON.stringify(await exportJWK(cloudKey.publicKey)));
-    const forged = await new SignJWT({ iss: ISSUER, aud: 'hub', sub: 'u', iat: nowSec, exp: nowSec + 60, jti: 'j'.repeat(16), scope: '', hubs: ['hub-1'], client_id: 'c' })
+    const forged = await new SignJWT({
+      iss: ISSUER,
+      aud: 'hub',
+      sub: 'u',
+      iat: nowSec,
+      exp: nowSec + 60,
+      jti: 'j'.repeat(16),
+      scope: '',
+      hubs: ['hub-1'],
+      client_id: 'c',
+    })
       .setProtectedHeader({ alg: 'HS256' })
       .sign(raw);
     expect(await checkDelegationToken(forged, options())).toMatchObject({ ok: false, retryable: false, reason: 'the token is not signed with ES256' });
@@ -67,9 +91,17 @@ describe('checkDelegationToken', () => {
     const unreadable = async () => {
       throw new KeySetUnavailable('down');
     };
-    expect(await checkDelegationToken(await token(), options({ key: unreadable }))).toEqual({ ok: false, reason: "the cloud's keys could not be read", retryable: true });
+    expect(await checkDelegationToken(await token(), options({ key: unreadable }))).toEqual({
+      ok: false,
+      reason: "the cloud's keys could not be read",
+      retryable: true,
+    });
     const broken = { accept: async () => Promise.reject(new Error('Redis is away')) };
-    expect(await checkDelegationToken(await token(), options({ replays: broken }))).toEqual({ ok: false, reason: 'used tokens cannot be looked up just now', retryable: true });
+    expect(await checkDelegationToken(await token(), options({ replays: broken }))).toEqual({
+      ok: false,
+      reason: 'used tokens cannot be looked up just now',
+      retryable: true,
+    });
   });
 });
 

@@ -86,9 +86,10 @@ describe('legacy runner: matching', () => {
       { listenerId: 'b', data: { accounts: ['acc-2001'] } },
       { listenerId: 'c', data: { accounts: 'acc-1002' } },
     ];
-    await expect(
-      runner.run(fixtures['match-owner-header']!, webhook({ kWh: 3.2 }, { 'x-account-id': 'acc-1002' }), owners),
-    ).resolves.toEqual({ ok: true, matched: ['a'] });
+    await expect(runner.run(fixtures['match-owner-header']!, webhook({ kWh: 3.2 }, { 'x-account-id': 'acc-1002' }), owners)).resolves.toEqual({
+      ok: true,
+      matched: ['a'],
+    });
 
     const devices = [
       { listenerId: 'a', data: { deviceIds: ['t-17', 't-18'] } },

@@ -48,9 +48,18 @@ describe('legacy runner on a busy machine (two busy loops alongside)', () => {
     await withRunner(2, async (runner) => {
       const outcomes: LegacyOutcome[] = [];
       for (let round = 0; round < RUNS / 2; round++) {
-        outcomes.push(...(await Promise.all([runner.run(BY_ROOM, HALL, ROOMS), runner.run('(h, w) => h.room === w.body.room', { ...HALL, body: { room: 'attic' } }, ROOMS)])));
+        outcomes.push(
+          ...(await Promise.all([
+            runner.run(BY_ROOM, HALL, ROOMS),
+            runner.run('(h, w) => h.room === w.body.room', { ...HALL, body: { room: 'attic' } }, ROOMS),
+          ])),
+        );
       }
-      expect(outcomes.filter((outcome, index) => JSON.stringify(outcome) !== JSON.stringify({ ok: true, matched: index % 2 === 0 ? ['hall-hub', 'hall-hub-2'] : ['attic-hub'] }))).toEqual([]);
+      expect(
+        outcomes.filter(
+          (outcome, index) => JSON.stringify(outcome) !== JSON.stringify({ ok: true, matched: index % 2 === 0 ? ['hall-hub', 'hall-hub-2'] : ['attic-hub'] }),
+        ),
+      ).toEqual([]);
     });
   });
 
@@ -80,7 +89,10 @@ describe('legacy runner on a busy machine (two busy loops alongside)', () => {
   it('names memory and stack failures as such, on fresh workers too, and serves the next run', async () => {
     await withRunner(1, async (runner) => {
       for (let i = 0; i < 3; i++) {
-        await expect(runner.run('function () { var hoard = []; while (true) hoard.push(new ArrayBuffer(4 << 20)); }', HALL, ROOMS)).resolves.toMatchObject({ ok: false, error: 'memory' });
+        await expect(runner.run('function () { var hoard = []; while (true) hoard.push(new ArrayBuffer(4 << 20)); }', HALL, ROOMS)).resolves.toMatchObject({
+          ok: false,
+          error: 'memory',
+        });
         await expect(runner.run('function f() { return f() + 1; }', HALL, ROOMS)).resolves.toMatchObject({ ok: false, error: 'memory' });
         await expect(runner.run(BY_ROOM, HALL, ROOMS)).resolves.toEqual({ ok: true, matched: ['hall-hub', 'hall-hub-2'] });
       }
@@ -88,7 +100,10 @@ describe('legacy runner on a busy machine (two busy loops alongside)', () => {
   });
 
   it('runs under tsx (a child process that starts its runner and runs at once)', async () => {
-    const { stdout } = await run(`${ROOT}node_modules/.bin/tsx`, ['test/unit/services/forwarder/legacy/legacy-fixtures/run-once.ts'], { cwd: ROOT, timeout: 60_000 });
+    const { stdout } = await run(`${ROOT}node_modules/.bin/tsx`, ['test/unit/services/forwarder/legacy/legacy-fixtures/run-once.ts'], {
+      cwd: ROOT,
+      timeout: 60_000,
+    });
     expect(JSON.parse(stdout)).toEqual({ ok: true, matched: ['hall-hub'] });
   }, 90_000);
 });

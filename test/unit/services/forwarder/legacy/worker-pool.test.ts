@@ -68,7 +68,10 @@ describe('worker pool', () => {
     it('replaces a worker that does not begin a job within startWithinMs', async () => {
       const p = pool({ startWithinMs: 300 });
       await p.submit({ mode: 'echo' }); // the worker is ready
-      await expect(p.submit({ mode: 'late', ms: 5_000 })).resolves.toEqual({ kind: 'crashed', reason: expect.stringContaining('did not begin the job within 300 ms') });
+      await expect(p.submit({ mode: 'late', ms: 5_000 })).resolves.toEqual({
+        kind: 'crashed',
+        reason: expect.stringContaining('did not begin the job within 300 ms'),
+      });
       await expect(p.submit({ mode: 'echo', n: 8 })).resolves.toMatchObject({ kind: 'answer' });
     });
   });

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { InsightsReadLimiter, type ReleaseRead } from '../../../../../services/hub/insights/read-limiter';
 
-const settled = async <T>(promise: Promise<T>): Promise<T | 'pending'> => Promise.race([promise, new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')))]);
+const settled = async <T>(promise: Promise<T>): Promise<T | 'pending'> =>
+  Promise.race([promise, new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')))]);
 
 describe('InsightsReadLimiter', () => {
   it('runs up to maxRunning reads of a key, queues up to maxWaiting and refuses the next', async () => {

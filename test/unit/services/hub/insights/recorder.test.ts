@@ -26,7 +26,8 @@ function setup(devices?: number, start = NOW) {
 }
 
 const hourOf = (iso: string) => new Date(iso).getUTCHours();
-const numbers = (values: { t: string; v: unknown }[], keep: (hour: number) => boolean) => values.filter(({ t, v }) => typeof v === 'number' && keep(hourOf(t))).map(({ v }) => v as number);
+const numbers = (values: { t: string; v: unknown }[], keep: (hour: number) => boolean) =>
+  values.filter(({ t, v }) => typeof v === 'number' && keep(hourOf(t))).map(({ v }) => v as number);
 const mean = (list: number[]) => list.reduce((sum, value) => sum + value, 0) / list.length;
 
 describe('the insights recorder', () => {
@@ -48,7 +49,9 @@ describe('the insights recorder', () => {
       lastValue: 20.6,
     });
     expect(logs[deviceLogId(thermostat, 'thermostat_mode')]).toBeUndefined();
-    const expected = Object.values(home.devices()).flatMap((device) => Object.values(device.capabilitiesObj ?? {}).filter((c) => c.type === 'number' || c.type === 'boolean'));
+    const expected = Object.values(home.devices()).flatMap((device) =>
+      Object.values(device.capabilitiesObj ?? {}).filter((c) => c.type === 'number' || c.type === 'boolean'),
+    );
     expect(Object.keys(logs)).toHaveLength(expected.length);
   });
 
@@ -63,7 +66,11 @@ describe('the insights recorder', () => {
 
   it('answers one entry per step of the window, oldest first, the last one the current step', () => {
     const { read } = setup();
-    for (const [resolution, count, step] of [['lastHour', 60, 60_000], ['last24Hours', 288, 300_000], ['lastYear', 8760, HOUR]] as const) {
+    for (const [resolution, count, step] of [
+      ['lastHour', 60, 60_000],
+      ['last24Hours', 288, 300_000],
+      ['lastYear', 8760, HOUR],
+    ] as const) {
       const entries = read('Bathroom climate sensor', 'measure_humidity', resolution);
       expect(entries.values).toHaveLength(count);
       expect(entries.step).toBe(step);
@@ -81,8 +88,16 @@ describe('the insights recorder', () => {
     expect(a.values.filter(({ v }) => v === true).length).toBeGreaterThan(50);
     // A hub started a day later has the same past, but for the last hours before each start (the join).
     const later = setup(undefined, NOW + DAY);
-    for (const [name, capabilityId] of [['Kitchen motion sensor', 'alarm_motion'], ['Bedroom thermostat', 'measure_temperature'], ['EV charger', 'measure_power']] as const) {
-      const mine = new Map(setup().read(name, capabilityId, 'last7Days').values.map(({ t, v }) => [t, v]));
+    for (const [name, capabilityId] of [
+      ['Kitchen motion sensor', 'alarm_motion'],
+      ['Bedroom thermostat', 'measure_temperature'],
+      ['EV charger', 'measure_power'],
+    ] as const) {
+      const mine = new Map(
+        setup()
+          .read(name, capabilityId, 'last7Days')
+          .values.map(({ t, v }) => [t, v]),
+      );
       const theirs = later.read(name, capabilityId, 'last7Days').values.filter(({ t }) => Date.parse(t) < NOW - 3 * HOUR);
       expect(theirs.length).toBeGreaterThan(1500);
       for (const { t, v } of theirs) expect(mine.get(t)).toBe(v);
@@ -128,7 +143,11 @@ describe('the insights recorder', () => {
   it('joins the backfill to the live value', () => {
     const { read, home, idOf } = setup();
     // Readings are blended into the current value: no jump in the last hour.
-    for (const [name, capabilityId] of [['Living room thermostat', 'measure_temperature'], ['Bathroom climate sensor', 'measure_humidity'], ['Office air quality', 'measure_co2']] as const) {
+    for (const [name, capabilityId] of [
+      ['Living room thermostat', 'measure_temperature'],
+      ['Bathroom climate sensor', 'measure_humidity'],
+      ['Office air quality', 'measure_co2'],
+    ] as const) {
       const current = home.device(idOf(name))!.capabilitiesObj![capabilityId]!.value as number;
       const values = read(name, capabilityId, 'lastHour').values.map(({ v }) => v as number);
       expect(values.at(-1)).toBe(current);

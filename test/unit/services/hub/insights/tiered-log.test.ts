@@ -124,7 +124,10 @@ describe('TieredLog', () => {
   });
 
   it('agrees with a direct computation for any sequence of changes (property)', () => {
-    const changes = fc.array(fc.record({ after: fc.integer({ min: 1, max: 20 * MINUTE }), value: fc.integer({ min: -50, max: 50 }) }), { minLength: 1, maxLength: 40 });
+    const changes = fc.array(fc.record({ after: fc.integer({ min: 1, max: 20 * MINUTE }), value: fc.integer({ min: -50, max: 50 }) }), {
+      minLength: 1,
+      maxLength: 40,
+    });
     fc.assert(
       fc.property(changes, fc.constantFrom<'mean' | 'last' | 'any'>('mean', 'last', 'any'), (list, aggregation) => {
         const log = new TieredLog(aggregation, T0);
@@ -143,9 +146,12 @@ describe('TieredLog', () => {
         for (let i = 0; i < count; i++) {
           const from = (first + i) * 5 * MINUTE;
           const to = Math.min(now, from + 5 * MINUTE);
-          const parts = segments.map((segment, j) => ({ value: segment.value, ms: Math.max(0, Math.min(to, segments[j + 1]?.from ?? now) - Math.max(from, segment.from)) })).filter((part) => part.ms > 0);
+          const parts = segments
+            .map((segment, j) => ({ value: segment.value, ms: Math.max(0, Math.min(to, segments[j + 1]?.from ?? now) - Math.max(from, segment.from)) }))
+            .filter((part) => part.ms > 0);
           if (parts.length === 0) expect(got[i]).toBeNull();
-          else if (aggregation === 'mean') expect(got[i]).toBeCloseTo(parts.reduce((sum, part) => sum + part.value * part.ms, 0) / parts.reduce((sum, part) => sum + part.ms, 0), 9);
+          else if (aggregation === 'mean')
+            expect(got[i]).toBeCloseTo(parts.reduce((sum, part) => sum + part.value * part.ms, 0) / parts.reduce((sum, part) => sum + part.ms, 0), 9);
           else if (aggregation === 'last') expect(got[i]).toBe(parts.at(-1)!.value);
           else expect(got[i]).toBe(parts.some((part) => part.value === 1) ? 1 : 0);
         }
