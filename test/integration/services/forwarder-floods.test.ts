@@ -246,31 +246,12 @@ describe('a flood of large requests to one legacy webhook (in-process)', () => {
     cleanup.push(() => listener.close());
 
     // Each request sends its headers and the first 1 KiB of its body, and holds the rest back.
-    const body = paddedBody('a', BODY);
-    let answeredEarly = 0;
-    const requests = Array.from({ length: FLOOD }, () => {
-      const held = request(`${forwarder.url}/webhook/${flood.id}`, {
-        method: 'POST',
-        agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      });
-      const status = new Promise<number>((resolve) => {
-        held.on('response', (response) => {
-          answeredEarly++;
-          response.resume();
-          resolve(response.statusCode ?? 0);
-        });
-        held.on('error', () => resolve(0));
-      });
-      held.write(body.slice(0, 1024));
-      return { held, status };
-    });
+    const { answers, sendTheRest } = heldBodies(`${forwarder.url}/webhook/${flood.id}`, paddedBody('a', BODY), FLOOD);
     // Every request's headers have been read; the answers given then have reached their clients.
     await vi.waitFor(() => expect(headersSeen).toBe(FLOOD), { timeout: 30_000, interval: 20 });
-    await vi.waitFor(() => expect(answeredEarly).toBeGreaterThanOrEqual(FLOOD - QUEUE), { timeout: 30_000, interval: 20 });
-    const refusedBeforeTheirBodies = answeredEarly;
-    for (const { held } of requests) held.end(body.slice(1024));
-    const statuses = await Promise.all(requests.map(({ status }) => status));
+    await vi.waitFor(() => expect(answers.length).toBeGreaterThanOrEqual(FLOOD - QUEUE), { timeout: 30_000, interval: 20 });
+    const refusedBeforeTheirBodies = answers.length;
+    const statuses = await sendTheRest();
 
     const accepted = statuses.filter((status) => status === 202).length;
     expect(accepted).toBeGreaterThan(0);
@@ -340,28 +321,7 @@ describe('a flood of one legacy webhook whose connections queue to be accepted (
 
     // All connect in one turn, so they wait in the kernel while the forwarder accepts one per turn. Each
     // sends its headers and the first 1 KiB of its body, and holds the rest back.
-    const body = paddedBody('a', BODY);
-    const answers: { status: number; body: string }[] = [];
-    const requests = Array.from({ length: FLOOD }, () => {
-      const request_ = request(`${forwarder.url}/webhook/${flood.id}`, {
-        method: 'POST',
-        agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      });
-      const answered = new Promise<number>((resolve) => {
-        request_.on('response', (response) => {
-          let text = '';
-          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-          response.on('end', () => {
-            answers.push({ status: response.statusCode ?? 0, body: text });
-            resolve(response.statusCode ?? 0);
-          });
-        });
-        request_.on('error', () => resolve(0));
-      });
-      request_.write(body.slice(0, 1024));
-      return { request_, answered };
-    });
+    const { answers, sendTheRest } = heldBodies(`${forwarder.url}/webhook/${flood.id}`, paddedBody('a', BODY), FLOOD);
     // Every request was either given room or answered, while its body was held back.
     await vi.waitFor(() => expect(answers.length + held).toBe(FLOOD), { timeout: 30_000, interval: 20 });
     // Its own queue would have held QUEUE bodies; while connections queued, its requests were spaced out.
@@ -376,8 +336,7 @@ describe('a flood of one legacy webhook whose connections queue to be accepted (
     expect(status).toBe(202);
     expect((await otherListener.nextMessage()).id).toBe((JSON.parse(accepted) as { id: string }).id);
 
-    for (const { request_ } of requests) request_.end(body.slice(1024));
-    const statuses = await Promise.all(requests.map(({ answered }) => answered));
+    const statuses = await sendTheRest();
     expect(statuses.filter((code) => code === 202)).toHaveLength(held);
     await vi.waitFor(() => expect(floodListener.messages.all).toHaveLength(held), { timeout: 30_000 });
   }, 60_000);
@@ -523,3 +482,35 @@ describe('the cap on connections', () => {
     expect((await postRaw(`${forwarder.url}/webhook/${webhook.id}`, '{}')).status).toBe(202);
   });
 });
+
+/**
+ * `count` POSTs of `body` to `url`, each on its own connection, sending its headers and the first 1 KiB of its
+ * body and holding the rest back: `answers` holds each answer as it comes (status and text), `sendTheRest`
+ * sends every body's rest and resolves with each request's status (0 for a connection that failed).
+ */
+function heldBodies(url: string, body: string, count: number): { answers: { status: number; body: string }[]; sendTheRest(): Promise<number[]> } {
+  const answers: { status: number; body: string }[] = [];
+  const requests = Array.from({ length: count }, () => {
+    const held = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+    const status = new Promise<number>((resolve) => {
+      held.on('response', (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          answers.push({ status: response.statusCode ?? 0, body: text });
+          resolve(response.statusCode ?? 0);
+        });
+      });
+      held.on('error', () => resolve(0));
+    });
+    held.write(body.slice(0, 1024));
+    return { held, status };
+  });
+  return {
+    answers,
+    sendTheRest: () => {
+      for (const { held } of requests) held.end(body.slice(1024));
+      return Promise.all(requests.map(({ status }) => status));
+    },
+  };
+}
