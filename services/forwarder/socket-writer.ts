@@ -9,7 +9,9 @@
  *   intake's answers are (answer-batch.ts): each write that finds the listener's process asleep wakes it,
  *   and on a virtual machine that wake-up costs several times the write (docs/benchmarks.md). Tap frames
  *   go after the listeners' writes of the same turn, so an app holding both sockets gets an intake's
- *   delivery (with its body) before the tap event that leaves the body out for it.
+ *   delivery (with its body) before the tap event that leaves the body out for it. A caller that has a
+ *   natural batch of its own (on Redis, the intakes of one script's reply) writes it with `flush` as soon
+ *   as the batch is taken, rather than after the rest of the turn.
  */
 import type { Socket } from 'node:net';
 import { WebSocket } from 'ws';
@@ -72,7 +74,8 @@ export class TurnWriter {
     setImmediate(this.flush);
   }
 
-  private readonly flush = () => {
+  /** Makes the writes asked for so far now, rather than at the end of the turn. */
+  readonly flush = (): void => {
     this.scheduled = false;
     for (const [key, write] of this.writes) (write as (key: object) => void)(key);
     this.writes.clear();

@@ -280,6 +280,9 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
             unreachable = false;
             if (lost.length > 0) reportLost(lost);
             part.forEach(({ stored: done }, i) => done(stored[i]!));
+            // The frames of a script's intakes leave as its reply is handled, one write per listener, not at
+            // the end of a turn that may hold other requests and acks (docs/benchmarks.md, "Redis-mode latency, 2026-11-28").
+            writer.flush();
           },
           (error: unknown) => {
             if (!unanswered.delete(part)) return;

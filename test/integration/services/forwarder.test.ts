@@ -23,6 +23,7 @@ import {
   LISTEN_PATH,
 } from '../../../common/webhook-protocol';
 import { LISTENER_NEEDS_SECRET, TAP_NEEDS_CREDENTIAL } from '../../../services/forwarder/listener-channel';
+import { sequenceOf } from '../../../services/forwarder/message-ids';
 import type { RunningForwarder } from '../../../services/forwarder/forwarder';
 import {
   MAX_TAP_CREDENTIALS,
@@ -300,6 +301,17 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       const live = await postId({ to: 'me', n: 4 });
       expect((await second.nextMessage()).id).toBe(live);
       expect(second.ids()).toEqual([...missed, live]);
+    });
+
+    it('intakes posted together on many connections reach the listener each once, in the order of their ids', async () => {
+      // On Redis a turn's intakes are stored by one script and their frames written as its reply is handled
+      // (redis-backend.ts), several scripts in flight at once here: the frames keep the shared sequence's order.
+      await newWebhook('body.to');
+      const listener = await listen({ listenerId: 'ordered', data: { $key: 'me' } });
+      const ids = await Promise.all(Array.from({ length: 60 }, (_, n) => postId({ to: 'me', n })));
+      const received = await Promise.all(ids.map(() => listener.nextMessage()));
+      const bySequence = [...ids].sort((a, b) => sequenceOf(a)! - sequenceOf(b)!);
+      expect(received.map((message) => message.id)).toEqual(bySequence);
     });
 
     it('re-sends unacknowledged messages on reconnect, and a newer connection replaces the older one', async () => {
