@@ -196,7 +196,9 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
       onResponding: (responding) => {
         if (socket !== ws || stopped) return;
         if (!responding) logger.warn('webhooks: the forwarder is not responding', log);
-        options.onConnection(responding ? { state: registeredSocket === ws ? 'connected' : 'connecting' } : { state: 'not-responding', since: heartbeat.lastHeardAt() });
+        options.onConnection(
+          responding ? { state: registeredSocket === ws ? 'connected' : 'connecting' } : { state: 'not-responding', since: heartbeat.lastHeardAt() },
+        );
       },
       onGiveUp: () => {
         logger.warn('webhooks: the forwarder went silent; reconnecting', log);
@@ -289,7 +291,11 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
       return taken;
     };
     // Never follow a redirect: the proof is for this forwarder only.
-    const ws = (options.openWebSocket ?? plainWebSocket)(url, { maxPayload: MAX_FRAME_BYTES, handshakeTimeout: WEBHOOK_GIVE_UP_AFTER_MS, followRedirects: false });
+    const ws = (options.openWebSocket ?? plainWebSocket)(url, {
+      maxPayload: MAX_FRAME_BYTES,
+      handshakeTimeout: WEBHOOK_GIVE_UP_AFTER_MS,
+      followRedirects: false,
+    });
     socket = ws;
     let heartbeat: Heartbeat | undefined;
     const heard = () => heartbeat?.heard();

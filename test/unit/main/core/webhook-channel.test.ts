@@ -202,10 +202,14 @@ describe('webhook channel', () => {
   });
 
   it("a tap's refusal text: the forwarder's words, cleaned of control characters, or the app's when it gave none", () => {
-    expect(refusalReason('tap', CLOSE_CREDENTIAL_REVOKED, 'revoked\u0000\u202e in the portal')).toMatch(/^The forwarder refused the tap \(revoked in the portal\)\./);
+    expect(refusalReason('tap', CLOSE_CREDENTIAL_REVOKED, 'revoked\u0000\u202e in the portal')).toMatch(
+      /^The forwarder refused the tap \(revoked in the portal\)\./,
+    );
     expect(refusalReason('tap', CLOSE_BAD_SECRET, '')).toContain('(wrong or revoked tap credential)');
     // The listener caps are final too, and say the forwarder's limit in its own words.
-    expect(refusalReason('listener', CLOSE_TOO_MANY_LISTENERS, 'this webhook already has 100 listeners; the limit is 100')).toMatch(/^The forwarder refused this listener \(this webhook already has 100 listeners; the limit is 100\)\./);
+    expect(refusalReason('listener', CLOSE_TOO_MANY_LISTENERS, 'this webhook already has 100 listeners; the limit is 100')).toMatch(
+      /^The forwarder refused this listener \(this webhook already has 100 listeners; the limit is 100\)\./,
+    );
     expect(refusalReason('listener', CLOSE_BAD_SECRET, 'anything')).toBe('The forwarder refused the webhook secret.');
     expect(refusalReason('tap', 1006, '')).toBeUndefined(); // a drop: reconnect
   });
@@ -337,7 +341,8 @@ describe('a listener naming a hub', () => {
       },
     };
   }
-  const hubListener = (hubToken: WebhookChannelOptions['hubToken'], overrides: Partial<WebhookChannelOptions> = {}) => open({ hubId: 'hub-1', data: undefined, hubToken, ...overrides });
+  const hubListener = (hubToken: WebhookChannelOptions['hubToken'], overrides: Partial<WebhookChannelOptions> = {}) =>
+    open({ hubId: 'hub-1', data: undefined, hubToken, ...overrides });
 
   it('sends a fresh delegation token with every registration, a reconnect too, and never logs it', async () => {
     const source = tokens();
@@ -383,7 +388,10 @@ describe('a listener naming a hub', () => {
 
   it("a hub the forwarder does not accept is refused for good, in the forwarder's words", async () => {
     await server.close();
-    server = await startFakeListenServer({ wh1: SECRET }, { refuse: () => ({ code: CLOSE_HUB_NOT_PROVEN, reason: 'delegation token refused: the token is for another hub' }) });
+    server = await startFakeListenServer(
+      { wh1: SECRET },
+      { refuse: () => ({ code: CLOSE_HUB_NOT_PROVEN, reason: 'delegation token refused: the token is for another hub' }) },
+    );
     hubListener(tokens().hubToken);
     await until(() => statuses.at(-1)?.state === 'refused');
     expect(statuses.at(-1)).toEqual({ state: 'refused', reason: expect.stringContaining('(delegation token refused: the token is for another hub)') });
@@ -393,7 +401,10 @@ describe('a listener naming a hub', () => {
   it('a forwarder that cannot check the token now: reconnecting with its reason, then a fresh token', async () => {
     await server.close();
     let refusals = 1;
-    server = await startFakeListenServer({ wh1: SECRET }, { refuse: () => (refusals-- > 0 ? { code: CLOSE_HUB_CHECK_UNAVAILABLE, reason: "the cloud's keys could not be read" } : undefined) });
+    server = await startFakeListenServer(
+      { wh1: SECRET },
+      { refuse: () => (refusals-- > 0 ? { code: CLOSE_HUB_CHECK_UNAVAILABLE, reason: "the cloud's keys could not be read" } : undefined) },
+    );
     const source = tokens();
     hubListener(source.hubToken);
     await until(() => retries().length === 1);
