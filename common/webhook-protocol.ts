@@ -236,9 +236,6 @@ export type TapEvent = z.infer<typeof TapEventSchema>;
 export const DroppedNoticeSchema = z.object({ type: z.literal('dropped'), through: id, count: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 export type DroppedNotice = z.infer<typeof DroppedNoticeSchema>;
 
-/** The frame types ListenerServerMessageSchema knows: a frame of any other `type` is from a newer forwarder and ignored. */
-export const LISTENER_SERVER_MESSAGE_TYPES: ReadonlySet<string> = new Set(['challenge', 'registered', 'message', 'tap', 'dropped']);
-
 export const ListenerServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('challenge'), nonce: z.string() }),
   z.object({
@@ -253,3 +250,6 @@ export const ListenerServerMessageSchema = z.discriminatedUnion('type', [
   DroppedNoticeSchema,
 ]);
 export type ListenerServerMessage = z.infer<typeof ListenerServerMessageSchema>;
+
+/** The frame types ListenerServerMessageSchema knows: a frame of any other `type` is from a newer forwarder and ignored. */
+export const LISTENER_SERVER_MESSAGE_TYPES: ReadonlySet<string> = new Set(ListenerServerMessageSchema.options.map((option) => option.shape.type.value));

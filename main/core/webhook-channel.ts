@@ -61,13 +61,13 @@ export const WEBHOOK_GIVE_UP_AFTER_MS = 30_000;
  * query and the routing decision, whose extracted value may be a part of the body; a forwarder that
  * ignores `rawBodyOnly` adds the parsed body. 16 MiB leaves room for all of it.
  */
+export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
 /** A JSON object whose string `type` this app does not know: a frame a newer forwarder added. */
 export function isNewerFrame(json: unknown): boolean {
   if (typeof json !== 'object' || json === null || !('type' in json)) return false;
   return typeof json.type === 'string' && !LISTENER_SERVER_MESSAGE_TYPES.has(json.type);
 }
-
-export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
 /**
  * A delegation token for the one registration about to be made, or why there is none: `wait` when only
