@@ -123,6 +123,8 @@ export const ListenerClientMessageSchema = z.discriminatedUnion('type', [
     resumeAfter: id.optional(),
     /** Listener only: send messages without the parsed `body` (RawWebhookMessage); the client decodes `rawBody`. */
     rawBodyOnly: z.boolean().optional(),
+    /** Listener only: send `dropped` notices (docs/webhooks-app.md, "Dropped by the forwarder"); forwarders that predate them ignore it. */
+    dropNotices: z.literal(true).optional(),
     /**
      * Tap only: the listenerIds of the same client. An intake routed to any of them is tapped without its
      * request (headers, query, raw body), which that listener's delivery carries.
@@ -226,6 +228,14 @@ export const TapEventSchema = z.object({
 });
 export type TapEvent = z.infer<typeof TapEventSchema>;
 
+/**
+ * To a listener that registered `dropNotices`: every message for it up to and including `through`
+ * (forwarder order, common/intake-order.ts) that it has not received was dropped from its full resume
+ * buffer; `count` is how many were dropped for it so far. One id: bounded by construction.
+ */
+export const DroppedNoticeSchema = z.object({ type: z.literal('dropped'), through: id, count: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export type DroppedNotice = z.infer<typeof DroppedNoticeSchema>;
+
 export const ListenerServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('challenge'), nonce: z.string() }),
   z.object({
@@ -237,5 +247,9 @@ export const ListenerServerMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('message'), message: DeliveredMessageSchema }),
   z.object({ type: z.literal('tap'), event: TapEventSchema }),
+  DroppedNoticeSchema,
 ]);
 export type ListenerServerMessage = z.infer<typeof ListenerServerMessageSchema>;
+
+/** The frame types ListenerServerMessageSchema knows: a frame of any other `type` is from a newer forwarder and ignored. */
+export const LISTENER_SERVER_MESSAGE_TYPES: ReadonlySet<string> = new Set(ListenerServerMessageSchema.options.map((option) => option.shape.type.value));

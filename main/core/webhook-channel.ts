@@ -30,7 +30,9 @@ import {
   CLOSE_REPLACED,
   CLOSE_TOO_MANY_LISTENERS,
   CLOSE_UNKNOWN_WEBHOOK,
+  type DroppedNotice,
   LISTEN_PATH,
+  LISTENER_SERVER_MESSAGE_TYPES,
   type ListenerClientMessage,
   type ListenerServerMessage,
   ListenerServerMessageSchema,
@@ -42,7 +44,7 @@ import { proofFor } from '../../common/webhook-proof';
 import { oneLine } from '../../common/one-line';
 import type { WebhookConnection } from '../../common/ipc-contract';
 import { type Backoff, createBackoff } from './backoff';
-import { parseJsonMessage } from '../../common/json-message';
+import { parseJson } from '../../common/json-message';
 import { type Heartbeat, startHeartbeat } from './heartbeat';
 import { type Clock, type Logger, realSchedule, type Schedule } from './ports';
 import { errorMessage } from '../../common/error-message';
@@ -60,6 +62,12 @@ export const WEBHOOK_GIVE_UP_AFTER_MS = 30_000;
  * ignores `rawBodyOnly` adds the parsed body. 16 MiB leaves room for all of it.
  */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+/** A JSON object whose string `type` this app does not know: a frame a newer forwarder added. */
+export function isNewerFrame(json: unknown): boolean {
+  if (typeof json !== 'object' || json === null || !('type' in json)) return false;
+  return typeof json.type === 'string' && !LISTENER_SERVER_MESSAGE_TYPES.has(json.type);
+}
 
 /**
  * A delegation token for the one registration about to be made, or why there is none: `wait` when only
@@ -90,6 +98,8 @@ export interface WebhookChannelOptions {
   /** Listener: the message was acknowledged (persist it as the resume point). */
   onAcknowledged?(id: string): void;
   onTap?(event: TapEvent): void;
+  /** Listener: messages up to `through` were dropped from the forwarder's buffer for it. Given, the registration asks for these notices. */
+  onDropped?(notice: DroppedNotice): void;
   onConnection(connection: WebhookConnection): void;
   /** The forwarder registered us and named the webhook (as its owner did in the developer portal). */
   onWebhookName?(name: string): void;
@@ -221,6 +231,7 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
           ...(options.data !== undefined && { data: options.data }),
           ...(resumeAfter !== undefined && { resumeAfter }),
           ...(options.role === 'listener' ? { rawBodyOnly: true } : options.ownListenerIds !== undefined && { ownListenerIds: options.ownListenerIds }),
+          ...(options.role === 'listener' && options.onDropped !== undefined && { dropNotices: true as const }),
         });
         return;
       }
@@ -237,6 +248,9 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
         return;
       case 'tap':
         options.onTap?.(message.event);
+        return;
+      case 'dropped':
+        options.onDropped?.(message);
         return;
     }
   };
@@ -290,7 +304,9 @@ export function openWebhookChannel(options: WebhookChannelOptions): WebhookChann
     ws.on('pong', heard);
     ws.on('message', (data, isBinary) => {
       heard();
-      const parsed = isBinary ? undefined : parseJsonMessage(ListenerServerMessageSchema, data.toString());
+      const json = isBinary ? undefined : parseJson(data.toString());
+      if (isNewerFrame(json)) return; // docs/webhooks-app.md, "Listener protocol": additions only, ignored by older apps
+      const parsed = ListenerServerMessageSchema.safeParse(json).data;
       if (!parsed) {
         logger.warn('webhooks: malformed frame from the forwarder; reconnecting', log);
         ws.close(CLOSE_PROTOCOL_ERROR, 'malformed frame');

@@ -115,6 +115,9 @@ export class TestListener {
           case 'tap':
             listener.taps.push(message.event);
             break;
+          case 'dropped':
+            // This test listener never asks for drop notices (`dropNotices`).
+            break;
         }
       });
     });

@@ -262,6 +262,50 @@ describe('webhook channel', () => {
     await server.registered(2);
   });
 
+  it('a frame of a type this app does not know (a newer forwarder) is ignored: the connection stays', async () => {
+    const { received } = open();
+    await server.registered(1);
+    server.send('listener', JSON.stringify({ type: 'from-the-future', anything: [1, 2] }));
+    server.send('listener', { type: 'message', message: webhookMessage('m1') });
+    await server.acked(1);
+    expect(received.map((m) => m.id)).toEqual(['m1']);
+    expect(server.registrations).toHaveLength(1);
+    expect(retries()).toHaveLength(0);
+  });
+
+  it('asks for drop notices only when it takes them, and hands a valid notice over', async () => {
+    const notices: unknown[] = [];
+    open({ onDropped: (notice) => notices.push(notice) });
+    await server.registered(1);
+    expect(server.registrations[0]).toMatchObject({ dropNotices: true });
+    server.send('listener', { type: 'dropped', through: 'm7', count: 3 });
+    server.send('listener', { type: 'message', message: webhookMessage('m8') });
+    await server.acked(1);
+    expect(notices).toEqual([{ type: 'dropped', through: 'm7', count: 3 }]);
+  });
+
+  it('a listener without onDropped does not ask for drop notices', async () => {
+    open();
+    await server.registered(1);
+    expect(server.registrations[0]).not.toHaveProperty('dropNotices');
+  });
+
+  it.each([
+    ['a count of the wrong type', { type: 'dropped', through: 'm7', count: '3' }],
+    ['no through id', { type: 'dropped', count: 3 }],
+    ['a list of ids instead of one', { type: 'dropped', through: ['m1', 'm2'], count: 2 }],
+    ['a zero count', { type: 'dropped', through: 'm7', count: 0 }],
+  ])('a drop notice with %s is refused as malformed, without crashing; the channel comes back', async (_, frame) => {
+    const notices: unknown[] = [];
+    open({ onDropped: (notice) => notices.push(notice) });
+    await server.registered(1);
+    server.send('listener', JSON.stringify(frame));
+    await until(() => retries().length === 1);
+    expect(notices).toHaveLength(0);
+    schedule.fire(retries()[0]!);
+    await server.registered(2);
+  });
+
   it('reconnect connects again at once, resuming after the last acknowledged id, with no backoff wait', async () => {
     open();
     await server.registered(1);
