@@ -427,6 +427,10 @@ const WebhookIntakeSchema = z.object({
   rejected: TapEventSchema.shape.rejected,
 });
 
+/** What the inspector says of an entry marked `droppedByForwarder`. */
+export const DROPPED_BY_FORWARDER =
+  'Dropped by the forwarder: its buffer for this app was full (the app was away, or not acknowledging, for longer than the buffer holds), so this message was never delivered.';
+
 /**
  * One intake as the inspector lists it: the tap's event merged with this app's own delivery, as a
  * summary (a short preview of the body, never the body itself). Headers and query are cut to
@@ -447,6 +451,11 @@ export const WebhookEntrySchema = WebhookIntakeSchema.extend({
    * arrived yet (headers and query are empty and the preview too until a patch brings them).
    */
   awaitingDelivery: z.boolean(),
+  /**
+   * The forwarder dropped it from its buffer for this app (the buffer was full: this app was away or did
+   * not acknowledge) before delivering it (docs/webhooks-app.md, "Dropped by the forwarder").
+   */
+  droppedByForwarder: z.literal(true).optional(),
   /** Read from a file (`inspector.import`), not received: its routing and delivery are what the file says. */
   imported: z.boolean().optional(),
 });
@@ -462,6 +471,7 @@ export const WebhookEntryPatchSchema = WebhookEntrySchema.pick({
   routing: true,
   delivered: true,
   awaitingDelivery: true,
+  droppedByForwarder: true,
   headers: true,
   query: true,
   pairsCut: true,

@@ -15,13 +15,14 @@ import { z } from 'zod';
 import { bodyEncoding, type RoutingDecision } from './webhook-protocol';
 import { canonicalKeyValue, evaluateKeyPath, type KeyPath, KeyPathError, type KeyPathInput, parseKeyPath } from './key-path';
 
-export const OUTCOME_KINDS = ['rejected', 'this-app', 'on-its-way', 'other-hubs', 'no-match', 'not-seen'] as const;
+export const OUTCOME_KINDS = ['rejected', 'this-app', 'on-its-way', 'dropped', 'other-hubs', 'no-match', 'not-seen'] as const;
 export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
 
 /** What became of an intake (the list's chip). */
-export function outcomeKind(entry: { routing: RoutingDecision | null; delivered: boolean; awaitingDelivery: boolean; rejected?: unknown }): OutcomeKind {
+export function outcomeKind(entry: Pick<FilterableMessage, 'routing' | 'delivered' | 'awaitingDelivery' | 'droppedByForwarder' | 'rejected'>): OutcomeKind {
   if (entry.rejected) return 'rejected';
   if (entry.delivered) return 'this-app';
+  if (entry.droppedByForwarder) return 'dropped';
   if (entry.awaitingDelivery) return 'on-its-way';
   if (!entry.routing) return 'not-seen';
   return entry.routing.matched.length > 0 ? 'other-hubs' : 'no-match';
@@ -133,6 +134,7 @@ export interface FilterableMessage {
   routing: RoutingDecision | null;
   delivered: boolean;
   awaitingDelivery: boolean;
+  droppedByForwarder?: boolean;
   rejected?: unknown;
 }
 

@@ -130,6 +130,8 @@ function main(): void {
     resumeAfter: () => lastAck,
     onMessage: (message) => forwarding.forward(message),
     onAcknowledged: (id) => void (lastAck = id),
+    onDropped: (notice) =>
+      logger.warn("listen: the forwarder's buffer for this listener was full; it dropped messages", { droppedSoFar: notice.count, through: notice.through }),
     onConnection: (connection) => {
       if (connection.state === 'connected') logger.info(`listen: connected; forwarding to ${options.forwardTo}`);
       else if (connection.state === 'reconnecting')

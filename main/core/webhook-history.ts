@@ -3,7 +3,7 @@
  * with the protection of the tokens, within a byte bound and an age the user sets.
  *
  * - What is saved: the inspector's inputs (a tap event, a delivery, an imported message, a removed
- *   registration), each only when it changed the inspector, in an encrypted journal
+ *   registration, the forwarder's notice of dropped messages), each but the notice only when it changed the inspector, in an encrypted journal
  *   (history-journal.ts). At start they are read back through the same inspector functions, so the
  *   restored inspector is the one that was saved, merges included, with no second code for it.
  * - Protection: the journal's AES-256-GCM key is a secret of the secret store (secret-store.ts), so it
@@ -24,7 +24,7 @@ import {
   HistorySettingsSchema,
   type HistoryView,
 } from '../../common/ipc-contract';
-import { RawWebhookMessageSchema, TapEventSchema } from '../../common/webhook-protocol';
+import { DroppedNoticeSchema, RawWebhookMessageSchema, TapEventSchema } from '../../common/webhook-protocol';
 import { AES_KEY_BYTES } from './aes-gcm';
 import { type Journal, openJournal } from './history-journal';
 import { type Clock, type KeyValueStore, type Logger, realSchedule, type Schedule } from './ports';
@@ -46,6 +46,7 @@ const HistoryRecordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('delivery'), w: WebhookIdSchema, m: RawWebhookMessageSchema, ...facts }),
   z.object({ t: z.literal('import'), m: ArchivedMessageSchema, ...facts }),
   z.object({ t: z.literal('forget'), w: WebhookIdSchema }),
+  z.object({ t: z.literal('dropped'), w: WebhookIdSchema, n: DroppedNoticeSchema }),
 ]);
 type HistoryRecord = z.infer<typeof HistoryRecordSchema>;
 
@@ -106,6 +107,11 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
       if (change) record({ t: 'import', m: message, ...factsOf(message.webhookId, message.id) });
       return change;
     },
+    dropped(webhookId, notice) {
+      const patches = inner.dropped(webhookId, notice);
+      record({ t: 'dropped', w: webhookId, n: notice });
+      return patches;
+    },
     forget(webhookId) {
       inner.forget(webhookId);
       record({ t: 'forget', w: webhookId });
@@ -120,6 +126,7 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
     if (!parsed.success) return false;
     const entry = parsed.data;
     if (entry.t === 'forget') inner.forget(entry.w);
+    else if (entry.t === 'dropped') inner.dropped(entry.w, entry.n);
     else if (at < cutoff()) return true;
     else {
       const known = entry.u === undefined ? undefined : { unplainNumber: entry.u };

@@ -28,6 +28,7 @@ import {
   INSPECTOR_SUMMARY_MAX_PAIRS,
   INSPECTOR_SUMMARY_VALUE_CHARS,
   type ArchivedMessage,
+  DROPPED_BY_FORWARDER,
   type InspectorPage,
   type InspectorPageRequest,
   type WebhookEntry,
@@ -39,7 +40,8 @@ import { AppError } from '../../common/app-error';
 import { base64ByteLength } from '../../common/base64';
 import type { KeyPath } from '../../common/key-path';
 import { compileFilter, type FilterableContent, hasUnplainNumber, pairsText } from '../../common/message-filter';
-import { bodyEncoding, firstValues, type RawWebhookMessage, type RoutingDecision, type TapEvent } from '../../common/webhook-protocol';
+import { bodyEncoding, type DroppedNotice, firstValues, type RawWebhookMessage, type RoutingDecision, type TapEvent } from '../../common/webhook-protocol';
+import { forwarderSequence } from '../../common/intake-order';
 
 export const MAIN_INSPECTOR_CAPACITY = 1000;
 export const MAIN_INSPECTOR_BUDGET_BYTES = 64 * 1024 * 1024;
@@ -51,6 +53,7 @@ const ROUTING_TEXT_CHARS = 1024;
 export const GONE_EVICTED =
   'Hubdesk no longer keeps this message’s body: newer messages took its place (main keeps at most 64 MiB of them). The preview is all that is left.';
 export const GONE_UNKNOWN = 'Hubdesk no longer keeps this message (it was cleared, or newer messages took its place).';
+export const GONE_DROPPED = DROPPED_BY_FORWARDER;
 export const GONE_AWAITING = 'This message was routed to this app, and its delivery has not arrived yet: its headers and body come with it.';
 
 /** What an intake's copy changed: a new entry, a patch of one already sent, or nothing. */
@@ -69,6 +72,13 @@ export interface WebhookInspector {
   /** `at`: when it arrived here (ms; now by default), what `prune` goes by; `facts`: the body's, as `bodyFacts` gave them before. */
   tapped(webhookId: string, event: TapEvent, at?: number, facts?: BodyFacts): InspectorChange;
   delivered(webhookId: string, message: RawWebhookMessage, at?: number, facts?: BodyFacts): InspectorChange;
+  /**
+   * The forwarder dropped this app's undelivered messages of the webhook up to `notice.through` (forwarder
+   * order, common/intake-order.ts): each entry still awaiting its delivery among them is marked
+   * `droppedByForwarder`, and so is one a later tap event makes (its event may come after the notice).
+   * A patch per entry marked.
+   */
+  dropped(webhookId: string, notice: DroppedNotice): WebhookEntryPatch[];
   /** A message read from a file: a new entry, or null when one with its webhook id and id is already kept. */
   imported(message: ArchivedMessage, at?: number, facts?: BodyFacts): InspectorChange;
   /** The facts of a message's kept body; undefined while no body is kept. */
@@ -147,6 +157,15 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
   let nextSeq = 1;
   const remembered: RememberedValues = new Map();
   const keyOf = (webhookId: string, id: string) => `${webhookId}\n${id}`;
+  /** Keys of the entries made awaiting their delivery (some since delivered, dropped or gone: checked when read). */
+  const awaiting = new Set<string>();
+  /** Per webhook, the sequence (forwarderSequence) of the newest message the forwarder said it dropped for this app. */
+  const droppedThrough = new Map<string, string>();
+  /** Not delivered, and taken at or before what the forwarder said it dropped. */
+  const droppedBefore = (meta: Meta, through: string | undefined) => {
+    const sequence = forwarderSequence(meta.id);
+    return through !== undefined && sequence !== undefined && !meta.delivered && sequence <= through;
+  };
 
   /** Re-accounts the entry without its body (its meta, pairs and fixed content changed). */
   const reaccount = (stored: Stored) => {
@@ -232,6 +251,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     if (Object.keys(changes).length === 0) return null;
     const { headers: _h, query: _q, pairsCut: _p, bodyBytes: _b, preview: _v, previewKind: _k, truncated: _t, ...metaChanges } = changes;
     stored.meta = { ...stored.meta, ...metaChanges };
+    if (!stored.meta.awaitingDelivery) awaiting.delete(key);
     reaccount(stored);
     enforce();
     return { kind: 'patch', patch: { webhookId: stored.meta.webhookId, id: stored.meta.id, ...changes } };
@@ -255,6 +275,11 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
           awaitingDelivery: !event.request && !event.rejected,
           ...(event.rejected && { rejected: event.rejected }),
         };
+        if (meta.awaitingDelivery && droppedBefore(meta, droppedThrough.get(webhookId))) {
+          meta.awaitingDelivery = false;
+          meta.droppedByForwarder = true;
+        }
+        if (meta.awaitingDelivery) awaiting.add(key);
         const pairs = event.request ? { headers: event.request.headers, query: event.request.query } : { headers: {}, query: {} };
         return create(key, meta, { pairs, fixed: event.request ? null : awaitedContent(event.size), fullRouting, arrivedAt }, event.request?.rawBody, facts);
       }
@@ -293,6 +318,23 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       known.fixed = null;
       keep(key, known, message.rawBody, facts);
       return patch(key, known, { ...changes, ...contentOf(known), awaitingDelivery: false });
+    },
+    dropped(webhookId, notice) {
+      const through = forwarderSequence(notice.through);
+      if (through === undefined) return [];
+      if (through > (droppedThrough.get(webhookId) ?? '')) droppedThrough.set(webhookId, through);
+      const patches: WebhookEntryPatch[] = [];
+      for (const key of awaiting) {
+        const stored = entries.get(key);
+        if (!stored?.meta.awaitingDelivery) {
+          awaiting.delete(key);
+          continue;
+        }
+        if (stored.meta.webhookId !== webhookId || !droppedBefore(stored.meta, through)) continue;
+        const change = patch(key, stored, { awaitingDelivery: false, droppedByForwarder: true });
+        if (change?.kind === 'patch') patches.push(change.patch);
+      }
+      return patches;
     },
     imported(message, arrivedAt = Date.now(), facts) {
       const key = keyOf(message.webhookId, message.id);
@@ -346,7 +388,8 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     message(webhookId, id) {
       const stored = entries.get(keyOf(webhookId, id));
       if (!stored) return { status: 'gone', reason: GONE_UNKNOWN };
-      if (!stored.body) return { status: 'gone', reason: stored.meta.awaitingDelivery ? GONE_AWAITING : GONE_EVICTED };
+      if (!stored.body)
+        return { status: 'gone', reason: stored.meta.awaitingDelivery ? GONE_AWAITING : stored.meta.droppedByForwarder ? GONE_DROPPED : GONE_EVICTED };
       return { status: 'kept', message: fullMessage(stored, stored.body) };
     },
     bodyFacts(webhookId, id) {
@@ -368,9 +411,12 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     clear() {
       entries.clear();
       bodies.clear();
+      awaiting.clear();
+      droppedThrough.clear();
       bytes = 0;
     },
     forget(webhookId) {
+      droppedThrough.delete(webhookId);
       for (const [key, stored] of [...entries]) {
         if (stored.meta.webhookId !== webhookId) continue;
         dropEntry(key);

@@ -246,6 +246,10 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
           run.forwarding?.forward(message);
         },
         onAcknowledged: (id) => registrations.setLastAck(registration.id, id),
+        onDropped: (notice) => {
+          logger.warn('webhooks: the forwarder dropped messages for this app (its buffer was full)', { webhookId: registration.id, count: notice.count });
+          for (const patch of inspector.dropped(registration.id, notice)) emit('webhooks.entryPatch', patch);
+        },
         onConnection: (connection) => update(run, 'listener', connection),
         onWebhookName: (name) => named(run, name),
       }),

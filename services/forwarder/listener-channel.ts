@@ -147,7 +147,7 @@ export function createListenerChannel(options: ChannelOptions): ListenerChannel 
       opened = await backend.open(
         webhook,
         message.listenerId,
-        { hubId: message.hubId, data: message.data, keys, rawBodyOnly: message.rawBodyOnly === true },
+        { hubId: message.hubId, data: message.data, keys, rawBodyOnly: message.rawBodyOnly === true, dropNotices: message.dropNotices === true },
         message.resumeAfter,
         socket,
       );

@@ -51,6 +51,8 @@ export interface ListenerSlot {
   keys: readonly string[];
   /** The listener asked for messages without the parsed body (common/webhook-protocol.ts). */
   rawBodyOnly: boolean;
+  /** The listener asked for `dropped` notices (common/webhook-protocol.ts). */
+  dropNotices: boolean;
   readonly buffer: ResumeBuffer;
   /** The current connection; undefined while the listener is away. */
   socket: WebSocket | undefined;
@@ -64,6 +66,8 @@ export interface Registration {
   keys: readonly string[];
   /** False when left out. */
   rawBodyOnly?: boolean;
+  /** False when left out. */
+  dropNotices?: boolean;
 }
 
 /** An open tap: the tap credential it proved (revoking that credential closes it) and its client's own listeners. */
@@ -138,7 +142,7 @@ export class ListenerRegistry {
       if (refusal !== undefined) return { refused: refusal };
       slot = this.newSlot(webhook, listenerId);
     } else listeners!.unindex(slot);
-    Object.assign(slot, registration, { rawBodyOnly: registration.rawBodyOnly ?? false });
+    Object.assign(slot, registration, { rawBodyOnly: registration.rawBodyOnly ?? false, dropNotices: registration.dropNotices ?? false });
     this.listeners(webhook.id).index(slot);
     return slot;
   }
@@ -172,9 +176,14 @@ export class ListenerRegistry {
     this.dropIfEmpty(webhookId, listeners);
   }
 
-  /** After a message was added to its targets' buffers: the forwarder-wide budget evicts what is over it. */
-  enforceBudget(): void {
-    this.options.budget?.enforce();
+  /** After a message was added to its targets' buffers: the forwarder-wide budget evicts what is over it; the slots that lost messages. */
+  enforceBudget(): ListenerSlot[] {
+    const evicted = this.options.budget?.enforce();
+    if (!evicted || evicted.size === 0) return [];
+    return [...evicted].flatMap((buffer) => {
+      const slot = buffer.owner && this.of(buffer.owner.webhookId)?.slots.get(buffer.owner.listenerId);
+      return slot ? [slot] : [];
+    });
   }
 
   allSlots(): ListenerSlot[] {
@@ -199,6 +208,7 @@ export class ListenerRegistry {
       data: undefined,
       keys: [],
       rawBodyOnly: false,
+      dropNotices: false,
       buffer,
       socket: undefined,
       forgetTimer: undefined,

@@ -34,7 +34,12 @@ export function createMemoryBackend(options: MemoryBackendOptions): ForwarderBac
   const pumpNow = (slot: ListenerSlot) => {
     const socket = slot.socket;
     if (!socket) return;
-    sendCorked(socket, (write) => slot.buffer.flush((message) => write(message.frame)));
+    sendCorked(socket, (write) => {
+      // A notice of drops goes before the messages after them (docs/webhooks-app.md, "Dropped by the forwarder").
+      const notice = slot.dropNotices ? slot.buffer.owedNotice() : undefined;
+      if (notice && write(JSON.stringify(notice))) slot.buffer.noticeSent();
+      slot.buffer.flush((message) => write(message.frame));
+    });
   };
   const pump = (slot: ListenerSlot) => writer.soon(slot, pumpNow);
 
@@ -80,8 +85,9 @@ export function createMemoryBackend(options: MemoryBackendOptions): ForwarderBac
           }
         }
         // Before anything is sent: what the budget evicts now is never written to a socket.
-        registry.enforceBudget();
+        const evicted = registry.enforceBudget();
         for (const slot of targets) pump(slot);
+        for (const slot of evicted) pump(slot); // their listeners are owed a notice of it
       }
       tapLocally(webhookId, message, summary);
       return id;

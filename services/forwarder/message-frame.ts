@@ -20,7 +20,8 @@ export interface Received {
 /** Everything of a frame before its id's JSON, and everything after it. */
 export type FrameAround = readonly [before: string, after: string];
 
-const BEFORE_ID = '{"type":"message","message":{"id":';
+/** Every message frame's start, up to its id's JSON (the Redis scripts read a dropped frame's id after it). */
+export const FRAME_BEFORE_ID = '{"type":"message","message":{"id":';
 
 /**
  * The frame of `received` split where the id's JSON goes; `withBody` false for a `rawBodyOnly` listener
@@ -31,7 +32,7 @@ export function frameAround({ message, bodyJson }: Received, withBody: boolean):
   // JSON.stringify of a plain object always ends in `}`: the fields that follow are appended before it.
   const small = JSON.stringify({ receivedAt, headers, query });
   const body = withBody ? `,"body":${bodyJson}` : '';
-  return [BEFORE_ID, `,${small.slice(1, -1)}${body},"rawBody":"${rawBody}"}}`];
+  return [FRAME_BEFORE_ID, `,${small.slice(1, -1)}${body},"rawBody":"${rawBody}"}}`];
 }
 
 /** The whole frame, for `id`. */

@@ -54,16 +54,17 @@ export class ResumeBudget implements BufferBudget {
     this.total -= stringBytes(message.frame);
   }
 
-  /** Evicts until the total fits (see the module comment); reports each buffer that lost messages. */
-  enforce(): void {
-    if (this.total <= this.maxBytes) return;
+  /** Evicts until the total fits (see the module comment); reports each buffer that lost messages, and returns them. */
+  enforce(): ReadonlySet<ResumeBuffer> {
     const evicted = new Map<ResumeBuffer, number>();
+    if (this.total <= this.maxBytes) return new Set();
     while (this.total > this.maxBytes) {
       const largest = this.largest();
       if (!largest?.dropOldest()) break;
       evicted.set(largest, (evicted.get(largest) ?? 0) + 1);
     }
     for (const [buffer, count] of evicted) this.onEvicted(buffer, count);
+    return new Set(evicted.keys());
   }
 
   /** A linear scan: eviction is rare (only over the budget), and the buffers are bounded by the listener caps. */

@@ -10,10 +10,15 @@
  * routed to in that form: one string per message instead of an object graph per message, which is what
  * the garbage collector would otherwise walk and copy for every buffered message.
  *
+ * Drops are remembered for the listener's `dropped` notice (docs/webhooks-app.md, "Dropped by the
+ * forwarder"): the newest message dropped (`droppedThrough`; drops go oldest first, so nothing before it
+ * is held either) and whether the current connection is owed a notice of it.
+ *
  * Every buffer of a forwarder also answers to one forwarder-wide ResumeBudget (resume-budget.ts): a
  * frame is counted there once however many buffers hold it, and the budget may take the oldest
  * messages of the largest buffer when the total is over it.
  */
+import type { DroppedNotice } from '../../common/webhook-protocol';
 import { stringBytes } from './memory-size';
 
 /** A routed message, ready to send. */
@@ -47,6 +52,10 @@ export class ResumeBuffer {
   private heldBytes = 0;
   /** Messages dropped because this buffer or the forwarder's budget was full, since the listener first registered. */
   dropped = 0;
+  /** The newest message dropped: its id and sequence (message-ids.ts). */
+  private droppedThrough: { id: string; sequence: number } | undefined;
+  /** A drop the current connection has not been told of. */
+  private noticeOwed = false;
 
   /**
    * At most `capacity` messages and `maxBytes` bytes of frames (memory-size.ts; a frame shared with
@@ -97,8 +106,11 @@ export class ResumeBuffer {
   dropOldest(): boolean {
     const oldest = this.entries.keys().next();
     if (oldest.done) return false;
-    this.acknowledge(oldest.value);
+    const { id, sequence } = this.entries.get(oldest.value)!;
+    this.acknowledge(id);
     this.dropped++;
+    this.droppedThrough = { id, sequence };
+    this.noticeOwed = true;
     return true;
   }
 
@@ -112,10 +124,22 @@ export class ResumeBuffer {
    * been lost with the old connection) and marks everything else unsent, so it goes out again in order.
    */
   rewind(afterSequence: number | undefined): void {
+    // A new connection is told of drops past what the listener says it has (all of them when it says nothing).
+    this.noticeOwed = this.droppedThrough !== undefined && (afterSequence === undefined || this.droppedThrough.sequence > afterSequence);
     if (afterSequence !== undefined) {
       for (const [id, message] of this.entries) if (message.sequence <= afterSequence) this.acknowledge(id);
     }
     this.unsent = new Map(this.entries);
+  }
+
+  /** The `dropped` notice owed to the current connection (until `noticeSent`): undefined when none is. */
+  owedNotice(): DroppedNotice | undefined {
+    if (!this.noticeOwed || !this.droppedThrough) return undefined;
+    return { type: 'dropped', through: this.droppedThrough.id, count: this.dropped };
+  }
+
+  noticeSent(): void {
+    this.noticeOwed = false;
   }
 
   /** The unsent messages in order; `send` returns false to stop (socket full) and leave the rest unsent. */

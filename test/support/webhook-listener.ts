@@ -6,7 +6,14 @@
 import { WebSocket } from 'ws';
 import { proofFor } from '../../common/webhook-proof';
 import type { WebhookStore } from '../../services/forwarder/webhook-store';
-import { type DeliveredMessage, LISTEN_PATH, ListenerServerMessageSchema, type RegistrationData, type TapEvent } from '../../common/webhook-protocol';
+import {
+  type DeliveredMessage,
+  type DroppedNotice,
+  LISTEN_PATH,
+  ListenerServerMessageSchema,
+  type RegistrationData,
+  type TapEvent,
+} from '../../common/webhook-protocol';
 
 export interface TestListenerOptions {
   forwarderUrl: string;
@@ -24,6 +31,8 @@ export interface TestListenerOptions {
   resumeAfter?: string;
   /** Listener: ask for messages without the parsed body. */
   rawBodyOnly?: boolean;
+  /** Listener: ask for `dropped` notices. */
+  dropNotices?: boolean;
   /** Tap: the listenerIds whose intakes come without their request. */
   ownListenerIds?: string[];
   /** Acknowledge each message on arrival (default true). */
@@ -65,6 +74,9 @@ class Inbox<T> {
 export class TestListener {
   readonly messages = new Inbox<DeliveredMessage>();
   readonly taps = new Inbox<TapEvent>();
+  readonly notices = new Inbox<DroppedNotice>();
+  /** Every `message` and `dropped` frame's kind and id, in arrival order. */
+  readonly arrivals: string[] = [];
   /** Resolves when the socket closes (code, reason). */
   readonly closed: Promise<ChannelClosed>;
   resumed = 0;
@@ -99,6 +111,7 @@ export class TestListener {
                 data: options.data,
                 resumeAfter: options.resumeAfter,
                 rawBodyOnly: options.rawBodyOnly,
+                dropNotices: options.dropNotices,
                 ownListenerIds: options.ownListenerIds,
               }),
             );
@@ -109,6 +122,7 @@ export class TestListener {
             resolve(listener);
             break;
           case 'message':
+            listener.arrivals.push(`message ${message.message.id}`);
             listener.messages.push(message.message);
             if (options.autoAck ?? true) listener.ack(message.message.id);
             break;
@@ -116,7 +130,8 @@ export class TestListener {
             listener.taps.push(message.event);
             break;
           case 'dropped':
-            // This test listener never asks for drop notices (`dropNotices`).
+            listener.arrivals.push(`dropped ${message.through}`);
+            listener.notices.push(message);
             break;
         }
       });

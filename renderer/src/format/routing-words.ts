@@ -14,7 +14,7 @@ export interface RoutingNames {
   hubName(hubId: string): string | undefined;
 }
 
-type Decided = Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery' | 'rejected'>;
+type Decided = Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery' | 'droppedByForwarder' | 'rejected'>;
 type Match = RoutingDecision['matched'][number];
 
 function valueText(value: unknown): string {
@@ -35,7 +35,10 @@ function thisApp(entry: Decided, names: RoutingNames): string {
       : entry.routing?.option === 'key-path' && entry.routing.value !== undefined
         ? `key ${valueText(entry.routing.value)}`
         : undefined;
-  const notes = [registeredAs, entry.awaitingDelivery && !entry.delivered ? 'not received yet' : undefined].filter((note) => note !== undefined);
+  const notes = [
+    registeredAs,
+    entry.droppedByForwarder && !entry.delivered ? 'dropped by the forwarder' : entry.awaitingDelivery && !entry.delivered ? 'not received yet' : undefined,
+  ].filter((note) => note !== undefined);
   return notes.length === 0 ? 'this app' : `this app (${notes.join(', ')})`;
 }
 
@@ -52,7 +55,7 @@ function ownMatchIndex(matched: readonly Match[], own: WebhookRouting | undefine
  * hubs the hub list names, and a count of the others ("2 other hubs"). Never a listener id.
  */
 export function matchedWords(entry: Decided, names: RoutingNames): string | null {
-  const received = entry.delivered || entry.awaitingDelivery;
+  const received = entry.delivered || entry.awaitingDelivery || entry.droppedByForwarder === true;
   const others = [...(entry.routing?.matched ?? [])];
   if (received) {
     const own = ownMatchIndex(others, names.ownRouting);

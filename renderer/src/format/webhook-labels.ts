@@ -108,6 +108,7 @@ export const OUTCOME_LABELS: Readonly<Record<OutcomeKind, string>> = {
   rejected: 'Rejected',
   'this-app': 'This app',
   'on-its-way': 'On its way',
+  dropped: 'Dropped',
   'other-hubs': 'Other hubs',
   'no-match': 'No match',
   'not-seen': 'Not seen',
@@ -115,10 +116,13 @@ export const OUTCOME_LABELS: Readonly<Record<OutcomeKind, string>> = {
 
 /**
  * What became of an intake, as a chip (docs/webhooks-app.md, "Outcomes and refusals"): refused by the forwarder (with its status),
- * delivered to this app, routed here and on its way, delivered to other hubs only, matched nothing,
+ * delivered to this app, routed here and on its way, routed here and dropped by the forwarder (its buffer for this app was full), delivered to other hubs only, matched nothing,
  * or not seen (no routing decision: the tap was not open).
  */
-export function outcomeOf(entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery' | 'rejected'>): { kind: OutcomeKind; label: string } {
+export function outcomeOf(entry: Pick<WebhookEntry, 'routing' | 'delivered' | 'awaitingDelivery' | 'droppedByForwarder' | 'rejected'>): {
+  kind: OutcomeKind;
+  label: string;
+} {
   const kind = outcomeKind(entry);
   return { kind, label: kind === 'rejected' && entry.rejected ? `${entry.rejected.status} rejected` : OUTCOME_LABELS[kind] };
 }

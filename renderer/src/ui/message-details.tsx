@@ -4,7 +4,7 @@
  * the entry is selected (`details`), with a loading state, and main may no longer keep it (its byte
  * budget evicts the oldest bodies): then the preview is what is shown, and why.
  */
-import type { SignatureVerdict, WebhookEntry, WebhookFullMessage } from '../../../common/ipc-contract';
+import { DROPPED_BY_FORWARDER, type SignatureVerdict, type WebhookEntry, type WebhookFullMessage } from '../../../common/ipc-contract';
 import { type Ref, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
 import { base64ByteLength, base64Bytes } from '../../../common/base64';
 import { formatFullTime } from '../format/message-time';
@@ -68,7 +68,11 @@ function Details({ entry, details, intakeUrl }: { entry: WebhookEntry; details: 
       <h3>Routing</h3>
       {/* The full message has the decision uncut; a tap event that came after it was fetched patched only the entry. */}
       <RoutingDecision entry={{ ...entry, routing: full?.routing ?? entry.routing }} />
-      {entry.awaitingDelivery && !full ? (
+      {entry.droppedByForwarder && !full ? (
+        <p className="muted" role="status">
+          {DROPPED_BY_FORWARDER} Only what the inspector saw of it is left: its routing, size and time.
+        </p>
+      ) : entry.awaitingDelivery && !full ? (
         <p className="muted" role="status">
           This message was routed to this app and has not been received yet: its headers, query and body come with it.
         </p>
@@ -217,7 +221,11 @@ function BodyPreview({ entry, details }: { entry: WebhookEntry; details: Message
   );
 }
 
-function RoutingDecision({ entry }: { entry: Pick<WebhookEntry, 'webhookId' | 'routing' | 'delivered' | 'awaitingDelivery' | 'rejected'> }) {
+function RoutingDecision({
+  entry,
+}: {
+  entry: Pick<WebhookEntry, 'webhookId' | 'routing' | 'delivered' | 'awaitingDelivery' | 'droppedByForwarder' | 'rejected'>;
+}) {
   const { routing } = entry;
   const names: RoutingNames = useRoutingNames()(entry.webhookId);
   return (
@@ -227,7 +235,15 @@ function RoutingDecision({ entry }: { entry: Pick<WebhookEntry, 'webhookId' | 'r
       </p>
       <dl className="routing-decision">
         <dt>Delivered to this app</dt>
-        <dd>{entry.delivered ? 'Yes' : entry.awaitingDelivery ? 'Not yet: routed here, on its way' : 'No'}</dd>
+        <dd>
+          {entry.delivered
+            ? 'Yes'
+            : entry.droppedByForwarder
+              ? 'No: routed here, then dropped by the forwarder'
+              : entry.awaitingDelivery
+                ? 'Not yet: routed here, on its way'
+                : 'No'}
+        </dd>
         {!routing && (
           <>
             <dt>Decision</dt>

@@ -25,14 +25,14 @@ import { randomBytes } from 'node:crypto';
 import { ReplyError } from 'ioredis';
 import type { WebSocket } from 'ws';
 import type { Logger } from '../../../common/logger';
-import { CLOSE_REPLACED, type RawWebhookMessage } from '../../../common/webhook-protocol';
+import { CLOSE_REPLACED, type DroppedNotice, type RawWebhookMessage } from '../../../common/webhook-protocol';
 import { type ForwarderBackend, type IntakeSummary, type TapLocally, withoutBody, worthReporting } from '../forwarder-backend';
 import { messageId, sequenceOf, timeText } from '../message-ids';
 import { HIGH_WATER_BYTES, sendAllCorked, type TurnWriter } from '../socket-writer';
 import { frameAround, type Received } from '../message-frame';
 import { ALIVE_PREFIX, KEYS, slotKey, tapChannel, WAKE_PREFIX } from './redis-keys';
 import type { SlotRecord } from './redis-mirror';
-import type { IntakeToStore, StoredIntake } from './redis-scripts';
+import { type IntakeToStore, parseQueueDrops, type QueueDrops, type StoredIntake } from './redis-scripts';
 import type { RedisState } from './redis-state';
 import { errorMessage } from '../../../common/error-message';
 
@@ -67,13 +67,13 @@ const ACK_BATCH_MS = 10;
 export const STALL_MS = 2_000;
 /** Bounds a script's arguments (each intake adds six and one per target). */
 const MAX_INTAKES_PER_SCRIPT = 100;
+
 /**
  * Bounds the frames one script carries: Redis runs a script alone, so 100 intakes of 256 KiB bodies
  * (60 MB of frames) held every other client — other instances' reads, wake-ups and renewals — for as long
  * as it took to write them (docs/services.md, "Delivery across instances").
  */
 const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
-const MAX_LOST_COUNTS = 10_000;
 
 /** A listener connected to this instance, and how far its stream has been sent. */
 interface Connected {
@@ -88,6 +88,10 @@ interface Connected {
   blocked: boolean;
   /** Frames taken for the listener, written at the end of the turn. */
   outbox: string[];
+  /** The listener asked for `dropped` notices. */
+  readonly dropNotices: boolean;
+  /** A `dropped` notice owed to it, written before the outbox's frames. */
+  owedNotice: DroppedNotice | undefined;
 }
 
 interface PublishedTap {
@@ -102,8 +106,6 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   const tapIds = new Map<WebSocket, string>();
   /** Open taps here, per webhook: its tap channel is subscribed while there is one. */
   const tapsHere = new Map<string, number>();
-  /** Messages each slot lost, for rate-limited logs only: forgotten past MAX_LOST_COUNTS slots, so it stays bounded. */
-  const lostCounts = new Map<string, number>();
   let readsFailing = false;
   let closed = false;
 
@@ -113,6 +115,10 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   const flushOutbox = (listener: Connected) => {
     const frames = listener.outbox;
     listener.outbox = [];
+    if (listener.owedNotice) {
+      frames.unshift(JSON.stringify(listener.owedNotice));
+      listener.owedNotice = undefined;
+    }
     sendAllCorked(listener.socket, frames);
     if (full(listener)) listener.blocked = true;
   };
@@ -120,6 +126,13 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   const sendSoon = (listener: Connected, frame: string, entry: string) => {
     listener.outbox.push(frame);
     listener.lastSent = entry;
+    writer.soon(listener, flushOutbox);
+  };
+
+  /** Tells the listener (if it asked) of its queue's drops, at the end of the turn (docs/webhooks-app.md, "Dropped by the forwarder"). */
+  const oweNotice = (listener: Connected, drops: QueueDrops) => {
+    if (!listener.dropNotices) return;
+    listener.owedNotice = { type: 'dropped', through: drops.through, count: drops.count };
     writer.soon(listener, flushOutbox);
   };
 
@@ -159,7 +172,13 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
 
   const onWake = (_channel: string, text: string) => {
     for (const key of text.split('\n')) {
-      if (key.startsWith('!')) {
+      if (key.startsWith('?')) {
+        // '?<count> <id> <queue>': the queue of a listener here lost messages in another instance's intake.
+        const [, drops, queue] = /^\?(\d+ \S+) (.+)$/s.exec(key) ?? [];
+        const listener = queue === undefined ? undefined : connected.get(queue);
+        const parsed = drops === undefined ? undefined : parseQueueDrops(drops);
+        if (listener && parsed) oweNotice(listener, parsed);
+      } else if (key.startsWith('!')) {
         // The listener registered on another instance since: this connection is the older one.
         const listener = connected.get(key.slice(1));
         if (listener) {
@@ -218,13 +237,13 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   }, options.sweepMs);
   sweepTimer.unref();
 
-  const reportLost = (lost: Array<[string, number]>) => {
-    if (lostCounts.size > MAX_LOST_COUNTS) lostCounts.clear();
-    for (const [key, count] of lost) {
-      const before = lostCounts.get(key) ?? 0;
-      lostCounts.set(key, before + count);
-      if (worthReporting(before, before + count))
-        logger.warn('forwarder: a listener stream is over its caps or the budget; oldest messages dropped', { slot: key, dropped: before + count });
+  /** Queues that lost messages in an intake script: logged (rate-limited), and their listeners here told. */
+  const reportLost = (lost: ReadonlyArray<{ queue: string; now: number; drops: QueueDrops }>) => {
+    for (const { queue, now: count, drops } of lost) {
+      if (worthReporting(drops.count - count, drops.count))
+        logger.warn('forwarder: a listener stream is over its caps or the budget; oldest messages dropped', { slot: queue, dropped: drops.count });
+      const listener = connected.get(queue);
+      if (listener) oweNotice(listener, drops);
     }
   };
 
@@ -325,7 +344,17 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
       const key = slotKey(webhook.id, listenerId);
       unreleased.delete(key);
       // Registered here before Redis knows: a wake-up that arrives first waits for the read below.
-      const listener: Connected = { key, socket, lastSent: '0-0', reading: true, more: false, blocked: false, outbox: [] };
+      const listener: Connected = {
+        key,
+        socket,
+        lastSent: '0-0',
+        reading: true,
+        more: false,
+        blocked: false,
+        outbox: [],
+        dropNotices: registration.dropNotices ?? false,
+        owedNotice: undefined,
+      };
       const previous = connected.get(key);
       connected.set(key, listener);
       const release = () => {
@@ -360,6 +389,10 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
         const slot = mirror.registry.of(webhook.id)?.slots.get(listenerId);
         if (!slot) throw new Error('the registration is not in the mirror');
         listener.reading = false;
+        // Drops past what the listener says it has are owed to it, sent once it is told it is registered (pump).
+        const { drops } = registered;
+        if (drops && listener.dropNotices && (sequence === undefined || (sequenceOf(drops.through) ?? Infinity) > sequence))
+          listener.owedNotice = { type: 'dropped', through: drops.through, count: drops.count };
         return { slot, waiting: registered.waiting };
       } catch (error) {
         release();
@@ -368,7 +401,9 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
     },
     pump(slot) {
       const listener = connected.get(slotKey(slot.webhookId, slot.listenerId));
-      if (listener) void read(listener);
+      if (!listener) return;
+      if (listener.owedNotice) writer.soon(listener, flushOutbox);
+      void read(listener);
     },
     acknowledge(slot, id) {
       const sequence = sequenceOf(id);

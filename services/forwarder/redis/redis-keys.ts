@@ -31,6 +31,11 @@ export const KEYS = {
   away: 'fw:away',
   /** Set of the webhook ids with a tap open somewhere. */
   tapped: 'fw:tapped',
+  /**
+   * Hash: slot key → `<count> <id>`, the messages its queue lost to its caps or the budget and the newest
+   * of them, for the listener's `dropped` notice (docs/webhooks-app.md, "Dropped by the forwarder").
+   */
+  dropped: 'fw:dropped',
 } as const;
 
 export const SLOT_PREFIX = 'fw:q:';

@@ -20,6 +20,7 @@ import {
   WAKE_PREFIX,
   webhookSlotsKey,
 } from './redis-keys';
+import { FRAME_BEFORE_ID } from '../message-frame';
 
 const COMMON = `
 local queueBytes, pendingBytes = '${KEYS.queueBytes}', '${KEYS.pendingBytes}'
@@ -27,14 +28,14 @@ local function settle(queue, size)
   redis.call('INCRBY', pendingBytes, -size)
   if tonumber(redis.call('ZINCRBY', queueBytes, -size, queue)) <= 0 then redis.call('ZREM', queueBytes, queue) end
 end
--- Drops the oldest message of a queue; its size, or nil when the queue is empty.
+-- Drops the oldest message of a queue; its size and its message id (read from its frame), or nil when the queue is empty.
 local function dropOldest(queue)
   local oldest = redis.call('XRANGE', queue, '-', '+', 'COUNT', 1)[1]
   if not oldest then return nil end
-  local size = #oldest[2][2]
+  local frame = oldest[2][2]
   redis.call('XDEL', queue, oldest[1])
-  settle(queue, size)
-  return size
+  settle(queue, #frame)
+  return #frame, string.match(frame, '^${FRAME_BEFORE_ID}"([^"]+)"') or ''
 end
 -- A change names what changed and carries its number; the mirrors read the value from its hash, so an
 -- entry weighs what an id does whatever the value (docs/services.md, "What Redis holds").
@@ -53,7 +54,8 @@ end
  * intakes: it is told, for each target, the entry before the new one ('' when the queue was empty), so
  * it can send the frame it has at once to a listener of its own that has everything before
  * (redis-backend.ts). Returns { { id, 1 when a tap of the webhook is open (else 0), { entry before, per
- * target } } per intake, { queue, dropped, queue, dropped, … } for the queues that lost messages }.
+ * target } } per intake, { queue, dropped now, dropped so far, newest dropped, … } for the queues that lost
+ * messages }.
  * KEYS: every intake's target queues, one after the other. ARGV: time (base36), count cap, byte cap,
  * byte budget, this instance, the number of intakes, then per intake: its webhook id, the two forms'
  * prefix and suffix, its number of targets, and each target's form (1 or 2).
@@ -70,7 +72,7 @@ local function base36(n, width)
   return string.rep('0', width - #text) .. text
 end
 local countCap, byteCap, budget, instance = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
-local lost, wakes, dropped, replies, total = {}, {}, {}, {}, 0
+local lost, through, wakes, dropped, replies, total = {}, {}, {}, {}, {}, 0
 local at, k = 7, 0
 for n = 1, tonumber(ARGV[6]) do
   local webhookId, forms, targets = ARGV[at], { { ARGV[at + 1], ARGV[at + 2] }, { ARGV[at + 3], ARGV[at + 4] } }, tonumber(ARGV[at + 5])
@@ -91,11 +93,12 @@ for n = 1, tonumber(ARGV[6]) do
     local bytes = tonumber(redis.call('ZINCRBY', queueBytes, #frame, queue))
     local length = redis.call('XLEN', queue)
     while length > countCap or (bytes > byteCap and length > 1) do
-      local size = dropOldest(queue)
+      local size, dropId = dropOldest(queue)
       bytes = bytes - size
       total = total - size
       length = length - 1
       lost[queue] = (lost[queue] or 0) + 1
+      through[queue] = dropId
     end
     local owner = redis.call('HGET', '${KEYS.owners}', queue)
     if owner and owner ~= instance then wakes[owner] = (wakes[owner] and wakes[owner] .. '\\n' or '') .. queue end
@@ -105,15 +108,22 @@ end
 while total > budget do
   local largest = redis.call('ZREVRANGE', queueBytes, 0, 0)[1]
   if not largest then break end
-  local size = dropOldest(largest)
+  local size, dropId = dropOldest(largest)
   if not size then redis.call('ZREM', queueBytes, largest) else
     total = total - size
     lost[largest] = (lost[largest] or 0) + 1
+    through[largest] = dropId
   end
 end
+-- Each queue's drops so far and the newest, for its listener's notice: told here in the reply, or to the
+-- instance its listener is on by a '?<count> <id> <queue>' line of its wake-ups.
 for queue, count in pairs(lost) do
-  table.insert(dropped, queue)
-  table.insert(dropped, count)
+  local before = redis.call('HGET', '${KEYS.dropped}', queue)
+  local sum = count + (before and tonumber(string.match(before, '^%d+')) or 0)
+  redis.call('HSET', '${KEYS.dropped}', queue, sum .. ' ' .. through[queue])
+  for _, value in ipairs({ queue, count, sum, through[queue] }) do table.insert(dropped, value) end
+  local owner = redis.call('HGET', '${KEYS.owners}', queue)
+  if owner and owner ~= instance then wakes[owner] = (wakes[owner] and wakes[owner] .. '\\n' or '') .. '?' .. sum .. ' ' .. through[queue] .. ' ' .. queue end
 end
 for owner, queues in pairs(wakes) do redis.call('PUBLISH', '${WAKE_PREFIX}' .. owner, queues) end
 return { replies, dropped }
@@ -137,9 +147,9 @@ return removed
  * A listener registers on this instance: the slot is created within the caps (a reconnect never counts
  * against them) or its registration replaced; this instance becomes its owner (the previous one, if
  * another, is told to close its connection); what the listener says it has (entries up to its
- * resumeAfter) leaves the queue. A record over MAX_SLOT_RECORD_BYTES (or a slot key over MAX_SLOT_KEY_BYTES) is
+ * resumeAfter) leaves the queue; what the queue lost so far comes back for the listener's notice. A record over MAX_SLOT_RECORD_BYTES (or a slot key over MAX_SLOT_KEY_BYTES) is
  * refused: what `fw:slots` holds per slot is bounded here, whatever the instance checked. Returns
- * { 'refused', reason } or { 'ok', change id, messages waiting }.
+ * { 'refused', reason } or { 'ok', change id, messages waiting, `<count> <id>` of its drops or '' }.
  * KEYS: the slot's queue. ARGV: the slot record (JSON), webhook id, owner id, per-webhook cap, per-owner
  * cap, this instance, the resumeAfter entry id or ''.
  */
@@ -165,7 +175,7 @@ if ARGV[7] ~= '' then
     settle(slot, #entry[2][2])
   end
 end
-return { 'ok', change('slot', slot), redis.call('XLEN', slot) }
+return { 'ok', change('slot', slot), redis.call('XLEN', slot), redis.call('HGET', '${KEYS.dropped}', slot) or '' }
 `;
 
 /** A listener's connection closed: if this instance still owns the slot, the slot is away from now. KEYS: the slot. ARGV: this instance, now (ms). */
@@ -247,6 +257,7 @@ for _, slot in ipairs(stale) do
     redis.call('SREM', '${ownerSlotsKey('')}' .. decoded.ownerId, slot)
     redis.call('HDEL', '${KEYS.slots}', slot)
   end
+  redis.call('HDEL', '${KEYS.dropped}', slot)
   local bytes = redis.call('ZSCORE', queueBytes, slot)
   if bytes then redis.call('INCRBY', pendingBytes, -tonumber(bytes)) end
   redis.call('ZREM', queueBytes, slot)
@@ -298,6 +309,18 @@ export interface StoredIntake {
   /** Per target queue, the entry before this intake's ('' when the queue was empty). */
   before: string[];
 }
+
+/** What a queue lost to its caps or the budget: `count` in all, the newest being `through` (a message id). */
+export interface QueueDrops {
+  count: number;
+  through: string;
+}
+
+/** A `<count> <id>` value of KEYS.dropped; undefined for '' or anything else. */
+export function parseQueueDrops(text: string): QueueDrops | undefined {
+  const match = /^(\d+) (\S+)$/.exec(text);
+  return match ? { count: Number(match[1]), through: match[2]! } : undefined;
+}
 type Reply = string | number | null | Reply[];
 
 /** The scripts on one connection (ioredis sends EVALSHA, and the script itself the first time). */
@@ -311,12 +334,15 @@ export class ForwarderScripts {
     return command.call(this.redis, keys.length, ...keys, ...args);
   }
 
-  /** The message's id, and the queues that lost messages to their caps or the budget (with how many). */
-  /** Stores the intakes in order (one script); each one's id, whether a tap of its webhook is open, and the entry before it in each target queue. */
+  /**
+   * Stores the intakes in order (one script); each one's id, whether a tap of its webhook is open, and the
+   * entry before it in each target queue; and the queues that lost messages to their caps or the budget
+   * (how many now, and their drops so far).
+   */
   async intake(
     intakes: readonly IntakeToStore[],
     args: { instance: string; time: string; countCap: number; byteCap: number; budget: number },
-  ): Promise<{ stored: StoredIntake[]; lost: Array<[string, number]> }> {
+  ): Promise<{ stored: StoredIntake[]; lost: Array<{ queue: string; now: number; drops: QueueDrops }> }> {
     const keys = intakes.flatMap((intake) => intake.queues);
     const perIntake = intakes.flatMap(({ webhookId, forms: [[prefix1, suffix1], [prefix2, suffix2]], queues, formOf }) => [
       webhookId,
@@ -336,8 +362,9 @@ export class ForwarderScripts {
       intakes.length,
       ...perIntake,
     ])) as [Array<[string, number, string[]]>, Array<string | number>];
-    const lost: Array<[string, number]> = [];
-    for (let i = 0; i < dropped.length; i += 2) lost.push([String(dropped[i]), Number(dropped[i + 1])]);
+    const lost: Array<{ queue: string; now: number; drops: QueueDrops }> = [];
+    for (let i = 0; i < dropped.length; i += 4)
+      lost.push({ queue: String(dropped[i]), now: Number(dropped[i + 1]), drops: { count: Number(dropped[i + 2]), through: String(dropped[i + 3]) } });
     return { stored: replies.map(([id, tapped, before]) => ({ id, tapped: tapped === 1, before })), lost };
   }
 
@@ -357,13 +384,15 @@ export class ForwarderScripts {
       instance: string;
       resumeAfterEntry: string | undefined;
     },
-  ): Promise<{ refused: string } | { version: string; waiting: number }> {
+  ): Promise<{ refused: string } | { version: string; waiting: number; drops: QueueDrops | undefined }> {
     const reply = (await this.run(
       'fwRegister',
       [queue],
       [args.record, args.webhookId, args.ownerId, args.maxPerWebhook, args.maxPerOwner, args.instance, args.resumeAfterEntry ?? ''],
     )) as Array<string | number>;
-    return reply[0] === 'refused' ? { refused: String(reply[1]) } : { version: String(reply[1]), waiting: Number(reply[2]) };
+    return reply[0] === 'refused'
+      ? { refused: String(reply[1]) }
+      : { version: String(reply[1]), waiting: Number(reply[2]), drops: parseQueueDrops(String(reply[3])) };
   }
 
   /** Renews the instance's alive key and takes back the `connected` slots a sweep made away; those taken back. */

@@ -5,7 +5,8 @@
  * the connection for real, to show that the listener resumes and receives what it missed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebhookEntry, WebhookEntryPatch, WebhookStatus } from '../../../common/ipc-contract';
+import { DROPPED_BY_FORWARDER, type WebhookEntry, type WebhookEntryPatch, type WebhookStatus } from '../../../common/ipc-contract';
+import { WebSocket } from 'ws';
 import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
 import type { HubdeskCore } from '../../../main/core/hubdesk-core';
 import { type RunningStack, startStack } from '../../../services/stack';
@@ -32,10 +33,10 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function newCore(webhookUrl: string, store = memoryStore(), openWebSocket?: OpenWebSocket) {
+async function newCore(webhookUrl: string, store = memoryStore(), openWebSocket?: OpenWebSocket, info = stack.info) {
   const logs = recordingLogger();
   const core = await createHubdeskCore({
-    backend: { ...stackBackend(stack.info), webhookUrl },
+    backend: { ...stackBackend(info), webhookUrl },
     cipher: fakeCipher(),
     store,
     openExternal: async () => {},
@@ -187,6 +188,63 @@ describe('webhook listener against the reference forwarder', () => {
     const snapshot = (await core.handlers['inspector.snapshot']({ limit: 10 })).entries;
     expect(snapshot.filter((e) => e.delivered).map((e) => (JSON.parse(e.preview) as { n: number }).n)).toEqual([3, 2, 1]);
     expect(proxy.connections()).toBeGreaterThanOrEqual(4); // listener and tap, before and after the drop
+  });
+});
+
+describe("a forwarder whose buffer for this app fills while the app's listener is away", () => {
+  it('marks what it dropped "Dropped by the forwarder", from its notice, and delivers the rest', async () => {
+    const small = await startStack({ remoteLatencyMs: 0, forwarder: { resumeBufferSize: 2 } });
+    try {
+      // The listener's registrations fail while `away` (the socket is cut as it registers); the tap's go through.
+      let away = false;
+      const listeners = new Set<WebSocket>();
+      const openWebSocket: OpenWebSocket = (url, options) => {
+        const socket = new WebSocket(url, options);
+        const send = socket.send.bind(socket) as (data: string) => void;
+        (socket as { send: (data: string) => void }).send = (data: string) => {
+          if (!String(data).includes('"role":"listener"')) return send(data);
+          listeners.add(socket);
+          socket.once('close', () => listeners.delete(socket));
+          if (away) socket.terminate();
+          else send(data);
+        };
+        return socket;
+      };
+      const { core, shown, statuses } = await newCore(small.info.webhook_url, memoryStore(), openWebSocket, small.info);
+      const { id, secret, tap_credential: tapCredential } = small.info.webhook;
+      const send = async (n: number) => {
+        const response = await fetch(`${small.info.webhook_url}/webhook/${id}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ device: { id: 'lamp-9' }, n }),
+        });
+        expect(response.status).toBe(202);
+        return ((await response.json()) as { id: string }).id;
+      };
+      await core.handlers['webhooks.add']({ id, secret, tapCredential, routing: { kind: 'keys', values: ['lamp-9'] } });
+      await eventually(core, () => connected(statuses, id));
+      const first = await send(0);
+      await eventually(core, () => !!shown(first)?.delivered);
+
+      away = true;
+      for (const socket of listeners) socket.terminate();
+      await eventually(core, () => statuses.at(-1)?.connection.state === 'reconnecting');
+      const missed = [await send(1), await send(2), await send(3), await send(4)];
+      // The tap saw them routed here: they await their delivery.
+      await eventually(core, () => missed.every((m) => shown(m)?.awaitingDelivery === true));
+      away = false;
+
+      await eventually(core, () => missed.slice(2).every((m) => !!shown(m)?.delivered));
+      await eventually(core, () => missed.slice(0, 2).every((m) => shown(m)?.droppedByForwarder === true));
+      for (const m of missed.slice(0, 2)) expect(shown(m)).toMatchObject({ delivered: false, awaitingDelivery: false });
+      for (const m of missed.slice(2)) expect(shown(m)!.droppedByForwarder).toBeUndefined();
+      const dropped = await core.handlers['inspector.message'](id, missed[0]!);
+      expect(dropped).toEqual({ status: 'gone', reason: DROPPED_BY_FORWARDER });
+      const listed = await core.handlers['inspector.snapshot']({ limit: 10, filter: { outcomes: ['dropped'] } });
+      expect(listed.entries.map((entry) => entry.id).sort()).toEqual(missed.slice(0, 2).sort());
+    } finally {
+      await small.close();
+    }
   });
 });
 

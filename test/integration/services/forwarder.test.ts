@@ -355,6 +355,86 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
       }
     });
 
+    it('tells a listener that asked which messages its full buffer dropped: on its return, and live, before the messages after them', async () => {
+      const small = await stores.start({ resumeBufferSize: 2 });
+      try {
+        await newWebhook();
+        const options = { forwarderUrl: small.url, webhookId: webhook.id, secret: webhook.secret, listenerId: 'l', hubId: 'h', dropNotices: true };
+        const first = await TestListener.connect(options);
+        first.socket.terminate();
+        await first.closed;
+        const post = async (n: number) => {
+          const response = await fetch(`${small.url}/webhook/${webhook.id}?hub=h`, { method: 'POST', body: String(n) });
+          return ((await response.json()) as { id: string }).id;
+        };
+        const away = [await post(0), await post(1), await post(2), await post(3)];
+        const back = await TestListener.connect({ ...options, autoAck: false });
+        open.push(back);
+        expect(await back.notices.next()).toEqual({ type: 'dropped', through: away[1], count: 2 });
+        await back.nextMessage();
+        await back.nextMessage();
+        expect(back.arrivals).toEqual([`dropped ${away[1]}`, `message ${away[2]}`, `message ${away[3]}`]);
+        // Connected, not acknowledging: the next two push out the two it has not confirmed.
+        const live = [await post(4), await post(5)];
+        expect(await back.notices.next()).toEqual({ type: 'dropped', through: away[2], count: 3 });
+        expect(await back.notices.next()).toEqual({ type: 'dropped', through: away[3], count: 4 });
+        await back.nextMessage();
+        await back.nextMessage();
+        expect(back.ids()).toEqual([...away.slice(2), ...live]);
+        expect(back.arrivals.indexOf(`dropped ${away[2]}`)).toBeLessThan(back.arrivals.indexOf(`message ${live[0]}`));
+        // A reconnect that says it has everything up to the newest drop is told nothing again.
+        const settled = await TestListener.connect({ ...options, resumeAfter: live[0] });
+        open.push(settled);
+        expect((await settled.nextMessage()).id).toBe(live[1]);
+        expect(settled.notices.all).toEqual([]);
+      } finally {
+        await Promise.all(open.splice(0).map((listener) => listener.close()));
+        await small.close();
+      }
+    });
+
+    it.runIf(kind === 'redis')('tells a listener of drops made by an intake on another instance', async () => {
+      const [here, there] = [await stores.start({ resumeBufferSize: 2 }), await stores.start({ resumeBufferSize: 2 })];
+      try {
+        await newWebhook();
+        const listener = await TestListener.connect({
+          forwarderUrl: here.url,
+          webhookId: webhook.id,
+          secret: webhook.secret,
+          listenerId: 'l',
+          hubId: 'h',
+          dropNotices: true,
+          autoAck: false,
+        });
+        open.push(listener);
+        const ids: string[] = [];
+        for (const n of [0, 1, 2]) {
+          const response = await fetch(`${there.url}/webhook/${webhook.id}?hub=h`, { method: 'POST', body: String(n) });
+          ids.push(((await response.json()) as { id: string }).id);
+        }
+        expect(await listener.notices.next()).toEqual({ type: 'dropped', through: ids[0], count: 1 });
+        await Promise.all(ids.map(() => listener.nextMessage()));
+        expect(listener.ids()).toEqual(ids);
+      } finally {
+        await Promise.all(open.splice(0).map((listener) => listener.close()));
+        await Promise.all([here.close(), there.close()]);
+      }
+    });
+
+    it('never sends a dropped notice to a listener that did not ask for one', async () => {
+      const small = await stores.start({ resumeBufferSize: 1 });
+      try {
+        const { second, ids } = await missedWhileAway(small, ['0', '1', '2']);
+        expect((await second.nextMessage()).id).toBe(ids[2]);
+        const marker = await fetch(`${small.url}/webhook/${webhook.id}?hub=h`, { method: 'POST', body: '3' });
+        expect(marker.status).toBe(202);
+        await second.nextMessage();
+        expect(second.arrivals.filter((arrival) => arrival.startsWith('dropped'))).toEqual([]);
+      } finally {
+        await small.close();
+      }
+    });
+
     it('keeps at most resumeBufferBytes bytes of unacknowledged frames per listener, dropping the oldest', async () => {
       // Each 10,000-character body makes a frame of over 23,000 characters (text and base64 raw bytes): 46,000 bytes as counted in
       // memory (memory-size.ts), 23,000 as Redis holds them (UTF-8). Two fit in the cap, three do not.
@@ -395,11 +475,20 @@ describe.each(STORE_KINDS)('the forwarder on the %s store', (kind) => {
         const quietId = await post('quiet', 'q');
         const busyIds: string[] = [];
         for (const letter of 'abcdefgh') busyIds.push(await post('busy', letter));
-        const [quiet, busy] = [await connect('quiet'), await connect('busy')];
+        const quiet = await connect('quiet');
+        const busy = await TestListener.connect({
+          forwarderUrl: small.url,
+          webhookId: webhook.id,
+          secret: webhook.secret,
+          listenerId: 'busy',
+          hubId: 'busy',
+          dropNotices: true,
+        });
         open.push(quiet, busy);
         expect(quiet.resumed).toBe(1);
         expect((await quiet.nextMessage()).id).toBe(quietId);
         expect(busy.resumed).toBe(3);
+        expect(await busy.notices.next()).toEqual({ type: 'dropped', through: busyIds[4], count: 5 });
         expect([(await busy.nextMessage()).id, (await busy.nextMessage()).id, (await busy.nextMessage()).id]).toEqual(busyIds.slice(5));
       } finally {
         await Promise.all(open.splice(0).map((listener) => listener.close()));

@@ -87,6 +87,22 @@ describe('webhook history', () => {
     expect(second.history.view()).toMatchObject({ storage: 'encrypted', messages: 4, error: null });
   });
 
+  it("comes back with the forwarder's dropped notice applied: the entries it marked, and a tap event after it", async () => {
+    const dir = tempDir('history-dropped');
+    const first = run(dir);
+    await first.history.ready;
+    const id = (sequence: number) => `evt_000000001_${String(sequence).padStart(10, '0')}`;
+    first.history.inspector.tapped('wh', tapEvent(id(1), 'l1', { request: false }));
+    expect(first.history.inspector.dropped('wh', { type: 'dropped', through: id(2), count: 2 })).toHaveLength(1);
+    await first.history.close();
+
+    const second = run(dir, first.store);
+    await second.history.ready;
+    expect(listed(second.history.inspector)).toEqual([expect.objectContaining({ id: id(1), droppedByForwarder: true, awaitingDelivery: false })]);
+    const late = second.history.inspector.tapped('wh', tapEvent(id(2), 'l1', { request: false }));
+    expect(late?.kind === 'entry' && late.entry).toMatchObject({ droppedByForwarder: true });
+  });
+
   it('saves what it read of each body, so a restart reads no body again; records saved without it are read as before', async () => {
     const dir = tempDir('history-facts');
     const first = run(dir);

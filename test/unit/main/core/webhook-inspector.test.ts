@@ -13,6 +13,7 @@ import {
   createWebhookInspector,
   decodeRawBody,
   GONE_AWAITING,
+  GONE_DROPPED,
   GONE_EVICTED,
   GONE_UNKNOWN,
   type InspectorChange,
@@ -146,6 +147,46 @@ describe('main inspector ring', () => {
     inspector.clear();
     expect(all(inspector)).toEqual([]);
     expect(inspector.usage()).toEqual({ entries: 0, bodies: 0, bytes: 0 });
+  });
+});
+
+describe('the forwarder\'s notice of dropped messages (docs/webhooks-app.md, "Dropped by the forwarder")', () => {
+  const id = (sequence: number) => `evt_000000001_${sequence.toString(36).padStart(10, '0')}`;
+  const awaited = (inspector: ReturnType<typeof createWebhookInspector>, webhookId: string, sequence: number) =>
+    inspector.tapped(webhookId, tapEvent(id(sequence), 'l1', { request: false }));
+  const byId = (inspector: ReturnType<typeof createWebhookInspector>) => new Map(all(inspector).map((entry) => [entry.id, entry]));
+
+  it('marks the entries of the webhook still awaiting their delivery, up to the notice, and no others', () => {
+    const inspector = createWebhookInspector();
+    for (const sequence of [1, 2, 3, 4]) awaited(inspector, 'wh', sequence);
+    awaited(inspector, 'other', 5);
+    inspector.delivered('wh', webhookMessage(id(2)));
+    const patches = inspector.dropped('wh', { type: 'dropped', through: id(3), count: 2 });
+    expect(patches).toEqual([
+      { webhookId: 'wh', id: id(1), awaitingDelivery: false, droppedByForwarder: true },
+      { webhookId: 'wh', id: id(3), awaitingDelivery: false, droppedByForwarder: true },
+    ]);
+    const entries = byId(inspector);
+    expect(entries.get(id(2))).toMatchObject({ delivered: true, awaitingDelivery: false });
+    expect(entries.get(id(2))!.droppedByForwarder).toBeUndefined();
+    expect(entries.get(id(4))).toMatchObject({ awaitingDelivery: true });
+    expect(entries.get(id(5))).toMatchObject({ awaitingDelivery: true });
+    expect(inspector.message('wh', id(1))).toEqual({ status: 'gone', reason: GONE_DROPPED });
+    // Told again (a reconnect): nothing more to mark.
+    expect(inspector.dropped('wh', { type: 'dropped', through: id(3), count: 2 })).toEqual([]);
+  });
+
+  it('marks a tap event that comes after the notice, and ignores a notice whose id is not a forwarder id', () => {
+    const inspector = createWebhookInspector();
+    expect(inspector.dropped('wh', { type: 'dropped', through: 'not-a-forwarder-id', count: 1 })).toEqual([]);
+    inspector.dropped('wh', { type: 'dropped', through: id(7), count: 1 });
+    expect(entryOf(awaited(inspector, 'wh', 7))).toMatchObject({ awaitingDelivery: false, droppedByForwarder: true });
+    expect(entryOf(awaited(inspector, 'wh', 8))).toMatchObject({ awaitingDelivery: true });
+    // An older notice (out of order) does not move the mark back.
+    inspector.dropped('wh', { type: 'dropped', through: id(6), count: 1 });
+    expect(entryOf(awaited(inspector, 'wh', 6)).droppedByForwarder).toBe(true);
+    inspector.forget('wh');
+    expect(entryOf(awaited(inspector, 'wh', 5)).droppedByForwarder).toBeUndefined();
   });
 });
 

@@ -72,6 +72,11 @@ describe('routing words: whom a message went to, in names', () => {
     expect(routingWords(entry({ option: 'query', matched: [{ listenerId: 'own' }] }, false, true), unregistered)).toBe('this app (not received yet)');
   });
 
+  it('says when the forwarder dropped it before this app received it', () => {
+    const dropped = { ...entry(keyPath('lamp-1', [{ listenerId: 'own', hubId: 'hub-home' }])), droppedByForwarder: true as const };
+    expect(routingWords(dropped, asHome)).toBe('this app (Home, dropped by the forwarder)');
+  });
+
   it('says why no one received it', () => {
     expect(routingWords(entry(keyPath('x', [], 'no registration has $key "x"')), byKeys)).toBe('nothing: body.device.id = "x" matches no registration');
     expect(routingWords(entry(keyPath(5, [])), byKeys)).toBe('nothing: body.device.id = 5 matches no registration');

@@ -76,6 +76,8 @@ describe('outcomeOf', () => {
     });
     expect(outcomeOf({ ...base, delivered: true })).toEqual({ kind: 'this-app', label: 'This app' });
     expect(outcomeOf({ ...base, awaitingDelivery: true })).toEqual({ kind: 'on-its-way', label: 'On its way' });
+    expect(outcomeOf({ ...base, droppedByForwarder: true })).toEqual({ kind: 'dropped', label: 'Dropped' });
+    expect(outcomeOf({ ...base, delivered: true, droppedByForwarder: true }).kind).toBe('this-app');
     expect(outcomeOf(base)).toEqual({ kind: 'other-hubs', label: 'Other hubs' });
     expect(outcomeOf({ ...base, routing: { ...keyPath, matched: [] } })).toEqual({ kind: 'no-match', label: 'No match' });
     expect(outcomeOf({ ...base, routing: null })).toEqual({ kind: 'not-seen', label: 'Not seen' });

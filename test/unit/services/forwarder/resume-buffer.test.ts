@@ -59,6 +59,36 @@ describe('ResumeBuffer', () => {
     expect(drain(buffer)).toEqual([all[1]!.m.id, all[2]!.m.id]);
   });
 
+  it('owes a notice of its drops, through the newest one dropped, until it is sent', () => {
+    const buffer = new ResumeBuffer(2, Infinity);
+    const all = [message(), message(), message(), message()];
+    buffer.add(all[0]!.m);
+    buffer.add(all[1]!.m);
+    expect(buffer.owedNotice()).toBeUndefined();
+    buffer.add(all[2]!.m);
+    buffer.add(all[3]!.m);
+    expect(buffer.owedNotice()).toEqual({ type: 'dropped', through: all[1]!.m.id, count: 2 });
+    expect(buffer.owedNotice()).toEqual({ type: 'dropped', through: all[1]!.m.id, count: 2 });
+    buffer.noticeSent();
+    expect(buffer.owedNotice()).toBeUndefined();
+  });
+
+  it('owes a new connection the notice only when the drops go past what the listener says it has', () => {
+    const buffer = new ResumeBuffer(1, Infinity);
+    const [a, b, c] = [message(), message(), message()];
+    buffer.add(a.m);
+    buffer.add(b.m); // a dropped
+    buffer.noticeSent();
+    buffer.rewind(a.sequence);
+    expect(buffer.owedNotice()).toBeUndefined();
+    buffer.rewind(undefined);
+    expect(buffer.owedNotice()).toEqual({ type: 'dropped', through: a.m.id, count: 1 });
+    buffer.noticeSent();
+    buffer.add(c.m); // b dropped
+    buffer.rewind(a.sequence);
+    expect(buffer.owedNotice()).toEqual({ type: 'dropped', through: b.m.id, count: 2 });
+  });
+
   it('drops the oldest messages while the frames exceed the byte bound (two bytes a character), always keeping the newest', () => {
     const buffer = new ResumeBuffer(100, 500);
     const [a, b, c] = [message(100), message(100), message(100)];
