@@ -492,6 +492,8 @@ export const WebhookFullMessageSchema = WebhookIntakeSchema.extend({
   /** The raw body, base64; cut (with `rawTruncated`) when even it would not fit. */
   rawBody: z.string(),
   rawTruncated: z.boolean(),
+  /** Imported: the signature check its file says the exporting app made (ArchivedMessage `signature`). */
+  archivedSignature: SignatureVerdictSchema.optional(),
 });
 export type WebhookFullMessage = z.infer<typeof WebhookFullMessageSchema>;
 
@@ -562,6 +564,12 @@ export const ArchivedMessageSchema = z.object({
   rejected: TapEventSchema.shape.rejected,
   /** The whole body's size when `rawBody` is not all of it (a refused intake's first bytes). */
   size: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  /**
+   * The signature check as the exporting app made it (with its registration's signing secret then). A
+   * file's claim: an imported message is checked again with this app's secret, and the claim is shown
+   * beside that check, never instead of it.
+   */
+  signature: SignatureVerdictSchema.optional(),
 });
 export type ArchivedMessage = z.infer<typeof ArchivedMessageSchema>;
 /** Messages per `inspector.import` call: the window sends a file's messages in batches that fit a frame. */

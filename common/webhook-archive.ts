@@ -10,7 +10,7 @@
  * a refused body was cut and its size is not known). `response` is the forwarder's answer as it wrote
  * it: 202 `{"id"}` for an accepted intake, or the refusal's status with its `{error,
  * error_description}` body. What only Hubdesk knows (webhook id, message id, routing decision,
- * delivered, the refusal, the whole size of a cut body) is in `_hubdesk`, so an export imports back
+ * delivered, the refusal, the whole size of a cut body, the signature check) is in `_hubdesk`, so an export imports back
  * equal and exports again byte for byte: every message is written in the schema's key order. A HAR
  * from elsewhere (a browser's) imports too: the webhook id comes from a `/webhook/<id>` path, else
  * "imported"; a header named more than once keeps every value, joined with ", " in order (as the
@@ -45,7 +45,15 @@ const HarEntrySchema = z.object({
       .optional(),
   }),
   _hubdesk: z
-    .object({ webhookId: z.string(), id: z.string(), routing: z.unknown(), delivered: z.boolean(), rejected: z.unknown(), size: z.unknown() })
+    .object({
+      webhookId: z.string(),
+      id: z.string(),
+      routing: z.unknown(),
+      delivered: z.boolean(),
+      rejected: z.unknown(),
+      size: z.unknown(),
+      signature: z.unknown(),
+    })
     .partial()
     .optional(),
 });
@@ -84,6 +92,7 @@ export function toHar(messages: readonly ArchivedMessage[], creator: { name: str
         delivered: message.delivered,
         ...(message.rejected && { rejected: message.rejected }),
         ...(message.size !== undefined && { size: message.size }),
+        ...(message.signature && { signature: message.signature }),
       },
     };
   });
@@ -171,18 +180,19 @@ function fromHarEntry(value: unknown, number: number): EntryRead {
       delivered: ours?.delivered ?? false,
       ...(ours?.rejected !== undefined && { rejected: ours.rejected }),
       ...(ours?.size !== undefined && { size: ours.size }),
+      ...(ours?.signature !== undefined && { signature: ours.signature }),
     },
     '_hubdesk.',
   );
 }
 
-/** `hubdeskPrefix`: how a HAR names the fields it keeps under `_hubdesk` (routing, delivered, rejected, size), in a reason. */
+/** `hubdeskPrefix`: how a HAR names the fields it keeps under `_hubdesk` (routing, delivered, rejected, size, signature), in a reason. */
 function checked(value: unknown, hubdeskPrefix = ''): EntryRead {
   const parsed = ArchivedMessageSchema.safeParse(value);
   return parsed.success ? { ok: true, message: parsed.data } : { ok: false, reason: firstIssue(parsed.error, hubdeskPrefix) };
 }
 
-const HUBDESK_FIELDS = new Set(['routing', 'delivered', 'rejected', 'size']);
+const HUBDESK_FIELDS = new Set(['routing', 'delivered', 'rejected', 'size', 'signature']);
 
 function firstIssue(error: z.ZodError, hubdeskPrefix = ''): string {
   const issue = error.issues[0];

@@ -31,6 +31,7 @@ import {
   DROPPED_BY_FORWARDER,
   type InspectorPage,
   type InspectorPageRequest,
+  type SignatureVerdict,
   type WebhookEntry,
   type WebhookEntryPatch,
   type WebhookFullMessage,
@@ -141,6 +142,8 @@ interface Stored {
   evicted: boolean;
   /** The whole routing decision when the summary had to cut it. */
   fullRouting: RoutingDecision | null;
+  /** Imported: the signature check its file says was made. */
+  archivedSignature?: SignatureVerdict;
   /** What the entry is accounted without its body, and with it. */
   entryBytes: number;
   bodyBytes: number;
@@ -222,7 +225,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
   const create = (
     key: string,
     meta: Meta,
-    extra: Pick<Stored, 'pairs' | 'fixed' | 'fullRouting' | 'arrivedAt'>,
+    extra: Pick<Stored, 'pairs' | 'fixed' | 'fullRouting' | 'arrivedAt' | 'archivedSignature'>,
     rawBody: string | undefined,
     facts: BodyFacts | undefined,
   ): InspectorChange => {
@@ -353,7 +356,8 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
         ...(message.rejected && { rejected: message.rejected }),
       };
       const pairs = { headers: message.headers, query: message.query };
-      return create(key, meta, { pairs, fixed: null, fullRouting: routing.cut ? message.routing : null, arrivedAt }, message.rawBody, facts);
+      const extra = { pairs, fixed: null, fullRouting: routing.cut ? message.routing : null, arrivedAt, archivedSignature: message.signature };
+      return create(key, meta, extra, message.rawBody, facts);
     },
     snapshot({ before, limit, filter }) {
       const compiled = filter === undefined ? undefined : compileFilter(filter);
@@ -529,6 +533,7 @@ function fullMessage(stored: Stored, kept: KeptBody): WebhookFullMessage {
     routing: stored.fullRouting ?? meta.routing,
     delivered: meta.delivered,
     ...(meta.rejected && { rejected: meta.rejected }),
+    ...(stored.archivedSignature && { archivedSignature: stored.archivedSignature }),
   };
   // Keep the answer within one frame: first leave out the parsed body, then cut the raw body.
   if (serialisedLength(message) <= INSPECTOR_MESSAGE_MAX_CHARS) return message;

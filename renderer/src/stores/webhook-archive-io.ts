@@ -10,6 +10,7 @@ import {
   IMPORT_BATCH_MAX_MESSAGES,
   type ArchivedMessage,
   type Bridge,
+  type SignatureVerdict,
   type WebhookEntry,
   type WebhookFullMessage,
   type WebhookView,
@@ -18,6 +19,7 @@ import { type ArchiveFormat, type ArchiveReadResult, messageBytes, readArchive, 
 import { isArchivable, toHar, toNdjson } from '../../../common/webhook-archive';
 import { base64ByteLength } from '../../../common/base64';
 import { intakeUrl } from '../../../common/webhook-protocol';
+import { intakeOrder } from '../../../common/intake-order';
 import { version } from '../../../package.json';
 import { settle, type UiError } from './settle';
 import { fileStamp } from '../format/file-stamp';
@@ -46,8 +48,8 @@ export async function exportMessages(
 ): Promise<{ ok: true; value: ExportResult } | { ok: false; error: UiError }> {
   const messages: ArchivedMessage[] = [];
   let gone = 0;
-  // Ties by id: the forwarder's ids end in its fixed-width sequence, so the order is the same in every export.
-  const oldestFirst = [...entries].sort((a, b) => a.receivedAt.localeCompare(b.receivedAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // In intake order: the forwarder's sequence where both ids have one, else the time (ties by id), so every export has the same order.
+  const oldestFirst = [...entries].sort((a, b) => intakeOrder(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const entry of oldestFirst) {
     const result = await settle(() => bridge.inspector.message(entry.webhookId, entry.id));
     if (!result.ok) return result;
@@ -55,7 +57,7 @@ export async function exportMessages(
       gone++;
       continue;
     }
-    const archived = archivedOf(result.value.message);
+    const archived = archivedOf(result.value.message, result.value.signature);
     if (isArchivable(archived)) messages.push(archived);
     else gone++;
   }
@@ -73,8 +75,12 @@ export async function exportMessages(
   };
 }
 
-/** What a file keeps of a message: what it was (the forwarder's refusal, the whole size of a body cut to its first bytes) as well as what it held. */
-function archivedOf(message: WebhookFullMessage): ArchivedMessage {
+/**
+ * What a file keeps of a message: what it was (the forwarder's refusal, the whole size of a body cut to
+ * its first bytes, the signature check: an imported message's as its file said, so it exports as it was
+ * read) as well as what it held.
+ */
+function archivedOf(message: WebhookFullMessage, signature: SignatureVerdict): ArchivedMessage {
   const { webhookId, id, receivedAt, headers, query, rawBody, routing, delivered, rejected, size } = message;
   return {
     webhookId,
@@ -88,6 +94,7 @@ function archivedOf(message: WebhookFullMessage): ArchivedMessage {
     delivered,
     ...(rejected && { rejected }),
     ...(size !== base64ByteLength(rawBody) && { size }),
+    signature: message.archivedSignature ?? signature,
   };
 }
 

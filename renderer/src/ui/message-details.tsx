@@ -60,7 +60,7 @@ function Details({ entry, details, intakeUrl }: { entry: WebhookEntry; details: 
       </p>
       {details.status === 'kept' && (
         <>
-          <SignatureLine verdict={details.signature} archivedAt={entry.imported ? entry.receivedAt : undefined} />
+          <SignatureLine verdict={details.signature} archivedAt={entry.imported ? entry.receivedAt : undefined} claimed={details.message.archivedSignature} />
           <ForwardLine webhookId={entry.webhookId} id={entry.id} />
           <MessageActions message={details.message} intakeUrl={intakeUrl} />
         </>
@@ -178,7 +178,7 @@ function rawBodyAs(view: RawView, raw: ReturnType<typeof rawBodyText>, base64: s
 }
 
 /** `archivedAt`: an imported message's arrival as its file says; main checked its signature against now instead. */
-function SignatureLine({ verdict, archivedAt }: { verdict: SignatureVerdict; archivedAt?: string }) {
+function SignatureLine({ verdict, archivedAt, claimed }: { verdict: SignatureVerdict; archivedAt?: string; claimed?: SignatureVerdict }) {
   const { label, detail } = signatureLabel(verdict);
   return (
     <p className="signature" data-status={verdict.status}>
@@ -186,6 +186,7 @@ function SignatureLine({ verdict, archivedAt }: { verdict: SignatureVerdict; arc
       {archivedAt !== undefined && verdict.status !== 'unsigned' && (
         <span className="muted"> Checked now; the file says it arrived {formatFullTime(archivedAt)}.</span>
       )}
+      {claimed !== undefined && <span className="muted"> The exporting app’s check, as the file says: {signatureLabel(claimed).label}.</span>}
     </p>
   );
 }

@@ -55,19 +55,32 @@ const arbitraryRefusal = fc.record(
   },
   { requiredKeys: ['status', 'error', 'reason'] },
 );
-/** Messages as the inspector has them: accepted, or refused with the first bytes of a body whose whole size is larger. */
+/** Signature checks, keys in another order than the schema's. */
+const arbitrarySignature = fc.oneof(
+  fc.constant({ status: 'unsigned' as const }),
+  fc.record({ scheme: fc.constantFrom('github' as const, 'stripe' as const), status: fc.constantFrom('valid' as const, 'no-secret' as const) }),
+  fc.record({
+    detail: fc.string({ maxLength: 30 }),
+    reason: fc.constantFrom('mismatch' as const, 'timestamp-too-old' as const),
+    scheme: fc.constant('github' as const),
+    status: fc.constant('invalid' as const),
+  }),
+);
+/** Messages as the inspector has them: accepted, or refused with the first bytes of a body whose whole size is larger; with the signature check or without (older files). */
 const anyMessage = fc
   .tuple(
     arbitraryMessage,
     arbitraryRouting,
     fc.option(arbitraryRefusal, { nil: undefined }),
     fc.option(fc.integer({ min: 201, max: 10_000_000 }), { nil: undefined }),
+    fc.option(arbitrarySignature, { nil: undefined }),
   )
-  .map(([base, routing, rejected, size]): ArchivedMessage => ({
+  .map(([base, routing, rejected, size, signature]): ArchivedMessage => ({
     ...base,
     routing,
     ...(rejected && { rejected }),
     ...(rejected && size !== undefined && { size }),
+    ...(signature && { signature }),
   }));
 const uniqueMessages = fc.uniqueArray(anyMessage, { maxLength: 8, selector: (m) => `${m.webhookId}/${m.id}` });
 
@@ -180,6 +193,7 @@ describe('what each message was', () => {
           const read = (await readText(file)).result;
           expect(read.skippedCount).toBe(0);
           expect(read.messages.map((m) => m.rejected)).toEqual(messages.map((m) => m.rejected && expect.objectContaining(m.rejected)));
+          expect(read.messages.map((m) => m.signature)).toEqual(messages.map((m) => m.signature));
           expect(write(read.messages)).toBe(file);
         }
       }),
@@ -193,12 +207,17 @@ describe('what each message was', () => {
     har.log.entries[0]!._hubdesk.routing = { option: 'sideways', matched: [] };
     har.log.entries[1]!._hubdesk.rejected = { status: 200, error: 'x', reason: 'y' };
     har.log.entries[2]!._hubdesk.size = -5;
+    har.log.entries.push({
+      ...har.log.entries[2]!,
+      _hubdesk: { ...har.log.entries[2]!._hubdesk, id: 'm4', size: undefined, signature: { status: 'trusted' } },
+    });
     const read = (await readText(JSON.stringify(har))).result;
     expect(read.messages).toEqual([]);
     expect(read.skipped.map((s) => s.reason)).toEqual([
       expect.stringMatching(/^_hubdesk\.routing\.option: /),
       expect.stringMatching(/^_hubdesk\.rejected\.status: /),
       expect.stringMatching(/^_hubdesk\.size: /),
+      expect.stringMatching(/^_hubdesk\.signature/),
     ]);
   });
 });

@@ -347,6 +347,16 @@ describe('main inspector pages and full messages', () => {
 });
 
 describe('imported messages and the source of a message', () => {
+  it("keeps the signature check an imported message's file says was made, and answers it with the message", () => {
+    const inspector = createWebhookInspector();
+    const claimed = { status: 'valid', scheme: 'github' } as const;
+    inspector.imported({ ...webhookMessage('m1'), webhookId: 'wh', method: 'POST', routing: null, delivered: true, signature: claimed });
+    inspector.imported({ ...webhookMessage('m2'), webhookId: 'wh', method: 'POST', routing: null, delivered: true });
+    const [one, two] = [inspector.message('wh', 'm1'), inspector.message('wh', 'm2')];
+    expect(one.status === 'kept' && one.message.archivedSignature).toEqual(claimed);
+    expect(two.status === 'kept' && 'archivedSignature' in two.message).toBe(false);
+  });
+
   const archived = {
     webhookId: 'wh',
     id: 'imp-1',
