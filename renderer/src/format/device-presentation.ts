@@ -8,6 +8,7 @@
  */
 import type { CapabilityState, Device } from '../../../common/wire';
 import { capabilityLabel, capabilityStates, formatCapabilityValue } from './format-capability';
+import { formatCardTime } from './date-time';
 
 /** The control a capability gets on the card; `generic` chooses by its metadata (switch, slider, choice, text). */
 export type ControlKind = 'switch' | 'door' | 'cover-moves' | 'play-pause' | 'colour' | 'generic';
@@ -153,14 +154,7 @@ export function primaryCapability(deviceClass: string, states: readonly Pick<Cap
 
 /** Times of the state line ("12:03"; with the day when not today). */
 function timeWords(iso: string | null, now: number, locale: string | undefined): string | null {
-  if (!iso) return null;
-  const at = Date.parse(iso);
-  if (!Number.isFinite(at)) return null;
-  const sameDay = new Date(at).toDateString() === new Date(now).toDateString();
-  return new Intl.DateTimeFormat(
-    locale,
-    sameDay ? { hour: 'numeric', minute: '2-digit' } : { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' },
-  ).format(at);
+  return iso ? formatCardTime(iso, now, locale) : null;
 }
 
 export interface StateLineOptions {

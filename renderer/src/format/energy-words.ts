@@ -4,6 +4,7 @@
  */
 import { type Bucket, change, type EnergyPeriod, type EnergySummary } from './energy-periods';
 import { csvCell } from './insights-series';
+import { type DateTimeShape, formatAt } from './date-time';
 
 export const PERIOD_WORDS: Readonly<Record<EnergyPeriod, { label: string; current: string; previous: string }>> = {
   today: { label: 'Today', current: 'Today', previous: 'Yesterday' },
@@ -22,15 +23,11 @@ export interface EnergyFormats {
 export function energyFormats(price: { perKwh: number | null; currency: string }, locale?: string): EnergyFormats {
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
   const money = new Intl.NumberFormat(locale, { style: 'currency', currency: price.currency });
-  const byBucket: Record<Bucket, Intl.DateTimeFormat> = {
-    hour: new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }),
-    day: new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short' }),
-    month: new Intl.DateTimeFormat(locale, { month: 'long' }),
-  };
+  const bucketShape: Record<Bucket, DateTimeShape> = { hour: 'clock', day: 'weekday', month: 'month' };
   return {
     energy: (value, units) => `${number.format(value)} ${units}`,
     cost: (value) => (price.perKwh === null ? null : money.format(value * price.perKwh)),
-    bucket: (start, bucket) => byBucket[bucket].format(start),
+    bucket: (start, bucket) => formatAt(start, bucketShape[bucket], locale),
   };
 }
 

@@ -1,6 +1,6 @@
 /** Forward to in words (docs/webhooks-app.md, "Forward to"): a row's short chip, the detail pane's sentence, a queue's figures. */
 import type { ForwardQueue, ForwardState } from '../../../common/forward-target';
-import { formatTime } from './message-time';
+import { formatTime } from './date-time';
 
 const ms = (value: number) => `${Math.round(value)} ms`;
 const seconds = (value: number) => `${Math.max(0, Math.ceil(value / 1000))} s`;

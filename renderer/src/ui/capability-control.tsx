@@ -15,6 +15,7 @@ import type { CapabilityState } from '../../../common/wire';
 import { controlName, type PresentedCapability, valueWords } from '../format/device-presentation';
 import { formatCapabilityValue } from '../format/format-capability';
 import { formatFetchedAt } from '../format/hub-labels';
+import { formatAt } from '../format/date-time';
 import { type SliderScale, sliderScale } from '../format/slider-scale';
 import type { PendingValue } from '../stores/open-hub-store';
 import { lastConfirmed } from '../format/relative-time';
@@ -147,7 +148,7 @@ const numberOf = (value: CapabilityState['value'] | undefined) => (typeof value 
 function ConfirmedAgo({ at }: { at: number }) {
   const ago = useAgo(at);
   return (
-    <span className="value-age" title={`Last confirmed ${new Date(at).toLocaleString()}`}>
+    <span className="value-age" title={`Last confirmed ${formatAt(at, 'full')}`}>
       <span aria-hidden="true">· </span>
       <span className="visually-hidden">last confirmed </span>
       {ago}

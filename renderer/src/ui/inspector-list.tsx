@@ -13,7 +13,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, type Ref, type RefObject, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
 import type { WebhookEntry } from '../../../common/ipc-contract';
-import { formatRowTime } from '../format/message-time';
+import { formatRowTime } from '../format/date-time';
 import { routingWords } from '../format/routing-words';
 import { formatSize, outcomeOf, requestPath } from '../format/webhook-labels';
 import { entryKey } from '../stores/webhooks-store';

@@ -7,7 +7,7 @@
 import { DROPPED_BY_FORWARDER, type SignatureVerdict, type WebhookEntry, type WebhookFullMessage } from '../../../common/ipc-contract';
 import { type Ref, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
 import { base64ByteLength, base64Bytes } from '../../../common/base64';
-import { formatFullTime } from '../format/message-time';
+import { formatFullTime } from '../format/date-time';
 import { decisionSentence, matchedWords, type RoutingNames } from '../format/routing-words';
 import { formatSize, hexDump, jsonErrorExcerpt, prettyJson, rawBodyText, refusedBodyNote, requestPath, signatureLabel } from '../format/webhook-labels';
 import type { MessageDetailsState } from '../stores/webhooks-store';
