@@ -97,6 +97,66 @@ export function booleanBands(times: readonly number[], values: readonly (number 
   return bands;
 }
 
+/**
+ * When a thermostat was heating, as its history implies it (the hub records no heater state): each run
+ * of steps whose measured temperature is under the target, from its first step to the step after its
+ * last (or `end`). A step missing either value ends a band.
+ */
+export function heatingBands(times: readonly number[], measured: readonly (number | null)[], target: readonly (number | null)[], end: number): Band[] {
+  return booleanBands(
+    times,
+    times.map((_, i) => {
+      const [m, t] = [measured[i] ?? null, target[i] ?? null];
+      return m !== null && t !== null && m < t ? 1 : null;
+    }),
+    end,
+  );
+}
+
+/** Whether two logs are a thermostat's measured temperature and target (drawn together, with its heating bands). */
+export function isThermostatPair(first: Pick<InsightsLogView, 'capabilityId'>, second: Pick<InsightsLogView, 'capabilityId'>): boolean {
+  return first.capabilityId === 'measure_temperature' && second.capabilityId === 'target_temperature';
+}
+
+/** The pair a device's history opens on (indexes into `logs`): a thermostat's measured temperature and target, else its first two logs. */
+export function firstPair(logs: readonly Pick<InsightsLogView, 'capabilityId'>[]): [number, number] {
+  const measured = logs.findIndex((log) => log.capabilityId === 'measure_temperature');
+  const target = logs.findIndex((log) => log.capabilityId === 'target_temperature');
+  return measured >= 0 && target >= 0 ? [measured, target] : [0, 1];
+}
+
+/** "5 h 20 min", "45 min", "under a minute". */
+export function durationWords(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return 'under a minute';
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return [hours > 0 ? `${hours} h` : '', rest > 0 ? `${rest} min` : ''].filter(Boolean).join(' ');
+}
+
+/** The words for two series drawn together (their text alternative): each one's last value, and the heating for a thermostat's pair. */
+export function describePair(
+  logs: readonly [
+    Pick<InsightsLogView, 'title' | 'type' | 'decimals' | 'units' | 'capabilityId'>,
+    Pick<InsightsLogView, 'title' | 'type' | 'decimals' | 'units' | 'capabilityId'>,
+  ],
+  rangeLabel: string,
+  data: readonly [readonly number[], readonly (number | null)[], readonly (number | null)[]],
+): string {
+  const [times, first, second] = data;
+  const lasts = logs.map((log, i) => {
+    const last = seriesStats(i === 0 ? first : second)?.last ?? null;
+    return `${log.title} ${last === null ? 'not recorded' : `last ${formatLogValue(log, last)}`}`;
+  });
+  let heating = '';
+  if (isThermostatPair(logs[0], logs[1])) {
+    const bands = heatingBands(times, first, second, times[times.length - 1] ?? 0);
+    const total = bands.reduce((sum, band) => sum + band.to - band.from, 0);
+    heating = bands.length === 0 ? ' Not heating.' : ` Heating ${bands.length === 1 ? 'once' : `${bands.length} times`}, ${durationWords(total)} in all.`;
+  }
+  return `${logs[0].title} and ${logs[1].title} over ${rangeLabel}: ${lasts.join('; ')}.${heating}`;
+}
+
 /** One reading of a log as people read it: "21.5 °C", "on". */
 export function formatLogValue(log: Pick<InsightsLogView, 'type' | 'decimals' | 'units'>, value: number | null): string {
   if (value === null) return 'no value';

@@ -1,12 +1,14 @@
 /**
  * How the app's charts look and behave, as uPlot options (no React here, so the bench draws exactly
  * these charts): a history line (a boolean log as on/off bands), the sparkline of a card, and the
- * energy view's stacked bars. Times are epoch ms (`ms: 1`), shown in the user's time zone.
+ * energy view's stacked bars. Times are epoch ms (`ms: 1`), shown in the user's time zone and the app's
+ * one date and time format (date-time.ts).
  */
 import uPlot from 'uplot';
-import { booleanBands } from '../format/insights-series';
+import { type Band, booleanBands, heatingBands } from '../format/insights-series';
 import { labelSpace } from '../format/bar-labels';
 import type { ChartTheme } from './chart-theme';
+import { axisShape, formatAt } from '../format/date-time';
 
 export type ChartKind = 'number' | 'boolean';
 
@@ -20,21 +22,32 @@ const axis = (theme: ChartTheme, extra: uPlot.Axis = {}): uPlot.Axis => ({
   ...extra,
 });
 
-/** Paints a boolean log's on-bands behind its line (below the axes' labels, inside the plot). */
+/** Paints bands behind the lines (below the axes' labels, inside the plot). */
+function paintBands(u: uPlot, theme: ChartTheme, bands: readonly Band[]): void {
+  const { ctx, bbox } = u;
+  ctx.save();
+  ctx.fillStyle = theme.fill;
+  for (const band of bands) {
+    const left = u.valToPos(band.from, 'x', true);
+    const right = u.valToPos(band.to, 'x', true);
+    ctx.fillRect(left, bbox.top, Math.max(1, right - left), bbox.height);
+  }
+  ctx.restore();
+}
+
+/** Paints a boolean log's on-bands behind its line. */
 function drawBands(theme: ChartTheme): (u: uPlot) => void {
   return (u) => {
     const times = u.data[0] as number[];
-    const values = u.data[1] as (number | null)[];
-    const { ctx, bbox } = u;
-    ctx.save();
-    ctx.fillStyle = theme.fill;
-    for (const band of booleanBands(times, values, times[times.length - 1] ?? 0)) {
-      const left = u.valToPos(band.from, 'x', true);
-      const right = u.valToPos(band.to, 'x', true);
-      ctx.fillRect(left, bbox.top, Math.max(1, right - left), bbox.height);
-    }
-    ctx.restore();
+    paintBands(u, theme, booleanBands(times, u.data[1] as (number | null)[], times[times.length - 1] ?? 0));
   };
+}
+
+/** The time axis's labels in the app's format (date-time.ts), as the readout says them; the shape follows the range shown. */
+export function timeAxisValues(u: uPlot, splits: number[]): string[] {
+  const { min = 0, max = 0 } = u.scales.x ?? {};
+  const shape = axisShape(max - min);
+  return splits.map((at) => formatAt(at, shape));
 }
 
 function pointAt(u: uPlot, index: number | null | undefined): [number | null, number | null] {
@@ -73,12 +86,70 @@ export function historyChartOptions({ kind, theme, width, height, onCursor }: Ti
       },
     ],
     axes: [
-      axis(theme),
+      axis(theme, { values: timeAxisValues }),
       axis(theme, boolean ? { values: (_u, splits) => splits.map((v) => (v === 1 ? 'on' : v === 0 ? 'off' : '')), splits: () => [0, 1] } : { size: 56 }),
     ],
     hooks: {
       ...(boolean && { drawClear: [drawBands(theme)] }),
       ...(onCursor && { setCursor: [(u: uPlot) => onCursor(...pointAt(u, u.cursor.idx))] }),
+    },
+  };
+}
+
+export interface PairChartSetup {
+  theme: ChartTheme;
+  width: number;
+  height: number;
+  /** Both in one unit: one value axis; else the second has its own, on the right. */
+  sameUnits: boolean;
+  /** A thermostat's measured temperature and target: its heating periods painted as bands. */
+  heating: boolean;
+  onCursor?(time: number | null, first: number | null, second: number | null): void;
+}
+
+/** Two series of one device on one time axis (docs/insights-app.md, "Two series together"); the second dashed. */
+export function pairChartOptions({ theme, width, height, sameUnits, heating, onCursor }: PairChartSetup): uPlot.Options {
+  const line = (stroke: string, scale: string, dash?: number[]): uPlot.Series => ({
+    stroke,
+    scale,
+    width: 1.5,
+    points: { show: false },
+    spanGaps: false,
+    ...(dash && { dash }),
+  });
+  const second = sameUnits ? 'y' : 'y2';
+  return {
+    width,
+    height,
+    ms: 1,
+    legend: { show: false },
+    cursor: { y: false, points: { size: 6 }, drag: { x: false, y: false } },
+    select: { show: false, left: 0, top: 0, width: 0, height: 0 },
+    scales: { x: { time: true }, y: { auto: true }, ...(!sameUnits && { y2: { auto: true } }) },
+    series: [{}, line(theme.line, 'y'), line(theme.text, second, [6, 4])],
+    axes: [
+      axis(theme, { values: timeAxisValues }),
+      axis(theme, { size: 56 }),
+      ...(sameUnits ? [] : [axis(theme, { scale: 'y2', side: 1, size: 56, grid: { show: false } })]),
+    ],
+    hooks: {
+      ...(heating && {
+        drawClear: [
+          (u: uPlot) => {
+            const [times, measured, target] = u.data as [number[], (number | null)[], (number | null)[]];
+            paintBands(u, theme, heatingBands(times, measured, target, times[times.length - 1] ?? 0));
+          },
+        ],
+      }),
+      ...(onCursor && {
+        setCursor: [
+          (u: uPlot) => {
+            const i = u.cursor.idx;
+            if (i === null || i === undefined) return onCursor(null, null, null);
+            onCursor((u.data[0][i] as number | undefined) ?? null, (u.data[1]?.[i] as number | null) ?? null, (u.data[2]?.[i] as number | null) ?? null);
+          },
+        ],
+      }),
     },
   };
 }

@@ -10,21 +10,23 @@ import type { InsightsLogView, InsightsResolution } from '../../../common/ipc-co
 import { csvFileName, describeSeries, formatLogValue, RANGE_LABELS, seriesCsv, seriesStats, type ShownSeries } from '../format/insights-series';
 import { logsOf, seriesKey } from '../stores/insights-store';
 import { historyChartOptions } from './chart-options';
+import { formatAt } from '../format/date-time';
 import { useChartTheme } from './chart-theme';
 import { downloadText } from './download-text';
 import { ModalDialog } from './modal-dialog';
 import { RangeSwitch } from './range-switch';
+import { PairHistory } from './pair-history';
 import { useStores } from './stores-context';
 import { seriesData, UplotChart } from './uplot-chart';
 
 const HEIGHT = 180;
-const pointerTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
 export function DeviceHistoryDialog({ deviceId, deviceName, onClose }: { deviceId: string; deviceName: string; onClose(): void }) {
   const { insights } = useStores();
   const logs = useStore(insights, (s) => logsOf(s, deviceId));
   const [resolution, setResolution] = useState<InsightsResolution>('last24Hours');
   const titleId = useId();
+  const numeric = useMemo(() => logs.filter((log) => log.type === 'number'), [logs]);
   return (
     <ModalDialog open labelledBy={titleId} className="insights-dialog" onClose={onClose}>
       <div className="insights-body">
@@ -36,6 +38,7 @@ export function DeviceHistoryDialog({ deviceId, deviceName, onClose }: { deviceI
           </button>
         </div>
         {logs.length === 0 && <p className="muted">The hub keeps no history of {deviceName}.</p>}
+        {numeric.length >= 2 && <PairHistory logs={numeric} resolution={resolution} />}
         {logs.map((log) => (
           <CapabilityHistory key={log.capabilityId} log={log} resolution={resolution} deviceName={deviceName} />
         ))}
@@ -89,12 +92,14 @@ function ShownChart({
         width,
         height: HEIGHT,
         onCursor: (time, value) => {
-          if (readout.current) readout.current.textContent = time === null ? POINT_HINT : `${pointerTime.format(time)}: ${formatLogValue(log, value)}`;
+          if (readout.current) readout.current.textContent = time === null ? POINT_HINT : `${formatAt(time, 'moment')}: ${formatLogValue(log, value)}`;
         },
       }),
     [log, theme],
   );
   const data = useMemo(() => seriesData(series), [series]);
+  const [zoom, setZoom] = useState<{ showWhole(): void } | null>(null);
+  const onZoom = useCallback((zoomed: { showWhole(): void } | null) => setZoom(zoomed && { showWhole: zoomed.showWhole }), []);
   const rangeLabel = RANGE_LABELS[resolution] ?? resolution;
   const stats = seriesStats(series.values);
   const exportCsv = () => downloadText(csvFileName(deviceName, log, resolution, new Date()), seriesCsv(log, series), 'text/csv');
@@ -113,11 +118,16 @@ function ShownChart({
           <Figure term="Last" value={formatLogValue(log, stats.last)} />
         </dl>
       )}
-      <UplotChart options={options} data={data} description={describeSeries(log, rangeLabel, series)} className="insights-chart" keyboard />
+      <UplotChart options={options} data={data} description={describeSeries(log, rangeLabel, series)} className="insights-chart" keyboard onZoom={onZoom} />
       <div className="chart-foot">
         <p ref={readout} className="chart-readout muted" aria-live="polite">
           {POINT_HINT}
         </p>
+        {zoom && (
+          <button type="button" onClick={zoom.showWhole} aria-label={`Show the whole range of ${log.title}`}>
+            Show the whole range
+          </button>
+        )}
         <button type="button" onClick={exportCsv} disabled={series.times.length === 0} aria-label={`Export CSV of ${log.title}`}>
           Export CSV
         </button>
@@ -126,7 +136,7 @@ function ShownChart({
   );
 }
 
-const POINT_HINT = 'Point at the chart, or focus it and use the arrow keys, to read a value.';
+const POINT_HINT = 'Point at the chart, or focus it and use the arrow keys, to read a value; drag across it (or press + and −) to zoom.';
 
 function Figure({ term, value }: { term: string; value: string }) {
   return (

@@ -9,7 +9,7 @@ import { type KeyboardEvent, useEffect, useLayoutEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ShownSeries } from '../format/insights-series';
-import { cursorIndexAfter } from './chart-keys';
+import { cursorIndexAfter, zoomedRange } from './chart-keys';
 
 /** A shown series as uPlot's columns (uPlot reads them and never writes, so the readonly arrays are passed as they are). */
 export const seriesData = (series: Pick<ShownSeries, 'times' | 'values'>): uPlot.AlignedData => [series.times as number[], series.values as (number | null)[]];
@@ -22,13 +22,23 @@ export interface UplotChartProps {
   className?: string;
   /** Focusable, its cursor moved by the keys above. */
   keyboard?: boolean;
+  /** Given: the time range can be zoomed (a drag, `+` and `-`), and this hears whether it is zoomed and how to show it whole again. */
+  onZoom?(zoomed: { showWhole(): void } | null): void;
 }
 
-export function UplotChart({ options, data, description, className, keyboard = false }: UplotChartProps) {
+/** The series' own time range (its first and last point), or null when it has fewer than two. */
+function wholeRange(chart: uPlot): { min: number; max: number } | null {
+  const times = chart.data[0];
+  return times.length < 2 ? null : { min: times[0]!, max: times[times.length - 1]! };
+}
+
+export function UplotChart({ options, data, description, className, keyboard = false, onZoom }: UplotChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   // The data a new chart starts with (set before the effect below makes one).
   const latest = useRef(data);
+  /** Zoomed in: new data (a live value) keeps the range shown. */
+  const zoomedIn = useRef(false);
   useLayoutEffect(() => {
     latest.current = data;
   });
@@ -37,6 +47,26 @@ export function UplotChart({ options, data, description, className, keyboard = f
     const element = box.current;
     if (!element) return;
     const made = options(Math.max(1, element.clientWidth));
+    if (onZoom) {
+      // A drag across the plot selects a range and zooms to it; the hook tells whether what is shown is less than the whole.
+      // Whole: uPlot takes `drag` as given, not merged with its defaults (`dist` missing disables the drag).
+      made.cursor = { ...made.cursor, drag: { x: true, y: false, setScale: true, dist: 4, click: (_u, event) => event.stopPropagation() } };
+      made.select = { show: true, left: 0, top: 0, width: 0, height: 0 };
+      made.hooks = {
+        ...made.hooks,
+        setScale: [
+          ...(made.hooks?.setScale ?? []),
+          (u: uPlot, key: string) => {
+            if (key !== 'x') return;
+            const whole = wholeRange(u);
+            const { min, max } = u.scales.x!;
+            const zoomed = whole !== null && min !== undefined && max !== undefined && (min > whole.min || max < whole.max);
+            zoomedIn.current = zoomed;
+            onZoom(zoomed && whole ? { showWhole: () => u.setScale('x', whole) } : null);
+          },
+        ],
+      };
+    }
     const chart = new uPlot(made, latest.current, element);
     plot.current = chart;
     const resize = new ResizeObserver(() => {
@@ -49,16 +79,27 @@ export function UplotChart({ options, data, description, className, keyboard = f
       chart.destroy();
       plot.current = null;
     };
-  }, [options]);
+  }, [options, onZoom]);
 
   useEffect(() => {
-    if (plot.current && plot.current.data !== data) plot.current.setData(data);
+    if (plot.current && plot.current.data !== data) plot.current.setData(data, !zoomedIn.current);
   }, [data]);
 
   const moveCursor = (event: KeyboardEvent) => {
     const chart = plot.current;
     if (!chart) return;
     const times = chart.data[0];
+    const whole = onZoom && wholeRange(chart);
+    const { min, max } = chart.scales.x!;
+    const zoomed =
+      whole && min !== undefined && max !== undefined
+        ? zoomedRange(event.key, { min, max }, whole, (chart.cursor.idx ?? null) === null ? null : times[chart.cursor.idx!]!)
+        : undefined;
+    if (zoomed) {
+      event.preventDefault();
+      chart.setScale('x', zoomed);
+      return;
+    }
     const index = cursorIndexAfter(event.key, chart.cursor.idx ?? null, times.length);
     if (index === undefined) return;
     event.preventDefault();

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { INSIGHTS_RESOLUTIONS, type InsightsResolution } from '../../../common/insights';
+import { describePair } from '../../../renderer/src/format/insights-series';
 import type { HubClient } from '../support/hub-client';
 import { openHomeLive, type SignedInApp, startAppOnHome, startSignedInApp } from '../support/browser-host';
 
@@ -135,6 +136,34 @@ test('a chart is read from the keyboard: focused, End reads its last point (the 
   await expect(dialog).toBeHidden();
 });
 
+test('a chart zooms to a dragged range and with + and −; "Show the whole range" shows it whole again; its readout is in the app\'s one time format', async () => {
+  const dialog = await openHistory('Bathroom climate sensor');
+  const section = dialog.getByRole('region', { name: /^Temperature/ });
+  const chart = section.getByRole('img', { name: /^Temperature over the last 24 hours: / });
+  const whole = section.getByRole('button', { name: /^Show the whole range of / });
+  await expect(whole).toBeHidden();
+  await chart.scrollIntoViewIfNeeded(); // the mouse acts in the viewport: the charts below the first are scrolled to
+  const plot = (await chart.locator('.u-over').boundingBox())!;
+  await page.mouse.move(plot.x + plot.width * 0.3, plot.y + plot.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(plot.x + plot.width * 0.6, plot.y + plot.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect(whole).toBeVisible();
+  await whole.click();
+  await expect(whole).toBeHidden();
+
+  await chart.focus();
+  await page.keyboard.press('+');
+  await expect(whole).toBeVisible();
+  await page.keyboard.press('-');
+  await expect(whole).toBeHidden();
+  // The readout as date-time.ts writes a moment in this locale (en-US): "Nov 27, 2026, 14:05", a 24-hour clock.
+  await page.keyboard.press('End');
+  await expect(section.locator('.chart-readout')).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2}: [\d.]+ °C$/);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
 test('a boolean is drawn as on/off bands and said in words; the history opens from the keyboard and Escape closes it', async () => {
   await home.getByRole('button', { name: 'History of Front door sensor', exact: true }).focus();
   await page.keyboard.press('Enter');
@@ -142,6 +171,39 @@ test('a boolean is drawn as on/off bands and said in words; the history opens fr
   await dialog.getByRole('group', { name: 'Range' }).getByRole('button', { name: 'Week', exact: true }).click();
   const contact = dialog.getByRole('region').filter({ has: page.getByRole('heading', { name: /contact/i }) });
   await expect(contact.getByRole('img', { name: /over the last 7 days: on (once|\d+ times); last (on|off)\.$/ })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test("a thermostat's history opens on its temperature and target together, its heating painted as bands that match the shown data", async () => {
+  const dialog = await openHistory('Living room thermostat');
+  const pair = dialog.getByRole('region', { name: 'Compared: Temperature and Target temperature' });
+  const chart = pair.getByRole('img', { name: /^Temperature and Target temperature over the last 24 hours: / });
+  await expect(chart).toBeVisible();
+  expect(await paintedPixels('dialog .pair-history .insights-chart')).toBeGreaterThan(100);
+
+  // The heating words are those of the shown points: the two charts' CSVs (each the shown data, checked against the hub above), aligned.
+  const measured = dialog.getByRole('region', { name: /^Temperature/ });
+  const target = dialog.getByRole('region', { name: /^Target temperature/ });
+  const heatingOf = (words: string) => / (Heating .*|Not heating\.)$/.exec(words)?.[1];
+  await expect
+    .poll(async () => {
+      const label = (await chart.getAttribute('aria-label'))!;
+      const [m, t] = [await exportCsv(measured, 'Temperature'), await exportCsv(target, 'Target temperature')];
+      const times = m.rows.map(([time]) => Date.parse(time));
+      const targetAt = new Map(t.rows.map(([time, value]) => [Date.parse(time), value === '' ? null : Number(value)]));
+      const fromData = describePair(
+        [
+          { title: 'Temperature', type: 'number', decimals: 1, units: '°C', capabilityId: 'measure_temperature' },
+          { title: 'Target temperature', type: 'number', decimals: 1, units: '°C', capabilityId: 'target_temperature' },
+        ],
+        'the last 24 hours',
+        [times, m.rows.map(([, value]) => (value === '' ? null : Number(value))), times.map((time) => targetAt.get(time) ?? null)],
+      );
+      // A live value may land between the reads: asked again until both say the same.
+      return heatingOf(label) === heatingOf(fromData) ? heatingOf(label) : `shown "${heatingOf(label)}", the data says "${heatingOf(fromData)}"`;
+    })
+    .toMatch(/^(Heating (once|\d+ times), .+ in all\.|Not heating\.)$/);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 });

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   appendLive,
   booleanBands,
+  describePair,
   describeSeries,
+  durationWords,
+  firstPair,
+  heatingBands,
   seriesCsv,
   seriesStats,
   type ShownSeries,
@@ -23,6 +27,47 @@ describe('min, max, average and last of a range', () => {
   it('are null when the range has no value at all', () => {
     expect(seriesStats([null, null])).toBeNull();
     expect(seriesStats([])).toBeNull();
+  });
+});
+
+describe("a thermostat's heating, from its measured temperature and target", () => {
+  const MEASURED = { ...TEMPERATURE, capabilityId: 'measure_temperature' };
+  const TARGET = { ...TEMPERATURE, title: 'Target temperature', capabilityId: 'target_temperature' };
+
+  it('is a band over each run of steps measured under the target, ending at the step after; a missing value ends it', () => {
+    const times = [0, 1, 2, 3, 4, 5, 6].map(at);
+    const measured = [20, 19, 19.5, 21, null, 18, 18];
+    const target = [19, 20, 20, 21, 21, 21, 21];
+    expect(heatingBands(times, measured, target, at(8))).toEqual([
+      { from: at(1), to: at(3) },
+      { from: at(5), to: at(8) },
+    ]);
+  });
+
+  it('says how often and how long it heated, and each series last value', () => {
+    const times = [0, 30, 60, 90].map(at);
+    const data = [times, [19, 19.5, 21, 20.5], [21, 21, 21, 21]] as const;
+    expect(describePair([MEASURED, TARGET], 'the last 24 hours', data)).toBe(
+      'Temperature and Target temperature over the last 24 hours: Temperature last 20.5 °C; Target temperature last 21.0 °C. Heating 2 times, 1 h in all.',
+    );
+    expect(describePair([MEASURED, TARGET], 'the last hour', [times, [22, 22, 22, 22], [21, 21, 21, 21]])).toMatch(/ Not heating\.$/);
+    // Any other pair: no heating words.
+    expect(describePair([TARGET, MEASURED], 'the last hour', data)).not.toMatch(/heating/i);
+  });
+
+  it("opens on a thermostat's measured temperature and target, else on the first two logs", () => {
+    const logs = ['thermostat_mode', 'target_temperature', 'measure_humidity', 'measure_temperature'].map((capabilityId) => ({ capabilityId }));
+    expect(firstPair(logs)).toEqual([3, 1]);
+    expect(firstPair(logs.slice(0, 3))).toEqual([0, 1]);
+  });
+
+  it('words a duration in hours and minutes', () => {
+    expect([durationWords(20_000), durationWords(45 * MIN), durationWords(320 * MIN), durationWords(120 * MIN)]).toEqual([
+      'under a minute',
+      '45 min',
+      '5 h 20 min',
+      '2 h',
+    ]);
   });
 });
 

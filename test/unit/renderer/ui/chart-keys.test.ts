@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cursorIndexAfter } from '../../../../renderer/src/ui/chart-keys';
+import { cursorIndexAfter, zoomedRange } from '../../../../renderer/src/ui/chart-keys';
 
 describe('cursorIndexAfter (reading a chart from the keyboard)', () => {
   it('steps one point with the arrows and stops at the ends', () => {
@@ -36,6 +36,31 @@ describe('cursorIndexAfter (reading a chart from the keyboard)', () => {
         const current = cursor === null ? null : cursor % count;
         const index = cursorIndexAfter(key, current, count)!;
         expect(Number.isInteger(index) && index >= 0 && index < count).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('zoomedRange (zooming a chart from the keyboard)', () => {
+  const whole = { min: 0, max: 86_400_000 };
+
+  it('halves the shown range around the cursor with +, doubles it with -, and ignores other keys', () => {
+    expect(zoomedRange('+', whole, whole, 43_200_000)).toEqual({ min: 21_600_000, max: 64_800_000 });
+    expect(zoomedRange('=', whole, whole, null)).toEqual({ min: 21_600_000, max: 64_800_000 });
+    expect(zoomedRange('-', { min: 21_600_000, max: 64_800_000 }, whole, null)).toEqual(whole);
+    expect(zoomedRange('a', whole, whole, null)).toBeUndefined();
+  });
+
+  it('stays within the whole range and over a minute, whatever the keys (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('+', '-'), { maxLength: 40 }), fc.option(fc.integer({ min: 0, max: whole.max }), { nil: null }), (keys, at) => {
+        let shown = whole;
+        for (const key of keys) {
+          shown = zoomedRange(key, shown, whole, at)!;
+          expect(shown.min).toBeGreaterThanOrEqual(whole.min);
+          expect(shown.max).toBeLessThanOrEqual(whole.max);
+          expect(shown.max - shown.min).toBeGreaterThanOrEqual(60_000 - 1e-6);
+        }
       }),
     );
   });
