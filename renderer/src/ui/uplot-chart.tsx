@@ -89,12 +89,10 @@ export function UplotChart({ options, data, description, className, keyboard = f
     const chart = plot.current;
     if (!chart) return;
     const times = chart.data[0];
+    const cursorAt = chart.cursor.idx == null ? null : times[chart.cursor.idx]!;
     const whole = onZoom && wholeRange(chart);
     const { min, max } = chart.scales.x!;
-    const zoomed =
-      whole && min !== undefined && max !== undefined
-        ? zoomedRange(event.key, { min, max }, whole, (chart.cursor.idx ?? null) === null ? null : times[chart.cursor.idx!]!)
-        : undefined;
+    const zoomed = whole && min !== undefined && max !== undefined ? zoomedRange(event.key, { min, max }, whole, cursorAt) : undefined;
     if (zoomed) {
       event.preventDefault();
       chart.setScale('x', zoomed);

@@ -67,13 +67,15 @@ const ACK_BATCH_MS = 10;
 export const STALL_MS = 2_000;
 /** Bounds a script's arguments (each intake adds six and one per target). */
 const MAX_INTAKES_PER_SCRIPT = 100;
-
 /**
  * Bounds the frames one script carries: Redis runs a script alone, so 100 intakes of 256 KiB bodies
  * (60 MB of frames) held every other client — other instances' reads, wake-ups and renewals — for as long
  * as it took to write them (docs/services.md, "Delivery across instances").
  */
 const MAX_SCRIPT_BYTES = 4 * 1024 * 1024;
+
+/** The `dropped` frame of a queue's drops so far. */
+const noticeOf = (drops: QueueDrops): DroppedNotice => ({ type: 'dropped', through: drops.through, count: drops.count });
 
 /** A listener connected to this instance, and how far its stream has been sent. */
 interface Connected {
@@ -132,7 +134,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
   /** Tells the listener (if it asked) of its queue's drops, at the end of the turn (docs/webhooks-app.md, "Dropped by the forwarder"). */
   const oweNotice = (listener: Connected, drops: QueueDrops) => {
     if (!listener.dropNotices) return;
-    listener.owedNotice = { type: 'dropped', through: drops.through, count: drops.count };
+    listener.owedNotice = noticeOf(drops);
     writer.soon(listener, flushOutbox);
   };
 
@@ -392,7 +394,7 @@ export function createRedisBackend(state: RedisState, options: RedisBackendOptio
         // Drops past what the listener says it has are owed to it, sent once it is told it is registered (pump).
         const { drops } = registered;
         if (drops && listener.dropNotices && (sequence === undefined || (sequenceOf(drops.through) ?? Infinity) > sequence))
-          listener.owedNotice = { type: 'dropped', through: drops.through, count: drops.count };
+          listener.owedNotice = noticeOf(drops);
         return { slot, waiting: registered.waiting };
       } catch (error) {
         release();
