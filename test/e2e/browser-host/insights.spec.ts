@@ -208,6 +208,48 @@ test("a thermostat's history opens on its temperature and target together, its h
   await expect(dialog).toBeHidden();
 });
 
+test('any two series of a device are compared by choosing them in the two lists; a series cannot be drawn with itself', async () => {
+  const dialog = await openHistory('Office air quality');
+  const pair = dialog.locator('.pair-history');
+  const draw = pair.getByRole('combobox', { name: 'Draw' });
+  const withList = pair.getByRole('combobox', { name: 'with' });
+  const shown = async () => [await draw.locator('option:checked').textContent(), await withList.locator('option:checked').textContent()];
+  const [firstTitle, secondTitle] = await shown();
+  await expect(pair.getByRole('heading', { level: 3 })).toHaveText(`Compared: ${firstTitle} and ${secondTitle}`);
+  // Each list offers every series, the other list's choice disabled.
+  await expect(draw.locator('option:disabled')).toHaveText([secondTitle!]);
+  await expect(withList.locator('option:disabled')).toHaveText([firstTitle!]);
+
+  // The one series neither list shows, drawn with the first: heading, chart and words follow.
+  const titles = await withList.locator('option').allTextContents();
+  const third = titles.find((title) => title !== firstTitle && title !== secondTitle)!;
+  expect(titles).toHaveLength(3);
+  await withList.selectOption({ label: third });
+  await expect(pair.getByRole('heading', { level: 3 })).toHaveText(`Compared: ${firstTitle} and ${third}`);
+  const chart = pair.getByRole('img', { name: new RegExp(`^${firstTitle} and ${third} over the last 24 hours: `) });
+  await expect(chart).toBeVisible();
+  // The pair's last value of the third series is the last value of its own chart (asked again until both
+  // are read between two live values).
+  const own = dialog.getByRole('region', { name: new RegExp(`^${third}`) }).getByRole('img');
+  const lastOf = (words: string | null, pattern: RegExp) => pattern.exec(words ?? '')?.[1];
+  await expect
+    .poll(async () => {
+      const inPair = lastOf(await chart.getAttribute('aria-label'), new RegExp(`; ${third} last ([^;]+)\\.$`));
+      const inOwn = lastOf(await own.getAttribute('aria-label'), /, last ([^,]+)\.$/);
+      return inPair === inOwn ? inPair : `the pair says ${inPair}, its own chart ${inOwn}`;
+    })
+    .toMatch(/^\d/);
+  expect(await chart.getAttribute('aria-label')).not.toMatch(/Heating|Not heating/);
+  expect(await paintedPixels('dialog .pair-history .insights-chart')).toBeGreaterThan(100);
+
+  // The first list now offers the old second series, and choosing it swaps which is drawn first.
+  await expect(draw.locator('option:disabled')).toHaveText([third]);
+  await draw.selectOption({ label: secondTitle! });
+  await expect(pair.getByRole('heading', { level: 3 })).toHaveText(`Compared: ${secondTitle} and ${third}`);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
 test("a live value is appended to the shown chart as it arrives: its words and its CSV's last row", async () => {
   const thermostat = await hub.device('Bedroom thermostat');
   const dialog = await openHistory('Bedroom thermostat');
