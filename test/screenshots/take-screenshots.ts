@@ -96,13 +96,14 @@ async function showSettings(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible();
 }
 
-/** A thermostat's history over the week, drawn from the hub's backfilled year. */
+/** A thermostat's history over the week, drawn from the hub's backfilled year: temperature and target together, heating as bands, then each series. */
 async function showHistory(page: Page): Promise<void> {
   await showHome(page);
   const devices = page.getByRole('region', { name: 'Devices on Home' });
   await devices.getByRole('button', { name: 'History of Living room thermostat', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'History of Living room thermostat' });
   await dialog.getByRole('group', { name: 'Range' }).getByRole('button', { name: 'Week', exact: true }).click();
+  await expect(dialog.getByRole('img', { name: /^Temperature and Target temperature over the last 7 days: .*(Heating|Not heating)/ })).toBeVisible();
   await expect(dialog.getByRole('img', { name: /^Temperature over the last 7 days: minimum/ })).toBeVisible();
 }
 

@@ -94,7 +94,22 @@ export function formatCardTime(iso: string, now: number, locale?: string): strin
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A chart's time-axis labels: the clock over a range of up to two days, the day up to a year and a bit, else the month. */
-export function axisShape(rangeMs: number): DateTimeShape {
-  return rangeMs <= 2 * DAY_MS ? 'clock' : rangeMs <= 400 * DAY_MS ? 'day' : 'month-year';
+const isMidnight = (at: number) => {
+  const date = new Date(at);
+  return date.getHours() === 0 && date.getMinutes() === 0;
+};
+
+/**
+ * A chart's time-axis labels, from the spacing of its ticks (`stepMs`, uPlot's increment), so that
+ * ticks twelve hours apart do not read "26 Nov" twice: under a day apart they read the clock, except at
+ * a new calendar day, which reads the day ("26 Nov" at midnight, then "06:00", "12:00"…); a day or more
+ * apart, the day; a month or more apart, the month.
+ */
+export function axisLabels(ticks: readonly number[], stepMs: number, locale?: string): string[] {
+  if (stepMs >= 28 * DAY_MS) return ticks.map((at) => formatAt(at, 'month-year', locale));
+  if (stepMs >= DAY_MS) return ticks.map((at) => formatAt(at, 'day', locale));
+  return ticks.map((at, index) => {
+    const startsDay = index === 0 ? isMidnight(at) : !sameDay(new Date(ticks[index - 1]!), new Date(at));
+    return formatAt(at, startsDay ? 'day' : 'clock', locale);
+  });
 }

@@ -8,7 +8,7 @@ import uPlot from 'uplot';
 import { type Band, booleanBands, heatingBands } from '../format/insights-series';
 import { labelSpace } from '../format/bar-labels';
 import type { ChartTheme } from './chart-theme';
-import { axisShape, formatAt } from '../format/date-time';
+import { axisLabels } from '../format/date-time';
 
 export type ChartKind = 'number' | 'boolean';
 
@@ -43,11 +43,9 @@ function drawBands(theme: ChartTheme): (u: uPlot) => void {
   };
 }
 
-/** The time axis's labels in the app's format (date-time.ts), as the readout says them; the shape follows the range shown. */
-export function timeAxisValues(u: uPlot, splits: number[]): string[] {
-  const { min = 0, max = 0 } = u.scales.x ?? {};
-  const shape = axisShape(max - min);
-  return splits.map((at) => formatAt(at, shape));
+/** The time axis's labels in the app's format (date-time.ts), as the readout says them; the shape follows the ticks' spacing. */
+export function timeAxisValues(_u: uPlot, splits: number[], _axis: number, _space: number, increment: number): string[] {
+  return axisLabels(splits, increment);
 }
 
 function pointAt(u: uPlot, index: number | null | undefined): [number | null, number | null] {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { axisShape, formatAt, formatCardTime, formatFullTime, formatRowTime, formatTime } from '../../../../renderer/src/format/date-time';
+import { axisLabels, formatAt, formatCardTime, formatFullTime, formatRowTime, formatTime } from '../../../../renderer/src/format/date-time';
 
 // Local times, so "today" is the same day whatever the machine's time zone.
 const at = (...parts: [number, number, number, number, number, number]) => new Date(...parts).toISOString();
@@ -54,15 +54,16 @@ describe('one date and time format across the app', () => {
     expect(formatCardTime('soon', now, 'en-GB')).toBeNull();
   });
 
-  it("a chart's time axis: the clock over two days at most, the day up to a year, else the month", () => {
-    const day = 24 * 60 * 60 * 1000;
-    expect([axisShape(6 * 60 * 60 * 1000), axisShape(2 * day), axisShape(7 * day), axisShape(365 * day), axisShape(3 * 365 * day)]).toEqual([
-      'clock',
-      'clock',
-      'day',
-      'day',
-      'month-year',
-    ]);
+  it("a chart's time axis: the clock under a day apart, the day at each midnight, the month a month apart", () => {
+    const hour = 60 * 60 * 1000;
+    const day = 24 * hour;
+    const at = (date: number, hours: number) => new Date(2026, 10, date, hours).getTime();
+    // Twelve hours apart over three days (a week's chart once narrow): the day at each midnight, the clock between.
+    expect(axisLabels([at(25, 12), at(26, 0), at(26, 12), at(27, 0)], 12 * hour, 'en-GB')).toEqual(['12:00', '26 Nov', '12:00', '27 Nov']);
+    expect(axisLabels([at(26, 6), at(26, 12), at(26, 18)], 6 * hour, 'en-GB')).toEqual(['06:00', '12:00', '18:00']);
+    expect(axisLabels([at(23, 0), at(24, 0), at(25, 0)], day, 'en-GB')).toEqual(['23 Nov', '24 Nov', '25 Nov']);
+    expect(axisLabels([new Date(2026, 0, 1).getTime(), new Date(2026, 1, 1).getTime()], 31 * day, 'en-GB')).toEqual(['Jan 2026', 'Feb 2026']);
+    expect(axisLabels([at(26, 0), at(26, 6)], 6 * hour, 'en-GB')).toEqual(['26 Nov', '06:00']);
   });
 
   it('is made in date-time.ts only: no other renderer module makes a date format of its own', () => {
