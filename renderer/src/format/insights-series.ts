@@ -97,23 +97,41 @@ export function booleanBands(times: readonly number[], values: readonly (number 
   return bands;
 }
 
+/** What a thermostat's bands show: when it was heating (measured under the target) or cooling (over it). */
+export type Conditioning = 'heating' | 'cooling';
+
 /**
- * When a thermostat was heating, as its history implies it (the hub records no heater state): each run
- * of steps whose measured temperature is under the target, from its first step to the step after its
- * last (or `end`). A step missing either value ends a band.
+ * What a thermostat in `mode` (its `thermostat_mode` now) does to reach its target: a thermostat set to
+ * cool cools; heat, auto, off or no mode at all read as heating, the hub keeping no history of the mode.
  */
-export function heatingBands(times: readonly number[], measured: readonly (number | null)[], target: readonly (number | null)[], end: number): Band[] {
+export function conditioningOf(mode: unknown): Conditioning {
+  return mode === 'cool' ? 'cooling' : 'heating';
+}
+
+/**
+ * When a thermostat was heating or cooling, as its history implies it (the hub records no heater state):
+ * each run of steps whose measured temperature is under the target (heating) or over it (cooling), from
+ * its first step to the step after its last (or `end`). A step missing either value ends a band.
+ */
+export function conditioningBands(
+  times: readonly number[],
+  measured: readonly (number | null)[],
+  target: readonly (number | null)[],
+  end: number,
+  conditioning: Conditioning,
+): Band[] {
+  const working = conditioning === 'heating' ? (m: number, t: number) => m < t : (m: number, t: number) => m > t;
   return booleanBands(
     times,
     times.map((_, i) => {
       const [m, t] = [measured[i] ?? null, target[i] ?? null];
-      return m !== null && t !== null && m < t ? 1 : null;
+      return m !== null && t !== null && working(m, t) ? 1 : null;
     }),
     end,
   );
 }
 
-/** Whether two logs are a thermostat's measured temperature and target (drawn together, with its heating bands). */
+/** Whether two logs are a thermostat's measured temperature and target (drawn together, with its heating or cooling bands). */
 export function isThermostatPair(first: Pick<InsightsLogView, 'capabilityId'>, second: Pick<InsightsLogView, 'capabilityId'>): boolean {
   return first.capabilityId === 'measure_temperature' && second.capabilityId === 'target_temperature';
 }
@@ -142,19 +160,21 @@ export function describePair(
   ],
   rangeLabel: string,
   data: readonly [readonly number[], readonly (number | null)[], readonly (number | null)[]],
+  conditioning: Conditioning = 'heating',
 ): string {
   const [times, first, second] = data;
   const lasts = logs.map((log, i) => {
     const last = seriesStats(i === 0 ? first : second)?.last ?? null;
     return `${log.title} ${last === null ? 'not recorded' : `last ${formatLogValue(log, last)}`}`;
   });
-  let heating = '';
+  let working = '';
   if (isThermostatPair(logs[0], logs[1])) {
-    const bands = heatingBands(times, first, second, times[times.length - 1] ?? 0);
+    const bands = conditioningBands(times, first, second, times[times.length - 1] ?? 0, conditioning);
     const total = bands.reduce((sum, band) => sum + band.to - band.from, 0);
-    heating = bands.length === 0 ? ' Not heating.' : ` Heating ${bands.length === 1 ? 'once' : `${bands.length} times`}, ${durationWords(total)} in all.`;
+    const [Doing, doing] = conditioning === 'heating' ? ['Heating', 'heating'] : ['Cooling', 'cooling'];
+    working = bands.length === 0 ? ` Not ${doing}.` : ` ${Doing} ${bands.length === 1 ? 'once' : `${bands.length} times`}, ${durationWords(total)} in all.`;
   }
-  return `${logs[0].title} and ${logs[1].title} over ${rangeLabel}: ${lasts.join('; ')}.${heating}`;
+  return `${logs[0].title} and ${logs[1].title} over ${rangeLabel}: ${lasts.join('; ')}.${working}`;
 }
 
 /** One reading of a log as people read it: "21.5 °C", "on". */

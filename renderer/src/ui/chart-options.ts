@@ -5,7 +5,7 @@
  * one date and time format (date-time.ts).
  */
 import uPlot from 'uplot';
-import { type Band, booleanBands, heatingBands } from '../format/insights-series';
+import { type Band, booleanBands, type Conditioning, conditioningBands } from '../format/insights-series';
 import { labelSpace } from '../format/bar-labels';
 import type { ChartTheme } from './chart-theme';
 import { axisLabels } from '../format/date-time';
@@ -100,13 +100,13 @@ export interface PairChartSetup {
   height: number;
   /** Both in one unit: one value axis; else the second has its own, on the right. */
   sameUnits: boolean;
-  /** A thermostat's measured temperature and target: its heating periods painted as bands. */
-  heating: boolean;
+  /** A thermostat's measured temperature and target: its heating (or cooling) periods painted as bands; else null. */
+  conditioning: Conditioning | null;
   onCursor?(time: number | null, first: number | null, second: number | null): void;
 }
 
 /** Two series of one device on one time axis (docs/insights-app.md, "Two series together"); the second dashed. */
-export function pairChartOptions({ theme, width, height, sameUnits, heating, onCursor }: PairChartSetup): uPlot.Options {
+export function pairChartOptions({ theme, width, height, sameUnits, conditioning, onCursor }: PairChartSetup): uPlot.Options {
   const line = (stroke: string, scale: string, dash?: number[]): uPlot.Series => ({
     stroke,
     scale,
@@ -131,11 +131,11 @@ export function pairChartOptions({ theme, width, height, sameUnits, heating, onC
       ...(sameUnits ? [] : [axis(theme, { scale: 'y2', side: 1, size: 56, grid: { show: false } })]),
     ],
     hooks: {
-      ...(heating && {
+      ...(conditioning && {
         drawClear: [
           (u: uPlot) => {
             const [times, measured, target] = u.data as [number[], (number | null)[], (number | null)[]];
-            paintBands(u, theme, heatingBands(times, measured, target, times[times.length - 1] ?? 0));
+            paintBands(u, theme, conditioningBands(times, measured, target, times[times.length - 1] ?? 0, conditioning));
           },
         ],
       }),

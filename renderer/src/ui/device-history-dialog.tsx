@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { InsightsLogView, InsightsResolution } from '../../../common/ipc-contract';
-import { csvFileName, describeSeries, formatLogValue, RANGE_LABELS, seriesCsv, seriesStats, type ShownSeries } from '../format/insights-series';
+import { conditioningOf, csvFileName, describeSeries, formatLogValue, RANGE_LABELS, seriesCsv, seriesStats, type ShownSeries } from '../format/insights-series';
 import { logsOf, seriesKey } from '../stores/insights-store';
 import { historyChartOptions } from './chart-options';
 import { formatAt } from '../format/date-time';
@@ -22,8 +22,9 @@ import { seriesData, UplotChart } from './uplot-chart';
 const HEIGHT = 180;
 
 export function DeviceHistoryDialog({ deviceId, deviceName, onClose }: { deviceId: string; deviceName: string; onClose(): void }) {
-  const { insights } = useStores();
+  const { insights, openHub } = useStores();
   const logs = useStore(insights, (s) => logsOf(s, deviceId));
+  const mode = useStore(openHub, (s) => s.devices[deviceId]?.capabilitiesObj?.thermostat_mode?.value);
   const [resolution, setResolution] = useState<InsightsResolution>('last24Hours');
   const titleId = useId();
   const numeric = useMemo(() => logs.filter((log) => log.type === 'number'), [logs]);
@@ -38,7 +39,7 @@ export function DeviceHistoryDialog({ deviceId, deviceName, onClose }: { deviceI
           </button>
         </div>
         {logs.length === 0 && <p className="muted">The hub keeps no history of {deviceName}.</p>}
-        {numeric.length >= 2 && <PairHistory logs={numeric} resolution={resolution} />}
+        {numeric.length >= 2 && <PairHistory logs={numeric} resolution={resolution} conditioning={conditioningOf(mode)} />}
         {logs.map((log) => (
           <CapabilityHistory key={log.capabilityId} log={log} resolution={resolution} deviceName={deviceName} />
         ))}

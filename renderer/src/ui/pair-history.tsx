@@ -1,13 +1,13 @@
 /**
  * Two series of one device on one chart (docs/insights-app.md, "Two series together"): any two of its
  * numeric logs, chosen with two lists; a thermostat opens on its measured temperature and target, with
- * the periods it was heating painted as bands. Zoomed as the other charts are (a drag, + and −).
+ * the periods it was heating (cooling, when set to cool) painted as bands. Zoomed as the other charts are (a drag, + and −).
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import { useStore } from 'zustand';
 import type { InsightsLogView, InsightsResolution } from '../../../common/ipc-contract';
-import { describePair, firstPair, formatLogValue, isThermostatPair, RANGE_LABELS } from '../format/insights-series';
+import { type Conditioning, describePair, firstPair, formatLogValue, isThermostatPair, RANGE_LABELS } from '../format/insights-series';
 import { formatAt } from '../format/date-time';
 import { seriesKey } from '../stores/insights-store';
 import { pairChartOptions } from './chart-options';
@@ -18,7 +18,16 @@ import { UplotChart } from './uplot-chart';
 const HEIGHT = 200;
 const HINT = 'Point at the chart, or focus it and use the arrow keys, to read both values; drag across it (or press + and −) to zoom.';
 
-export function PairHistory({ logs, resolution }: { logs: readonly InsightsLogView[]; resolution: InsightsResolution }) {
+export function PairHistory({
+  logs,
+  resolution,
+  conditioning,
+}: {
+  logs: readonly InsightsLogView[];
+  resolution: InsightsResolution;
+  /** What a thermostat's bands show (conditioningOf its mode). */
+  conditioning: Conditioning;
+}) {
   const [pair, setPair] = useState(() => firstPair(logs));
   const [first, second] = [logs[pair[0]]!, logs[pair[1]]!];
   const headingId = useId();
@@ -47,12 +56,20 @@ export function PairHistory({ logs, resolution }: { logs: readonly InsightsLogVi
         {choice(0, 'Draw')}
         {choice(1, 'with')}
       </div>
-      <PairChart key={`${first.capabilityId}|${second.capabilityId}`} logs={[first, second]} resolution={resolution} />
+      <PairChart key={`${first.capabilityId}|${second.capabilityId}`} logs={[first, second]} resolution={resolution} conditioning={conditioning} />
     </section>
   );
 }
 
-function PairChart({ logs, resolution }: { logs: readonly [InsightsLogView, InsightsLogView]; resolution: InsightsResolution }) {
+function PairChart({
+  logs,
+  resolution,
+  conditioning,
+}: {
+  logs: readonly [InsightsLogView, InsightsLogView];
+  resolution: InsightsResolution;
+  conditioning: Conditioning;
+}) {
   const { insights } = useStores();
   const [first, second] = logs;
   // One selector each: a selector that makes a new array would be a new snapshot on every read.
@@ -64,7 +81,7 @@ function PairChart({ logs, resolution }: { logs: readonly [InsightsLogView, Insi
   const [a, b] = states.map((state) => (state?.status === 'loaded' ? state.series : undefined));
   const theme = useChartTheme();
   const readout = useRef<HTMLParagraphElement>(null);
-  const heating = isThermostatPair(first, second);
+  const bands = isThermostatPair(first, second) ? conditioning : null;
   const options = useCallback(
     (width: number) =>
       pairChartOptions({
@@ -72,7 +89,7 @@ function PairChart({ logs, resolution }: { logs: readonly [InsightsLogView, Insi
         width,
         height: HEIGHT,
         sameUnits: first.units === second.units,
-        heating,
+        conditioning: bands,
         onCursor: (time, one, two) => {
           if (readout.current)
             readout.current.textContent =
@@ -81,7 +98,7 @@ function PairChart({ logs, resolution }: { logs: readonly [InsightsLogView, Insi
                 : `${formatAt(time, 'moment')}: ${first.title} ${formatLogValue(first, one)}, ${second.title} ${formatLogValue(second, two)}`;
         },
       }),
-    [theme, first, second, heating],
+    [theme, first, second, bands],
   );
   // Both series on one time axis: a time one of them lacks is a gap in it.
   const data = useMemo(
@@ -108,7 +125,7 @@ function PairChart({ logs, resolution }: { logs: readonly [InsightsLogView, Insi
         <span className="spinner" aria-hidden="true" /> Loading the history…
       </p>
     );
-  const description = describePair(logs, RANGE_LABELS[resolution] ?? resolution, data as [number[], (number | null)[], (number | null)[]]);
+  const description = describePair(logs, RANGE_LABELS[resolution] ?? resolution, data as [number[], (number | null)[], (number | null)[]], conditioning);
   return (
     <>
       <UplotChart options={options} data={data} description={description} className="insights-chart" keyboard onZoom={onZoom} />

@@ -6,7 +6,8 @@ import {
   describeSeries,
   durationWords,
   firstPair,
-  heatingBands,
+  conditioningBands,
+  conditioningOf,
   seriesCsv,
   seriesStats,
   type ShownSeries,
@@ -38,7 +39,7 @@ describe("a thermostat's heating, from its measured temperature and target", () 
     const times = [0, 1, 2, 3, 4, 5, 6].map(at);
     const measured = [20, 19, 19.5, 21, null, 18, 18];
     const target = [19, 20, 20, 21, 21, 21, 21];
-    expect(heatingBands(times, measured, target, at(8))).toEqual([
+    expect(conditioningBands(times, measured, target, at(8), 'heating')).toEqual([
       { from: at(1), to: at(3) },
       { from: at(5), to: at(8) },
     ]);
@@ -53,6 +54,25 @@ describe("a thermostat's heating, from its measured temperature and target", () 
     expect(describePair([MEASURED, TARGET], 'the last hour', [times, [22, 22, 22, 22], [21, 21, 21, 21]])).toMatch(/ Not heating\.$/);
     // Any other pair: no heating words.
     expect(describePair([TARGET, MEASURED], 'the last hour', data)).not.toMatch(/heating/i);
+  });
+
+  it('a thermostat set to cool: a band over each run measured over the target, and cooling words', () => {
+    const times = [0, 30, 60, 90].map(at);
+    const measured = [23, 22.5, 21, 21.5];
+    const target = [21, 21, 21, 21];
+    expect(conditioningBands(times, measured, target, at(120), 'cooling')).toEqual([
+      { from: at(0), to: at(60) },
+      { from: at(90), to: at(120) },
+    ]);
+    expect(describePair([MEASURED, TARGET], 'the last 24 hours', [times, measured, target], 'cooling')).toMatch(/\. Cooling 2 times, 1 h in all\.$/);
+    expect(describePair([MEASURED, TARGET], 'the last hour', [times, [20, 20, 20, 20], target], 'cooling')).toMatch(/ Not cooling\.$/);
+    expect([conditioningOf('cool'), conditioningOf('heat'), conditioningOf('auto'), conditioningOf('off'), conditioningOf(undefined)]).toEqual([
+      'cooling',
+      'heating',
+      'heating',
+      'heating',
+      'heating',
+    ]);
   });
 
   it("opens on a thermostat's measured temperature and target, else on the first two logs", () => {
