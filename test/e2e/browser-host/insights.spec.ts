@@ -175,19 +175,19 @@ test('a boolean is drawn as on/off bands and said in words; the history opens fr
   await expect(dialog).toBeHidden();
 });
 
-test("a thermostat's history opens on its temperature and target together, its heating painted as bands that match the shown data", async () => {
+test("a thermostat's history opens on its temperature and target together, its heating painted as bands that match the shown data; set to cool, its cooling", async () => {
   const dialog = await openHistory('Living room thermostat');
   const pair = dialog.getByRole('region', { name: 'Compared: Temperature and Target temperature' });
   const chart = pair.getByRole('img', { name: /^Temperature and Target temperature over the last 24 hours: / });
   await expect(chart).toBeVisible();
   expect(await paintedPixels('dialog .pair-history .insights-chart')).toBeGreaterThan(100);
 
-  // The heating words are those of the shown points: the two charts' CSVs (each the shown data, checked against the hub above), aligned.
+  // The words are those of the shown points: the two charts' CSVs (each the shown data, checked against the hub above), aligned.
   const measured = dialog.getByRole('region', { name: /^Temperature/ });
   const target = dialog.getByRole('region', { name: /^Target temperature/ });
-  const heatingOf = (words: string) => / (Heating .*|Not heating\.)$/.exec(words)?.[1];
-  await expect
-    .poll(async () => {
+  const wordsOf = (words: string) => / ((?:Heating|Cooling) .*|Not (?:heating|cooling)\.)$/.exec(words)?.[1];
+  const shownWords = (conditioning: 'heating' | 'cooling') =>
+    expect.poll(async () => {
       const label = (await chart.getAttribute('aria-label'))!;
       const [m, t] = [await exportCsv(measured, 'Temperature'), await exportCsv(target, 'Target temperature')];
       const times = m.rows.map(([time]) => Date.parse(time));
@@ -199,11 +199,19 @@ test("a thermostat's history opens on its temperature and target together, its h
         ],
         'the last 24 hours',
         [times, m.rows.map(([, value]) => (value === '' ? null : Number(value))), times.map((time) => targetAt.get(time) ?? null)],
+        conditioning,
       );
       // A live value may land between the reads: asked again until both say the same.
-      return heatingOf(label) === heatingOf(fromData) ? heatingOf(label) : `shown "${heatingOf(label)}", the data says "${heatingOf(fromData)}"`;
-    })
-    .toMatch(/^(Heating (once|\d+ times), .+ in all\.|Not heating\.)$/);
+      return wordsOf(label) === wordsOf(fromData) ? wordsOf(label) : `shown "${wordsOf(label)}", the data says "${wordsOf(fromData)}"`;
+    });
+  await shownWords('heating').toMatch(/^(Heating (once|\d+ times), .+ in all\.|Not heating\.)$/);
+
+  // Set to cool on the hub (as another client would): the open chart shows when it was cooling instead.
+  const thermostat = await hub.device('Living room thermostat');
+  await hub.setCapability(thermostat.id, 'thermostat_mode', 'cool');
+  await shownWords('cooling').toMatch(/^(Cooling (once|\d+ times), .+ in all\.|Not cooling\.)$/);
+  await hub.setCapability(thermostat.id, 'thermostat_mode', 'heat');
+  await expect(chart).toHaveAttribute('aria-label', /(Heating .*|Not heating\.)$/);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 });
