@@ -28,12 +28,8 @@ export interface Clock {
   now(): number; // milliseconds since the epoch
 }
 
-/**
- * The timer port beside the clock: runs `run` once after `ms` and returns a function that cancels it
- * (harmless after it ran). Core modules take one from their deps rather than calling setTimeout, so
- * tests can drive time.
- */
-export type Schedule = (run: () => void, ms: number) => () => void;
+/** The timer port beside the clock (common/schedule.ts, shared with the renderer). */
+export { realSchedule, type Schedule } from '../../common/schedule';
 
 export type { Logger } from '../../common/logger';
 
@@ -79,10 +75,3 @@ export interface MdnsBrowser {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
-
-/** Real timers; unref'd, so a pending timer never keeps a process alive on its own. */
-export const realSchedule: Schedule = (run, ms) => {
-  const timer = setTimeout(run, ms);
-  timer.unref?.();
-  return () => clearTimeout(timer);
-};

@@ -1,4 +1,5 @@
 /** Coalescing of bursts: stores queue incoming events and apply them in one update per animation frame. */
+import { realSchedule, type Schedule } from '../../../common/schedule';
 
 /** Schedules one flush of queued events; the default waits for the next animation frame. */
 export type ScheduleFlush = (flush: () => void) => void;
@@ -8,15 +9,16 @@ const frame = (globalThis as { requestAnimationFrame?: (run: () => void) => numb
 
 export const nextFrame: ScheduleFlush = (flush) => {
   if (frame) frame(flush);
-  else setTimeout(flush, 16);
+  else realSchedule(flush, 16);
 };
 
+/** What a throttle reads and waits with: a monotonic clock and the one timer port (common/schedule.ts). */
 export interface ThrottleClock {
   now(): number;
-  setTimeout(run: () => void, ms: number): void;
+  schedule: Schedule;
 }
 
-const realClock: ThrottleClock = { now: () => performance.now(), setTimeout: (run, ms) => void setTimeout(run, ms) };
+const realClock: ThrottleClock = { now: () => performance.now(), schedule: realSchedule };
 
 /**
  * Flushes on the next frame, but at most once per `intervalMs`: a lone event shows at once, and a
@@ -33,6 +35,6 @@ export function atMostEvery(intervalMs: number, onFrame: ScheduleFlush = nextFra
     };
     const wait = last + intervalMs - clock.now();
     if (wait <= 0) onFrame(run);
-    else clock.setTimeout(() => onFrame(run), wait);
+    else clock.schedule(() => onFrame(run), wait);
   };
 }

@@ -8,6 +8,7 @@
  * arrives later is ignored (the promise has settled; stores roll their optimistic values back).
  */
 import type { Envelope, SerializedError } from '../../../common/app-error';
+import { realSchedule, type Schedule } from '../../../common/schedule';
 
 export type UiError = SerializedError;
 
@@ -26,6 +27,8 @@ export interface SettleOptions {
   deadlineMs?: number;
   /** The sentence when the deadline passes; NO_ANSWER_IN_TIME unless set. */
   timeoutMessage?: string;
+  /** The timer port (common/schedule.ts); real timers unless set. */
+  schedule?: Schedule;
 }
 
 /** Whether an error is the deadline's (not an answer from main). */
@@ -33,14 +36,17 @@ export const isTimeout = (error: UiError) => error.message === CHANGE_NOT_CONFIR
 
 export async function settle<T>(call: () => Promise<Envelope<T>>, options: SettleOptions = {}): Promise<Envelope<T>> {
   const deadlineMs = options.deadlineMs ?? ACTION_DEADLINE_MS;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancel = () => {};
   const deadline = new Promise<Envelope<T>>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, error: { code: 'internal', message: options.timeoutMessage ?? NO_ANSWER_IN_TIME } }), deadlineMs);
+    cancel = (options.schedule ?? realSchedule)(
+      () => resolve({ ok: false, error: { code: 'internal', message: options.timeoutMessage ?? NO_ANSWER_IN_TIME } }),
+      deadlineMs,
+    );
   });
   try {
     return await Promise.race([answer(call), deadline]);
   } finally {
-    clearTimeout(timer);
+    cancel();
   }
 }
 

@@ -46,6 +46,7 @@ import { intakeOrder } from '../../../common/intake-order';
 import type { MessageFilter } from '../../../common/message-filter';
 import { webhookTitle } from '../format/webhook-labels';
 import { atMostEvery, type ScheduleFlush } from './frame-scheduler';
+import { realSchedule, type Schedule } from '../../../common/schedule';
 import { type ArchiveFormat, exportMessages, importMessages } from './webhook-archive-io';
 import { settle, type UiError } from './settle';
 
@@ -198,9 +199,9 @@ export function connectionOf(state: Pick<WebhooksState, 'connections'>, view: We
 
 export function createWebhooksStore(
   bridge: Pick<Bridge, 'webhooks' | 'inspector' | 'on'>,
-  settings: { capacity?: number; budgetBytes?: number; scheduleFlush?: ScheduleFlush; schedule?: (run: () => void, ms: number) => () => void } = {},
+  settings: { capacity?: number; budgetBytes?: number; scheduleFlush?: ScheduleFlush; schedule?: Schedule } = {},
 ): WebhooksStore {
-  const options = { ...settings, schedule: settings.schedule ?? timeout };
+  const options = { ...settings, schedule: settings.schedule ?? realSchedule };
   const capacity = options.capacity ?? RENDERER_INSPECTOR_CAPACITY;
   const budget = options.budgetBytes ?? RENDERER_INSPECTOR_BUDGET_BYTES;
   const scheduleFlush = options.scheduleFlush ?? atMostEvery(LIST_REDRAW_MS);
@@ -613,11 +614,6 @@ export function inIntakeOrder(fresh: readonly WebhookEntry[], list: readonly Web
 function clampPreview(entry: WebhookEntry): WebhookEntry {
   if (entry.preview.length <= RENDERER_PREVIEW_MAX_CHARS) return entry;
   return { ...entry, preview: entry.preview.slice(0, RENDERER_PREVIEW_MAX_CHARS), truncated: true };
-}
-
-function timeout(run: () => void, ms: number): () => void {
-  const timer = setTimeout(run, ms);
-  return () => clearTimeout(timer);
 }
 
 /** A filter without its empty parts (an empty list or text filters nothing). */

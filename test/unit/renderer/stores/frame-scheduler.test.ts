@@ -7,7 +7,14 @@ function fakeFrames() {
   let timers: Array<{ at: number; run: () => void }> = [];
   let frames: Array<() => void> = [];
   return {
-    clock: { now: () => now, setTimeout: (run: () => void, ms: number) => void timers.push({ at: now + ms, run }) },
+    clock: {
+      now: () => now,
+      schedule: (run: () => void, ms: number) => {
+        const timer = { at: now + ms, run };
+        timers.push(timer);
+        return () => void (timers = timers.filter((other) => other !== timer));
+      },
+    },
     onFrame: (run: () => void) => void frames.push(run),
     advance(ms: number) {
       now += ms;
