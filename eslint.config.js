@@ -8,6 +8,56 @@ const electronOnlyInHost = {
   patterns: [{ group: ['electron/*'], message: 'Only main/electron/ and preload/ may import electron.' }],
 };
 
+const servicesOnlyFromBackend = {
+  group: ['**/services/**'],
+  message: 'Only main/backend.ts starts the reference stack; the app talks to the services over HTTP.',
+};
+const coreThroughFaces = {
+  regex: '(^|/)core/[a-z-]+/',
+  message: 'Import a main/core section through its index (main/core/<section>), its public face (docs/architecture.md, "main/core").',
+};
+
+/**
+ * The sections of main/core and the sections each may import (docs/architecture.md, "main/core", the same
+ * table): a section imports another only through its index, and only along these lines, so no section
+ * reaches into another's files or back up the layers.
+ */
+const CORE_SECTIONS = {
+  shared: [],
+  'sign-in': ['shared'],
+  hubs: ['shared', 'sign-in'],
+  webhooks: ['shared', 'sign-in'],
+  desktop: ['shared', 'hubs'],
+  host: ['shared', 'sign-in', 'hubs', 'webhooks', 'desktop'],
+};
+const coreSectionRules = Object.entries(CORE_SECTIONS).map(([section, mayImport]) => {
+  const others = Object.keys(CORE_SECTIONS).filter((other) => other !== section && !mayImport.includes(other));
+  return {
+    files: [`main/core/${section}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...electronOnlyInHost,
+          patterns: [
+            ...electronOnlyInHost.patterns,
+            servicesOnlyFromBackend,
+            { regex: '^\\.\\./[a-z-]+/', message: 'Import another main/core section through its index (../<section>), never its files.' },
+            ...(others.length > 0
+              ? [
+                  {
+                    regex: `^\\.\\./(${others.join('|')})$`,
+                    message: `main/core/${section} may import only ${mayImport.join(', ') || 'common/'} (docs/architecture.md, "main/core").`,
+                  },
+                ]
+              : []),
+          ],
+        },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test-results/', 'playwright-report/'] },
   js.configs.recommended,
@@ -45,14 +95,19 @@ export default tseslint.config(
         'error',
         {
           ...electronOnlyInHost,
-          patterns: [...electronOnlyInHost.patterns, { group: ['**/services/**'], message: 'Only main/backend.ts starts the reference stack; the app talks to the services over HTTP.' }],
+          patterns: [...electronOnlyInHost.patterns, servicesOnlyFromBackend, coreThroughFaces],
         },
       ],
     },
   },
+  ...coreSectionRules,
   {
     // The Electron host and the preload bridge are the only places that may touch electron.
-    files: ['main/electron/**', 'preload/**', 'main/index.ts', 'test/unit/main/electron/**', 'test/e2e/electron/**'],
+    files: ['main/electron/**', 'preload/**', 'main/index.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [servicesOnlyFromBackend, coreThroughFaces] }] },
+  },
+  {
+    files: ['test/unit/main/electron/**', 'test/e2e/electron/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {
@@ -63,7 +118,10 @@ export default tseslint.config(
         'error',
         {
           ...electronOnlyInHost,
-          patterns: [...electronOnlyInHost.patterns, { group: ['**/main/**'], message: 'The reference services import nothing from main/: share it through common/.' }],
+          patterns: [
+            ...electronOnlyInHost.patterns,
+            { group: ['**/main/**'], message: 'The reference services import nothing from main/: share it through common/.' },
+          ],
         },
       ],
     },

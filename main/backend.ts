@@ -3,7 +3,7 @@
  * with none, the app starts the reference stack in-process and uses its demo client — the embedded default.
  */
 import { readFileSync } from 'node:fs';
-import type { BackendConfig, Logger } from './core/ports';
+import type { BackendConfig, Logger } from './core/shared';
 import { isLoopbackHost } from '../common/forward-target';
 
 export interface BackendHandle {

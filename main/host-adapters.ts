@@ -5,8 +5,8 @@
  * the settings store and how it opens the system browser.
  */
 import { type BackendHandle, resolveBackend } from './backend';
-import type { CoreDeps } from './core/hubdesk-core';
-import type { Logger } from './core/ports';
+import type { CoreDeps } from './core/host';
+import type { Logger } from './core/shared';
 import { createBonjourBrowser } from './mdns/bonjour-browser';
 import { createHostTransports } from './trusted-fetch';
 

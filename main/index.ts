@@ -6,8 +6,8 @@
 import { type BrowserWindow, app, dialog } from 'electron';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createHubdeskCore } from './core/create-hubdesk-core';
-import { OAUTH_REDIRECT_URI } from './core/deep-link';
+import { createHubdeskCore } from './core/host';
+import { OAUTH_REDIRECT_URI } from './core/sign-in';
 import { type AppLifecycle, registerShutdown, startAppLifecycle } from './electron/app-lifecycle';
 import { keepRunningInTray } from './electron/close-to-tray';
 import { createElectronStore } from './electron/electron-store-adapter';

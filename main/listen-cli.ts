@@ -19,9 +19,9 @@ import { createConsoleLogger } from '../common/logger';
 import type { RegistrationData } from '../common/webhook-protocol';
 import { exitOnSignals } from '../common/exit-on-signals';
 import { parseBaseUrl, WEBHOOK_URL_ENV } from './backend';
-import { realSchedule, systemClock } from './core/ports';
-import { openWebhookChannel } from './core/webhook-channel';
-import { createForwarding, type ForwardProgress } from './core/webhook-forwarding';
+import { realSchedule, systemClock } from './core/shared';
+import { openWebhookChannel } from './core/webhooks';
+import { createForwarding, type ForwardProgress } from './core/webhooks';
 import { errorMessage } from '../common/error-message';
 
 export const LISTEN_USAGE = `Usage: npm run listen -- --webhook <id> --secret <s> (--hub <id> | --key <v> [--key <v> …]) --forward-to <url> [--forwarder <url>]

@@ -10,8 +10,8 @@ import type { PeerCertificate } from 'node:tls';
 import { rootCertificates } from 'node:tls';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { hubCertificateName } from '../common/hub-identity';
-import type { HubTransport } from './core/hub-client';
-import { type OpenWebSocket, plainWebSocket } from './core/live-socket';
+import type { HubTransport } from './core/hubs';
+import { type OpenWebSocket, plainWebSocket } from './core/shared';
 
 /** Everything the core needs to reach clouds and hubs, trusting the system roots plus `trustedCaPem`: spread into CoreDeps. */
 export function createHostTransports(trustedCaPem?: string) {

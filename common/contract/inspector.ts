@@ -24,7 +24,7 @@ export const INSPECTOR_PAGE_MAX_CHARS = 512 * 1024;
 /** Largest answer of `inspector.message` (serialised JSON characters); parts that do not fit are left out, and say so. */
 export const INSPECTOR_MESSAGE_MAX_CHARS = 900 * 1024;
 
-/** Signature schemes the inspector verifies (docs/webhooks-app.md, "Signatures"; main/core/webhook-signatures.ts). */
+/** Signature schemes the inspector verifies (docs/webhooks-app.md, "Signatures"; main/core/webhooks/webhook-signatures.ts). */
 export const SignatureSchemeSchema = z.enum(['standard-webhooks', 'github', 'stripe', 'slack']);
 export type SignatureScheme = z.infer<typeof SignatureSchemeSchema>;
 

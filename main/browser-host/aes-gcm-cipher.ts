@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { AES_KEY_BYTES, openBytes, sealBytes } from '../core/aes-gcm';
-import type { SecretCipher } from '../core/ports';
+import { AES_KEY_BYTES, openBytes, sealBytes } from '../core/shared';
+import type { SecretCipher } from '../core/shared';
 
 const KEY_BYTES = AES_KEY_BYTES;
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync, renameSync } from 'node:fs';
 import { writeFileAtomically } from '../../common/atomic-write';
-import type { KeyValueStore, Logger } from '../core/ports';
+import type { KeyValueStore, Logger } from '../core/shared';
 
 export function createJsonFileStore(path: string, logger: Logger): KeyValueStore {
   const data = load(path, logger);

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { TokenSchema } from '../../common/bridge-protocol';
-import type { KeyValueStore } from '../core/ports';
+import type { KeyValueStore } from '../core/shared';
 
 const LAST_RUN_KEY = 'lastRun';
 

@@ -4,7 +4,7 @@
  * machines and for the end-to-end tests, which play the browser themselves.
  */
 import { spawn } from 'node:child_process';
-import type { Logger, OpenExternal } from '../core/ports';
+import type { Logger, OpenExternal } from '../core/shared';
 import { errorMessage } from '../../common/error-message';
 
 export const OPEN_EXTERNAL_LINE_PREFIX = 'open-external: ';

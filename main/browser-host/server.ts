@@ -25,10 +25,10 @@ import { randomToken, resumeProof } from '../../common/bridge-resume';
 import { toWireEvents } from '../../common/snapshot-pages';
 import { parseJsonMessage } from '../../common/json-message';
 import { OAUTH_CALLBACK_PATH } from '../../common/oauth-redirect';
-import { parseAuthorisationResponse } from '../core/authorisation-response';
-import type { HubdeskCore } from '../core/hubdesk-core';
-import { serialiseBounded, UNSENDABLE_ANSWER } from '../core/frame-guard';
-import type { Logger } from '../core/ports';
+import { parseAuthorisationResponse } from '../core/sign-in';
+import type { HubdeskCore } from '../core/host';
+import { serialiseBounded, UNSENDABLE_ANSWER } from '../core/host';
+import type { Logger } from '../core/shared';
 import { contentSecurityPolicy } from '../csp';
 import { errorMessage } from '../../common/error-message';
 

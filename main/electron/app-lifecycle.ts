@@ -2,14 +2,14 @@
  * Process-level wiring: one instance, our URI scheme, deep links from the OS, and shutdown.
  * Deep links arrive in three ways — macOS `open-url`, the argv of a second instance (Windows, Linux)
  * and the argv of a cold start — and possibly before the core exists, so the listeners are installed
- * at once and links wait until `attach` is called. Every link is parsed (main/core/deep-link.ts)
+ * at once and links wait until `attach` is called. Every link is parsed (main/core/sign-in/deep-link.ts)
  * before anything acts on it; refused links are logged by reason only, never by content.
  */
 import { type BrowserWindow, app } from 'electron';
 import { resolve } from 'node:path';
-import { APP_SCHEME, type DeepLinkAction, findDeepLinkInArgv, parseDeepLink } from '../core/deep-link';
-import type { HubdeskCore } from '../core/hubdesk-core';
-import type { Logger } from '../core/ports';
+import { APP_SCHEME, type DeepLinkAction, findDeepLinkInArgv, parseDeepLink } from '../core/sign-in';
+import type { HubdeskCore } from '../core/host';
+import type { Logger } from '../core/shared';
 import { showAndFocus } from './show-window';
 import { guardWebContents } from './web-contents-guard';
 import { errorMessage } from '../../common/error-message';

@@ -9,8 +9,8 @@
  */
 import { type BrowserWindow, app } from 'electron';
 import type { DesktopView, Handlers } from '../../common/ipc-contract';
-import type { HubdeskCore } from '../core/hubdesk-core';
-import type { Logger } from '../core/ports';
+import type { HubdeskCore } from '../core/host';
+import type { Logger } from '../core/shared';
 import type { PlainNotification } from './native-notifier';
 import { type ShowableWindow, showAndFocus } from './show-window';
 import { errorMessage } from '../../common/error-message';

@@ -1,6 +1,6 @@
 /** KeyValueStore over electron-store (a JSON file in the app's userData folder, written atomically). */
 import Store from 'electron-store';
-import type { KeyValueStore } from '../core/ports';
+import type { KeyValueStore } from '../core/shared';
 
 export function createElectronStore(): KeyValueStore {
   // Keys are opaque (`user:os-keychain`, …): dots must not be read as paths into nested objects.

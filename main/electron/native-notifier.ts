@@ -1,6 +1,6 @@
 /**
  * Native notifications (docs/architecture.md, "The desktop") with Electron's `Notification`: the core decides what to say
- * (main/core/desktop-alerts.ts) and calls `notify`; the tray and close-to-tray use `show` for their own
+ * (main/core/desktop/desktop-alerts.ts) and calls `notify`; the tray and close-to-tray use `show` for their own
  * few messages. Clicking a notification brings the window back. Where the system has no notifications
  * (`Notification.isSupported()` is false) it is logged once and nothing is shown.
  *
@@ -9,7 +9,7 @@
  */
 import { Notification, app } from 'electron';
 import { type DesktopNotification, DesktopNotificationSchema } from '../../common/ipc-contract';
-import type { Logger } from '../core/ports';
+import type { Logger } from '../core/shared';
 import { type ShowableWindow, showAndFocus } from './show-window';
 import { errorMessage } from '../../common/error-message';
 

@@ -7,7 +7,7 @@
  */
 import { shell } from 'electron';
 import { isLoopback } from '../backend';
-import type { Logger, OpenExternal } from '../core/ports';
+import type { Logger, OpenExternal } from '../core/shared';
 
 export function createOpenExternal(allowedOrigins: string | readonly string[], logger: Logger): OpenExternal {
   const origins = new Set(typeof allowedOrigins === 'string' ? [allowedOrigins] : allowedOrigins);

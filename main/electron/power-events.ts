@@ -1,10 +1,10 @@
 /**
  * The machine woke from sleep or the user unlocked it: timers did not run meanwhile and the network may
  * be another one, so the core chooses its routes again (docs/architecture.md, "Control and the open hub"). The core also notices sleep by
- * itself (a clock jump, main/core/network-watch.ts); Electron's signals are simply sooner.
+ * itself (a clock jump, main/core/hubs/network-watch.ts); Electron's signals are simply sooner.
  */
 import { powerMonitor } from 'electron';
-import type { HubdeskCore } from '../core/hubdesk-core';
+import type { HubdeskCore } from '../core/host';
 
 const WAKE_EVENTS = ['resume', 'unlock-screen'] as const;
 

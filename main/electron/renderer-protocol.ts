@@ -3,7 +3,7 @@
  * `file://` (Electron security checklist §18): the page gets a real origin of its own (`app://hubdesk`,
  * which `'self'` in its CSP means), it can reach no other file on disk, and its responses carry the CSP
  * as a header. The scheme is internal to Chromium; it is not the OS-registered OAuth scheme
- * `io.hubdesk.app` (main/core/deep-link.ts), and no other program can open it.
+ * `io.hubdesk.app` (main/core/sign-in/deep-link.ts), and no other program can open it.
  *
  * The handler serves a fixed folder (the built `out/renderer`) and nothing else: GET only, the one host
  * name, plain path segments (no `..`, `.`, empty segments, backslashes, colons or NUL, raw or
@@ -13,7 +13,7 @@
 import { protocol } from 'electron';
 import { readFile as readFileFromDisk } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
-import type { Logger } from '../core/ports';
+import type { Logger } from '../core/shared';
 import { contentSecurityPolicy } from '../csp';
 
 export const RENDERER_SCHEME = 'app';

@@ -4,7 +4,7 @@
  * in memory unless the user opts in (docs/decisions.md, "Token storage").
  */
 import { safeStorage } from 'electron';
-import type { SecretCipher } from '../core/ports';
+import type { SecretCipher } from '../core/shared';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 

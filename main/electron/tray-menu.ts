@@ -1,13 +1,13 @@
 /**
  * What the tray shows (docs/architecture.md, the `tray-menu.ts` row of "main/core"), as plain data: the
- * open hub's summary (main/core/open-hub-model.ts) in, the tooltip and the menu's items out. Pure and without an `electron` import, so
+ * open hub's summary (main/core/hubs/open-hub-model.ts) in, the tooltip and the menu's items out. Pure and without an `electron` import, so
  * every case is unit-tested; tray.ts only turns the items into an Electron `Menu` and runs their actions.
  *
  * Names come from the hub: control and bidirectional-override characters are removed, `&` is doubled (Electron reads a single one
  * as a mnemonic on Windows and Linux) and long names are cut. At most a few favourites and flows are
  * listed; the rest are one "More in Hubdesk…" away.
  */
-import type { OpenHubSummary } from '../core/open-hub-model';
+import type { OpenHubSummary } from '../core/hubs';
 import { liveWords } from '../../common/live-words';
 import { oneLine } from '../../common/one-line';
 

@@ -12,9 +12,9 @@ import { Menu, type MenuItemConstructorOptions, Tray, nativeImage, type NativeIm
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Handlers, SessionView } from '../../common/ipc-contract';
-import type { HubdeskCore } from '../core/hubdesk-core';
-import type { OpenHubSummary } from '../core/open-hub-model';
-import { type Logger, realSchedule, type Schedule } from '../core/ports';
+import type { HubdeskCore } from '../core/host';
+import type { OpenHubSummary } from '../core/hubs';
+import { type Logger, realSchedule, type Schedule } from '../core/shared';
 import type { NativeNotifier } from './native-notifier';
 import { buildTrayView, sameTrayView, type TrayAction, type TrayItem, type TraySignIn, type TrayView } from './tray-menu';
 import { errorMessage } from '../../common/error-message';

@@ -4,7 +4,7 @@
  * document; anything else a page attempts is refused and logged (origin only: URLs may carry codes).
  */
 import type { Event, WebContents } from 'electron';
-import type { Logger } from '../core/ports';
+import type { Logger } from '../core/shared';
 import { logSafeOrigin } from './log-safe-origin';
 
 const guarded = new WeakSet<WebContents>();

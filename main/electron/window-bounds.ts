@@ -6,7 +6,7 @@
  * nearest one when it is on none — so the window never opens where nobody can see it.
  */
 import { z } from 'zod';
-import type { KeyValueStore } from '../core/ports';
+import type { KeyValueStore } from '../core/shared';
 
 export const WINDOW_BOUNDS_KEY = 'window:bounds';
 export const DEFAULT_SIZE = { width: 1100, height: 760 } as const;

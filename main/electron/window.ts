@@ -6,7 +6,7 @@
  */
 import { BrowserWindow, screen } from 'electron';
 import { isLoopback } from '../backend';
-import type { KeyValueStore, Logger } from '../core/ports';
+import type { KeyValueStore, Logger } from '../core/shared';
 import { contentSecurityPolicy } from '../csp';
 import { RENDERER_HOST, RENDERER_INDEX_URL, RENDERER_SCHEME } from './renderer-protocol';
 import { guardWebContents } from './web-contents-guard';

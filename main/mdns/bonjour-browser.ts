@@ -1,9 +1,9 @@
 /**
  * The MdnsBrowser port over bonjour-service (pure JS, so both hosts use it). It only relays what it
- * hears; the core validates every announcement (main/core/lan-directory.ts).
+ * hears; the core validates every announcement (main/core/hubs/lan-directory.ts).
  */
 import { Bonjour, type Service } from 'bonjour-service';
-import type { Logger, MdnsBrowser, MdnsService } from '../core/ports';
+import type { Logger, MdnsBrowser, MdnsService } from '../core/shared';
 import { errorMessage } from '../../common/error-message';
 
 /** DNS-SD service type of a hub (docs/interface.md A.2): `_hub._tcp.local`. */

@@ -12,7 +12,7 @@
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { RunningProgram } from '../e2e/support/processes';
-import { REALTIME_PING_MS } from '../../main/core/live-socket';
+import { REALTIME_PING_MS } from '../../main/core/shared/live-socket';
 import {
   freeze,
   HUB_ROUTES,

@@ -15,11 +15,11 @@
 import { WebSocket } from 'ws';
 import { EVENT_NAMES } from '../../common/ipc-contract';
 import { formatTapCredential } from '../../common/webhook-protocol';
-import type { OpenWebSocket } from '../../main/core/live-socket';
-import { createSecretStore } from '../../main/core/secret-store';
-import { createWebhookInspector } from '../../main/core/webhook-inspector';
-import { createWebhookListener } from '../../main/core/webhook-listener';
-import { createWebhookRegistrations } from '../../main/core/webhook-registrations';
+import type { OpenWebSocket } from '../../main/core/shared/live-socket';
+import { createSecretStore } from '../../main/core/shared/secret-store';
+import { createWebhookInspector } from '../../main/core/webhooks/webhook-inspector';
+import { createWebhookListener } from '../../main/core/webhooks/webhook-listener';
+import { createWebhookRegistrations } from '../../main/core/webhooks/webhook-registrations';
 import { startForwarder } from '../../services/forwarder/forwarder';
 import { createWebhookStore } from '../../services/forwarder/webhook-store';
 import { fakeCipher, memoryStore, recordingLogger } from '../support/core-fakes';

@@ -7,8 +7,8 @@
  * Each scenario runs ROUNDS times; the median is reported.
  */
 import { performance } from 'node:perf_hooks';
-import { createHubdeskCore } from '../../main/core/create-hubdesk-core';
-import type { BackendConfig } from '../../main/core/ports';
+import { createHubdeskCore } from '../../main/core/host/create-hubdesk-core';
+import type { BackendConfig } from '../../main/core/shared/ports';
 import { createTrustedFetch } from '../../main/trusted-fetch';
 import { DEFAULT_RELAY_LATENCY_MS } from '../../services/relay/relay';
 import { startStack } from '../../services/stack';

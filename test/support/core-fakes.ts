@@ -3,14 +3,14 @@
  * (so tests can see what would be on disk), a logger that records, and a fixed backend.
  */
 import type { Handlers } from '../../common/ipc-contract';
-import type { HubdeskCore } from '../../main/core/hubdesk-core';
-import { createDispatcher } from '../../main/core/ipc-dispatcher';
+import type { HubdeskCore } from '../../main/core/host/hubdesk-core';
+import { createDispatcher } from '../../main/core/host/ipc-dispatcher';
 import type { HubRecord, TokenObject } from '../../common/wire';
-import type { HubClient, PingOutcome } from '../../main/core/hub-client';
-import { createHubSessions, type HubSessions } from '../../main/core/hub-sessions';
-import type { BackendConfig, KeyValueStore, Logger, SecretCipher } from '../../main/core/ports';
-import { createRoutePins } from '../../main/core/route-pins';
-import { createParallelPingSelector } from '../../main/core/route-selection';
+import type { HubClient, PingOutcome } from '../../main/core/hubs/hub-client';
+import { createHubSessions, type HubSessions } from '../../main/core/hubs/hub-sessions';
+import type { BackendConfig, KeyValueStore, Logger, SecretCipher } from '../../main/core/shared/ports';
+import { createRoutePins } from '../../main/core/hubs/route-pins';
+import { createParallelPingSelector } from '../../main/core/hubs/route-selection';
 
 export const TEST_BACKEND: BackendConfig = {
   authUrl: 'https://cloud.example.test',

@@ -1,9 +1,9 @@
 /**
- * The core's Clock and Schedule ports (main/core/ports.ts) on one fake timeline: time moves only in
+ * The core's Clock and Schedule ports (main/core/shared/ports.ts) on one fake timeline: time moves only in
  * `advance`, which runs every task that falls due on the way, in the order of when it is due (then of
  * when it was scheduled), tasks scheduled meanwhile included, each with the clock at its time.
  */
-import type { Clock, Schedule } from '../../main/core/ports';
+import type { Clock, Schedule } from '../../main/core/shared/ports';
 
 interface Task {
   at: number;

@@ -6,9 +6,9 @@
  * hub is frozen); and the app's realtime socket and listener channel on them, recording what they report.
  */
 import WebSocket from 'ws';
-import { type LiveSocket, plainWebSocket, type OpenWebSocket, realtimeUrl, wsLiveSocket } from '../../main/core/live-socket';
-import { systemClock } from '../../main/core/ports';
-import { openWebhookChannel, type WebhookChannel } from '../../main/core/webhook-channel';
+import { type LiveSocket, plainWebSocket, type OpenWebSocket, realtimeUrl, wsLiveSocket } from '../../main/core/shared/live-socket';
+import { systemClock } from '../../main/core/shared/ports';
+import { openWebhookChannel, type WebhookChannel } from '../../main/core/webhooks/webhook-channel';
 import { type RunningRelay, startRelay } from '../../services/relay/relay';
 import { projectRoot, type RunningProgram, startProgram } from '../e2e/support/processes';
 

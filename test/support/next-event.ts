@@ -1,6 +1,6 @@
 /** Waiting for a core's events in integration tests (the test's own timeout bounds every wait). */
 import type { EventName, EventPayload } from '../../common/ipc-contract';
-import type { HubdeskCore } from '../../main/core/hubdesk-core';
+import type { HubdeskCore } from '../../main/core/host/hubdesk-core';
 
 /** Resolves with the first payload of `event` from now on that `match` accepts. */
 export function nextEvent<E extends EventName>(

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../common/app-error';
 import type { DeviceList, HubSnapshot } from '../../common/ipc-contract';
-import type { HubdeskCore } from '../../main/core/hubdesk-core';
+import type { HubdeskCore } from '../../main/core/host/hubdesk-core';
 
 export type LoadedSnapshot = Extract<HubSnapshot, { status: 'loaded' }>;
 

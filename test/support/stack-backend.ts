@@ -2,7 +2,7 @@
  * The app core's backend configuration for a reference stack started by a test (its demo client, or
  * the read-only one, with the native redirect).
  */
-import type { BackendConfig } from '../../main/core/ports';
+import type { BackendConfig } from '../../main/core/shared/ports';
 import type { StackInfo } from '../../services/stack';
 
 export function stackBackend(info: StackInfo, client: 'full' | 'readonly' = 'full'): BackendConfig {

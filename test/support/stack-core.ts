@@ -4,8 +4,8 @@
  * client (full or read-only). `deps` adds or replaces ports (fetch, WebSocket, mDNS, store…).
  */
 import { expect } from 'vitest';
-import { createHubdeskCore } from '../../main/core/create-hubdesk-core';
-import type { CoreDeps, HubdeskCore } from '../../main/core/hubdesk-core';
+import { createHubdeskCore } from '../../main/core/host/create-hubdesk-core';
+import type { CoreDeps, HubdeskCore } from '../../main/core/host/hubdesk-core';
 import type { StackInfo } from '../../services/stack';
 import { consent } from './consent-driver';
 import { fakeCipher, memoryStore, recordingLogger } from './core-fakes';

@@ -9,7 +9,7 @@
  * before. Then the stack is stopped for good: the banner counts down to the next attempt. (This stack
  * keeps no state: one started again would be a new cloud on new ports. A stack killed and started again
  * on its state directory, which the app comes back to by itself, is stack-restart.spec.ts's.) How soon
- * the app notices is not asserted (the heartbeat, main/core/heartbeat.ts, says "not responding" after
+ * the app notices is not asserted (the heartbeat, main/core/shared/heartbeat.ts, says "not responding" after
  * 4 s of silence; docs/hub-realtime.md, "Liveness"): the waits are generous, never a deadline.
  */
 import { expect, type Locator, test } from '@playwright/test';

@@ -7,7 +7,7 @@ import { _electron as electron, type ElectronApplication, expect, type Page, tes
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHANNELS } from '../../../common/ipc-contract';
-import { OAUTH_REDIRECT_URI } from '../../../main/core/deep-link';
+import { OAUTH_REDIRECT_URI } from '../../../main/core/sign-in/deep-link';
 import { findElectronRuntime } from '../../../main/electron/find-runtime';
 import type { TrayView } from '../../../main/electron/tray-menu';
 import { DEMO_USER } from '../../../services/stack';

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceEvent, EventPayload } from '../../../common/ipc-contract';
-import type { HubdeskCore } from '../../../main/core/hubdesk-core';
+import type { HubdeskCore } from '../../../main/core/host/hubdesk-core';
 import { createTrustedFetch, createTrustedWebSocket } from '../../../main/trusted-fetch';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { signedInStackCore } from '../../support/stack-core';

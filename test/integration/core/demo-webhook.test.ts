@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FirstWebhook, WebhookEntry, WebhookStatus } from '../../../common/ipc-contract';
 import { formatTapCredential } from '../../../common/webhook-protocol';
-import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
-import type { BackendConfig } from '../../../main/core/ports';
-import type { HubdeskCore } from '../../../main/core/hubdesk-core';
+import { createHubdeskCore } from '../../../main/core/host/create-hubdesk-core';
+import type { BackendConfig } from '../../../main/core/shared/ports';
+import type { HubdeskCore } from '../../../main/core/host/hubdesk-core';
 import { DEMO_WEBHOOK_KEY_PATH, type RunningStack, startStack } from '../../../services/stack';
 import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';
 import { webhooksEventually as eventually } from '../../support/next-event';

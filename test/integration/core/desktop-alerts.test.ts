@@ -6,8 +6,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DesktopNotification } from '../../../common/ipc-contract';
-import type { HubdeskCore } from '../../../main/core/hubdesk-core';
-import type { OpenHubSummary } from '../../../main/core/open-hub-model';
+import type { HubdeskCore } from '../../../main/core/host/hubdesk-core';
+import type { OpenHubSummary } from '../../../main/core/hubs/open-hub-model';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { readDevices } from '../../support/open-hub';
 import { signedInStackCore } from '../../support/stack-core';

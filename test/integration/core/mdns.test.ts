@@ -6,8 +6,8 @@
  */
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseLanHub } from '../../../main/core/lan-directory';
-import type { MdnsBrowser, MdnsService } from '../../../main/core/ports';
+import { parseLanHub } from '../../../main/core/hubs/lan-directory';
+import type { MdnsBrowser, MdnsService } from '../../../main/core/shared/ports';
 import { createBonjourBrowser } from '../../../main/mdns/bonjour-browser';
 import { createHostTransports } from '../../../main/trusted-fetch';
 import { type RunningStack, startStack } from '../../../services/stack';

@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../common/ipc-contract';
-import type { HubdeskCore } from '../../../main/core/hubdesk-core';
+import type { HubdeskCore } from '../../../main/core/host/hubdesk-core';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { signedInStackCore } from '../../support/stack-core';
 import { nextEvent } from '../../support/next-event';

@@ -9,9 +9,9 @@
  *   signed in to it, browsing mDNS for real; once it has heard the impostor's announcement it opens the
  *   hub and prints what it got as one JSON line (route, route outcomes, device count).
  */
-import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
-import { parseLanHub } from '../../../main/core/lan-directory';
-import type { MdnsBrowser } from '../../../main/core/ports';
+import { createHubdeskCore } from '../../../main/core/host/create-hubdesk-core';
+import { parseLanHub } from '../../../main/core/hubs/lan-directory';
+import type { MdnsBrowser } from '../../../main/core/shared/ports';
 import { createBonjourBrowser } from '../../../main/mdns/bonjour-browser';
 import { createHostTransports } from '../../../main/trusted-fetch';
 import { advertiseHub } from '../../../services/hub/hub-advertiser';

@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteOutcome } from '../../../common/ipc-contract';
-import { UNTRUSTED_CERTIFICATE } from '../../../main/core/http';
+import { UNTRUSTED_CERTIFICATE } from '../../../main/core/shared/http';
 import { createNamespaces, deleteNamespaces, inNamespace, lineFrom, namespacePair, whyNetnsUnavailable } from '../../support/netns';
 
 const PEER = fileURLToPath(new URL('./route-trust-netns-peer.ts', import.meta.url));

@@ -6,9 +6,9 @@
  * routes, and the hub session ended on the hub at sign-out.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { MdnsBrowser, MdnsService } from '../../../main/core/ports';
-import { PLAIN_ROUTES_REFUSED } from '../../../main/core/route-trust';
-import { CERTIFICATE_NOT_THE_HUB } from '../../../main/core/http';
+import type { MdnsBrowser, MdnsService } from '../../../main/core/shared/ports';
+import { PLAIN_ROUTES_REFUSED } from '../../../main/core/hubs/route-trust';
+import { CERTIFICATE_NOT_THE_HUB } from '../../../main/core/shared/http';
 import { createHostTransports } from '../../../main/trusted-fetch';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { type ImpostorHub, startImpostorHub } from '../../support/impostor-hub';

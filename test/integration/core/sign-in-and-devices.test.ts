@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../common/app-error';
 import type { SessionView } from '../../../common/ipc-contract';
-import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
-import type { HubdeskCore } from '../../../main/core/hubdesk-core';
+import { createHubdeskCore } from '../../../main/core/host/create-hubdesk-core';
+import type { HubdeskCore } from '../../../main/core/host/hubdesk-core';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { consent } from '../../support/consent-driver';
 import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';

@@ -9,10 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEntry, WebhookStatus } from '../../../common/ipc-contract';
 import { ListenerClientMessageSchema } from '../../../common/webhook-protocol';
-import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
-import type { HubdeskCore } from '../../../main/core/hubdesk-core';
-import { type OpenWebSocket, plainWebSocket } from '../../../main/core/live-socket';
-import { SIGN_IN_FOR_HUB } from '../../../main/core/webhook-hub-token';
+import { createHubdeskCore } from '../../../main/core/host/create-hubdesk-core';
+import type { HubdeskCore } from '../../../main/core/host/hubdesk-core';
+import { type OpenWebSocket, plainWebSocket } from '../../../main/core/shared/live-socket';
+import { SIGN_IN_FOR_HUB } from '../../../main/core/webhooks/webhook-hub-token';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { consent } from '../../support/consent-driver';
 import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';

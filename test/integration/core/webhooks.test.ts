@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DROPPED_BY_FORWARDER, type WebhookEntry, type WebhookEntryPatch, type WebhookStatus } from '../../../common/ipc-contract';
 import { WebSocket } from 'ws';
-import { createHubdeskCore } from '../../../main/core/create-hubdesk-core';
-import type { HubdeskCore } from '../../../main/core/hubdesk-core';
+import { createHubdeskCore } from '../../../main/core/host/create-hubdesk-core';
+import type { HubdeskCore } from '../../../main/core/host/hubdesk-core';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { formatTapCredential } from '../../../common/webhook-protocol';
-import type { OpenWebSocket } from '../../../main/core/live-socket';
+import type { OpenWebSocket } from '../../../main/core/shared/live-socket';
 import { createTrustedWebSocket } from '../../../main/trusted-fetch';
 import { createStackCertificates } from '../../../services/shared/stack-ca';
 import { fakeCipher, memoryStore, recordingLogger } from '../../support/core-fakes';

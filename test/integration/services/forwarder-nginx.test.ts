@@ -6,12 +6,12 @@
  * - Only the intake and the listener channel are public: /metrics, /readyz and /healthz are 404 there,
  *   and a body over the forwarder's limit is refused by nginx with the forwarder's error shape.
  * - kill -9 of the instance a listener is on while requests stream in through nginx: every message that
- *   got a 202 reaches the listener, which is the app's own channel (main/core/webhook-channel.ts) and
+ *   got a 202 reaches the listener, which is the app's own channel (main/core/webhooks/webhook-channel.ts) and
  *   comes back through nginx by itself.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { WebhookConnection } from '../../../common/ipc-contract';
-import { openWebhookChannel } from '../../../main/core/webhook-channel';
+import { openWebhookChannel } from '../../../main/core/webhooks/webhook-channel';
 import { silentLogger } from '../../../services/shared/logger';
 import { type ForwarderInfo, runForwarderCli } from '../../support/forwarder-cli';
 import { startTestNginx } from '../../support/nginx';

@@ -6,7 +6,7 @@
  */
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { Logger } from '../../../main/core/ports';
+import type { Logger } from '../../../main/core/shared/ports';
 import { type RunningCloud, startCloud } from '../../../services/cloud/cloud';
 import { UserDirectory } from '../../../services/cloud/users';
 import { createWebhookStore } from '../../../services/forwarder/webhook-store';

@@ -5,7 +5,7 @@
  * - `browse <hubId>`: prints the first valid announcement for that id as JSON and exits 0, or exits 1
  *   after 15 s without one.
  */
-import { parseLanHub } from '../../../main/core/lan-directory';
+import { parseLanHub } from '../../../main/core/hubs/lan-directory';
 import { createBonjourBrowser } from '../../../main/mdns/bonjour-browser';
 import { advertiseHub } from '../../../services/hub/hub-advertiser';
 

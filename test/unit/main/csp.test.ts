@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Handlers } from '../../../common/ipc-contract';
 import { startBrowserHostServer } from '../../../main/browser-host/server';
-import type { HubdeskCore } from '../../../main/core/hubdesk-core';
+import type { HubdeskCore } from '../../../main/core/host/hubdesk-core';
 import { browserHostBridgeOrigins, contentSecurityPolicy } from '../../../main/csp';
 import { recordingLogger } from '../../support/core-fakes';
 import { tempDir } from '../../support/temp-dir';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomToken } from '../../../../common/bridge-resume';
 import { readLastRun, saveLastRun } from '../../../../main/browser-host/last-run';
-import type { KeyValueStore } from '../../../../main/core/ports';
+import type { KeyValueStore } from '../../../../main/core/shared/ports';
 
 function memoryStore(): KeyValueStore & { data: Map<string, unknown> } {
   const data = new Map<string, unknown>();

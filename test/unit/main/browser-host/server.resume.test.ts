@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import { CLOSE_UNAUTHORISED } from '../../../../common/bridge-protocol';
 import { randomToken, resumeProof } from '../../../../common/bridge-resume';
 import type { SessionView } from '../../../../common/ipc-contract';
-import type { HubdeskCore } from '../../../../main/core/hubdesk-core';
+import type { HubdeskCore } from '../../../../main/core/host/hubdesk-core';
 import { type RunningBrowserHost, startBrowserHostServer } from '../../../../main/browser-host/server';
 import { bridgeMessages } from '../../../support/bridge-messages';
 import { fakeHubdeskCore, recordingLogger } from '../../../support/core-fakes';

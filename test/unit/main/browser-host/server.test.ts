@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CLOSE_UNAUTHORISED } from '../../../../common/bridge-protocol';
 import type { SessionView } from '../../../../common/ipc-contract';
-import type { HubdeskCore, OAuthCallbackParams } from '../../../../main/core/hubdesk-core';
+import type { HubdeskCore, OAuthCallbackParams } from '../../../../main/core/host/hubdesk-core';
 import { type RunningBrowserHost, startBrowserHostServer } from '../../../../main/browser-host/server';
 import { bridgeMessages } from '../../../support/bridge-messages';
 import { fakeHubdeskCore, recordingLogger } from '../../../support/core-fakes';

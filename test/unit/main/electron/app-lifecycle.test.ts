@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { recordingLogger } from '../../../support/core-fakes';
 import { app, BrowserWindow, fakeElectron, fakeEvent, resetFakeElectron } from '../../../support/fake-electron';
-import { APP_SCHEME, OAUTH_REDIRECT_URI } from '../../../../main/core/deep-link';
+import { APP_SCHEME, OAUTH_REDIRECT_URI } from '../../../../main/core/sign-in/deep-link';
 import { registerShutdown, startAppLifecycle } from '../../../../main/electron/app-lifecycle';
 
 vi.mock('electron', () => import('../../../support/fake-electron'));

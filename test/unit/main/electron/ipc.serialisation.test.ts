@@ -5,8 +5,8 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventName, Handlers } from '../../../../common/ipc-contract';
-import { MAX_OUTGOING_FRAME_BYTES, UNSENDABLE_ANSWER } from '../../../../main/core/frame-guard';
-import { createDispatcher } from '../../../../main/core/ipc-dispatcher';
+import { MAX_OUTGOING_FRAME_BYTES, UNSENDABLE_ANSWER } from '../../../../main/core/host/frame-guard';
+import { createDispatcher } from '../../../../main/core/host/ipc-dispatcher';
 import { registerIpc } from '../../../../main/electron/ipc';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../../../main/electron/ipc-channels';
 import { SNAPSHOT_PAGE_EVENT } from '../../../../common/snapshot-pages';

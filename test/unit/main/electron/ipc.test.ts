@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BrowserWindow, fakeElectron, ipcMain, resetFakeElectron } from '../../../support/fake-electron';
 import { recordingLogger } from '../../../support/core-fakes';
 import type { EventName, Handlers } from '../../../../common/ipc-contract';
-import { createDispatcher } from '../../../../main/core/ipc-dispatcher';
+import { createDispatcher } from '../../../../main/core/host/ipc-dispatcher';
 import { registerIpc } from '../../../../main/electron/ipc';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../../../main/electron/ipc-channels';
 

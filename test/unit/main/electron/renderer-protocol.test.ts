@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { APP_SCHEME } from '../../../../main/core/deep-link';
+import { APP_SCHEME } from '../../../../main/core/sign-in/deep-link';
 import { contentSecurityPolicy } from '../../../../main/csp';
 import {
   contentTypeOf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OpenHubSummary, SummaryFavourite } from '../../../../main/core/open-hub-model';
+import type { OpenHubSummary, SummaryFavourite } from '../../../../main/core/hubs/open-hub-model';
 import {
   buildTrayView,
   cleanName,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Envelope } from '../../../../common/app-error';
 import { type EventName, type EventPayload, type SessionView, SetCapabilityRequestSchema } from '../../../../common/ipc-contract';
-import type { OpenHubSummary } from '../../../../main/core/open-hub-model';
+import type { OpenHubSummary } from '../../../../main/core/hubs/open-hub-model';
 import { createHubdeskTray, REBUILD_INTERVAL_MS, type TrayCore, trayIconPath } from '../../../../main/electron/tray';
 import { MORE_LABEL, OPEN_LABEL, QUIT_LABEL } from '../../../../main/electron/tray-menu';
 import { recordingLogger } from '../../../support/core-fakes';

@@ -1,0 +1,218 @@
+/**
+ * The inspector's history (docs/webhooks-app.md, "History"): every message the inspector keeps is kept across restarts,
+ * with the protection of the tokens, within a byte bound and an age the user sets.
+ *
+ * - What is saved: the inspector's inputs (a tap event, a delivery, an imported message, a removed
+ *   registration, the forwarder's notice of dropped messages), each but the notice only when it changed the inspector, in an encrypted journal
+ *   (history-journal.ts). At start they are read back through the same inspector functions, so the
+ *   restored inspector is the one that was saved, merges included, with no second code for it.
+ * - Protection: the journal's AES-256-GCM key is a secret of the secret store (secret-store.ts), so it
+ *   is encrypted by what encrypts the tokens (the OS keychain; the browser host's key file) and under
+ *   the same policy: where the tokens are kept in memory only, so is the history (`storage` says so).
+ *   Without the key the files are noise; files of a key that is gone are deleted when read.
+ * - Bounds: `boundBytes` bounds the files and the inspector's memory alike (oldest first), and
+ *   `maxAgeDays` drops what is older, at start and every hour. Both are settings (HISTORY_BOUNDS and
+ *   HISTORY_AGES are the choices; docs/security.md gives the figures).
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import {
+  ArchivedMessageSchema,
+  DEFAULT_HISTORY_SETTINGS,
+  WebhookIdSchema,
+  type HistorySettings,
+  HistorySettingsSchema,
+  type HistoryView,
+} from '../../../common/ipc-contract';
+import { DroppedNoticeSchema, RawWebhookMessageSchema, TapEventSchema } from '../../../common/webhook-protocol';
+import { AES_KEY_BYTES } from '../shared';
+import { type Journal, openJournal } from './history-journal';
+import { type Clock, type KeyValueStore, type Logger, realSchedule, type Schedule } from '../shared';
+import type { SecretStore } from '../shared';
+import { createWebhookInspector, type WebhookInspector } from './webhook-inspector';
+import { errorMessage } from '../../../common/error-message';
+
+export const HISTORY_KEY_SECRET = 'webhooks:historyKey';
+export const HISTORY_SETTINGS_KEY = 'webhooks:history';
+/** The most messages kept, whatever their size (the byte bound is the one that counts). */
+const HISTORY_MAX_MESSAGES = 250_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/** A body's facts (`BodyFacts`), saved with its message since they were; absent in older records (then read again). */
+const facts = { u: z.boolean().optional() };
+const HistoryRecordSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('tap'), w: WebhookIdSchema, e: TapEventSchema, ...facts }),
+  z.object({ t: z.literal('delivery'), w: WebhookIdSchema, m: RawWebhookMessageSchema, ...facts }),
+  z.object({ t: z.literal('import'), m: ArchivedMessageSchema, ...facts }),
+  z.object({ t: z.literal('forget'), w: WebhookIdSchema }),
+  z.object({ t: z.literal('dropped'), w: WebhookIdSchema, n: DroppedNoticeSchema }),
+]);
+type HistoryRecord = z.infer<typeof HistoryRecordSchema>;
+
+export interface WebhookHistory {
+  /** The inspector to use: it is the history, and records what changes it. */
+  inspector: WebhookInspector;
+  /** Settles once the saved history is in the inspector (at once where nothing is saved). Never rejects. */
+  ready: Promise<void>;
+  view(): HistoryView;
+  set(settings: HistorySettings): Promise<HistoryView>;
+  /** Everything, from memory and from disk. */
+  clear(): Promise<void>;
+  /** Writes what waits and stops the hourly pruning. */
+  close(): Promise<void>;
+}
+
+export interface WebhookHistoryDeps {
+  /** The folder of the journal; null: the history is kept in memory only (tests, a host without storage). */
+  dir: string | null;
+  secrets: SecretStore;
+  store: KeyValueStore;
+  logger: Logger;
+  clock: Clock;
+  schedule?: Schedule;
+}
+
+export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
+  const { secrets, store, logger, clock } = deps;
+  const schedule = deps.schedule ?? realSchedule;
+  const saved = HistorySettingsSchema.safeParse(store.get(HISTORY_SETTINGS_KEY));
+  let settings: HistorySettings = saved.success ? saved.data : DEFAULT_HISTORY_SETTINGS;
+  const inner = createWebhookInspector({ capacity: HISTORY_MAX_MESSAGES, budgetBytes: settings.boundBytes });
+  const persisted = deps.dir !== null && secrets.storage() !== 'memory-only';
+  let journal: Journal | null = null;
+  let loadError: string | null = null;
+  const cutoff = () => clock.now() - settings.maxAgeDays * DAY_MS;
+
+  const record = (entry: HistoryRecord) => journal?.append(entry, clock.now());
+  /** The facts of the body just kept, to save beside it. */
+  const factsOf = (webhookId: string, id: string) => {
+    const known = inner.bodyFacts(webhookId, id);
+    return known && { u: known.unplainNumber };
+  };
+  const inspector: WebhookInspector = {
+    ...inner,
+    tapped(webhookId, event, at = clock.now()) {
+      const change = inner.tapped(webhookId, event, at);
+      if (change) record({ t: 'tap', w: webhookId, e: event, ...(event.request && factsOf(webhookId, event.id)) });
+      return change;
+    },
+    delivered(webhookId, message, at = clock.now()) {
+      const change = inner.delivered(webhookId, message, at);
+      if (change) record({ t: 'delivery', w: webhookId, m: message, ...factsOf(webhookId, message.id) });
+      return change;
+    },
+    imported(message, at = clock.now()) {
+      const change = inner.imported(message, at);
+      if (change) record({ t: 'import', m: message, ...factsOf(message.webhookId, message.id) });
+      return change;
+    },
+    dropped(webhookId, notice) {
+      const patches = inner.dropped(webhookId, notice);
+      record({ t: 'dropped', w: webhookId, n: notice });
+      return patches;
+    },
+    forget(webhookId) {
+      inner.forget(webhookId);
+      record({ t: 'forget', w: webhookId });
+    },
+    clear() {
+      void clear();
+    },
+  };
+
+  const replay = (raw: unknown, at: number) => {
+    const parsed = HistoryRecordSchema.safeParse(raw);
+    if (!parsed.success) return false;
+    const entry = parsed.data;
+    if (entry.t === 'forget') inner.forget(entry.w);
+    else if (entry.t === 'dropped') inner.dropped(entry.w, entry.n);
+    else if (at < cutoff()) return true;
+    else {
+      const known = entry.u === undefined ? undefined : { unplainNumber: entry.u };
+      if (entry.t === 'tap') inner.tapped(entry.w, entry.e, at, known);
+      else if (entry.t === 'delivery') inner.delivered(entry.w, entry.m, at, known);
+      else inner.imported(entry.m, at, known);
+    }
+    return true;
+  };
+
+  const prune = async () => {
+    const before = cutoff();
+    inner.prune(before);
+    await journal?.dropBefore(before);
+  };
+  let cancelPruning = () => {};
+  const prunePeriodically = () => {
+    cancelPruning = schedule(() => {
+      void prune().finally(prunePeriodically);
+    }, PRUNE_EVERY_MS);
+  };
+
+  const ready = (async () => {
+    if (!persisted) return;
+    try {
+      const key = await historyKey(secrets);
+      const opened = openJournal({ dir: deps.dir!, key, boundBytes: settings.boundBytes, logger, schedule });
+      let invalid = 0;
+      const loaded = await opened.load((raw, at) => {
+        if (!replay(raw, at)) invalid++;
+      });
+      if (invalid > 0 || loaded.damaged > 0) logger.warn('history: parts of the saved history could not be read', { invalid, damaged: loaded.damaged });
+      logger.info('history: read', { records: loaded.records, messages: inner.usage().entries });
+      journal = opened;
+      await prune();
+    } catch (error) {
+      loadError = `Hubdesk could not read the saved webhook history (${errorMessage(error)}); new messages are kept until Hubdesk quits.`;
+      logger.error('history: could not be read', { error: errorMessage(error) });
+    }
+  })().finally(prunePeriodically);
+
+  const clear = async () => {
+    inner.clear();
+    await journal?.clear();
+  };
+
+  const view = (): HistoryView => {
+    const usage = inner.usage();
+    const status = journal?.status();
+    return {
+      ...settings,
+      storage: !persisted || loadError !== null ? 'memory-only' : secrets.storage() === 'plaintext-opt-in' ? 'obfuscated' : 'encrypted',
+      messages: usage.entries,
+      bytes: status?.bytes ?? usage.bytes,
+      error: loadError ?? status?.error ?? null,
+    };
+  };
+
+  return {
+    inspector,
+    ready,
+    view,
+    async set(next) {
+      settings = next;
+      store.set(HISTORY_SETTINGS_KEY, next);
+      inner.setBudget(next.boundBytes);
+      await journal?.setBound(next.boundBytes);
+      await prune();
+      return view();
+    },
+    clear,
+    async close() {
+      cancelPruning();
+      await journal?.close();
+    },
+  };
+}
+
+/** The journal's key, from the secret store; a new one when there is none (the files of an older key are then deleted when read). */
+async function historyKey(secrets: SecretStore): Promise<Buffer> {
+  const saved = await secrets.get(HISTORY_KEY_SECRET);
+  if (saved.status === 'found') {
+    const key = Buffer.from(saved.value, 'base64');
+    if (key.length === AES_KEY_BYTES) return key;
+  }
+  const key = randomBytes(AES_KEY_BYTES);
+  await secrets.set(HISTORY_KEY_SECRET, key.toString('base64'));
+  return key;
+}
