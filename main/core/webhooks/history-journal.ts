@@ -9,8 +9,9 @@
  *   `{ newest, records: [[at, record], …] }`, `at` being when the record was appended (ms).
  * - Appends are batched: one frame per `flushMs` (200 ms) at most, or sooner when MAX_FRAME_BYTES are
  *   waiting; a crash loses at most that. Writes run one at a time, in order. What waits to be written
- *   is bounded (`maxPendingBytes`): beyond it, records are not saved (logged once per episode, and
- *   `status().error` says so), the disk being far slower than the network for that long.
+ *   is bounded (`maxPendingBytes`), the batch being gathered and the batches queued behind a slow write
+ *   together: beyond it, records are not saved (logged once per episode, and `status().error` says so),
+ *   the disk being far slower than the network for that long.
  * - Reading yields to the event loop after each frame (at most MAX_FRAME_BYTES), so a large history
  *   read at start never holds the process for long.
  * - Every start writes to a new segment, and a segment is closed at `segmentBytes`: a frame torn by a
@@ -98,6 +99,8 @@ export function openJournal(options: JournalOptions): Journal {
   let current: Segment | null = null;
   let pending: Array<[number, string]> = [];
   let pendingBytes = 0;
+  /** What the batches handed to `writing` and not yet written hold: counted against maxPendingBytes with `pendingBytes`. */
+  let queuedBytes = 0;
   let overflowing = false;
   let error: string | null = null;
   let cancelTimer: (() => void) | null = null;
@@ -149,10 +152,12 @@ export function openJournal(options: JournalOptions): Journal {
     cancelTimer?.();
     cancelTimer = null;
     const batch = pending;
+    const batchBytes = pendingBytes;
     pending = [];
     pendingBytes = 0;
+    queuedBytes += batchBytes;
     const batchEpoch = epoch;
-    writing = writing.then(() => writeBatch(batch, batchEpoch));
+    writing = writing.then(() => writeBatch(batch, batchEpoch).finally(() => (queuedBytes -= batchBytes)));
     return writing;
   };
 
@@ -196,7 +201,7 @@ export function openJournal(options: JournalOptions): Journal {
     },
     append(record, at) {
       const json = JSON.stringify(record);
-      if (pendingBytes + json.length > maxPendingBytes) {
+      if (pendingBytes + queuedBytes + json.length > maxPendingBytes) {
         if (!overflowing) logger.error('history: writes are too slow; records are not being saved', { pendingBytes });
         overflowing = true;
         error = 'Hubdesk could not save the webhook history as fast as messages arrived; some are kept only until Hubdesk quits.';
@@ -229,7 +234,7 @@ export function openJournal(options: JournalOptions): Journal {
       await writing;
       for (const segment of [...segments]) if (segment.newest < at && segment !== current) await remove(segment);
     },
-    status: () => ({ bytes: total() + pendingBytes, error }),
+    status: () => ({ bytes: total() + queuedBytes + pendingBytes, error }),
     async close() {
       await flush();
     },

@@ -158,6 +158,22 @@ describe('history journal', () => {
     expect((await readAll(dir)).records.length).toBeLessThan(30);
   });
 
+  it('counts the batches queued behind a slow write in that bound: a flood is not held in memory past it', async () => {
+    const dir = tempDir('journal-queued');
+    const { journal } = journalIn(dir, { maxPendingBytes: 12 * 1024 * KiB });
+    await journal.load(() => {});
+    // 40 MiB appended in one go: a batch is handed to the writer every 4 MiB, and none is written before
+    // the loop ends (writes need the event loop), as when the disk is slower than the network.
+    const record = { pad: 'x'.repeat(1024 * KiB) };
+    for (let n = 0; n < 40; n++) journal.append({ n, ...record }, n);
+    expect(journal.status().error).toMatch(/could not save the webhook history as fast as messages arrived/);
+    expect(journal.status().bytes).toBeLessThanOrEqual(12 * 1024 * KiB);
+    await journal.close();
+    const { records } = await readAll(dir);
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.length).toBeLessThanOrEqual(12);
+  });
+
   it('says when a write fails, and keeps going', async () => {
     const dir = tempDir('journal-fail');
     const { journal } = journalIn(dir, { dir: join(dir, 'missing', 'deeper') });
