@@ -1,5 +1,5 @@
 /**
- * The colours a chart paints with, read from the theme (styles.css: custom properties written with
+ * The colours a chart paints with, read from the theme (styles/tokens.css: custom properties written with
  * `light-dark()`). A canvas cannot use CSS variables, so each is resolved through a probe element's
  * computed colour, and read again when the theme preference or the system's scheme changes.
  */

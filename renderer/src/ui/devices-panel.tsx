@@ -34,7 +34,7 @@ export function DevicesPanel() {
   const [routesOpen, setRoutesOpen] = useState(false);
   const blockedId = useId();
   const notLive = useNotLive(hub?.name ?? '', blockedId);
-  // A narrow window lays the head in one line and folds routes and flows beside the filters (styles.css, the same width).
+  // A narrow window lays the head in one line and folds routes and flows beside the filters (app-shell.css, the same width).
   const compact = useMediaQuery('(max-width: 960px)');
   if (!hub) return <div className="devices-panel" />;
 

@@ -18,7 +18,7 @@ import { useMediaQuery } from './use-media-query';
 import { type AppView, ViewPanel, ViewTabs } from './view-tabs';
 import { WebhooksView } from './webhooks-view';
 
-/** Where the sidebar becomes a rail of icons (styles.css, the same width). */
+/** Where the sidebar becomes a rail of icons (app-shell.css, the same width). */
 const NARROW = '(max-width: 960px)';
 
 const STORAGE_HINT: Partial<Record<SessionView['tokenStorage'], string>> = {

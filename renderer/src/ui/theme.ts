@@ -1,6 +1,6 @@
 /**
  * Applies the theme preference to the document: `data-theme` on the root element ("system", "light" or
- * "dark"). styles.css keys its custom properties on it; "system" follows `prefers-color-scheme`.
+ * "dark"). styles/tokens.css keys its custom properties on it; "system" follows `prefers-color-scheme`.
  */
 import type { PreferencesStore, Theme } from '../stores/preferences-store';
 
