@@ -17,13 +17,22 @@ export const BRIDGE_MAX_MESSAGE_BYTES = 1024 * 1024;
 /** Close codes (4000–4999 are application-defined, RFC 6455 §7.4.2). */
 export const CLOSE_UNAUTHORISED = 4401;
 export const CLOSE_PROTOCOL_ERROR = 4400;
+/**
+ * One tab at a time drives the app (its one open hub, its one view of the session): a page that says
+ * hello with `takeOver` (its first hello, or the user's "Use here") closes the tab in use with this code;
+ * a tab that reconnects by itself while another is in use is closed with it instead. A tab closed so
+ * does not reconnect by itself; it offers to take the app back (docs/architecture.md, "The browser
+ * host across restarts", one tab at a time).
+ */
+export const CLOSE_SUPERSEDED = 4409;
 
 /** Nonces, keys and run ids: 256 random bits as base64url (`randomToken`). */
 export const TokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 const ProofSchema = z.string().regex(RESUME_PROOF_PATTERN);
 
 export const ClientMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('hello'), token: z.string().min(1).max(200) }),
+  /** `takeOver`: the page's first hello (a page the user just opened or reloaded), which takes the app from another tab. */
+  z.object({ type: z.literal('hello'), token: z.string().min(1).max(200), takeOver: z.boolean().optional() }),
   z.object({ type: z.literal('resume'), nonce: TokenSchema, proof: ProofSchema }),
   z.object({
     type: z.literal('invoke'),

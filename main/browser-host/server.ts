@@ -16,6 +16,7 @@ import {
   BRIDGE_PATH,
   ClientMessageSchema,
   CLOSE_PROTOCOL_ERROR,
+  CLOSE_SUPERSEDED,
   CLOSE_UNAUTHORISED,
   type ServerMessage,
   TOKEN_FRAGMENT_KEY,
@@ -140,6 +141,12 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
   });
 
   const expectedSecret = digest(options.secret);
+  /**
+   * The tab that drives the app: the last page opened, or the first to reconnect. The core has one open
+   * hub, so two tabs would take it from each other, each waiting for a hub the other closed
+   * (CLOSE_SUPERSEDED says who gives way).
+   */
+  let activeTab: WebSocket | undefined;
   function serveBridge(ws: WebSocket): void {
     let welcomed = false;
     let resuming = false;
@@ -161,6 +168,7 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
     const failed = (what: string) => (error: unknown) => logger.error(`bridge: ${what} failed`, { error: errorMessage(error) });
     const helloTimer = setTimeout(() => ws.close(CLOSE_UNAUTHORISED, 'hello expected'), HELLO_TIMEOUT_MS);
     ws.on('close', () => {
+      if (activeTab === ws) activeTab = undefined;
       clearTimeout(helloTimer);
       for (const stop of unsubscribe) stop();
       unsubscribe = [];
@@ -189,7 +197,14 @@ export async function startBrowserHostServer(options: BrowserHostServerOptions):
       if (!welcomed) {
         if (message.type !== 'hello' || !timingSafeEqual(digest(message.token), expectedSecret)) return refuse('a client without the secret');
         clearTimeout(helloTimer);
+        if (activeTab !== undefined && activeTab !== ws) {
+          // A tab that reconnected by itself leaves the app to the one in use; a page just opened takes it.
+          if (message.takeOver !== true) return void ws.close(CLOSE_SUPERSEDED, 'open in another tab');
+          logger.info('bridge: another tab took the app; the previous one is told');
+          activeTab.close(CLOSE_SUPERSEDED, 'open in another tab');
+        }
         welcomed = true;
+        activeTab = ws;
         unsubscribe = EVENT_NAMES.map((name) =>
           readyCore.onEvent(name, (payload) => toWireEvents(name, payload).forEach((wire) => post({ type: 'event', ...wire }))),
         );

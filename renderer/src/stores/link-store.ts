@@ -17,6 +17,8 @@ export type LinkState =
   | { state: 'waiting'; reason: string }
   /** The host was restarted with another build of the page: the page is reloading (docs/architecture.md, "The browser host across restarts"). */
   | { state: 'restarted' }
+  /** Another tab of the browser host took the app (one tab at a time); this one waits until the user takes it back. */
+  | { state: 'elsewhere' }
   /** Closed for good: the transport gave up; `reason` says what the user can do. */
   | { state: 'lost'; reason: string };
 

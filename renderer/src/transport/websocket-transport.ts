@@ -4,7 +4,8 @@
  * sessionStorage at once and the fragment removed, so reloads keep working and the secret does not
  * linger in the address bar or history. The connection is re-opened when it drops; every change of
  * the link (`connected`, `reconnecting`, `waiting` while nothing answers, `lost` when the host refused
- * the page) is reported through `onLinkChange`, so the renderer can say so (stores/link-store.ts).
+ * the page, `elsewhere` when another tab took the app) is reported through `onLinkChange`, so the
+ * renderer can say so (stores/link-store.ts).
  *
  * A host that restarted on the same profile listens on the same port and knows the resume key the
  * last run gave this page (kept in memory only, never in storage): the page proves it, checks the
@@ -12,7 +13,14 @@
  * (docs/architecture.md, "The browser host across restarts").
  */
 import type { Envelope } from '../../../common/app-error';
-import { BRIDGE_PATH, CLOSE_UNAUTHORISED, type ClientMessage, ServerMessageSchema, TOKEN_FRAGMENT_KEY } from '../../../common/bridge-protocol';
+import {
+  BRIDGE_PATH,
+  CLOSE_SUPERSEDED,
+  CLOSE_UNAUTHORISED,
+  type ClientMessage,
+  ServerMessageSchema,
+  TOKEN_FRAGMENT_KEY,
+} from '../../../common/bridge-protocol';
 import { randomToken, resumeProof } from '../../../common/bridge-resume';
 import type { Transport } from '../../../common/contract-bridge';
 import type { Channel, EventName } from '../../../common/ipc-contract';
@@ -26,6 +34,12 @@ const RETRY_MAX_MS = 5_000;
 const LOST: Envelope<never> = { ok: false, error: { code: 'internal', message: 'The connection to Hubdesk was lost. Please try again.' } };
 const REFUSED_MESSAGE = 'This page is not connected to Hubdesk. Open the address Hubdesk printed when it started.';
 const REFUSED: Envelope<never> = { ok: false, error: { code: 'internal', message: REFUSED_MESSAGE } };
+
+/** Another tab took the link (CLOSE_SUPERSEDED): this one waits until the user takes it back. */
+const ELSEWHERE: Envelope<never> = {
+  ok: false,
+  error: { code: 'internal', message: 'Hubdesk is open in another tab. Choose "Use here" to use it in this one.' },
+};
 
 const CLOSED_REASON = 'The connection to Hubdesk closed.';
 /** The link is refused for good (no or an old secret: Hubdesk restarted); the page cannot fix that itself. */
@@ -65,6 +79,8 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
   let known: KnownRun | undefined;
   let attemptsWithoutWelcome = 0;
   let resumeRefused = false;
+  /** Another tab said hello after this one: no reconnecting until the user takes the app back (a reload). */
+  let superseded = false;
   const report = (link: LinkState) => options.onLinkChange?.(link);
 
   const send = (message: ClientMessage) => {
@@ -73,7 +89,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
   };
 
   const connect = () => {
-    if (refused) return;
+    if (refused || superseded) return;
     const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${BRIDGE_PATH}`);
     socket = ws;
     const say = (message: ClientMessage) => ws.send(JSON.stringify(message));
@@ -86,7 +102,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
         if (offeredRun !== undefined) return ws.close();
         offeredRun = parsed.run;
         // Another run of the host than the one that welcomed this page: its secret is gone, prove the resume key instead.
-        if (known === undefined || known.run === parsed.run) return say({ type: 'hello', token: secret ?? '' });
+        if (known === undefined || known.run === parsed.run) return say({ type: 'hello', token: secret ?? '', takeOver: !everWelcomed });
         resume = { key: known.resumeKey, hostNonce: parsed.nonce, tabNonce: randomToken() };
         resumeRefused = true; // until the host answers with its proof
         const exchange = { origin: location.origin, ...resume };
@@ -103,7 +119,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
           if (expected !== parsed.proof) return ws.close();
           secret = parsed.token;
           sessionStorage.setItem(SECRET_KEY, parsed.token);
-          if (ws.readyState === WebSocket.OPEN) say({ type: 'hello', token: parsed.token });
+          if (ws.readyState === WebSocket.OPEN) say({ type: 'hello', token: parsed.token, takeOver: false });
         });
       } else if (parsed.type === 'welcome') {
         const reloadForBuild = known !== undefined && known.build !== parsed.build;
@@ -133,6 +149,14 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
     ws.onclose = (event) => {
       welcomed = false;
       refused ||= event.code === CLOSE_UNAUTHORISED;
+      if (event.code === CLOSE_SUPERSEDED) {
+        superseded = true;
+        for (const resolve of pending.values()) resolve(ELSEWHERE);
+        pending.clear();
+        queue.length = 0;
+        report({ state: 'elsewhere' });
+        return;
+      }
       // Requests already sent may or may not have run: report them lost rather than guess.
       for (const [id, resolve] of pending) {
         if (!queue.some((m) => m.type === 'invoke' && m.id === id)) {
@@ -161,6 +185,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions = {}
   return {
     invoke(channel: Channel, args: unknown[]) {
       if (refused) return Promise.resolve(REFUSED);
+      if (superseded) return Promise.resolve(ELSEWHERE);
       const id = nextId++;
       return new Promise<Envelope<unknown>>((resolve) => {
         pending.set(id, resolve);

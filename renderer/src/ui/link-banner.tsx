@@ -41,6 +41,15 @@ function BannerText({ link }: { link: Exclude<LinkState, { state: 'connected' }>
           </button>
         </p>
       );
+    case 'elsewhere':
+      return (
+        <p>
+          <strong>Hubdesk is open in another tab.</strong> One tab at a time shows the app, so this one stopped.{' '}
+          <button type="button" onClick={() => location.reload()}>
+            Use here
+          </button>
+        </p>
+      );
     case 'lost':
       return (
         <p>

@@ -62,6 +62,10 @@ test('a fresh profile signs in through the consent page, sees both hubs, and sta
     const again = await context.newPage();
     await again.goto(await host.line(RUNNING));
     await expect(again.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    // The first tab, resumed on the new run by itself, gave the app to the newer one (one tab at a time:
+    // the two would take the one open hub from each other) and offers to take it back.
+    await expect(app.getByRole('alert')).toContainText('Hubdesk is open in another tab.');
+    await expect(app.getByRole('button', { name: 'Use here' })).toBeVisible();
     await expectDevicesOfBothHubs(again);
     expect(host.stderr()).not.toContain(tokens.refresh_token);
   } finally {

@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CLOSE_UNAUTHORISED } from '../../../../common/bridge-protocol';
+import { CLOSE_SUPERSEDED, CLOSE_UNAUTHORISED } from '../../../../common/bridge-protocol';
 import type { SessionView } from '../../../../common/ipc-contract';
 import type { HubdeskCore, OAuthCallbackParams } from '../../../../main/core/host/hubdesk-core';
 import { type RunningBrowserHost, startBrowserHostServer } from '../../../../main/browser-host/server';
@@ -136,12 +136,47 @@ describe('browser host server', () => {
     expect(await inbox.closed).toBe(CLOSE_UNAUTHORISED);
   });
 
+  it('one tab at a time: a page just opened takes the app; a tab that reconnects by itself leaves it to the one in use', async () => {
+    const hello = async (takeOver: boolean | undefined) => {
+      const ws = connect();
+      const inbox = bridgeMessages(ws);
+      await new Promise((resolve) => ws.on('open', resolve));
+      expect(await inbox.next()).toMatchObject({ type: 'challenge' });
+      ws.send(JSON.stringify({ type: 'hello', token: SECRET, ...(takeOver !== undefined && { takeOver }) }));
+      return { ws, inbox };
+    };
+    const welcomed = async (tab: Awaited<ReturnType<typeof hello>>) => {
+      expect(await tab.inbox.next()).toMatchObject({ type: 'welcome' });
+      expect(await tab.inbox.next()).toMatchObject({ type: 'event', name: 'session.changed' });
+      return tab;
+    };
+    // No tab in use: a reconnecting one is welcomed.
+    const first = await welcomed(await hello(false));
+    // A page that only connects (no hello yet) takes nothing from the tab in use.
+    const idle = connect();
+    await new Promise((resolve) => idle.on('open', resolve));
+    first.ws.send(JSON.stringify({ type: 'invoke', id: 1, channel: 'session.get', args: [] }));
+    expect(await first.inbox.next()).toMatchObject({ type: 'result', id: 1, envelope: { ok: true } });
+    idle.close();
+
+    // A tab that reconnects by itself while another is in use gives way, and is told why.
+    const late = await hello(false);
+    expect(await late.inbox.closed).toBe(CLOSE_SUPERSEDED);
+    // A page just opened takes the app: the tab in use is closed as superseded.
+    const second = await welcomed(await hello(true));
+    expect(await first.inbox.closed).toBe(CLOSE_SUPERSEDED);
+    second.ws.send(JSON.stringify({ type: 'invoke', id: 2, channel: 'session.get', args: [] }));
+    expect(await second.inbox.next()).toMatchObject({ type: 'result', id: 2, envelope: { ok: true, value: view } });
+    second.ws.close();
+    await second.inbox.closed;
+  });
+
   it('after hello: sends the session, answers invokes and validates their arguments', async () => {
     const ws = connect();
     const inbox = bridgeMessages(ws);
     await new Promise((resolve) => ws.on('open', resolve));
     expect(await inbox.next()).toMatchObject({ type: 'challenge' });
-    ws.send(JSON.stringify({ type: 'hello', token: SECRET }));
+    ws.send(JSON.stringify({ type: 'hello', token: SECRET, takeOver: true }));
     expect(await inbox.next()).toEqual({ type: 'welcome', resumeKey: expect.stringMatching(/^[\w-]{43}$/) as string, build: expect.any(String) as string });
     expect(await inbox.next()).toEqual({ type: 'event', name: 'session.changed', payload: view });
     ws.send(JSON.stringify({ type: 'invoke', id: 7, channel: 'session.get', args: [] }));

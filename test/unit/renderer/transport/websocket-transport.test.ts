@@ -4,7 +4,7 @@
  * browser host across restarts"); the globals of a page are faked, the proofs are real.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CLOSE_UNAUTHORISED } from '../../../../common/bridge-protocol';
+import { CLOSE_SUPERSEDED, CLOSE_UNAUTHORISED } from '../../../../common/bridge-protocol';
 import { randomToken, resumeProof } from '../../../../common/bridge-resume';
 import type { Transport } from '../../../../common/contract-bridge';
 import type { LinkState } from '../../../../renderer/src/stores/link-store';
@@ -115,6 +115,22 @@ describe('WebSocket transport: the link', () => {
     expect(FakeSocket.all).toHaveLength(1); // it gave up
   });
 
+  it('stops, without reconnecting, when another tab takes the app; its requests say so', async () => {
+    const seen: LinkState[] = [];
+    const transport = createWebSocketTransport({ onLinkChange: (link) => seen.push(link) });
+    FakeSocket.all[0]!.welcome();
+    // The page's first hello takes the app from any other tab; a reconnect's would not (the server decides).
+    expect(FakeSocket.all[0]!.messages()[0]).toEqual({ type: 'hello', token: 'secret', takeOver: true });
+    const inFlight = transport.invoke('session.get', []);
+    FakeSocket.all[0]!.close(CLOSE_SUPERSEDED);
+    expect(seen).toEqual([{ state: 'connected' }, { state: 'elsewhere' }]);
+    await expect(inFlight).resolves.toMatchObject({ ok: false, error: { message: expect.stringContaining('open in another tab') as string } });
+    await expect(transport.invoke('session.get', [])).resolves.toMatchObject({ ok: false, error: { message: expect.stringContaining('Use here') as string } });
+    await vi.advanceTimersByTimeAsync(10_000);
+    // No reconnecting: the two tabs would take the app from each other for ever.
+    expect(FakeSocket.all).toHaveLength(1);
+  });
+
   it('says Hubdesk is not running once several attempts found nothing, and keeps trying', async () => {
     const seen: LinkState[] = [];
     createWebSocketTransport({ onLinkChange: (link) => seen.push(link) });
@@ -161,7 +177,7 @@ describe('WebSocket transport: a restarted host', () => {
     const tabNonce = socket.messages()[0]!.nonce as string;
     socket.receive({ type: 'resumed', token: 'the-new-secret', proof: await resumeProof(RESUME_KEY, 'host', { origin: ORIGIN, hostNonce, tabNonce }) });
     await once(() => expect(socket.sent).toHaveLength(2));
-    expect(socket.messages()[1]).toEqual({ type: 'hello', token: 'the-new-secret' });
+    expect(socket.messages()[1]).toEqual({ type: 'hello', token: 'the-new-secret', takeOver: false });
     expect(session.get('hubdesk.bridge-secret')).toBe('the-new-secret');
     socket.receive({ type: 'welcome', resumeKey: randomToken(), build: BUILD });
     expect(seen.at(-1)).toEqual({ state: 'connected' });
