@@ -5,10 +5,13 @@
  * first-level heading), and on the open command palette, shortcuts sheet and sign-out dialog, each in the light and the dark scheme, in Chromium against the reference stack; a skip link
  * leads past the header and the sidebar, and each favourite button names its device.
  */
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type BrowserContext, expect, type Page } from '@playwright/test';
 import { axeViolations as violations } from '../support/axe';
-import { addWebhookInApp, openApp, signInThroughBrowser, startBrowserHost, stackForSpec } from '../support/browser-host';
+import { addWebhookInApp, openApp, signInThroughBrowser, startBrowserHost } from '../support/browser-host';
+import { stackPerFile } from '../support/fixtures';
 import { tempDir } from '../../support/temp-dir';
+
+const test = stackPerFile();
 
 // The page functions run in Chromium; tests are type-checked without the DOM library.
 declare const document: {
@@ -25,15 +28,13 @@ async function expectOneMainAndOneHeadingOne(page: Page, screen: string): Promis
   await expect(page.getByRole('heading', { level: 1 }), screen).toHaveCount(1);
 }
 
-const stack = stackForSpec();
-
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`no axe violation on the main screens, ${colorScheme}`, async ({ browser }) => {
+  test(`no axe violation on the main screens, ${colorScheme}`, async ({ browser, info }) => {
     // Every screen, signed out and in, with axe run on each: more than the default minute on a busy machine.
     test.slow();
     // The app's CSP refuses inline scripts, axe's included: only this test's context lets it in.
     const context: BrowserContext = await browser.newContext({ colorScheme, bypassCSP: true });
-    const host = startBrowserHost(stack.info, tempDir(`e2e-accessibility-${colorScheme}`));
+    const host = startBrowserHost(info, tempDir(`e2e-accessibility-${colorScheme}`));
     try {
       const page = await openApp(context, host);
       await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
@@ -52,7 +53,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       }
       await page.getByRole('tab', { name: 'Hubs' }).click();
 
-      await signInThroughBrowser(context, page, host, stack.info.user);
+      await signInThroughBrowser(context, page, host, info.user);
       const home = page.getByRole('region', { name: 'Devices on Home' });
       await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
       await expect(home.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
@@ -86,14 +87,14 @@ for (const colorScheme of ['light', 'dark'] as const) {
       expect(await violations(page), 'add a webhook').toEqual([]);
       await page.keyboard.press('Escape');
       await addWebhookInApp(page, {
-        id: stack.info.webhook.id,
-        secret: stack.info.webhook.secret,
-        tapCredential: stack.info.webhook.tap_credential,
+        id: info.webhook.id,
+        secret: info.webhook.secret,
+        tapCredential: info.webhook.tap_credential,
         signingSecret: 'a-signing-secret',
         values: 'lamp-1',
       });
       await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('status').first()).toHaveText('Connected');
-      const posted = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+      const posted = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' },
         body: '{"device":{"id":"lamp-1"},"list":[1,2]}',

@@ -6,33 +6,13 @@
  * signing-in screen shows the sign-in link (the one the host gave "the browser") with Copy and Open again.
  */
 import { descendantsOf } from '../../support/process-tree';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import type { StackInfo } from '../../../services/stack';
-import { openApp, startBrowserHost, startStackProgram } from '../support/browser-host';
-import type { RunningProgram } from '../support/processes';
-import { tempDir } from '../../support/temp-dir';
+import { expect } from '@playwright/test';
+import { appPerFile } from '../support/fixtures';
 
+const test = appPerFile('e2e-connection-state', { signIn: false });
 test.describe.configure({ mode: 'serial' });
 
-let stack: RunningProgram;
-let info: StackInfo;
-let host: RunningProgram;
-let context: BrowserContext;
-let page: Page;
-
-test.beforeAll(async ({ browser }) => {
-  ({ stack, info } = await startStackProgram());
-  host = startBrowserHost(info, tempDir('e2e-connection-state'));
-  context = await browser.newContext();
-  page = await openApp(context, host);
-});
-test.afterAll(async () => {
-  await context?.close();
-  await host?.stop();
-  expect(await stack?.stop()).toBe(0);
-});
-
-test('the signing-in screen shows the sign-in link with Copy and Open again', async () => {
+test('the signing-in screen shows the sign-in link with Copy and Open again', async ({ page, context, host, info }) => {
   await page.getByRole('button', { name: 'Sign in' }).click();
   const opened = await host.line('open-external: ');
   await expect(page.locator('.auth-link code')).toHaveText(opened);
@@ -53,7 +33,7 @@ test('the signing-in screen shows the sign-in link with Copy and Open again', as
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
 });
 
-test('when the app behind the page dies, the page says so, shows Unknown and disables its controls', async () => {
+test('when the app behind the page dies, the page says so, shows Unknown and disables its controls', async ({ page, host }) => {
   await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
   const devices = page.getByRole('region', { name: 'Devices on Home' });
   const indicator = devices.getByRole('status').filter({ hasText: /^Live$/ });

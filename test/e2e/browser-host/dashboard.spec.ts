@@ -3,23 +3,13 @@
  * state once, device classes read as words in the class filter, the filters say "N of M devices" and
  * clear in one press, and the flows strip shows the result and time of the last start.
  */
-import { expect, type Locator, type Page, test } from '@playwright/test';
-import { openHomeLive, type SignedInApp, startSignedInApp } from '../support/browser-host';
+import { expect } from '@playwright/test';
+import { appPerFile } from '../support/fixtures';
 
+const test = appPerFile('e2e-dashboard', { home: true });
 test.describe.configure({ mode: 'serial' });
 
-let app: SignedInApp;
-let page: Page;
-let home: Locator;
-
-test.beforeAll(async ({ browser }) => {
-  app = await startSignedInApp(browser, 'e2e-dashboard');
-  page = app.page;
-  home = await openHomeLive(page);
-});
-test.afterAll(() => app?.close());
-
-test('a switch says its state once: the row is labelled by what it controls, the switch by its device and that', async () => {
+test('a switch says its state once: the row is labelled by what it controls, the switch by its device and that', async ({ page, home }) => {
   const light = home.getByRole('article', { name: 'Ceiling light', exact: true });
   const onOff = light.getByRole('switch', { name: 'Ceiling light, on/off', exact: true });
   // `has` is matched inside each row, so it is built from the page, not from the card.
@@ -29,7 +19,7 @@ test('a switch says its state once: the row is labelled by what it controls, the
   await expect(light).not.toContainText('Turned on');
 });
 
-test('classes read as words, and the filters say how many devices they leave and clear in one press', async () => {
+test('classes read as words, and the filters say how many devices they leave and clear in one press', async ({ home }) => {
   const filters = home.getByRole('search');
   const count = filters.getByRole('status');
   const total = Number(/^(\d+) devices$/.exec((await count.textContent()) ?? '')?.[1]);
@@ -51,7 +41,7 @@ test('classes read as words, and the filters say how many devices they leave and
   await expect(filters.getByRole('button', { name: 'Clear' })).toHaveCount(0);
 });
 
-test('the flows strip shows the result and the time of the last start', async () => {
+test('the flows strip shows the result and the time of the last start', async ({ home }) => {
   const strip = home.getByRole('region', { name: 'Flows' });
   await strip.getByRole('button', { name: 'Trigger Good night', exact: true }).click();
   const flow = strip.getByRole('listitem').filter({ hasText: 'Good night' });

@@ -6,27 +6,18 @@
  * its state its checked state; a garage door opens and closes; a light's colour is one control; "What's
  * on" and the palette's "Turn off all lights" turn every light off, as the hub confirms.
  */
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import type { Device } from '../../../common/wire';
 import { controlName, presentCapabilities, stateLine } from '../../../renderer/src/format/device-presentation';
 import { createDemoHome } from '../../../services/hub/demo-home';
-import { type SignedInApp, startAppOnHome } from '../support/browser-host';
+import { appPerFile } from '../support/fixtures';
 import type { HubClient } from '../support/hub-client';
 
+// bypassCSP: the name test adds a style that lays out every card, off screen too.
+const test = appPerFile('e2e-device-words', { home: true, viewport: { width: 1280, height: 800 }, bypassCSP: true });
 test.describe.configure({ mode: 'serial' });
 
-let app: SignedInApp;
-let page: Page;
-let home: Locator;
-let hub: HubClient;
-
-test.beforeAll(async ({ browser }) => {
-  // bypassCSP: the name test adds a style that lays out every card, off screen too.
-  ({ app, page, home, hub } = await startAppOnHome(browser, 'e2e-device-words', { viewport: { width: 1280, height: 800 }, bypassCSP: true }));
-});
-test.afterAll(() => app?.close());
-
-const card = (name: string) => home.getByRole('article', { name, exact: true });
+const card = (home: Locator, name: string) => home.getByRole('article', { name, exact: true });
 
 /** One device of each class of the demo home, the first the hub lists. */
 const DEMO = Object.values(createDemoHome('home').devices());
@@ -56,8 +47,8 @@ function primaryControl(device: Device, article: Locator): Locator {
 }
 
 for (const demoDevice of ONE_PER_CLASS) {
-  test(`class ${demoDevice.class}: "${demoDevice.name}" leads with its primary control and says its state in its words`, async () => {
-    const article = card(demoDevice.name);
+  test(`class ${demoDevice.class}: "${demoDevice.name}" leads with its primary control and says its state in its words`, async ({ home, hub }) => {
+    const article = card(home, demoDevice.name);
     await article.scrollIntoViewIfNeeded();
     const [primary] = presentCapabilities(demoDevice);
     expect(primary?.primary, 'the table has a primary control for every demo class').toBe(true);
@@ -84,7 +75,7 @@ for (const demoDevice of ONE_PER_CLASS) {
   });
 }
 
-test('no card’s name is cut, at 1280×800 and at 800×600: names wrap, each whole in its tooltip', async () => {
+test('no card’s name is cut, at 1280×800 and at 800×600: names wrap, each whole in its tooltip', async ({ page, home }) => {
   await page.addStyleTag({ content: '.zone, .device { content-visibility: visible !important; }' });
   await expect(home.locator('article')).toHaveCount(Number(/^(\d+) devices/.exec((await home.getByText(/^\d+ devices · /).textContent()) ?? '')?.[1]));
   for (const size of [
@@ -110,11 +101,11 @@ test('no card’s name is cut, at 1280×800 and at 800×600: names wrap, each wh
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
-test('every switch is named by its device and what it controls, and its state is its checked state', async () => {
+test('every switch is named by its device and what it controls, and its state is its checked state', async ({ home, hub }) => {
   const switches = home.getByRole('switch');
   expect(await switches.count()).toBeGreaterThan(10);
   await expect(home.getByRole('switch', { name: /Turned on/ })).toHaveCount(0);
-  await expect(card('Bedside lamp').getByRole('switch', { name: 'Bedside lamp, on/off', exact: true })).toHaveAttribute('aria-checked', /^(true|false)$/);
+  await expect(card(home, 'Bedside lamp').getByRole('switch', { name: 'Bedside lamp, on/off', exact: true })).toHaveAttribute('aria-checked', /^(true|false)$/);
   const named = await switches.evaluateAll((elements) =>
     elements.map((element) => ({
       name: element.getAttribute('aria-label'),
@@ -127,7 +118,7 @@ test('every switch is named by its device and what it controls, and its state is
     expect(['true', 'false']).toContain(checked);
   }
   // The checked state is the hub's value, and follows it.
-  const lamp = card('Bedside lamp').getByRole('switch', { name: 'Bedside lamp, on/off', exact: true });
+  const lamp = card(home, 'Bedside lamp').getByRole('switch', { name: 'Bedside lamp, on/off', exact: true });
   const device = await hub.device('Bedside lamp');
   const next = device.capabilitiesObj?.onoff?.value !== true;
   await hub.setCapability(device.id, 'onoff', next);
@@ -135,8 +126,8 @@ test('every switch is named by its device and what it controls, and its state is
   await expect(lamp).toHaveText(next ? 'On' : 'Off');
 });
 
-test('a garage door opens and closes, confirmed by the hub, and says where it is', async () => {
-  const door = card('Garage door');
+test('a garage door opens and closes, confirmed by the hub, and says where it is', async ({ home, hub }) => {
+  const door = card(home, 'Garage door');
   const moves = door.getByRole('group', { name: 'Open or close Garage door' });
   await expect(door.locator('.device-state-text')).toHaveText('Closed');
   await expect(moves.getByRole('button', { name: 'Close' })).toHaveAttribute('aria-pressed', 'true');
@@ -148,8 +139,8 @@ test('a garage door opens and closes, confirmed by the hub, and says where it is
   await expect(door.locator('.device-state-text')).toHaveText('Closed');
 });
 
-test('a colour light has one colour control: a swatch sets hue and saturation together, confirmed by the hub', async () => {
-  const light = card('Ceiling light');
+test('a colour light has one colour control: a swatch sets hue and saturation together, confirmed by the hub', async ({ home, hub }) => {
+  const light = card(home, 'Ceiling light');
   const colour = light.getByRole('group', { name: 'Colour of Ceiling light' });
   await expect(light.getByRole('slider', { name: /Hue|Saturation/ })).toHaveCount(0);
   await colour.getByRole('button', { name: 'Blue' }).click();
@@ -159,12 +150,12 @@ test('a colour light has one colour control: a swatch sets hue and saturation to
   await expect(light.getByRole('slider', { name: 'Colour temperature' })).toBeVisible();
 });
 
-const lightsOnHub = async () => {
+const lightsOnHub = async (hub: HubClient) => {
   const lights = DEMO.filter((device) => device.class === 'light');
   return Promise.all(lights.map(async (light) => (await hub.device(light.name)).capabilitiesObj?.onoff?.value));
 };
 
-test('What’s on lists what is on, and “Turn off all lights” turns every light off, as the hub confirms', async () => {
+test('What’s on lists what is on, and “Turn off all lights” turns every light off, as the hub confirms', async ({ page, home, hub }) => {
   for (const name of ['Floor lamp', 'Hallway light', 'Garden lights']) await hub.setCapability((await hub.device(name)).id, 'onoff', true);
   await home.getByRole('button', { name: 'What’s on' }).click();
   const view = page.getByRole('dialog', { name: 'What’s on at Home' });
@@ -172,7 +163,7 @@ test('What’s on lists what is on, and “Turn off all lights” turns every li
   await expect(list.getByRole('listitem').filter({ hasText: 'Garden lights' })).toContainText('On');
   await expect(list.getByRole('button', { name: 'Turn off TV socket' })).toBeVisible();
   await view.getByRole('button', { name: /^Turn off all lights \(\d+\)$/ }).click();
-  await expect.poll(async () => (await lightsOnHub()).every((on) => on === false)).toBe(true);
+  await expect.poll(async () => (await lightsOnHub(hub)).every((on) => on === false)).toBe(true);
   await expect(list.getByRole('listitem').filter({ hasText: 'Garden lights' })).toHaveCount(0);
   await expect(view.getByRole('button', { name: /^Turn off all lights/ })).toHaveCount(0);
   // One device at a time too.
@@ -182,15 +173,15 @@ test('What’s on lists what is on, and “Turn off all lights” turns every li
   await expect(view).toBeHidden();
 });
 
-test('the palette’s “Turn off all lights” does the same', async () => {
+test('the palette’s “Turn off all lights” does the same', async ({ page, home, hub }) => {
   await hub.setCapability((await hub.device('Desk lamp')).id, 'onoff', true);
-  await expect(card('Desk lamp').getByRole('switch', { name: 'Desk lamp, on/off' })).toHaveAttribute('aria-checked', 'true');
+  await expect(card(home, 'Desk lamp').getByRole('switch', { name: 'Desk lamp, on/off' })).toHaveAttribute('aria-checked', 'true');
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Command palette' });
   await palette.getByRole('combobox').fill('turn off all lights');
   await expect(palette.getByRole('option', { selected: true })).toContainText('Turn off all lights');
   await page.keyboard.press('Enter');
   await expect(palette).toBeHidden();
-  await expect.poll(async () => (await lightsOnHub()).every((on) => on === false)).toBe(true);
-  await expect(card('Desk lamp').getByRole('switch', { name: 'Desk lamp, on/off' })).toHaveAttribute('aria-checked', 'false');
+  await expect.poll(async () => (await lightsOnHub(hub)).every((on) => on === false)).toBe(true);
+  await expect(card(home, 'Desk lamp').getByRole('switch', { name: 'Desk lamp, on/off' })).toHaveAttribute('aria-checked', 'false');
 });

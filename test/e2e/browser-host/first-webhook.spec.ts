@@ -9,21 +9,23 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type BrowserContext, expect, type Page } from '@playwright/test';
 import { axeViolations } from '../support/axe';
-import { addWebhookInApp, openApp, signInThroughBrowser, startBrowserHost, stackForSpec } from '../support/browser-host';
+import type { StackInfo } from '../../../services/stack';
+import { addWebhookInApp, openApp, signInThroughBrowser, startBrowserHost } from '../support/browser-host';
+import { stackPerFile } from '../support/fixtures';
 import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
+
+const test = stackPerFile();
 
 // The page functions run in Chromium; tests are type-checked without the DOM library.
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
-const stack = stackForSpec();
-
-async function signedInApp(context: BrowserContext, profile: string): Promise<{ host: RunningProgram; page: Page }> {
-  const host = startBrowserHost(stack.info, profile);
+async function signedInApp(info: StackInfo, context: BrowserContext, profile: string): Promise<{ host: RunningProgram; page: Page }> {
+  const host = startBrowserHost(info, profile);
   const page = await openApp(context, host);
-  await signInThroughBrowser(context, page, host, stack.info.user);
+  await signInThroughBrowser(context, page, host, info.user);
   await page.getByRole('tab', { name: 'Webhooks' }).click();
   return { host, page };
 }
@@ -39,10 +41,10 @@ async function shownExample(page: Page): Promise<{ url: string; body: string }> 
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`the first webhook from an empty profile in one step, and its example arrives (${colorScheme})`, async ({ browser }) => {
+  test(`the first webhook from an empty profile in one step, and its example arrives (${colorScheme})`, async ({ browser, info }) => {
     const context = await browser.newContext({ colorScheme, bypassCSP: true });
     const profile = tempDir(`e2e-first-webhook-${colorScheme}`);
-    const { host, page } = await signedInApp(context, profile);
+    const { host, page } = await signedInApp(info, context, profile);
     try {
       await page.getByRole('button', { name: 'New webhook…' }).click();
       const dialog = page.getByRole('dialog', { name: 'New webhook' });
@@ -55,7 +57,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(registration.getByRole('status')).toHaveText('Connected');
       await expect(registration.getByText('Tap credential set: routing decisions shown')).toBeVisible();
       const { url, body } = await shownExample(page);
-      expect(url).toMatch(new RegExp(`^${stack.info.webhook_url}/webhook/wh_[A-Za-z0-9_-]+$`));
+      expect(url).toMatch(new RegExp(`^${info.webhook_url}/webhook/wh_[A-Za-z0-9_-]+$`));
       expect(JSON.parse(body)).toEqual({ device: { id: 'my-device' } });
       expect(await axeViolations(page)).toEqual([]);
 
@@ -74,9 +76,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
   });
 }
 
-test('a webhook the forwarder does not know offers "Create it again", which works', async ({ browser }) => {
+test('a webhook the forwarder does not know offers "Create it again", which works', async ({ browser, info }) => {
   const context = await browser.newContext({ bypassCSP: true });
-  const { host, page } = await signedInApp(context, tempDir('e2e-first-webhook-gone'));
+  const { host, page } = await signedInApp(info, context, tempDir('e2e-first-webhook-gone'));
   try {
     await addWebhookInApp(page, { id: 'wh_no_longer_here', secret: 'a-secret-of-a-gone-webhook', values: 'my-device' });
     const registration = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem');
@@ -97,15 +99,15 @@ test('a webhook the forwarder does not know offers "Create it again", which work
   }
 });
 
-test('the portal’s one-time secrets have a Copy button that copies them, and wrap inside their card', async ({ browser }) => {
+test('the portal’s one-time secrets have a Copy button that copies them, and wrap inside their card', async ({ browser, info }) => {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  const portalUrl = `${stack.info.tools_url}/webhooks`;
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.info.tools_url });
+  const portalUrl = `${info.tools_url}/webhooks`;
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: info.tools_url });
   const page = await context.newPage();
   try {
     await page.goto(portalUrl);
-    await page.getByLabel('Email').fill(stack.info.user.email);
-    await page.getByLabel('Password').fill(stack.info.user.password);
+    await page.getByLabel('Email').fill(info.user.email);
+    await page.getByLabel('Password').fill(info.user.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Copied');
     await page.getByRole('button', { name: 'New Webhook' }).click();

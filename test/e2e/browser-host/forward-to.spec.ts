@@ -8,21 +8,24 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Page, test } from '@playwright/test';
-import { addWebhookInApp, startBrowserHost, stackForSpec } from '../support/browser-host';
+import { expect, type Page } from '@playwright/test';
+import type { StackInfo } from '../../../services/stack';
+import { addWebhookInApp, startBrowserHost } from '../support/browser-host';
+import { stackPerFile } from '../support/fixtures';
 import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
+
+const test = stackPerFile();
 
 const RUNNING = 'Hubdesk is running at ';
 const SIGNING_SECRET = 'github-signing-secret-one';
 
-const stack = stackForSpec();
 let host: RunningProgram;
 
-test.beforeEach(async ({ page }) => {
-  host = startBrowserHost(stack.info, tempDir('e2e-forward-to'));
+test.beforeEach(async ({ page, info }) => {
+  host = startBrowserHost(info, tempDir('e2e-forward-to'));
   await page.goto(await host.line(RUNNING));
-  await addWebhookInApp(page, { id: stack.info.webhook.id, secret: stack.info.webhook.secret, values: 'lamp-1' });
+  await addWebhookInApp(page, { id: info.webhook.id, secret: info.webhook.secret, values: 'lamp-1' });
   await expect(registration(page).getByRole('status').first()).toHaveText('Connected');
 });
 test.afterEach(async () => {
@@ -33,8 +36,8 @@ const registration = (page: Page) => page.getByRole('list', { name: 'Webhooks' }
 const messageRows = (page: Page) => page.getByRole('list', { name: 'Webhook messages' }).getByRole('listitem');
 const details = (page: Page) => page.getByRole('region', { name: 'Message details' });
 
-async function post(body: string | Buffer, headers: Record<string, string> = {}): Promise<void> {
-  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}?from=e2e`, {
+async function post(info: StackInfo, body: string | Buffer, headers: Record<string, string> = {}): Promise<void> {
+  const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}?from=e2e`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body,
@@ -60,7 +63,7 @@ interface Received {
   respond: ServerResponse;
 }
 
-test('Forward to: the local server receives the exact bytes, the row shows its status, a 500 is retried and shown', async ({ page }) => {
+test('Forward to: the local server receives the exact bytes, the row shows its status, a 500 is retried and shown', async ({ page, info }) => {
   const received: Received[] = [];
   /** The answers to give, in order; when none is left, the request waits for the test. */
   const answers: number[] = [201];
@@ -91,7 +94,7 @@ test('Forward to: the local server receives the exact bytes, the row shows its s
     await expect(registration(page).getByLabel(/^Forward-to URL of/)).toHaveText(localUrl);
 
     const body = Buffer.from('{"device":{"id":"lamp-1"},"note":"ünïcode\\u0000"}');
-    await post(body, { 'x-signature': 'sig-e2e' });
+    await post(info, body, { 'x-signature': 'sig-e2e' });
     await expect(messageRows(page)).toHaveCount(1);
     await expect(messageRows(page).first().locator('.forward-chip')).toHaveText(/^→ 201 · \d+ ms$/);
     expect(received).toHaveLength(1);
@@ -101,7 +104,7 @@ test('Forward to: the local server receives the exact bytes, the row shows its s
 
     // The local server fails the first attempt: it is tried again, and the row says so.
     answers.push(500);
-    await post('{"device":{"id":"lamp-1"},"n":2}');
+    await post(info, '{"device":{"id":"lamp-1"},"n":2}');
     await expect(messageRows(page)).toHaveCount(2);
     const second = messageRows(page).first();
     await expect(second.locator('.forward-chip')).toHaveText('→ sending (try 2)');
@@ -124,9 +127,9 @@ test('Forward to: the local server receives the exact bytes, the row shows its s
   }
 });
 
-test('editing the signing secret changes the verdict; the window only knows whether one is set', async ({ page }) => {
+test('editing the signing secret changes the verdict; the window only knows whether one is set', async ({ page, info }) => {
   const body = '{"device":{"id":"lamp-1"},"signed":true}';
-  await post(body, { 'x-hub-signature-256': `sha256=${createHmac('sha256', SIGNING_SECRET).update(body).digest('hex')}` });
+  await post(info, body, { 'x-hub-signature-256': `sha256=${createHmac('sha256', SIGNING_SECRET).update(body).digest('hex')}` });
   await expect(messageRows(page)).toHaveCount(1);
   await messageRows(page).first().getByRole('button').click();
   await expect(details(page).getByText('Signed (GitHub), not checked', { exact: true })).toBeVisible();

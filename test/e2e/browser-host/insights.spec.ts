@@ -6,26 +6,17 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { INSIGHTS_RESOLUTIONS, type InsightsResolution } from '../../../common/insights';
 import { describePair } from '../../../renderer/src/format/insights-series';
-import type { HubClient } from '../support/hub-client';
-import { openHomeLive, type SignedInApp, startAppOnHome, startSignedInApp } from '../support/browser-host';
+import { openHomeLive, startSignedInApp } from '../support/browser-host';
+import { appPerFile } from '../support/fixtures';
 
+const test = appPerFile('e2e-insights', { home: true, bypassCSP: true });
 test.describe.configure({ mode: 'serial' });
 
-let app: SignedInApp;
-let page: Page;
-let home: Locator;
-let hub: HubClient;
-
-test.beforeAll(async ({ browser }) => {
-  ({ app, page, home, hub } = await startAppOnHome(browser, 'e2e-insights', { bypassCSP: true }));
-});
-test.afterAll(() => app?.close());
-
 /** How many pixels of a canvas inside `selector` were painted (not transparent). */
-const paintedPixels = (selector: string) =>
+const paintedPixels = (page: Page, selector: string) =>
   page.evaluate(`(() => {
     const canvas = document.querySelector(${JSON.stringify(selector)} + ' canvas');
     if (!canvas) return -1;
@@ -36,7 +27,7 @@ const paintedPixels = (selector: string) =>
   })()`) as Promise<number>;
 
 /** The rows of a CSV export: [ISO time, value]. */
-async function exportCsv(section: Locator, title: string): Promise<{ header: string; rows: [string, string][] }> {
+async function exportCsv(page: Page, section: Locator, title: string): Promise<{ header: string; rows: [string, string][] }> {
   const download = page.waitForEvent('download');
   await section.getByRole('button', { name: `Export CSV of ${title}` }).click();
   const text = await readFile((await (await download).path())!, 'utf8');
@@ -44,32 +35,36 @@ async function exportCsv(section: Locator, title: string): Promise<{ header: str
   return { header: header!, rows: lines.map((line) => line.split(',') as [string, string]) };
 }
 
-async function openHistory(deviceName: string): Promise<Locator> {
+async function openHistory(page: Page, home: Locator, deviceName: string): Promise<Locator> {
   await home.getByRole('button', { name: `History of ${deviceName}`, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: `History of ${deviceName}` });
   await expect(dialog).toBeVisible();
   return dialog;
 }
 
-test("a numeric sensor's card shows its last 24 hours as a sparkline, named in words", async () => {
+test("a numeric sensor's card shows its last 24 hours as a sparkline, named in words", async ({ page, home }) => {
   const card = home.getByRole('article', { name: 'Bathroom climate sensor', exact: true });
   await card.scrollIntoViewIfNeeded(); // a sparkline is read when its card comes into view
   const sparkline = card.getByRole('img', {
     name: /^Temperature over the last 24 hours: minimum [\d.]+ °C, maximum [\d.]+ °C, average [\d.]+ °C, last [\d.]+ °C\.$/,
   });
   await expect(sparkline).toBeVisible();
-  expect(await paintedPixels('[aria-label="Bathroom climate sensor"] .sparkline')).toBeGreaterThan(20);
+  expect(await paintedPixels(page, '[aria-label="Bathroom climate sensor"] .sparkline')).toBeGreaterThan(20);
   // A card without a measured number (a light) has none.
   await expect(home.getByRole('article', { name: 'Ceiling light', exact: true }).locator('.sparkline')).toHaveCount(0);
 });
 
-test('a device history: a chart per capability, the range switch reads that range, the CSV is the shown data and matches the hub', async () => {
+test('a device history: a chart per capability, the range switch reads that range, the CSV is the shown data and matches the hub', async ({
+  page,
+  home,
+  hub,
+}) => {
   const device = await hub.device('Bathroom climate sensor');
-  const dialog = await openHistory('Bathroom climate sensor');
+  const dialog = await openHistory(page, home, 'Bathroom climate sensor');
   const section = dialog.getByRole('region', { name: /^Temperature/ });
   const chart = section.getByRole('img', { name: /^Temperature over the last 24 hours: minimum/ });
   await expect(chart).toBeVisible();
-  expect(await paintedPixels('dialog .capability-history .insights-chart')).toBeGreaterThan(100);
+  expect(await paintedPixels(page, 'dialog .capability-history .insights-chart')).toBeGreaterThan(100);
 
   for (const [label, resolution] of [
     ['Week', 'last7Days'],
@@ -83,7 +78,7 @@ test('a device history: a chart per capability, the range switch reads that rang
     });
     await expect(named).toBeVisible();
 
-    const { header, rows } = await exportCsv(section, 'Temperature');
+    const { header, rows } = await exportCsv(page, section, 'Temperature');
     expect(header).toBe('time,Temperature (°C)');
     // The range asked for: its step between rows, and about its window from first to last.
     const { stepMs, windowMs } = INSIGHTS_RESOLUTIONS[resolution];
@@ -115,8 +110,11 @@ test('a device history: a chart per capability, the range switch reads that rang
   await expect(home.getByRole('button', { name: 'History of Bathroom climate sensor', exact: true })).toBeFocused();
 });
 
-test('a chart is read from the keyboard: focused, End reads its last point (the Last figure), Home its first, and the reading is announced', async () => {
-  const dialog = await openHistory('Bathroom climate sensor');
+test('a chart is read from the keyboard: focused, End reads its last point (the Last figure), Home its first, and the reading is announced', async ({
+  page,
+  home,
+}) => {
+  const dialog = await openHistory(page, home, 'Bathroom climate sensor');
   const section = dialog.getByRole('region', { name: /^Temperature/ });
   const chart = section.getByRole('img', { name: /^Temperature over the last 24 hours: / });
   const readout = section.locator('.chart-readout');
@@ -136,8 +134,11 @@ test('a chart is read from the keyboard: focused, End reads its last point (the 
   await expect(dialog).toBeHidden();
 });
 
-test('a chart zooms to a dragged range and with + and −; "Show the whole range" shows it whole again; its readout is in the app\'s one time format', async () => {
-  const dialog = await openHistory('Bathroom climate sensor');
+test('a chart zooms to a dragged range and with + and −; "Show the whole range" shows it whole again; its readout is in the app\'s one time format', async ({
+  page,
+  home,
+}) => {
+  const dialog = await openHistory(page, home, 'Bathroom climate sensor');
   const section = dialog.getByRole('region', { name: /^Temperature/ });
   const chart = section.getByRole('img', { name: /^Temperature over the last 24 hours: / });
   const whole = section.getByRole('button', { name: /^Show the whole range of / });
@@ -164,7 +165,7 @@ test('a chart zooms to a dragged range and with + and −; "Show the whole range
   await expect(dialog).toBeHidden();
 });
 
-test('a boolean is drawn as on/off bands and said in words; the history opens from the keyboard and Escape closes it', async () => {
+test('a boolean is drawn as on/off bands and said in words; the history opens from the keyboard and Escape closes it', async ({ page, home }) => {
   await home.getByRole('button', { name: 'History of Front door sensor', exact: true }).focus();
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'History of Front door sensor' });
@@ -175,12 +176,16 @@ test('a boolean is drawn as on/off bands and said in words; the history opens fr
   await expect(dialog).toBeHidden();
 });
 
-test("a thermostat's history opens on its temperature and target together, its heating painted as bands that match the shown data; set to cool, its cooling", async () => {
-  const dialog = await openHistory('Living room thermostat');
+test("a thermostat's history opens on its temperature and target together, its heating painted as bands that match the shown data; set to cool, its cooling", async ({
+  page,
+  home,
+  hub,
+}) => {
+  const dialog = await openHistory(page, home, 'Living room thermostat');
   const pair = dialog.getByRole('region', { name: 'Compared: Temperature and Target temperature' });
   const chart = pair.getByRole('img', { name: /^Temperature and Target temperature over the last 24 hours: / });
   await expect(chart).toBeVisible();
-  expect(await paintedPixels('dialog .pair-history .insights-chart')).toBeGreaterThan(100);
+  expect(await paintedPixels(page, 'dialog .pair-history .insights-chart')).toBeGreaterThan(100);
 
   // The words are those of the shown points: the two charts' CSVs (each the shown data, checked against the hub above), aligned.
   const measured = dialog.getByRole('region', { name: /^Temperature/ });
@@ -189,7 +194,7 @@ test("a thermostat's history opens on its temperature and target together, its h
   const shownWords = (conditioning: 'heating' | 'cooling') =>
     expect.poll(async () => {
       const label = (await chart.getAttribute('aria-label'))!;
-      const [m, t] = [await exportCsv(measured, 'Temperature'), await exportCsv(target, 'Target temperature')];
+      const [m, t] = [await exportCsv(page, measured, 'Temperature'), await exportCsv(page, target, 'Target temperature')];
       const times = m.rows.map(([time]) => Date.parse(time));
       const targetAt = new Map(t.rows.map(([time, value]) => [Date.parse(time), value === '' ? null : Number(value)]));
       const fromData = describePair(
@@ -216,8 +221,8 @@ test("a thermostat's history opens on its temperature and target together, its h
   await expect(dialog).toBeHidden();
 });
 
-test('any two series of a device are compared by choosing them in the two lists; a series cannot be drawn with itself', async () => {
-  const dialog = await openHistory('Office air quality');
+test('any two series of a device are compared by choosing them in the two lists; a series cannot be drawn with itself', async ({ page, home }) => {
+  const dialog = await openHistory(page, home, 'Office air quality');
   const pair = dialog.locator('.pair-history');
   const draw = pair.getByRole('combobox', { name: 'Draw' });
   const withList = pair.getByRole('combobox', { name: 'with' });
@@ -248,7 +253,7 @@ test('any two series of a device are compared by choosing them in the two lists;
     })
     .toMatch(/^\d/);
   expect(await chart.getAttribute('aria-label')).not.toMatch(/Heating|Not heating/);
-  expect(await paintedPixels('dialog .pair-history .insights-chart')).toBeGreaterThan(100);
+  expect(await paintedPixels(page, 'dialog .pair-history .insights-chart')).toBeGreaterThan(100);
 
   // The first list now offers the old second series, and choosing it swaps which is drawn first.
   await expect(draw.locator('option:disabled')).toHaveText([third]);
@@ -258,17 +263,17 @@ test('any two series of a device are compared by choosing them in the two lists;
   await expect(dialog).toBeHidden();
 });
 
-test("a live value is appended to the shown chart as it arrives: its words and its CSV's last row", async () => {
+test("a live value is appended to the shown chart as it arrives: its words and its CSV's last row", async ({ page, home, hub }) => {
   const thermostat = await hub.device('Bedroom thermostat');
-  const dialog = await openHistory('Bedroom thermostat');
+  const dialog = await openHistory(page, home, 'Bedroom thermostat');
   await dialog.getByRole('group', { name: 'Range' }).getByRole('button', { name: 'Hour', exact: true }).click();
   const target = dialog.getByRole('region', { name: /^Target temperature/ });
   await expect(target.getByRole('img', { name: /^Target temperature over the last hour: / })).toBeVisible();
-  const before = await exportCsv(target, 'Target temperature');
+  const before = await exportCsv(page, target, 'Target temperature');
 
   const changed = await hub.setCapability(thermostat.id, 'target_temperature', 26.5); // another client's change, above the demo's range
   await expect(target.getByRole('img', { name: /^Target temperature over the last hour: .*maximum 26\.5 °C, .*last 26\.5 °C\.$/ })).toBeVisible();
-  const after = await exportCsv(target, 'Target temperature');
+  const after = await exportCsv(page, target, 'Target temperature');
   expect(after.rows.at(-1)).toEqual([new Date(changed.time).toISOString(), '26.5']);
   expect(after.rows.length).toBeGreaterThanOrEqual(before.rows.length);
   await page.keyboard.press('Escape');
@@ -287,14 +292,14 @@ const mondayOf = (time: number) => localMidnight(time, -((new Date(time).getDay(
 /** "1,234.5 kWh" → 1234.5 */
 const kwh = (text: string | null) => Number(/([\d,.]+) kWh/.exec(text ?? '')![1]!.replaceAll(',', ''));
 
-test("the Energy view: every hub's meters this week and last week, stacked bars, top consumers, CSV and cost", async () => {
+test("the Energy view: every hub's meters this week and last week, stacked bars, top consumers, CSV and cost", async ({ page, home, hub }) => {
   await home.getByRole('button', { name: 'Energy', exact: true }).click();
   await expect(page.getByRole('tab', { name: 'Energy' })).toHaveAttribute('aria-selected', 'true');
   const view = page.getByRole('region', { name: 'Energy' });
   await expect(view.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Week' })).toHaveAttribute('aria-pressed', 'true');
   const bars = view.getByRole('img', { name: /^Energy used this week, per day: ([\d,.]+) kWh in all; most at .+; largest user .+\.$/ });
   await expect(bars).toBeVisible();
-  expect(await paintedPixels('.energy-view .energy-chart')).toBeGreaterThan(100);
+  expect(await paintedPixels(page, '.energy-view .energy-chart')).toBeGreaterThan(100);
   await expect(view.getByText(/^Home is using [\d,.]+ W now \(\d+ devices report power\)\.$/)).toBeVisible();
 
   // The towel rail's row says what its meter counted this week and last week, as the hub's history has it.
@@ -366,10 +371,10 @@ test('a sign-in without the history scope shows no chart and says why; nothing b
 });
 
 /** The WCAG A/AA violations axe finds in the open dialog, each as "rule: help — elements". */
-const dialogViolations = () => violationsIn('dialog[open]');
+const dialogViolations = (page: Page) => violationsIn(page, 'dialog[open]');
 
 /** The WCAG A/AA violations axe finds in the element `selector` finds, each as "rule: help — elements". */
-async function violationsIn(selector: string): Promise<string[]> {
+async function violationsIn(page: Page, selector: string): Promise<string[]> {
   await page.addScriptTag({ path: AXE_SCRIPT });
   const found = (await page.evaluate(
     `axe.run(document.querySelector(${JSON.stringify(selector)}), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })`,
@@ -380,18 +385,18 @@ async function violationsIn(selector: string): Promise<string[]> {
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`axe finds no violation in the history dialog and the Energy view, ${colorScheme}`, async () => {
+  test(`axe finds no violation in the history dialog and the Energy view, ${colorScheme}`, async ({ page, home }) => {
     await page.emulateMedia({ colorScheme });
-    const history = await openHistory('Living room thermostat');
+    const history = await openHistory(page, home, 'Living room thermostat');
     await expect(history.getByRole('img').first()).toBeVisible();
-    expect(await dialogViolations(), 'history').toEqual([]);
+    expect(await dialogViolations(page), 'history').toEqual([]);
     await page.keyboard.press('Escape');
     await expect(history).toBeHidden();
 
     await home.getByRole('button', { name: 'Energy', exact: true }).click();
     const energy = page.getByRole('region', { name: 'Energy' });
     await expect(energy.getByRole('img')).toBeVisible();
-    expect(await violationsIn('.energy-view'), 'energy').toEqual([]);
+    expect(await violationsIn(page, '.energy-view'), 'energy').toEqual([]);
     await page.getByRole('tab', { name: 'Hubs' }).click();
   });
 }

@@ -5,11 +5,15 @@
  * split remembered; narrower they replace the list, with Back. Rows say whom the forwarder sent a
  * message to in names; the keys move, open, replay, copy and search; axe finds nothing to fix.
  */
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test';
 import { axeViolations } from '../support/axe';
-import { addWebhookInApp, openApp, startBrowserHost, stackForSpec } from '../support/browser-host';
+import type { StackInfo } from '../../../services/stack';
+import { addWebhookInApp, openApp, startBrowserHost } from '../support/browser-host';
+import { stackPerFile } from '../support/fixtures';
 import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
+
+const test = stackPerFile();
 
 // The page functions run in Chromium; tests are type-checked without the DOM library.
 interface StyledElement {
@@ -20,8 +24,6 @@ interface StyledElement {
   getAttribute(name: string): string | null;
 }
 declare const getComputedStyle: (element: StyledElement) => { overflowX: string; overflowY: string };
-
-const stack = stackForSpec();
 
 const opened: { context: BrowserContext; host: RunningProgram }[] = [];
 test.afterEach(async () => {
@@ -39,23 +41,24 @@ let key = '';
 
 /** A browser host with the demo webhook added (key value `key`, with the tap), in a window of `viewport`. */
 async function openInspector(
+  info: StackInfo,
   browser: Browser,
   name: string,
   viewport: { width: number; height: number },
   options: { colorScheme?: 'light' | 'dark'; bypassCSP?: boolean } = {},
 ): Promise<Page> {
-  const host = startBrowserHost(stack.info, tempDir(`e2e-inspector-layout-${name}`));
+  const host = startBrowserHost(info, tempDir(`e2e-inspector-layout-${name}`));
   const context = await browser.newContext({ viewport, ...options });
   opened.push({ context, host });
   const page = await openApp(context, host);
   key = `lamp-${name}`;
-  await addWebhookInApp(page, { id: stack.info.webhook.id, secret: stack.info.webhook.secret, tapCredential: stack.info.webhook.tap_credential, values: key });
+  await addWebhookInApp(page, { id: info.webhook.id, secret: info.webhook.secret, tapCredential: info.webhook.tap_credential, values: key });
   await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem').getByRole('status')).toHaveText('Connected');
   return page;
 }
 
-async function post(body: unknown, query = ''): Promise<void> {
-  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}${query}`, {
+async function post(info: StackInfo, body: unknown, query = ''): Promise<void> {
+  const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}${query}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -64,8 +67,8 @@ async function post(body: unknown, query = ''): Promise<void> {
 }
 
 /** Posts `count` messages for this app (n = 0 … count-1, the newest last) and waits until all are listed. */
-async function postMany(page: Page, count: number): Promise<void> {
-  for (let n = 0; n < count; n++) await post({ device: { id: key }, n });
+async function postMany(info: StackInfo, page: Page, count: number): Promise<void> {
+  for (let n = 0; n < count; n++) await post(info, { device: { id: key }, n });
   await expect(page.getByText(`${count} messages`)).toBeVisible();
 }
 
@@ -89,10 +92,13 @@ const scrollAreasAround = (page: Page, locator: ReturnType<Page['locator']>) =>
     return found;
   });
 
-test('at 1280×800 a message opens beside the list and in view; each pane is its own scroll area; the Hubs list leaves the sidebar', async ({ browser }) => {
-  const page = await openInspector(browser, 'wide', { width: 1280, height: 800 });
+test('at 1280×800 a message opens beside the list and in view; each pane is its own scroll area; the Hubs list leaves the sidebar', async ({
+  browser,
+  info,
+}) => {
+  const page = await openInspector(info, browser, 'wide', { width: 1280, height: 800 });
   // Enough messages that the list scrolls.
-  await postMany(page, 30);
+  await postMany(info, page, 30);
 
   // The sidebar keeps the view tabs, without the hub list, on this tab only.
   await expect(page.getByRole('tab', { name: 'Hubs' })).toBeVisible();
@@ -108,7 +114,7 @@ test('at 1280×800 a message opens beside the list and in view; each pane is its
   expect(line!.y).toBeGreaterThanOrEqual(0);
   expect(line!.y + line!.height).toBeLessThanOrEqual(800);
   expect(line!.x).toBeGreaterThan(listBox!.x + listBox!.width);
-  await expect(firstDetailLine(page)).toHaveText(new RegExp(`^POST /webhook/${stack.info.webhook.id}$`));
+  await expect(firstDetailLine(page)).toHaveText(new RegExp(`^POST /webhook/${info.webhook.id}$`));
 
   // One scroll area per pane: the details pane holds the detail line, the list pane the rows, the side its registrations; nothing around them scrolls.
   expect(await scrollAreasAround(page, firstDetailLine(page))).toEqual(['Message details']);
@@ -125,10 +131,10 @@ test('at 1280×800 a message opens beside the list and in view; each pane is its
   ).toBe(true);
 });
 
-test('rows name whom the forwarder sent a message to, in full on hover and in the details; today’s rows show the time alone', async ({ browser }) => {
-  const page = await openInspector(browser, 'rows', { width: 1280, height: 800 });
-  await post({ device: { id: key } }, '?source=test');
-  await post({ device: { id: 'x' } });
+test('rows name whom the forwarder sent a message to, in full on hover and in the details; today’s rows show the time alone', async ({ browser, info }) => {
+  const page = await openInspector(info, browser, 'rows', { width: 1280, height: 800 });
+  await post(info, { device: { id: key } }, '?source=test');
+  await post(info, { device: { id: 'x' } });
   await expect(page.getByText('2 messages')).toBeVisible();
 
   const nobody = rows(page).first();
@@ -139,9 +145,9 @@ test('rows name whom the forwarder sent a message to, in full on hover and in th
 
   const mine = rows(page).nth(1);
   await expect(mine.locator('.cell-routing')).toHaveText(`this app (key ${key})`);
-  await expect(mine.locator('.cell-path')).toHaveText(`/webhook/${stack.info.webhook.id}?source=test`);
+  await expect(mine.locator('.cell-path')).toHaveText(`/webhook/${info.webhook.id}?source=test`);
   await expect(mine.getByText('This app', { exact: true })).toBeVisible();
-  await expect(mine.getByText(stack.info.webhook.name, { exact: true })).toBeVisible();
+  await expect(mine.getByText(info.webhook.name, { exact: true })).toBeVisible();
   await expect(mine.locator('.cell-size')).toHaveText(`${JSON.stringify({ device: { id: key } }).length} B`);
   // Today: the time alone, as this browser's locale writes it.
   await expect(mine.locator('.cell-time')).toHaveText(/^\d{1,2}:\d{2}:\d{2}$/);
@@ -157,9 +163,9 @@ test('rows name whom the forwarder sent a message to, in full on hover and in th
   await expect(details(page).getByText(/hubdesk-|listener/i)).toHaveCount(0);
 });
 
-test('the split moves with the keyboard and is remembered after a reload', async ({ browser }) => {
-  const page = await openInspector(browser, 'split', { width: 1280, height: 800 });
-  await post({ device: { id: key } });
+test('the split moves with the keyboard and is remembered after a reload', async ({ browser, info }) => {
+  const page = await openInspector(info, browser, 'split', { width: 1280, height: 800 });
+  await post(info, { device: { id: key } });
   await rows(page).first().click();
   const separator = page.getByRole('separator', { name: 'Resize the message list' });
   await expect(separator).toHaveAttribute('aria-valuenow', '50');
@@ -177,9 +183,9 @@ test('the split moves with the keyboard and is remembered after a reload', async
   expect((await details(page).boundingBox())!.x).toBe(moved);
 });
 
-test('at 900×700 a message replaces the list; Back and Escape return to it with the selection kept', async ({ browser }) => {
-  const page = await openInspector(browser, 'narrow', { width: 900, height: 700 });
-  await postMany(page, 12);
+test('at 900×700 a message replaces the list; Back and Escape return to it with the selection kept', async ({ browser, info }) => {
+  const page = await openInspector(info, browser, 'narrow', { width: 900, height: 700 });
+  await postMany(info, page, 12);
   await expect(page.getByRole('separator', { name: 'Resize the message list' })).toHaveCount(0);
   await expect(details(page)).toBeHidden();
 
@@ -210,10 +216,10 @@ test('at 900×700 a message replaces the list; Back and Escape return to it with
   await expect(selectedRow(page)).toBeFocused();
 });
 
-test('keys: j/k and ↓/↑ move, Enter opens, r replays, c copies as curl, / searches, and none of them while typing', async ({ browser }) => {
-  const page = await openInspector(browser, 'keys', { width: 1280, height: 800 });
+test('keys: j/k and ↓/↑ move, Enter opens, r replays, c copies as curl, / searches, and none of them while typing', async ({ browser, info }) => {
+  const page = await openInspector(info, browser, 'keys', { width: 1280, height: 800 });
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  await postMany(page, 5);
+  await postMany(info, page, 5);
   const body = bodyOf(page);
 
   // From outside the list, as from within it.
@@ -274,8 +280,8 @@ test('keys: j/k and ↓/↑ move, Enter opens, r replays, c copies as curl, / se
   await expect(search).toHaveValue('jkrc/');
 });
 
-test('the Add-webhook dialog: fields in the app’s look, each radio beside its label', async ({ browser }) => {
-  const host = startBrowserHost(stack.info, tempDir('e2e-inspector-layout-dialog'));
+test('the Add-webhook dialog: fields in the app’s look, each radio beside its label', async ({ browser, info }) => {
+  const host = startBrowserHost(info, tempDir('e2e-inspector-layout-dialog'));
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   opened.push({ context, host });
   const page = await openApp(context, host);
@@ -305,11 +311,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     { width: 1280, height: 800 },
     { width: 800, height: 600 },
   ]) {
-    test(`no axe violation on the Webhooks tab with a message open, ${colorScheme}, ${viewport.width}×${viewport.height}`, async ({ browser }) => {
+    test(`no axe violation on the Webhooks tab with a message open, ${colorScheme}, ${viewport.width}×${viewport.height}`, async ({ browser, info }) => {
       // The app's CSP refuses inline scripts, axe's included: only this test's context lets it in.
-      const page = await openInspector(browser, `axe-${colorScheme}-${viewport.width}`, viewport, { colorScheme, bypassCSP: true });
-      await post({ device: { id: 'x' } });
-      await post({ device: { id: key }, list: [1, 2] });
+      const page = await openInspector(info, browser, `axe-${colorScheme}-${viewport.width}`, viewport, { colorScheme, bypassCSP: true });
+      await post(info, { device: { id: 'x' } });
+      await post(info, { device: { id: key }, list: [1, 2] });
       await rows(page).first().click();
       await expect(details(page).getByRole('group', { name: 'Replay and copy' })).toBeVisible();
       expect(await axeViolations(page), 'a message open').toEqual([]);

@@ -11,32 +11,35 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { expect, type Page, test } from '@playwright/test';
-import { addWebhookInApp, clearHistoryInApp, startBrowserHost, stackForSpec } from '../support/browser-host';
+import { expect, type Page } from '@playwright/test';
+import type { StackInfo } from '../../../services/stack';
+import { addWebhookInApp, clearHistoryInApp, startBrowserHost } from '../support/browser-host';
+import { stackPerFile } from '../support/fixtures';
 import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
+
+const test = stackPerFile();
 
 const RUNNING = 'Hubdesk is running at ';
 /** One secret for all four schemes: Standard Webhooks reads the base64 after whsec_, the others use the text. */
 const SIGNING_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
-const stack = stackForSpec();
 let host: RunningProgram;
 
-test.beforeEach(async ({ page }) => {
-  host = startBrowserHost(stack.info, tempDir('e2e-inspector-tools'));
+test.beforeEach(async ({ page, info }) => {
+  host = startBrowserHost(info, tempDir('e2e-inspector-tools'));
   await page.goto(await host.line(RUNNING));
   await addWebhookInApp(page, {
-    id: stack.info.webhook.id,
-    secret: stack.info.webhook.secret,
-    tapCredential: stack.info.webhook.tap_credential,
+    id: info.webhook.id,
+    secret: info.webhook.secret,
+    tapCredential: info.webhook.tap_credential,
     signingSecret: SIGNING_SECRET,
     values: 'lamp-1',
   });
   const registration = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem');
   await expect(registration.getByRole('status').first()).toHaveText('Connected');
   await expect(registration.getByText('Signing secret set: signatures checked')).toBeVisible();
-  await expect(registration.getByLabel(/^Intake URL of/)).toHaveText(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`);
+  await expect(registration.getByLabel(/^Intake URL of/)).toHaveText(`${info.webhook_url}/webhook/${info.webhook.id}`);
 });
 test.afterEach(async () => {
   await host?.stop();
@@ -64,8 +67,8 @@ const SCHEMES: Record<string, (body: string) => Record<string, string>> = {
   },
 };
 
-async function post(body: string, headers: Record<string, string> = {}): Promise<void> {
-  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+async function post(info: StackInfo, body: string, headers: Record<string, string> = {}): Promise<void> {
+  const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body,
@@ -74,8 +77,8 @@ async function post(body: string, headers: Record<string, string> = {}): Promise
 }
 
 /** An intake the forwarder refuses: its status, or 'closed' when it closed before the upload ended (a 413 may). */
-async function postRefused(body: string, headers: Record<string, string> = {}): Promise<number | 'closed'> {
-  return fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+async function postRefused(info: StackInfo, body: string, headers: Record<string, string> = {}): Promise<number | 'closed'> {
+  return fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body,
@@ -96,25 +99,28 @@ async function openNewest(page: Page, count: number) {
   await expect(details(page).getByRole('group', { name: 'Replay and copy' })).toBeVisible();
 }
 
-test('each scheme’s signature shows as valid, and a tampered body as invalid with the reason', async ({ page }) => {
+test('each scheme’s signature shows as valid, and a tampered body as invalid with the reason', async ({ page, info }) => {
   let count = 0;
   for (const [scheme, sign] of Object.entries(SCHEMES)) {
     const body = JSON.stringify({ device: { id: 'lamp-1' }, scheme });
-    await post(body, sign(body));
+    await post(info, body, sign(body));
     await openNewest(page, ++count);
     await expect(details(page).getByText(`Valid signature (${scheme})`, { exact: true })).toBeVisible();
 
-    await post(body.replace('lamp-1"', 'lamp-1" '), sign(body));
+    await post(info, body.replace('lamp-1"', 'lamp-1" '), sign(body));
     await openNewest(page, ++count);
     await expect(details(page).getByText(`Invalid signature (${scheme})`, { exact: true })).toBeVisible();
     await expect(details(page).getByText('The signature does not match the body and the signing secret.')).toBeVisible();
   }
-  await post(JSON.stringify({ device: { id: 'lamp-1' } }));
+  await post(info, JSON.stringify({ device: { id: 'lamp-1' } }));
   await openNewest(page, count + 1);
   await expect(details(page).getByText('Unsigned', { exact: true })).toBeVisible();
 });
 
-test('replay to the intake is delivered again; replay to a local server brings the same bytes and shows its answer; edits are checked', async ({ page }) => {
+test('replay to the intake is delivered again; replay to a local server brings the same bytes and shows its answer; edits are checked', async ({
+  page,
+  info,
+}) => {
   const received: { headers: IncomingMessage['headers']; body: Buffer }[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -128,7 +134,7 @@ test('replay to the intake is delivered again; replay to a local server brings t
   const devUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/dev/hook`;
   try {
     const body = '{"device":{"id":"lamp-1"},"note":"it\'s ünïcode"}';
-    await post(body, { 'x-custom': 'one' });
+    await post(info, body, { 'x-custom': 'one' });
     await openNewest(page, 1);
     const actions = details(page).getByRole('group', { name: 'Replay and copy' });
     const answer = details(page).getByRole('region', { name: 'Replay answer' });
@@ -165,10 +171,10 @@ test('replay to the intake is delivered again; replay to a local server brings t
   }
 });
 
-test('copy as curl gives a command that a real curl runs to deliver the same bytes again', async ({ page, context }) => {
+test('copy as curl gives a command that a real curl runs to deliver the same bytes again', async ({ page, context, info }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const body = `{"device":{"id":"lamp-1"},"quote":"it's \`id\` $(echo no) %s \\\\ ünï"}`;
-  await post(body, { 'x-quote': `a'b"c $HOME` });
+  await post(info, body, { 'x-quote': `a'b"c $HOME` });
   await openNewest(page, 1);
   const actions = details(page).getByRole('group', { name: 'Replay and copy' });
   await actions.getByRole('button', { name: 'Copy as curl' }).click();
@@ -190,12 +196,13 @@ test('copy as curl gives a command that a real curl runs to deliver the same byt
 
 test('export as HAR and as NDJSON, clear, import each again: the same file byte for byte, refusals included, marked imported, that can be replayed', async ({
   page,
+  info,
 }) => {
-  await post('{"device":{"id":"lamp-1"},"n":1}', { 'x-order': 'first' });
-  expect(await postRefused(BROKEN_JSON)).toBe(400);
-  expect([413, 'closed']).toContain(await postRefused('x'.repeat(300 * 1024)));
+  await post(info, '{"device":{"id":"lamp-1"},"n":1}', { 'x-order': 'first' });
+  expect(await postRefused(info, BROKEN_JSON)).toBe(400);
+  expect([413, 'closed']).toContain(await postRefused(info, 'x'.repeat(300 * 1024)));
   await expect(messageRows(page)).toHaveCount(3);
-  await post('{"device":{"id":"lamp-1"},"n":2}', SCHEMES.GitHub!('{"device":{"id":"lamp-1"},"n":2}'));
+  await post(info, '{"device":{"id":"lamp-1"},"n":2}', SCHEMES.GitHub!('{"device":{"id":"lamp-1"},"n":2}'));
   await expect(messageRows(page)).toHaveCount(4);
   const toolbar = page.locator('.inspector-toolbar');
 
@@ -215,7 +222,7 @@ test('export as HAR and as NDJSON, clear, import each again: the same file byte 
     log: { version: string; entries: { request: { url: string; bodySize: number }; response: { status: number } }[] };
   };
   expect(parsedHar.log.version).toBe('1.2');
-  expect(parsedHar.log.entries.map((entry) => entry.request.url)).toEqual([0, 1, 2, 3].map(() => `${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`));
+  expect(parsedHar.log.entries.map((entry) => entry.request.url)).toEqual([0, 1, 2, 3].map(() => `${info.webhook_url}/webhook/${info.webhook.id}`));
   // The forwarder's real answers, and the 413's whole size beside its first 64 KiB.
   expect(parsedHar.log.entries.map((entry) => entry.response.status)).toEqual([202, 400, 413, 202]);
   expect(parsedHar.log.entries[2]!.request.bodySize).toBe(300 * 1024);
@@ -253,12 +260,12 @@ test('export as HAR and as NDJSON, clear, import each again: the same file byte 
   await expect(messageRows(page)).toHaveCount(5);
 });
 
-test('an intake the forwarder refuses (413) is listed through the tap with its status and reason; outcomes are chips', async ({ page }) => {
-  await post('{"device":{"id":"lamp-1"}}');
+test('an intake the forwarder refuses (413) is listed through the tap with its status and reason; outcomes are chips', async ({ page, info }) => {
+  await post(info, '{"device":{"id":"lamp-1"}}');
   await expect(messageRows(page).first().getByText('This app', { exact: true })).toBeVisible();
 
   // 300 KiB: over the forwarder's 256 KiB. It answers 413 and may close before the upload ends.
-  const status = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+  const status = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-sender': 'too big' },
     body: 'x'.repeat(300 * 1024),
@@ -282,7 +289,7 @@ test('an intake the forwarder refuses (413) is listed through the tap with its s
   await expect(details(page).getByLabel('Raw body')).toHaveText(/^x+$/);
 
   // Not JSON: the raw body as sent, and where it stops parsing.
-  expect(await postRefused(BROKEN_JSON)).toBe(400);
+  expect(await postRefused(info, BROKEN_JSON)).toBe(400);
   await expect(messageRows(page)).toHaveCount(3);
   await messageRows(page).first().getByRole('button').click();
   await expect(
@@ -293,7 +300,7 @@ test('an intake the forwarder refuses (413) is listed through the tap with its s
   await expect(details(page).getByLabel('Raw body')).toHaveText(BROKEN_JSON);
 
   // Matched nothing: a key no registration has.
-  await post('{"device":{"id":"nobody"}}');
+  await post(info, '{"device":{"id":"nobody"}}');
   await expect(messageRows(page)).toHaveCount(4);
   await expect(messageRows(page).first().getByText('No match', { exact: true })).toBeVisible();
   await messageRows(page).first().getByRole('button').click();
@@ -303,12 +310,13 @@ test('an intake the forwarder refuses (413) is listed through the tap with its s
 test('the detail pane: a resizable split, array indices, long arrays folded, copy a key path, pretty JSON, hex for binary, scroll reset', async ({
   page,
   context,
+  info,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   // The list and the details sit side by side only where the inspector is wide (a container query).
   await page.setViewportSize({ width: 1920, height: 1000 });
   const items = Array.from({ length: 250 }, (_, i) => ({ n: i }));
-  await post(JSON.stringify({ device: { id: 'lamp-1', 'b-c': [{ x: 1 }] }, items }));
+  await post(info, JSON.stringify({ device: { id: 'lamp-1', 'b-c': [{ x: 1 }] }, items }));
   await openNewest(page, 1);
   const body = details(page).getByRole('group', { name: 'Body' });
 
@@ -354,7 +362,7 @@ test('the detail pane: a resizable split, array indices, long arrays folded, cop
   const pane = details(page);
   await pane.evaluate((element) => ((element as unknown as { scrollTop: number }).scrollTop = 10_000));
   expect(await pane.evaluate((element) => (element as unknown as { scrollTop: number }).scrollTop)).toBeGreaterThan(0);
-  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}?hub=${encodeURIComponent('lamp-1')}`, {
+  const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}?hub=${encodeURIComponent('lamp-1')}`, {
     method: 'POST',
     headers: { 'content-type': 'application/octet-stream' },
     body: new Uint8Array([0, 1, 2, 0xff, 0x41]),
@@ -369,10 +377,10 @@ test('the detail pane: a resizable split, array indices, long arrays folded, cop
   await expect(page.getByRole('separator', { name: 'Resize the message list' })).toHaveAttribute('aria-valuenow', '40');
 });
 
-test('find messages: full-text search in bodies, a key-path condition checked as typed, outcome toggles, and new matches arriving', async ({ page }) => {
-  await post(JSON.stringify({ device: { id: 'lamp-1' }, note: `${'x'.repeat(3000)}needle` }));
-  await post('{"device":{"id":"lamp-2"}}');
-  await post('{"device":{"id":"nobody"}}');
+test('find messages: full-text search in bodies, a key-path condition checked as typed, outcome toggles, and new matches arriving', async ({ page, info }) => {
+  await post(info, JSON.stringify({ device: { id: 'lamp-1' }, note: `${'x'.repeat(3000)}needle` }));
+  await post(info, '{"device":{"id":"lamp-2"}}');
+  await post(info, '{"device":{"id":"nobody"}}');
   await expect(messageRows(page)).toHaveCount(3);
   const filters = page.getByRole('search', { name: 'Find messages' });
 
@@ -391,8 +399,8 @@ test('find messages: full-text search in bodies, a key-path condition checked as
   await messageRows(page).first().getByRole('button').click();
   await expect(details(page).getByText(/body\.device\.id = "lamp-2"/)).toBeVisible();
   // A new message that matches shows up while filtered; one that does not, does not.
-  await post('{"device":{"id":"lamp-2"},"n":2}');
-  await post('{"device":{"id":"lamp-3"}}');
+  await post(info, '{"device":{"id":"lamp-2"},"n":2}');
+  await post(info, '{"device":{"id":"lamp-3"}}');
   await expect(messageRows(page)).toHaveCount(2);
 
   // Without the key path everything shows again (asked after the typing pause); then only what
@@ -414,15 +422,16 @@ test('find messages: full-text search in bodies, a key-path condition checked as
 
 test('the key-path playground shows what a path extracts from the selected message, where it does not parse, and which registration it would match', async ({
   page,
+  info,
 }) => {
-  await post('{"device":{"id":"lamp-1","room":{"name":"Hall"}}}');
+  await post(info, '{"device":{"id":"lamp-1","room":{"name":"Hall"}}}');
   await openNewest(page, 1);
   const playground = details(page).getByRole('region', { name: 'Key-path playground' });
   const input = playground.getByLabel('Key path');
   // It starts from the webhook's own key path, as the forwarder ran it.
   await expect(input).toHaveValue('body.device.id');
   await expect(playground.getByText('Extracts "lamp-1"')).toBeVisible();
-  await expect(playground.getByText(`Would match this app's ${stack.info.webhook.id}.`)).toBeVisible();
+  await expect(playground.getByText(`Would match this app's ${info.webhook.id}.`)).toBeVisible();
 
   await input.fill("body.device['room'].name");
   await expect(playground.getByText('Extracts "Hall"')).toBeVisible();

@@ -12,9 +12,10 @@
  * the app notices is not asserted (the heartbeat, main/core/shared/heartbeat.ts, says "not responding" after
  * 4 s of silence; docs/hub-realtime.md, "Liveness"): the waits are generous, never a deadline.
  */
-import { expect, type Locator, test } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import { axeViolations } from '../support/axe';
-import { openHomeLive, type SignedInApp, startSignedInApp } from '../support/browser-host';
+import { openHomeLive } from '../support/browser-host';
+import { appPerFile } from '../support/fixtures';
 
 // The page functions run in Chromium; tests are type-checked without the DOM library.
 declare const getComputedStyle: (element: unknown) => { backgroundColor: string };
@@ -22,22 +23,14 @@ declare const getComputedStyle: (element: unknown) => { backgroundColor: string 
 /** Far more than the heartbeat's 4 s of silence and 20 s to give up (docs/hub-realtime.md, "Liveness"), with a retry or two on a busy machine. */
 const NOTICED_WITHIN_MS = 180_000;
 
+// The fixture thaws the stack before it stops it: never left frozen, whatever failed.
+const test = appPerFile('e2e-not-live', { bypassCSP: true }); // axe's script runs in the page
 test.describe.configure({ mode: 'serial' });
-
-let app: SignedInApp;
-
-test.beforeAll(async ({ browser }) => {
-  app = await startSignedInApp(browser, 'e2e-not-live', { bypassCSP: true }); // axe's script runs in the page
-});
-test.afterAll(async () => {
-  app?.stack.child.kill('SIGCONT'); // never left frozen, whatever failed
-  await app?.close();
-});
 
 const card = (home: Locator, name: string) => home.getByRole('article', { name, exact: true });
 const background = (locator: Locator) => locator.evaluate((element) => getComputedStyle(element).backgroundColor);
 
-test('a frozen hub: a banner says so, controls are disabled with the reason, values show their age; thawed, live again', async () => {
+test('a frozen hub: a banner says so, controls are disabled with the reason, values show their age; thawed, live again', async ({ app }) => {
   test.setTimeout(NOTICED_WITHIN_MS * 3);
   const { page, stack } = app;
   const home = await openHomeLive(page);
@@ -97,7 +90,7 @@ test('a frozen hub: a banner says so, controls are disabled with the reason, val
   expect(await background(light)).toBe(liveBackground);
 });
 
-test('a stopped stack: the banner counts down to the next attempt, controls stay disabled, Try now is offered', async () => {
+test('a stopped stack: the banner counts down to the next attempt, controls stay disabled, Try now is offered', async ({ app }) => {
   const { page, stack } = app;
   const home = await openHomeLive(page);
   const status = home.locator('.live-banner').getByRole('status');

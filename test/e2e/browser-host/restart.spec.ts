@@ -7,14 +7,17 @@
  * When the port was taken meanwhile, the tab says what to do, and the new address works.
  */
 import { createServer } from 'node:net';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { openHomeLive, signInThroughBrowser, stackForSpec, startBrowserHost } from '../support/browser-host';
+import { type BrowserContext, expect, type Page } from '@playwright/test';
+import type { StackInfo } from '../../../services/stack';
+import { openHomeLive, signInThroughBrowser, startBrowserHost } from '../support/browser-host';
+import { stackPerFile } from '../support/fixtures';
 import { connectHubClient } from '../support/hub-client';
 import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 
+const test = stackPerFile();
+
 const RUNNING = 'Hubdesk is running at ';
-const stack = stackForSpec();
 
 let context: BrowserContext;
 let host: RunningProgram | undefined;
@@ -27,18 +30,18 @@ test.afterEach(async () => {
 });
 
 /** A signed-in tab of a new host on `profile`, and the address the host printed. */
-async function signedInTab(profile: string): Promise<{ page: Page; address: URL }> {
-  host = startBrowserHost(stack.info, profile);
+async function signedInTab(info: StackInfo, profile: string): Promise<{ page: Page; address: URL }> {
+  host = startBrowserHost(info, profile);
   const address = new URL(await host.line(RUNNING));
   const page = await context.newPage();
   await page.goto(address.href);
-  await signInThroughBrowser(context, page, host, stack.info.user);
+  await signInThroughBrowser(context, page, host, info.user);
   return { page, address };
 }
 
-test('restarted on the same profile: the open tab works again with no user action, and the old secret alone is refused', async () => {
+test('restarted on the same profile: the open tab works again with no user action, and the old secret alone is refused', async ({ info }) => {
   const profile = tempDir('e2e-restart');
-  const { page, address } = await signedInTab(profile);
+  const { page, address } = await signedInTab(info, profile);
   const home = await openHomeLive(page);
 
   expect(await host!.stop()).toBe(0);
@@ -46,7 +49,7 @@ test('restarted on the same profile: the open tab works again with no user actio
   await expect(banner).toBeVisible();
   await expect(banner).toContainText('connects again by itself');
 
-  host = startBrowserHost(stack.info, profile);
+  host = startBrowserHost(info, profile);
   const again = new URL(await host.line(RUNNING));
   expect(again.origin).toBe(address.origin); // the port of the last run, free again
   expect(again.hash).not.toBe(address.hash); // and a new secret
@@ -55,7 +58,7 @@ test('restarted on the same profile: the open tab works again with no user actio
   await expect(home.getByRole('status').filter({ hasText: /^Live$/ })).toBeVisible();
   expect(page.url()).not.toContain('token=');
   // Really live on the new host: a change made elsewhere arrives, and a switch works.
-  const hub = await connectHubClient(stack.info, 'Home');
+  const hub = await connectHubClient(info, 'Home');
   const lamp = await hub.device('Floor lamp');
   const lampSwitch = home.getByRole('article', { name: 'Floor lamp', exact: true }).getByRole('switch', { name: 'Floor lamp, on/off', exact: true });
   await hub.setCapability(lamp.id, 'onoff', true);
@@ -70,15 +73,15 @@ test('restarted on the same profile: the open tab works again with no user actio
   await expect(stale.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
 });
 
-test('when the last run’s port was taken meanwhile, the tab says what to do, and the new address works', async () => {
+test('when the last run’s port was taken meanwhile, the tab says what to do, and the new address works', async ({ info }) => {
   const profile = tempDir('e2e-restart-moved');
-  const { page, address } = await signedInTab(profile);
+  const { page, address } = await signedInTab(info, profile);
   expect(await host!.stop()).toBe(0);
 
   const squatter = createServer((socket) => socket.destroy());
   await new Promise<void>((resolve) => squatter.listen(Number(address.port), '127.0.0.1', resolve));
   try {
-    host = startBrowserHost(stack.info, profile);
+    host = startBrowserHost(info, profile);
     const moved = new URL(await host.line(RUNNING));
     expect(moved.origin).not.toBe(address.origin);
     const banner = page.getByRole('alert').filter({ hasText: 'Hubdesk is not running.' });

@@ -5,67 +5,45 @@
  * certificate and the app falls back to the plain LAN route (where the hub proves who it is).
  */
 
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import type { StackInfo } from '../../../services/stack';
-import { openApp, signInThroughBrowser, startBrowserHost, startStackProgram } from '../support/browser-host';
-import type { RunningProgram } from '../support/processes';
-import { tempDir } from '../../support/temp-dir';
+import { expect, type Page } from '@playwright/test';
+import { appPerFile } from '../support/fixtures';
 
+const test = appPerFile('e2e-routes');
 test.describe.configure({ mode: 'serial' });
 
-let stack: RunningProgram;
-let host: RunningProgram;
-let context: BrowserContext;
-let page: Page;
+const homeDevices = (page: Page) => page.getByRole('region', { name: 'Devices on Home' });
 
-test.beforeAll(async ({ browser }) => {
-  let info: StackInfo;
-  ({ stack, info } = await startStackProgram());
-  host = startBrowserHost(info, tempDir('e2e-routes'));
-  context = await browser.newContext();
-  page = await openApp(context, host);
-  await signInThroughBrowser(context, page, host, info.user);
-});
-
-test.afterAll(async () => {
-  await context?.close();
-  await host?.stop();
-  expect(await stack?.stop()).toBe(0);
-});
-
-const homeDevices = () => page.getByRole('region', { name: 'Devices on Home' });
-
-test('the route in use is named unencrypted, and the details say why the secure route was not used', async () => {
+test('the route in use is named unencrypted, and the details say why the secure route was not used', async ({ page }) => {
   await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
   await expect(
-    homeDevices()
+    homeDevices(page)
       .getByRole('status')
       .getByText(/Unencrypted LAN · \d+ ms/),
   ).toBeVisible();
-  await homeDevices().getByText('Other routes').click();
-  await expect(homeDevices().getByText('Secure LAN: untrusted certificate')).toBeVisible();
-  await expect(homeDevices().getByRole('checkbox', { name: /Use an unencrypted LAN connection/ })).toBeChecked();
+  await homeDevices(page).getByText('Other routes').click();
+  await expect(homeDevices(page).getByText('Secure LAN: untrusted certificate')).toBeVisible();
+  await expect(homeDevices(page).getByRole('checkbox', { name: /Use an unencrypted LAN connection/ })).toBeChecked();
 });
 
-test('refusing unencrypted connections moves the hub to its remote route, says why, and is kept after a reload', async () => {
+test('refusing unencrypted connections moves the hub to its remote route, says why, and is kept after a reload', async ({ page }) => {
   // The box shows main's setting, not the click: it changes once main has stored the choice.
-  const setting = homeDevices().getByRole('checkbox', { name: /Use an unencrypted LAN connection/ });
+  const setting = homeDevices(page).getByRole('checkbox', { name: /Use an unencrypted LAN connection/ });
   await setting.click();
   await expect(setting).not.toBeChecked();
   await expect(
-    homeDevices()
+    homeDevices(page)
       .getByRole('status')
       .getByText(/Remote · \d+ ms/),
   ).toBeVisible();
-  await expect(homeDevices().getByText('Unencrypted LAN: not used: you chose not to use unencrypted connections')).toBeVisible();
+  await expect(homeDevices(page).getByText('Unencrypted LAN: not used: you chose not to use unencrypted connections')).toBeVisible();
 
   await page.reload();
   await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
   await expect(
-    homeDevices()
+    homeDevices(page)
       .getByRole('status')
       .getByText(/Remote · \d+ ms/),
   ).toBeVisible();
-  await homeDevices().getByText('Other routes').click();
-  await expect(homeDevices().getByRole('checkbox', { name: /Use an unencrypted LAN connection/ })).not.toBeChecked();
+  await homeDevices(page).getByText('Other routes').click();
+  await expect(homeDevices(page).getByRole('checkbox', { name: /Use an unencrypted LAN connection/ })).not.toBeChecked();
 });

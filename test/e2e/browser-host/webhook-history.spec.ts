@@ -5,16 +5,18 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
-import { addWebhookInApp, clearHistoryInApp, startBrowserHost, stackForSpec } from '../support/browser-host';
+import { expect, type Page } from '@playwright/test';
+import type { StackInfo } from '../../../services/stack';
+import { addWebhookInApp, clearHistoryInApp, startBrowserHost } from '../support/browser-host';
+import { stackPerFile } from '../support/fixtures';
 import { tempDir } from '../../support/temp-dir';
+
+const test = stackPerFile();
 
 const RUNNING = 'Hubdesk is running at ';
 
-const stack = stackForSpec();
-
-async function post(body: unknown): Promise<void> {
-  const response = await fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+async function post(info: StackInfo, body: unknown): Promise<void> {
+  const response = await fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -25,22 +27,22 @@ async function post(body: unknown): Promise<void> {
 const messageRows = (page: Page) => page.getByRole('list', { name: 'Webhook messages' }).getByRole('listitem');
 const historyFiles = (profile: string) => readdirSync(join(profile, 'webhook-history')).map((name) => readFileSync(join(profile, 'webhook-history', name)));
 
-test('messages are there after a restart, searchable; on disk only encrypted; clearing asks and lasts', async ({ page }) => {
+test('messages are there after a restart, searchable; on disk only encrypted; clearing asks and lasts', async ({ page, info }) => {
   const profile = tempDir('e2e-history');
   const markers = ['attic-lamp-7f3a', 'cellar-pump-91bc', 'porch-light-c0de'];
-  let host = startBrowserHost(stack.info, profile);
+  let host = startBrowserHost(info, profile);
   try {
     await page.goto(await host.line(RUNNING));
     await addWebhookInApp(page, {
-      id: stack.info.webhook.id,
-      secret: stack.info.webhook.secret,
-      tapCredential: stack.info.webhook.tap_credential,
+      id: info.webhook.id,
+      secret: info.webhook.secret,
+      tapCredential: info.webhook.tap_credential,
       values: 'lamp-1',
     });
     await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem').getByRole('status').first()).toHaveText('Connected');
-    await post({ device: { id: 'lamp-1' }, note: markers[0] }); // delivered to this app
-    await post({ device: { id: 'other' }, note: markers[1] }); // matched nothing: seen through the tap
-    await post({ device: { id: 'lamp-1' }, note: markers[2] });
+    await post(info, { device: { id: 'lamp-1' }, note: markers[0] }); // delivered to this app
+    await post(info, { device: { id: 'other' }, note: markers[1] }); // matched nothing: seen through the tap
+    await post(info, { device: { id: 'lamp-1' }, note: markers[2] });
     await expect(messageRows(page)).toHaveCount(3);
     await expect(page.getByRole('region', { name: 'Inspector' }).getByText(/^History [\d.]+ (B|KB|MB) of 128 MB · 30 days$/)).toBeVisible();
   } finally {
@@ -54,7 +56,7 @@ test('messages are there after a restart, searchable; on disk only encrypted; cl
   for (const marker of markers) expect(onDisk.includes(marker)).toBe(false);
   expect(onDisk.includes(Buffer.from(JSON.stringify({ device: { id: 'lamp-1' }, note: markers[0] })).toString('base64'))).toBe(false);
 
-  host = startBrowserHost(stack.info, profile);
+  host = startBrowserHost(info, profile);
   try {
     await page.goto(await host.line(RUNNING));
     await page.getByRole('tab', { name: 'Webhooks' }).click();
@@ -94,7 +96,7 @@ test('messages are there after a restart, searchable; on disk only encrypted; cl
     expect(await host.stop()).toBe(0);
   }
 
-  host = startBrowserHost(stack.info, profile);
+  host = startBrowserHost(info, profile);
   try {
     await page.goto(await host.line(RUNNING));
     await page.getByRole('tab', { name: 'Webhooks' }).click();

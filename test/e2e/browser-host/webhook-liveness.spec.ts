@@ -5,22 +5,24 @@
  * not responding, and the inspector's summary count it, then both say connected again, with no action.
  * What is shown is asserted, not how soon (the bench times it: docs/benchmarks.md, "Noticing a silent hub").
  */
-import { expect, test } from '@playwright/test';
-import { addWebhookInApp, openApp, stackForSpec, startBrowserHost } from '../support/browser-host';
+import { expect } from '@playwright/test';
+import { addWebhookInApp, openApp, startBrowserHost } from '../support/browser-host';
+import { stackPerFile } from '../support/fixtures';
 import { type ForwarderPeer, freeze, startForwarderPeer, thaw } from '../../support/liveness-peers';
 import { tempDir } from '../../support/temp-dir';
+
+const test = stackPerFile();
 
 /** Generous: the status changes seconds after the freeze and the thaw, later on a loaded machine. */
 const SHOWN_WITHIN_MS = 60_000;
 
-const stack = stackForSpec();
 let forwarder: ForwarderPeer;
 test.beforeAll(async () => void (forwarder = await startForwarderPeer()));
 test.afterAll(() => forwarder?.close());
 
-test('a stopped forwarder is shown not responding, and connected again once it runs', async ({ browser }) => {
+test('a stopped forwarder is shown not responding, and connected again once it runs', async ({ browser, info }) => {
   test.setTimeout(3 * SHOWN_WITHIN_MS);
-  const host = startBrowserHost({ ...stack.info, webhook_url: forwarder.url }, tempDir('e2e-webhook-liveness'));
+  const host = startBrowserHost({ ...info, webhook_url: forwarder.url }, tempDir('e2e-webhook-liveness'));
   const context = await browser.newContext();
   try {
     const page = await openApp(context, host);

@@ -5,53 +5,55 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { CLOSE_HUB_NOT_PROVEN } from '../../../common/webhook-protocol';
-import { addWebhookInApp, clearHistoryInApp, signInThroughBrowser, startBrowserHost, stackForSpec } from '../support/browser-host';
+import type { StackInfo } from '../../../services/stack';
+import { addWebhookInApp, clearHistoryInApp, signInThroughBrowser, startBrowserHost } from '../support/browser-host';
+import { stackPerFile } from '../support/fixtures';
 import type { RunningProgram } from '../support/processes';
 import { tempDir } from '../../support/temp-dir';
 import { ChannelClosed, TestListener } from '../../support/webhook-listener';
 
+const test = stackPerFile();
+
 const RUNNING = 'Hubdesk is running at ';
 
-const stack = stackForSpec();
-
-const startHost = (profile: string): RunningProgram => startBrowserHost(stack.info, profile);
+const startHost = (info: StackInfo, profile: string): RunningProgram => startBrowserHost(info, profile);
 
 /** Adds the demo webhook; with the demo tap credential unless `tap` is false (then no routing decisions). */
-async function addDemoWebhook(page: Page, values: string, tap = true) {
+async function addDemoWebhook(info: StackInfo, page: Page, values: string, tap = true) {
   await addWebhookInApp(page, {
-    id: stack.info.webhook.id,
-    secret: stack.info.webhook.secret,
-    ...(tap && { tapCredential: stack.info.webhook.tap_credential }),
+    id: info.webhook.id,
+    secret: info.webhook.secret,
+    ...(tap && { tapCredential: info.webhook.tap_credential }),
     values,
   });
   await expect(page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem').getByRole('status')).toHaveText('Connected');
 }
 
-const postDemo = (body: unknown) =>
-  fetch(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}`, {
+const postDemo = (info: StackInfo, body: unknown) =>
+  fetch(`${info.webhook_url}/webhook/${info.webhook.id}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
 
-test('a webhook added in the app shows a POSTed message with its body and routing', async ({ page }) => {
+test('a webhook added in the app shows a POSTed message with its body and routing', async ({ page, info }) => {
   const profile = tempDir('e2e-webhooks');
-  const host = startHost(profile);
+  const host = startHost(info, profile);
   try {
     await page.goto(await host.line(RUNNING));
-    await addDemoWebhook(page, 'lamp-1');
+    await addDemoWebhook(info, page, 'lamp-1');
     // The forwarder names the webhook as its owner did in the portal; the id stays beside it.
     const registration = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem');
-    await expect(registration.getByText(stack.info.webhook.name, { exact: true })).toBeVisible();
-    await expect(registration.getByText(stack.info.webhook.id, { exact: true })).toBeVisible();
-    expect((await postDemo({ device: { id: 'lamp-1' }, on: true })).status).toBe(202);
+    await expect(registration.getByText(info.webhook.name, { exact: true })).toBeVisible();
+    await expect(registration.getByText(info.webhook.id, { exact: true })).toBeVisible();
+    expect((await postDemo(info, { device: { id: 'lamp-1' }, on: true })).status).toBe(202);
 
     const messages = page.getByRole('list', { name: 'Webhook messages' });
     const row = messages.getByRole('button', { name: /this app \(key lamp-1\)/ });
     await expect(row).toBeVisible();
-    await expect(row.getByText(stack.info.webhook.name, { exact: true })).toBeVisible();
+    await expect(row.getByText(info.webhook.name, { exact: true })).toBeVisible();
     await row.click();
     // The row carries a summary only; the details pane fetches the full message from main.
     const details = page.getByRole('region', { name: 'Message details' });
@@ -71,7 +73,7 @@ test('a webhook added in the app shows a POSTed message with its body and routin
 
     // Pause holds new messages back and counts them; Resume shows them.
     await page.getByRole('button', { name: 'Pause' }).click();
-    await postDemo({ device: { id: 'lamp-1' }, on: false });
+    await postDemo(info, { device: { id: 'lamp-1' }, on: false });
     await expect(page.getByText('paused, 1 new')).toBeVisible();
     await expect(messages.getByRole('listitem')).toHaveCount(1);
     await page.getByRole('button', { name: 'Resume' }).click();
@@ -81,8 +83,8 @@ test('a webhook added in the app shows a POSTed message with its body and routin
 
     // The secret and the tap credential are on disk only encrypted.
     const settings = readFileSync(join(profile, 'settings.json'), 'utf8');
-    expect(settings).not.toContain(stack.info.webhook.secret);
-    expect(settings).not.toContain(stack.info.webhook.tap_credential.split('.')[1]);
+    expect(settings).not.toContain(info.webhook.secret);
+    expect(settings).not.toContain(info.webhook.tap_credential.split('.')[1]);
     await expect(page.getByRole('note', { name: 'About tap credentials' })).toHaveCount(0);
   } finally {
     await host.stop();
@@ -91,17 +93,18 @@ test('a webhook added in the app shows a POSTed message with its body and routin
 
 test('a webhook for the selected hub: signed in, the app proves the hub and receives its ?hub= requests; the secret alone cannot register as that hub', async ({
   page,
+  info,
 }) => {
-  const host = startHost(tempDir('e2e-webhooks-hub'));
+  const host = startHost(info, tempDir('e2e-webhooks-hub'));
   try {
     await page.goto(await host.line(RUNNING));
-    await signInThroughBrowser(page.context(), page, host, stack.info.user);
-    const home = stack.info.hubs.find((hub) => hub.name === 'Home')!;
+    await signInThroughBrowser(page.context(), page, host, info.user);
+    const home = info.hubs.find((hub) => hub.name === 'Home')!;
     await page.getByRole('tab', { name: 'Webhooks' }).click();
     await page.getByRole('button', { name: 'Add a webhook…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a webhook' });
-    await dialog.getByLabel('Webhook ID').fill(stack.info.webhook.id);
-    await dialog.getByLabel('Webhook secret').fill(stack.info.webhook.secret);
+    await dialog.getByLabel('Webhook ID').fill(info.webhook.id);
+    await dialog.getByLabel('Webhook secret').fill(info.webhook.secret);
     await dialog.getByRole('radio', { name: 'Selected hub' }).check();
     await dialog.getByRole('combobox', { name: 'Hub' }).selectOption({ label: 'Home' });
     await expect(dialog.getByText('Hubdesk proves to the forwarder with your sign-in that it acts for this hub')).toBeVisible();
@@ -111,9 +114,9 @@ test('a webhook for the selected hub: signed in, the app proves the hub and rece
 
     // Another installation holding the same secret cannot register as Home.
     const thief = await TestListener.connect({
-      forwarderUrl: stack.info.webhook_url,
-      webhookId: stack.info.webhook.id,
-      secret: stack.info.webhook.secret,
+      forwarderUrl: info.webhook_url,
+      webhookId: info.webhook.id,
+      secret: info.webhook.secret,
       listenerId: 'thief',
       hubId: home.id,
     }).catch((error: unknown) => error);
@@ -125,7 +128,7 @@ test('a webhook for the selected hub: signed in, the app proves the hub and rece
       .getByRole('list', { name: 'Webhooks' })
       .getByLabel(/^Intake URL of/)
       .textContent();
-    expect(shown).toBe(`${stack.info.webhook_url}/webhook/${stack.info.webhook.id}?hub=${encodeURIComponent(home.id)}`);
+    expect(shown).toBe(`${info.webhook_url}/webhook/${info.webhook.id}?hub=${encodeURIComponent(home.id)}`);
     const response = await fetch(shown!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"for":"Home"}' });
     expect(response.status).toBe(202);
     await expect(page.getByRole('list', { name: 'Webhook messages' }).getByRole('button', { name: /this app \(Home\)/ })).toBeVisible();
@@ -134,11 +137,11 @@ test('a webhook for the selected hub: signed in, the app proves the hub and rece
   }
 });
 
-test("without a tap credential: this app's deliveries only, and the view says once what the tap credential adds", async ({ page }) => {
-  const host = startHost(tempDir('e2e-webhooks-notap'));
+test("without a tap credential: this app's deliveries only, and the view says once what the tap credential adds", async ({ page, info }) => {
+  const host = startHost(info, tempDir('e2e-webhooks-notap'));
   try {
     await page.goto(await host.line(RUNNING));
-    await addDemoWebhook(page, 'lamp-7', false);
+    await addDemoWebhook(info, page, 'lamp-7', false);
     const registration = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem');
     await expect(registration.getByText('No tap credential')).toBeVisible();
     const notice = page.getByRole('note', { name: 'About tap credentials' });
@@ -147,8 +150,8 @@ test("without a tap credential: this app's deliveries only, and the view says on
     await expect(notice).toContainText('developer portal');
 
     // Another hub's request is not seen at all; this app's own arrives, without a routing decision.
-    expect((await postDemo({ device: { id: 'someone-else' } })).status).toBe(202);
-    expect((await postDemo({ device: { id: 'lamp-7' }, on: true })).status).toBe(202);
+    expect((await postDemo(info, { device: { id: 'someone-else' } })).status).toBe(202);
+    expect((await postDemo(info, { device: { id: 'lamp-7' }, on: true })).status).toBe(202);
     const messages = page.getByRole('list', { name: 'Webhook messages' });
     await expect(messages.getByRole('button', { name: /this app; routing not seen/ })).toBeVisible();
     await expect(messages.getByRole('listitem')).toHaveCount(1);
@@ -157,18 +160,20 @@ test("without a tap credential: this app's deliveries only, and the view says on
   }
 });
 
-test('10,000 messages stay a short DOM: the list is virtualised and scrolls to the oldest', async ({ page }) => {
+test('10,000 messages stay a short DOM: the list is virtualised and scrolls to the oldest', async ({ page, info }) => {
   test.setTimeout(180_000);
-  const host = startHost(tempDir('e2e-webhooks-many'));
+  const host = startHost(info, tempDir('e2e-webhooks-many'));
   try {
     await page.goto(await host.line(RUNNING));
-    await addDemoWebhook(page, 'many-1');
+    await addDemoWebhook(info, page, 'many-1');
     const total = 10_000;
     // 40 at a time: one sender within the forwarder's per-address limits (50 requests in flight, 100
     // connections held; docs/security.md, "One client's share"), as a well-behaved webhook source is.
     for (let start = 0; start < total; start += 40) {
       const statuses = await Promise.all(
-        Array.from({ length: Math.min(40, total - start) }, (_, i) => postDemo({ device: { id: 'many-1' }, n: start + i }).then((response) => response.status)),
+        Array.from({ length: Math.min(40, total - start) }, (_, i) =>
+          postDemo(info, { device: { id: 'many-1' }, n: start + i }).then((response) => response.status),
+        ),
       );
       expect(statuses.every((status) => status === 202)).toBe(true);
     }
@@ -194,12 +199,12 @@ test('10,000 messages stay a short DOM: the list is virtualised and scrolls to t
   }
 });
 
-test('the message list is one tab stop: Tab leaves it, Shift+Tab comes back to the selected row, keys move the selection', async ({ page }) => {
-  const host = startHost(tempDir('e2e-webhooks-keyboard'));
+test('the message list is one tab stop: Tab leaves it, Shift+Tab comes back to the selected row, keys move the selection', async ({ page, info }) => {
+  const host = startHost(info, tempDir('e2e-webhooks-keyboard'));
   try {
     await page.goto(await host.line(RUNNING));
-    await addDemoWebhook(page, 'keys-1');
-    for (let n = 0; n < 15; n++) expect((await postDemo({ device: { id: 'keys-1' }, n })).status).toBe(202);
+    await addDemoWebhook(info, page, 'keys-1');
+    for (let n = 0; n < 15; n++) expect((await postDemo(info, { device: { id: 'keys-1' }, n })).status).toBe(202);
     await expect(page.getByText('15 messages')).toBeVisible();
     const rows = page.getByRole('list', { name: 'Webhook messages' }).getByRole('button');
     const selected = page.getByRole('list', { name: 'Webhook messages' }).locator('button[aria-current="true"]');
@@ -230,52 +235,52 @@ test('the message list is one tab stop: Tab leaves it, Shift+Tab comes back to t
   }
 });
 
-test('with no webhook yet, the view says what to do and opens the developer portal in the browser', async ({ page }) => {
-  const host = startHost(tempDir('e2e-webhooks-empty'));
+test('with no webhook yet, the view says what to do and opens the developer portal in the browser', async ({ page, info }) => {
+  const host = startHost(info, tempDir('e2e-webhooks-empty'));
   try {
     await page.goto(await host.line(RUNNING));
     await page.getByRole('tab', { name: 'Webhooks' }).click();
     const note = page.getByRole('note', { name: 'Getting started with webhooks' });
     await expect(note).toContainText('Create a webhook in the developer portal');
-    const portal = `${stack.info.tools_url}/webhooks`;
+    const portal = `${info.tools_url}/webhooks`;
     await expect(note.getByText(portal, { exact: true })).toBeVisible();
     await note.getByRole('button', { name: 'Open the portal' }).click();
     expect(await host.line('open-external: ')).toBe(portal);
 
-    await addDemoWebhook(page, 'lamp-1');
+    await addDemoWebhook(info, page, 'lamp-1');
     await expect(note).toHaveCount(0);
   } finally {
     await host.stop();
   }
 });
 
-test('Remove asks first, and can be undone: the webhook comes back connected and receives again', async ({ page }) => {
-  const host = startHost(tempDir('e2e-webhooks-remove'));
+test('Remove asks first, and can be undone: the webhook comes back connected and receives again', async ({ page, info }) => {
+  const host = startHost(info, tempDir('e2e-webhooks-remove'));
   try {
     await page.goto(await host.line(RUNNING));
-    await addDemoWebhook(page, 'lamp-1');
-    expect((await postDemo({ device: { id: 'lamp-1' }, n: 1 })).status).toBe(202);
+    await addDemoWebhook(info, page, 'lamp-1');
+    expect((await postDemo(info, { device: { id: 'lamp-1' }, n: 1 })).status).toBe(202);
     const messages = page.getByRole('list', { name: 'Webhook messages' });
     await expect(messages.getByRole('listitem')).toHaveCount(1);
     const registrations = page.getByRole('list', { name: 'Webhooks' });
 
-    await registrations.getByRole('button', { name: `Remove ${stack.info.webhook.id}` }).click();
+    await registrations.getByRole('button', { name: `Remove ${info.webhook.id}` }).click();
     // The dialog and the notice call it by the name the forwarder gave; the button names the id (unique).
-    const dialog = page.getByRole('dialog', { name: `Remove ${stack.info.webhook.name}?` });
+    const dialog = page.getByRole('dialog', { name: `Remove ${info.webhook.name}?` });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
     await expect(registrations.getByRole('listitem')).toHaveCount(1);
 
-    await registrations.getByRole('button', { name: `Remove ${stack.info.webhook.id}` }).click();
+    await registrations.getByRole('button', { name: `Remove ${info.webhook.id}` }).click();
     await dialog.getByRole('button', { name: 'Remove' }).click();
     await expect(page.getByRole('list', { name: 'Webhooks' })).toHaveCount(0);
-    await expect(page.getByText(`Removed ${stack.info.webhook.name}. Its messages leave the inspector in 10 seconds.`)).toBeVisible();
+    await expect(page.getByText(`Removed ${info.webhook.name}. Its messages leave the inspector in 10 seconds.`)).toBeVisible();
     await expect(messages.getByRole('listitem')).toHaveCount(1);
 
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect(registrations.getByRole('listitem').getByRole('status')).toHaveText('Connected');
     await expect(page.getByRole('button', { name: 'Undo' })).toHaveCount(0);
-    expect((await postDemo({ device: { id: 'lamp-1' }, n: 2 })).status).toBe(202);
+    expect((await postDemo(info, { device: { id: 'lamp-1' }, n: 2 })).status).toBe(202);
     await expect(messages.getByRole('listitem')).toHaveCount(2);
     await expect(messages.getByRole('listitem').first().getByText('This app', { exact: true })).toBeVisible();
   } finally {
@@ -283,8 +288,8 @@ test('Remove asks first, and can be undone: the webhook comes back connected and
   }
 });
 
-test('the add dialog checks every field in the order shown, says each problem under its field, and focuses the first', async ({ page }) => {
-  const host = startHost(tempDir('e2e-webhooks-add'));
+test('the add dialog checks every field in the order shown, says each problem under its field, and focuses the first', async ({ page, info }) => {
+  const host = startHost(info, tempDir('e2e-webhooks-add'));
   try {
     await page.goto(await host.line(RUNNING));
     await page.getByRole('tab', { name: 'Webhooks' }).click();
@@ -304,13 +309,13 @@ test('the add dialog checks every field in the order shown, says each problem un
     await expect(dialog.getByRole('textbox', { name: 'Values' })).toHaveAccessibleDescription(/^Enter at least one key value\./);
 
     // Fixed as they are edited; the next problem in order is the one focused at the next try.
-    await id.fill(stack.info.webhook.id);
+    await id.fill(info.webhook.id);
     await expect(id).toHaveAttribute('aria-invalid', 'false');
     await dialog.getByRole('button', { name: 'Add webhook' }).click();
     await expect(dialog.getByLabel('Webhook secret')).toBeFocused();
 
-    await dialog.getByLabel('Webhook secret').fill(stack.info.webhook.secret);
-    await dialog.getByLabel('Tap credential (optional)').fill(stack.info.webhook.tap_credential);
+    await dialog.getByLabel('Webhook secret').fill(info.webhook.secret);
+    await dialog.getByLabel('Tap credential (optional)').fill(info.webhook.tap_credential);
     await dialog.getByRole('textbox', { name: 'Values' }).fill('lamp-1');
     await dialog.getByRole('button', { name: 'Add webhook' }).click();
     await expect(dialog).toBeHidden();

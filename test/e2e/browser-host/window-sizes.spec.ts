@@ -7,10 +7,9 @@
  *   in light and dark;
  * - at 1280×800 the cards' heights do not change as their values do.
  */
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { axeViolations } from '../support/axe';
-import { type SignedInApp, startAppOnHome } from '../support/browser-host';
-import type { HubClient } from '../support/hub-client';
+import { appPerFile } from '../support/fixtures';
 
 // The page functions run in Chromium; tests are type-checked without the DOM library.
 declare const requestAnimationFrame: (callback: () => void) => number;
@@ -23,37 +22,28 @@ interface ScrollBox {
   clientWidth: number;
 }
 
+// Opened on Home at 1280×800 (the sidebar's hub list is there to click); bypassCSP for axe.
+const test = appPerFile('e2e-window-sizes', { home: true, viewport: { width: 1280, height: 800 }, bypassCSP: true });
 test.describe.configure({ mode: 'serial' });
 
-let app: SignedInApp;
-let page: Page;
-let home: Locator;
-let hub: HubClient;
+const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Sidebar' });
+const hubList = (page: Page) => page.getByRole('navigation', { name: 'Hubs' });
+const toggle = (page: Page) => page.getByRole('button', { name: 'Sidebar' });
 
-test.beforeAll(async ({ browser }) => {
-  // Opened on Home at 1280×800 (the sidebar's hub list is there to click); bypassCSP for axe.
-  ({ app, page, home, hub } = await startAppOnHome(browser, 'e2e-window-sizes', { viewport: { width: 1280, height: 800 }, bypassCSP: true }));
-});
-test.afterAll(() => app?.close());
-
-const sidebar = () => page.getByRole('complementary', { name: 'Sidebar' });
-const hubList = () => page.getByRole('navigation', { name: 'Hubs' });
-const toggle = () => page.getByRole('button', { name: 'Sidebar' });
-
-const pageScroll = () =>
+const pageScroll = (page: Page) =>
   page.evaluate(() => {
     const root = document.scrollingElement!;
     return { top: root.scrollTop, left: root.scrollLeft, overflowsSideways: root.scrollWidth > root.clientWidth };
   });
 
-const afterTwoFrames = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+const afterTwoFrames = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 
 /**
  * Every card's height, by name, as laid out now, read in one pass in the page. Cards and zones off screen
  * skip layout (content-visibility, docs/device-controls.md): the protocol's box model has none for them
  * (Playwright's boundingBox is null), while getBoundingClientRect gives their placeholder or last shown size.
  */
-function cardHeights(): Promise<Record<string, number>> {
+function cardHeights(home: Locator): Promise<Record<string, number>> {
   return home.evaluate((region) => {
     const heights: Record<string, number> = {};
     for (const card of region.querySelectorAll('article')) {
@@ -64,13 +54,13 @@ function cardHeights(): Promise<Record<string, number>> {
   });
 }
 
-test('at 1280×800 a card keeps its height as its values change', async () => {
+test('at 1280×800 a card keeps its height as its values change', async ({ page, home, hub }) => {
   const thermostat = home.getByRole('article', { name: 'Living room thermostat', exact: true });
   // The cards whose values change are on screen, so laid out for real rather than at their placeholder size.
   // A skipped card is laid out in the frame after it comes on screen: two frames later it has its size.
   await thermostat.scrollIntoViewIfNeeded();
-  await afterTwoFrames();
-  const before = await cardHeights();
+  await afterTwoFrames(page);
+  const before = await cardHeights(home);
   expect(Object.keys(before).length).toBeGreaterThanOrEqual(8);
   const device = await hub.device('Living room thermostat');
   // A target with more digits, and the thermostat turned off: its state line grows by a third.
@@ -79,28 +69,28 @@ test('at 1280×800 a card keeps its height as its values change', async () => {
   await expect(thermostat).toContainText(/set to 22\.5 °C · Off/);
   const lamp = await hub.device('Bedside lamp');
   await hub.setCapability(lamp.id, 'onoff', !(lamp.capabilitiesObj?.onoff?.value ?? false));
-  await expect.poll(async () => (await cardHeights())['Bedside lamp']).toBe(before['Bedside lamp']);
-  expect(await cardHeights()).toEqual(before);
+  await expect.poll(async () => (await cardHeights(home))['Bedside lamp']).toBe(before['Bedside lamp']);
+  expect(await cardHeights(home)).toEqual(before);
 });
 
-test('at 800×600 the sidebar is a rail of named icons, and the first card starts within the top 200 px', async () => {
+test('at 800×600 the sidebar is a rail of named icons, and the first card starts within the top 200 px', async ({ page, home }) => {
   await page.setViewportSize({ width: 800, height: 600 });
-  await expect(toggle()).toHaveAttribute('aria-expanded', 'false');
-  await expect(hubList()).toHaveCount(0);
-  const rail = await sidebar().boundingBox();
+  await expect(toggle(page)).toHaveAttribute('aria-expanded', 'false');
+  await expect(hubList(page)).toHaveCount(0);
+  const rail = await sidebar(page).boundingBox();
   expect(rail!.width).toBeLessThanOrEqual(64);
-  for (const name of ['Hubs', 'Energy', 'Webhooks', 'Settings']) await expect(sidebar().getByRole('tab', { name })).toBeVisible();
+  for (const name of ['Hubs', 'Energy', 'Webhooks', 'Settings']) await expect(sidebar(page).getByRole('tab', { name })).toBeVisible();
 
   const first = await home.getByRole('article').first().boundingBox();
   expect(first!.y).toBeLessThanOrEqual(200);
-  expect(await pageScroll()).toEqual({ top: 0, left: 0, overflowsSideways: false });
+  expect(await pageScroll(page)).toEqual({ top: 0, left: 0, overflowsSideways: false });
   // The head's summary is cut to its width here, and whole on hover.
   const summary = home.getByRole('status').getByTitle(/devices · .*updated/);
   await expect(summary).toBeVisible();
   expect(await summary.evaluate((element) => (element as unknown as ScrollBox).scrollWidth > (element as unknown as ScrollBox).clientWidth)).toBe(true);
 });
 
-test('at 800×600 the flows and the routes open over the devices from their summaries', async () => {
+test('at 800×600 the flows and the routes open over the devices from their summaries', async ({ home }) => {
   const flows = home.getByText(/^Flows \(\d+\)$/);
   await flows.click();
   const list = home.getByRole('region', { name: 'Flows' });
@@ -115,52 +105,52 @@ test('at 800×600 the flows and the routes open over the devices from their summ
   await home.getByText(/^(Other routes|Routes)$/).click();
 });
 
-test('at 800×600 the toggle lays the whole sidebar over the content; a hub chosen there, or Escape, folds it', async () => {
-  await toggle().click();
-  await expect(toggle()).toHaveAttribute('aria-expanded', 'true');
-  await expect(hubList()).toBeVisible();
-  await hubList().getByRole('button', { name: 'Holiday cabin', exact: true }).click();
-  await expect(toggle()).toHaveAttribute('aria-expanded', 'false');
-  await expect(hubList()).toHaveCount(0);
+test('at 800×600 the toggle lays the whole sidebar over the content; a hub chosen there, or Escape, folds it', async ({ page, home }) => {
+  await toggle(page).click();
+  await expect(toggle(page)).toHaveAttribute('aria-expanded', 'true');
+  await expect(hubList(page)).toBeVisible();
+  await hubList(page).getByRole('button', { name: 'Holiday cabin', exact: true }).click();
+  await expect(toggle(page)).toHaveAttribute('aria-expanded', 'false');
+  await expect(hubList(page)).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'Devices on Holiday cabin' }).getByRole('article').first()).toBeVisible();
 
-  await toggle().click();
-  await expect(hubList()).toBeVisible();
+  await toggle(page).click();
+  await expect(hubList(page)).toBeVisible();
   await page.keyboard.press('Escape');
-  await expect(hubList()).toHaveCount(0);
-  await expect(toggle()).toHaveAttribute('aria-expanded', 'false');
-  await toggle().click();
-  await hubList().getByRole('button', { name: 'Home', exact: true }).click();
+  await expect(hubList(page)).toHaveCount(0);
+  await expect(toggle(page)).toHaveAttribute('aria-expanded', 'false');
+  await toggle(page).click();
+  await hubList(page).getByRole('button', { name: 'Home', exact: true }).click();
   await expect(home.getByRole('article').first()).toBeVisible();
 
   // The rail's tabs still switch views.
-  await sidebar().getByRole('tab', { name: 'Settings' }).click();
+  await sidebar(page).getByRole('tab', { name: 'Settings' }).click();
   await expect(page.getByRole('tabpanel', { name: 'Settings' })).toBeVisible();
-  await sidebar().getByRole('tab', { name: 'Hubs' }).click();
+  await sidebar(page).getByRole('tab', { name: 'Hubs' }).click();
   await expect(home.getByRole('article').first()).toBeVisible();
 });
 
-test('at 800×600 the header and the rail stay put while the grid scrolls, and nothing scrolls sideways', async () => {
+test('at 800×600 the header and the rail stay put while the grid scrolls, and nothing scrolls sideways', async ({ page }) => {
   const content = page.getByRole('main');
   const headerBefore = await page.getByRole('banner').boundingBox();
-  const railBefore = await sidebar().boundingBox();
+  const railBefore = await sidebar(page).boundingBox();
   await content.hover();
   await page.mouse.wheel(0, 1500);
   await expect.poll(() => content.evaluate((element) => (element as unknown as ScrollBox).scrollTop)).toBeGreaterThan(200);
   expect(await page.getByRole('banner').boundingBox()).toEqual(headerBefore);
-  expect(await sidebar().boundingBox()).toEqual(railBefore);
-  expect(await pageScroll()).toEqual({ top: 0, left: 0, overflowsSideways: false });
+  expect(await sidebar(page).boundingBox()).toEqual(railBefore);
+  expect(await pageScroll(page)).toEqual({ top: 0, left: 0, overflowsSideways: false });
   expect(await content.evaluate((element) => (element as unknown as ScrollBox).scrollWidth <= (element as unknown as ScrollBox).clientWidth)).toBe(true);
 });
 
-test('axe finds nothing at 800×600, rail and drawer, in light and dark', async () => {
+test('axe finds nothing at 800×600, rail and drawer, in light and dark', async ({ page }) => {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     expect(await axeViolations(page)).toEqual([]);
-    await toggle().click();
-    await expect(hubList()).toBeVisible();
+    await toggle(page).click();
+    await expect(hubList(page)).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
-    await expect(hubList()).toHaveCount(0);
+    await expect(hubList(page)).toHaveCount(0);
   }
 });

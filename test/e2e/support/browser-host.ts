@@ -4,11 +4,10 @@
  * sign-in through the consent pages in "the system browser" (a second page of the same context).
  */
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { type Browser, type BrowserContext, expect, type Locator, type Page } from '@playwright/test';
 import type { StackInfo } from '../../../services/stack';
 import { type RunningProgram, startProgram } from './processes';
 import { tempDir } from '../../support/temp-dir';
-import { connectHubClient, type HubClient } from './hub-client';
 import { buildServicesWhenStale } from '../../../scripts/build-services';
 
 const RUNNING = 'Hubdesk is running at ';
@@ -32,23 +31,6 @@ export async function startStackProgram(options: { stateDir?: string } = {}): Pr
   const stack = startProgram(join(await builtServices(), 'stack-cli.js'), options.stateDir === undefined ? [] : ['--state-dir', options.stateDir]);
   const info = JSON.parse(await stack.line('{').then((rest) => `{${rest}`)) as StackInfo;
   return { stack, info };
-}
-
-/** The reference stack of a spec file: started before its tests, stopped after them (exit code 0 expected). `info` is there once it has started. */
-export function stackForSpec(): { readonly info: StackInfo } {
-  let running: { stack: RunningProgram; info: StackInfo } | undefined;
-  test.beforeAll(async () => {
-    running = await startStackProgram();
-  });
-  test.afterAll(async () => {
-    expect(await running?.stack.stop()).toBe(0);
-  });
-  return {
-    get info() {
-      if (!running) throw new Error('the stack has not started yet (stackForSpec gives it to the tests and hooks that follow)');
-      return running.info;
-    },
-  };
 }
 
 export function startBrowserHost(info: StackInfo, profile: string, client: DemoClient = 'full'): RunningProgram {
@@ -96,7 +78,7 @@ export async function consentInBrowser(context: BrowserContext, host: RunningPro
   await consent.close();
 }
 
-/** A stack and a browser host in their own processes, and a page signed in as the demo user. */
+/** A stack and a browser host in their own processes, and a page signed in as the demo user (or left on the sign-in screen: `signIn: false`). */
 export interface SignedInApp {
   stack: RunningProgram;
   info: StackInfo;
@@ -107,17 +89,20 @@ export interface SignedInApp {
   close(): Promise<void>;
 }
 
-/** `bypassCSP`: lets a test add scripts to the page (axe-core), which the app's CSP refuses otherwise; `stateDir`: the stack's (startStackProgram). */
+/**
+ * `bypassCSP`: lets a test add scripts to the page (axe-core), which the app's CSP refuses otherwise; `stateDir`: the stack's (startStackProgram);
+ * `signIn: false`: the page stays on the sign-in screen.
+ */
 export async function startSignedInApp(
   browser: Browser,
   profileName: string,
-  options: { viewport?: { width: number; height: number }; client?: DemoClient; bypassCSP?: boolean; stateDir?: string } = {},
+  options: { viewport?: { width: number; height: number }; client?: DemoClient; bypassCSP?: boolean; stateDir?: string; signIn?: boolean } = {},
 ): Promise<SignedInApp> {
   const { stack, info } = await startStackProgram({ stateDir: options.stateDir });
   const host = startBrowserHost(info, tempDir(profileName), options.client);
   const context = await browser.newContext({ ...(options.viewport && { viewport: options.viewport }), ...(options.bypassCSP && { bypassCSP: true }) });
   const page = await openApp(context, host);
-  await signInThroughBrowser(context, page, host, info.user);
+  if (options.signIn !== false) await signInThroughBrowser(context, page, host, info.user);
   return {
     stack,
     info,
@@ -125,6 +110,7 @@ export async function startSignedInApp(
     context,
     page,
     async close() {
+      stack.child.kill('SIGCONT'); // a stack a test froze (SIGSTOP) would never take the SIGTERM below
       await context.close();
       await host.stop();
       expect(await stack.stop()).toBe(0);
@@ -133,16 +119,6 @@ export async function startSignedInApp(
 }
 
 /** Opens "Home" from the sidebar and waits until it is live; returns its devices region. */
-/** A signed-in app showing Home live, and a client of Home's hub of the test's own (to change, or read back, what the app shows). */
-export async function startAppOnHome(
-  browser: Browser,
-  profileName: string,
-  options: Parameters<typeof startSignedInApp>[2] = {},
-): Promise<{ app: SignedInApp; page: Page; home: Locator; hub: HubClient }> {
-  const app = await startSignedInApp(browser, profileName, options);
-  return { app, page: app.page, home: await openHomeLive(app.page), hub: await connectHubClient(app.info, 'Home') };
-}
-
 export async function openHomeLive(page: Page): Promise<Locator> {
   await page.getByRole('navigation', { name: 'Hubs' }).getByRole('button', { name: 'Home', exact: true }).click();
   const home = page.getByRole('region', { name: 'Devices on Home' });
