@@ -8,6 +8,9 @@ const electronOnlyInHost = {
   patterns: [{ group: ['electron/*'], message: 'Only main/electron/ and preload/ may import electron.' }],
 };
 
+/** `no-restricted-imports` as everywhere (electron only in the host) with `patterns` refused besides. */
+const restrictImports = (...patterns) => ['error', { ...electronOnlyInHost, patterns: [...electronOnlyInHost.patterns, ...patterns] }];
+
 const servicesOnlyFromBackend = {
   group: ['**/services/**'],
   message: 'Only main/backend.ts starts the reference stack; the app talks to the services over HTTP.',
@@ -35,25 +38,18 @@ const coreSectionRules = Object.entries(CORE_SECTIONS).map(([section, mayImport]
   return {
     files: [`main/core/${section}/**/*.ts`],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          ...electronOnlyInHost,
-          patterns: [
-            ...electronOnlyInHost.patterns,
-            servicesOnlyFromBackend,
-            { regex: '^\\.\\./[a-z-]+/', message: 'Import another main/core section through its index (../<section>), never its files.' },
-            ...(others.length > 0
-              ? [
-                  {
-                    regex: `^\\.\\./(${others.join('|')})$`,
-                    message: `main/core/${section} may import only ${mayImport.join(', ') || 'common/'} (docs/architecture.md, "main/core").`,
-                  },
-                ]
-              : []),
-          ],
-        },
-      ],
+      'no-restricted-imports': restrictImports(
+        servicesOnlyFromBackend,
+        { regex: '^\\.\\./[a-z-]+/', message: 'Import another main/core section through its index (../<section>), never its files.' },
+        ...(others.length > 0
+          ? [
+              {
+                regex: `^\\.\\./(${others.join('|')})$`,
+                message: `main/core/${section} may import only ${mayImport.join(', ') || 'common/'} (docs/architecture.md, "main/core").`,
+              },
+            ]
+          : []),
+      ),
     },
   };
 });
@@ -91,13 +87,7 @@ export default tseslint.config(
     files: ['main/**/*.ts', 'preload/**/*.ts'],
     ignores: ['main/backend.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          ...electronOnlyInHost,
-          patterns: [...electronOnlyInHost.patterns, servicesOnlyFromBackend, coreThroughFaces],
-        },
-      ],
+      'no-restricted-imports': restrictImports(servicesOnlyFromBackend, coreThroughFaces),
     },
   },
   ...coreSectionRules,
@@ -114,16 +104,10 @@ export default tseslint.config(
     // The reference services stand alone: they are the app's peers, not part of it (what both need is in common/).
     files: ['services/**/*.{ts,mjs}'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          ...electronOnlyInHost,
-          patterns: [
-            ...electronOnlyInHost.patterns,
-            { group: ['**/main/**'], message: 'The reference services import nothing from main/: share it through common/.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': restrictImports({
+        group: ['**/main/**'],
+        message: 'The reference services import nothing from main/: share it through common/.',
+      }),
     },
   },
   {
@@ -131,16 +115,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          ...electronOnlyInHost,
-          patterns: [
-            ...electronOnlyInHost.patterns,
-            { group: ['**/main/**', '**/services/**'], message: 'The renderer talks to main only through the bridge.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': restrictImports({ group: ['**/main/**', '**/services/**'], message: 'The renderer talks to main only through the bridge.' }),
     },
   },
 );
