@@ -17,9 +17,13 @@
  * - Every start writes to a new segment, and a segment is closed at `segmentBytes`: a frame torn by a
  *   crash is only ever at the end of a segment nothing is appended to again. Reading stops at a
  *   damaged frame; the frames before it are kept.
- * - Bounds: the segments together stay within `boundBytes` (the oldest segment is deleted first; the
- *   newest is never deleted for the bound, and it is at most `segmentBytes`, an eighth of the bound by
- *   default), and `dropBefore(at)` deletes the segments whose newest record is older than `at`.
+ * - Bounds: the segments together stay within `boundBytes` less the bytes reserved for the folder's
+ *   checkpoint (the oldest segment is deleted first; the newest is never deleted for the bound, and it is
+ *   at most `segmentBytes`, an eighth of the bound by default), and `dropBefore(at)` deletes the segments
+ *   whose newest record is older than `at`.
+ * - A checkpoint (history-checkpoint.ts) holds the records of the segments up to a number: `cut()` ends
+ *   the segment being written and says its number, `dropThrough(n)` deletes the segments a checkpoint
+ *   holds, and `load(…, n)` reads only the segments after it.
  */
 import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
@@ -59,8 +63,22 @@ export interface JournalLoad {
 }
 
 export interface Journal {
-  /** Reads every record, oldest first. Call once, before the first append. */
-  load(onRecord: (record: unknown, at: number) => void): Promise<JournalLoad>;
+  /**
+   * Reads every record of the segments after segment `after` (0: all), oldest first, and deletes the
+   * segments up to it (a checkpoint holds their records, history-checkpoint.ts). Call once, before the first append.
+   */
+  load(onRecord: (record: unknown, at: number) => void, after?: number): Promise<JournalLoad>;
+  /**
+   * Ends the segment being written (what waits is written to it first): what is appended from this call
+   * on goes to later segments. Resolves with the last segment's number (0: none), once it is on disk.
+   */
+  cut(): Promise<number>;
+  /** Deletes the segments up to segment `through` (a checkpoint now holds their records). */
+  dropThrough(through: number): Promise<void>;
+  /** Bytes of the folder that are not segments (the checkpoint): counted in `status()` and against the bound. */
+  setReserved(bytes: number): Promise<void>;
+  /** The bytes the segments take (without the reserved ones). */
+  segmentBytes(): number;
   append(record: object, at: number): void;
   /** Writes what waits now; resolves when it is on disk. */
   flush(): Promise<void>;
@@ -80,7 +98,8 @@ interface Segment {
   newest: number;
 }
 
-function keyId(key: Buffer): Buffer {
+/** The first 8 bytes of the SHA-256 of the key: a file of another key is told apart from a damaged one. */
+export function journalKeyId(key: Buffer): Buffer {
   return createHash('sha256').update(key).digest().subarray(0, 8);
 }
 
@@ -91,7 +110,7 @@ export function openJournal(options: JournalOptions): Journal {
   const maxPendingBytes = options.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES;
   let boundBytes = options.boundBytes;
   const segmentMax = () => options.segmentBytes ?? Math.min(DEFAULT_SEGMENT_MAX_BYTES, Math.max(64 * 1024, Math.floor(boundBytes / 8)));
-  const header = Buffer.concat([MAGIC, Buffer.of(FORMAT_V1), keyId(key)]);
+  const header = Buffer.concat([MAGIC, Buffer.of(FORMAT_V1), journalKeyId(key)]);
 
   /** Oldest first; the last one is being written to (once something was appended). */
   let segments: Segment[] = [];
@@ -108,7 +127,10 @@ export function openJournal(options: JournalOptions): Journal {
   /** Bumped by clear(): a write that was queued before it is dropped. */
   let epoch = 0;
 
-  const total = () => segments.reduce((sum, segment) => sum + segment.bytes, 0);
+  let reserved = 0;
+  const segmentTotal = () => segments.reduce((sum, segment) => sum + segment.bytes, 0);
+  const total = () => reserved + segmentTotal();
+  const numberOf = (segment: Segment) => Number(SEGMENT_NAME.exec(segment.name)![1]);
   const pathOf = (segment: Segment) => join(dir, segment.name);
 
   const remove = async (segment: Segment) => {
@@ -162,13 +184,20 @@ export function openJournal(options: JournalOptions): Journal {
   };
 
   return {
-    async load(onRecord) {
+    async load(onRecord, after = 0) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
+      // Numbers go on after the checkpoint's, even when every segment it covers is gone.
+      nextNumber = Math.max(nextNumber, after + 1);
       const names = (await readdir(dir)).filter((name) => SEGMENT_NAME.test(name)).sort();
       let records = 0;
       let damaged = 0;
       for (const name of names) {
-        nextNumber = Math.max(nextNumber, Number(SEGMENT_NAME.exec(name)![1]) + 1);
+        const number = Number(SEGMENT_NAME.exec(name)![1]);
+        nextNumber = Math.max(nextNumber, number + 1);
+        if (number <= after) {
+          await rm(join(dir, name), { force: true }); // left by a crash after its checkpoint was written
+          continue;
+        }
         const file = await readFile(join(dir, name));
         const segment: Segment = { name, bytes: file.length, newest: 0 };
         if (file.length < HEADER_BYTES || !file.subarray(0, HEADER_BYTES).equals(header)) {
@@ -214,6 +243,25 @@ export function openJournal(options: JournalOptions): Journal {
       else cancelTimer ??= schedule(() => void flush(), flushMs);
     },
     flush,
+    cut() {
+      void flush();
+      const cutAt = writing.then(() => {
+        current = null;
+        return nextNumber - 1;
+      });
+      writing = cutAt.then(() => {});
+      return cutAt;
+    },
+    async dropThrough(through) {
+      await writing;
+      for (const segment of [...segments]) if (numberOf(segment) <= through && segment !== current) await remove(segment);
+    },
+    async setReserved(bytes) {
+      reserved = bytes;
+      await writing;
+      await enforceBound();
+    },
+    segmentBytes: segmentTotal,
     async clear() {
       epoch++;
       cancelTimer?.();

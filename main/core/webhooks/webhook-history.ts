@@ -26,6 +26,7 @@ import {
 } from '../../../common/ipc-contract';
 import { DroppedNoticeSchema, RawWebhookMessageSchema, TapEventSchema } from '../../../common/webhook-protocol';
 import { AES_KEY_BYTES } from '../shared';
+import { checkpointBytes, readCheckpoint, removeCheckpoint, writeCheckpoint } from './history-checkpoint';
 import { type Journal, openJournal } from './history-journal';
 import { type Clock, type KeyValueStore, type Logger, realSchedule, type Schedule } from '../shared';
 import type { SecretStore } from '../shared';
@@ -38,6 +39,8 @@ export const HISTORY_SETTINGS_KEY = 'webhooks:history';
 const HISTORY_MAX_MESSAGES = 250_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** Segments are folded into a checkpoint past a quarter of the bound, and never below this. */
+const MIN_SEGMENTS_BEFORE_CHECKPOINT = 16 * 1024 * 1024;
 
 /** A body's facts (`BodyFacts`), saved with its message since they were; absent in older records (then read again). */
 const facts = { u: z.boolean().optional() };
@@ -81,10 +84,37 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
   const inner = createWebhookInspector({ capacity: HISTORY_MAX_MESSAGES, budgetBytes: settings.boundBytes });
   const persisted = deps.dir !== null && secrets.storage() !== 'memory-only';
   let journal: Journal | null = null;
+  let journalKey: Buffer | null = null;
   let loadError: string | null = null;
   const cutoff = () => clock.now() - settings.maxAgeDays * DAY_MS;
 
-  const record = (entry: HistoryRecord) => journal?.append(entry, clock.now());
+  /** When the oldest entry of the checkpoint on disk arrived (null: none, or it holds no entry). */
+  let checkpointOldest: number | null = null;
+  let checkpointing: Promise<void> | null = null;
+  /**
+   * Writes the inspector's state as the checkpoint and deletes the journal's segments it holds: the
+   * state and the cut are taken in the same turn, so what is appended after is in the later segments.
+   */
+  const saveCheckpoint = (): Promise<void> =>
+    (checkpointing ??= (async () => {
+      if (!journal || !journalKey) return;
+      const state = inner.exportState();
+      const through = await journal.cut();
+      const written = await writeCheckpoint(deps.dir!, journalKey, { through, state });
+      checkpointOldest = state.entries[0]?.arrivedAt ?? null;
+      await journal.dropThrough(through);
+      await journal.setReserved(written);
+    })()
+      .catch((error: unknown) => logger.error('history: the checkpoint could not be written', { error: errorMessage(error) }))
+      .finally(() => (checkpointing = null)));
+  /** Segments past this many bytes are folded into a new checkpoint (a start then reads them no more). */
+  const segmentsRoom = () => Math.max(MIN_SEGMENTS_BEFORE_CHECKPOINT, settings.boundBytes / 4);
+
+  const record = (entry: HistoryRecord) => {
+    if (!journal) return;
+    journal.append(entry, clock.now());
+    if (checkpointing === null && journal.segmentBytes() > segmentsRoom()) void saveCheckpoint();
+  };
   /** The facts of the body just kept, to save beside it. */
   const factsOf = (webhookId: string, id: string) => {
     const known = inner.bodyFacts(webhookId, id);
@@ -141,6 +171,8 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
     const before = cutoff();
     inner.prune(before);
     await journal?.dropBefore(before);
+    // What is older than the age kept leaves the disk too: the checkpoint is written again without it.
+    if (checkpointOldest !== null && checkpointOldest < before) await saveCheckpoint();
   };
   let cancelPruning = () => {};
   const prunePeriodically = () => {
@@ -154,13 +186,27 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
     try {
       const key = await historyKey(secrets);
       const opened = openJournal({ dir: deps.dir!, key, boundBytes: settings.boundBytes, logger, schedule });
+      // The checkpoint first (the state as it was), then the records of the segments written after it.
+      const checkpoint = await readCheckpoint(deps.dir!, key);
+      if (checkpoint.status === 'read') {
+        inner.restoreState(checkpoint.state);
+        checkpointOldest = checkpoint.state.entries[0]?.arrivedAt ?? null;
+        await opened.setReserved(checkpoint.bytes);
+      } else if (checkpoint.status === 'damaged') {
+        logger.warn('history: the checkpoint could not be read; the journal alone is read');
+        await removeCheckpoint(deps.dir!);
+      }
       let invalid = 0;
-      const loaded = await opened.load((raw, at) => {
-        if (!replay(raw, at)) invalid++;
-      });
+      const loaded = await opened.load(
+        (raw, at) => {
+          if (!replay(raw, at)) invalid++;
+        },
+        checkpoint.status === 'read' ? checkpoint.through : 0,
+      );
       if (invalid > 0 || loaded.damaged > 0) logger.warn('history: parts of the saved history could not be read', { invalid, damaged: loaded.damaged });
       logger.info('history: read', { records: loaded.records, messages: inner.usage().entries });
       journal = opened;
+      journalKey = key;
       await prune();
     } catch (error) {
       loadError = `Hubdesk could not read the saved webhook history (${errorMessage(error)}); new messages are kept until Hubdesk quits.`;
@@ -170,7 +216,14 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
 
   const clear = async () => {
     inner.clear();
+    // A checkpoint being written would put back what is cleared: it ends first, then every file goes.
+    await checkpointing;
     await journal?.clear();
+    if (journal) {
+      await removeCheckpoint(deps.dir!);
+      checkpointOldest = null;
+      await journal.setReserved(0);
+    }
   };
 
   const view = (): HistoryView => {
@@ -195,11 +248,17 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
       inner.setBudget(next.boundBytes);
       await journal?.setBound(next.boundBytes);
       await prune();
+      // A smaller bound: the checkpoint is written again from the state within it.
+      if (journal && (await checkpointBytes(deps.dir!)) > 0) await saveCheckpoint();
       return view();
     },
     clear,
     async close() {
       cancelPruning();
+      await ready;
+      // The next start reads this state rather than replaying every record (history-checkpoint.ts).
+      await checkpointing;
+      await saveCheckpoint();
       await journal?.close();
     },
   };

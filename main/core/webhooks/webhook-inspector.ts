@@ -99,6 +99,36 @@ export interface WebhookInspector {
   setBudget(bytes: number): void;
   /** What is accounted now: entries, bodies kept and bytes (always within the budget). */
   usage(): { entries: number; bodies: number; bytes: number };
+  /**
+   * Everything kept, for a checkpoint (history-checkpoint.ts), as it is at the call: each entry's parts are
+   * replaced, never changed in place, when it changes later, so the state may be written out meanwhile.
+   */
+  exportState(): InspectorState;
+  /** Keeps a checkpoint's state in place of what is kept (at start, before any message). */
+  restoreState(state: InspectorState): void;
+}
+
+/** An entry as a checkpoint keeps it: what the inspector keeps of it, its body included. */
+export interface SavedEntry {
+  arrivedAt: number;
+  meta: Meta;
+  pairs: Pairs;
+  fixed: Content | null;
+  evicted: boolean;
+  fullRouting: RoutingDecision | null;
+  archivedSignature?: SignatureVerdict;
+  body: KeptBody | null;
+  entryBytes: number;
+  bodyBytes: number;
+}
+
+/** The inspector's whole state (a checkpoint's, docs/webhooks-app.md "History"): entries oldest first. */
+export interface InspectorState {
+  entries: SavedEntry[];
+  /** Indices into `entries` of those whose body is kept, in the order the budget drops them. */
+  bodyOrder: number[];
+  /** Per webhook, the newest sequence the forwarder said it dropped for this app. */
+  droppedThrough: Array<[webhookId: string, sequence: string]>;
 }
 
 export interface ReceivedMessage {
@@ -113,15 +143,15 @@ export interface ReceivedMessage {
 }
 
 /** What a request (headers, query, raw body) gives a summary. */
-type Content = Pick<WebhookEntry, 'headers' | 'query' | 'pairsCut' | 'bodyBytes' | 'preview' | 'previewKind' | 'truncated'>;
+export type Content = Pick<WebhookEntry, 'headers' | 'query' | 'pairsCut' | 'bodyBytes' | 'preview' | 'previewKind' | 'truncated'>;
 /** An entry's summary without its content: what patches change and filters read. */
-type Meta = Omit<WebhookEntry, keyof Content>;
-type Pairs = { headers: Record<string, string>; query: Record<string, string> };
+export type Meta = Omit<WebhookEntry, keyof Content>;
+export type Pairs = { headers: Record<string, string>; query: Record<string, string> };
 /**
  * A kept body: its text when its bytes are UTF-8 (searched as it is, and one byte a character in V8
  * when it is ASCII), else its bytes. Either gives back exactly the bytes received.
  */
-type KeptBody = { text: string; bytes: number; escaped: boolean; unplainNumber?: boolean } | { raw: Buffer; bytes: number };
+export type KeptBody = { text: string; bytes: number; escaped: boolean; unplainNumber?: boolean } | { raw: Buffer; bytes: number };
 
 interface Stored {
   seq: number;
@@ -130,8 +160,8 @@ interface Stored {
   meta: Meta;
   /** The whole headers and query as received (empty while awaiting the delivery). */
   pairs: Pairs;
-  /** `pairs` as one text, for searches (made with them). */
-  pairsText: string;
+  /** `pairs` as one text, for searches: made with them, or on the first search after a checkpoint was read (null until then). */
+  pairsText: string | null;
   body: KeptBody | null;
   /** The summary's content while no body is kept (awaiting the delivery, or the body dropped): made once. */
   fixed: Content | null;
@@ -173,7 +203,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
   /** Re-accounts the entry without its body (its meta, pairs and fixed content changed). */
   const reaccount = (stored: Stored) => {
     const entryBytes =
-      ENTRY_OVERHEAD_BYTES + JSON.stringify(stored.meta).length + 2 * stored.pairsText.length + (stored.fixed ? JSON.stringify(stored.fixed).length : 0);
+      ENTRY_OVERHEAD_BYTES + JSON.stringify(stored.meta).length + 2 * textOfPairs(stored).length + (stored.fixed ? JSON.stringify(stored.fixed).length : 0);
     bytes += entryBytes - stored.entryBytes;
     stored.entryBytes = entryBytes;
   };
@@ -258,6 +288,14 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
     reaccount(stored);
     enforce();
     return { kind: 'patch', patch: { webhookId: stored.meta.webhookId, id: stored.meta.id, ...changes } };
+  };
+
+  const forgetEverything = () => {
+    entries.clear();
+    bodies.clear();
+    awaiting.clear();
+    droppedThrough.clear();
+    bytes = 0;
   };
 
   return {
@@ -412,13 +450,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
         imported: stored.meta.imported === true,
       };
     },
-    clear() {
-      entries.clear();
-      bodies.clear();
-      awaiting.clear();
-      droppedThrough.clear();
-      bytes = 0;
-    },
+    clear: forgetEverything,
     forget(webhookId) {
       droppedThrough.delete(webhookId);
       for (const [key, stored] of [...entries]) {
@@ -438,7 +470,50 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       enforce();
     },
     usage: () => ({ entries: entries.size, bodies: bodies.size, bytes }),
+    exportState() {
+      const saved: SavedEntry[] = [];
+      const indexOf = new Map<string, number>();
+      for (const [key, stored] of entries) {
+        indexOf.set(key, saved.length);
+        const { arrivedAt, meta, pairs, fixed, evicted, fullRouting, archivedSignature, body, entryBytes, bodyBytes } = stored;
+        saved.push({ arrivedAt, meta, pairs, fixed, evicted, fullRouting, ...(archivedSignature && { archivedSignature }), body, entryBytes, bodyBytes });
+      }
+      return { entries: saved, bodyOrder: [...bodies].map((key) => indexOf.get(key)!), droppedThrough: [...droppedThrough] };
+    },
+    restoreState(state) {
+      forgetEverything();
+      const keys: string[] = [];
+      for (const saved of state.entries) {
+        const key = keyOf(saved.meta.webhookId, saved.meta.id);
+        keys.push(key);
+        const stored: Stored = {
+          seq: nextSeq++,
+          arrivedAt: saved.arrivedAt,
+          meta: saved.meta,
+          pairs: saved.pairs,
+          pairsText: null,
+          body: saved.body,
+          fixed: saved.fixed,
+          evicted: saved.evicted,
+          fullRouting: saved.fullRouting,
+          archivedSignature: saved.archivedSignature,
+          entryBytes: saved.entryBytes,
+          bodyBytes: saved.bodyBytes,
+        };
+        entries.set(key, stored);
+        if (saved.meta.awaitingDelivery) awaiting.add(key);
+        bytes += saved.entryBytes + saved.bodyBytes;
+      }
+      for (const index of state.bodyOrder) bodies.add(keys[index]!);
+      for (const [webhookId, sequence] of state.droppedThrough) droppedThrough.set(webhookId, sequence);
+      enforce();
+    },
   };
+}
+
+/** The entry's headers and query as one text, made when first needed. */
+function textOfPairs(stored: Stored): string {
+  return (stored.pairsText ??= pairsText(stored.pairs.headers, stored.pairs.query));
 }
 
 /** The summary sent to the window: the meta and the content (made from the kept body, or the fixed one). */
@@ -464,7 +539,7 @@ class StoredContent implements FilterableContent {
     return this.stored.pairs.query;
   }
   pairsText(): string {
-    return this.stored.pairsText;
+    return textOfPairs(this.stored);
   }
   bodyEscaped(): boolean {
     const { body } = this.stored;

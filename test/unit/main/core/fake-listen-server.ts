@@ -7,7 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { INSPECTOR_PAGE_MAX_ENTRIES, type WebhookEntry } from '../../../../common/ipc-contract';
 import { proofMatches } from '../../../../common/webhook-proof';
+import type { WebhookInspector } from '../../../../main/core/webhooks/webhook-inspector';
 import {
   CLOSE_BAD_SECRET,
   CLOSE_CREDENTIAL_KIND,
@@ -197,4 +199,16 @@ export function manualSchedule() {
       task.run();
     },
   };
+}
+
+/** Every entry an inspector lists, newest first, page after page. */
+export function listed(inspector: Pick<WebhookInspector, 'snapshot'>): WebhookEntry[] {
+  const out: WebhookEntry[] = [];
+  let before: number | undefined;
+  for (;;) {
+    const page = inspector.snapshot({ limit: INSPECTOR_PAGE_MAX_ENTRIES, ...(before !== undefined && { before }) });
+    out.push(...page.entries);
+    if (page.nextCursor === null) return out;
+    before = page.nextCursor;
+  }
 }

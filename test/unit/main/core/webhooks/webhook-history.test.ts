@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { DEFAULT_HISTORY_SETTINGS, INSPECTOR_PAGE_MAX_ENTRIES, invokeContract, type WebhookEntry } from '../../../../../common/ipc-contract';
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_HISTORY_SETTINGS, invokeContract } from '../../../../../common/ipc-contract';
+import { readCheckpoint } from '../../../../../main/core/webhooks/history-checkpoint';
 import { openJournal } from '../../../../../main/core/webhooks/history-journal';
 import type { SecretCipher } from '../../../../../main/core/shared/ports';
 import { ALLOW_PLAINTEXT_KEY, createSecretStore } from '../../../../../main/core/shared/secret-store';
@@ -9,7 +10,7 @@ import { createWebhookHistory, HISTORY_KEY_SECRET, HISTORY_SETTINGS_KEY } from '
 import type { WebhookInspector } from '../../../../../main/core/webhooks/webhook-inspector';
 import { fakeCipher, memoryStore, recordingLogger } from '../../../../support/core-fakes';
 import { tempDir } from '../../../../support/temp-dir';
-import { tapEvent, webhookMessage } from '../fake-listen-server';
+import { listed, tapEvent, webhookMessage } from '../fake-listen-server';
 
 const DAY = 24 * 60 * 60 * 1000;
 const MiB = 1024 * 1024;
@@ -43,22 +44,25 @@ function run(dir: string | null, store = memoryStore(), options: { backend?: Sec
   return { history, store, time, logger, secrets };
 }
 
-const listed = (inspector: WebhookInspector): WebhookEntry[] => {
-  const out: WebhookEntry[] = [];
-  let before: number | undefined;
-  for (;;) {
-    const page = inspector.snapshot({ limit: INSPECTOR_PAGE_MAX_ENTRIES, ...(before !== undefined && { before }) });
-    out.push(...page.entries);
-    if (page.nextCursor === null) return out;
-    before = page.nextCursor;
-  }
-};
 const ids = (inspector: WebhookInspector) => listed(inspector).map((entry) => `${entry.webhookId}/${entry.id}`);
-/** The journal of a history that has been closed, opened with its key, as the history opens it. */
-async function openSavedJournal(dir: string, { secrets, logger }: ReturnType<typeof run>) {
+/** The key of a history's files, from its secret store. */
+async function savedKey({ secrets }: ReturnType<typeof run>): Promise<Buffer> {
   const key = await secrets.get(HISTORY_KEY_SECRET);
   if (key.status !== 'found') throw new Error('no history key');
-  return openJournal({ dir, key: Buffer.from(key.value, 'base64'), boundBytes: DEFAULT_HISTORY_SETTINGS.boundBytes, logger });
+  return Buffer.from(key.value, 'base64');
+}
+/** The checkpoint a history that has been closed wrote. */
+async function savedCheckpoint(dir: string, app: ReturnType<typeof run>) {
+  const read = await readCheckpoint(dir, await savedKey(app));
+  if (read.status !== 'read') throw new Error(`checkpoint ${read.status}`);
+  return read;
+}
+/** The journal of a history that has been closed, opened with its key and read after its checkpoint, as the history opens it. */
+async function openSavedJournal(dir: string, app: ReturnType<typeof run>) {
+  const journal = openJournal({ dir, key: await savedKey(app), boundBytes: DEFAULT_HISTORY_SETTINGS.boundBytes, logger: app.logger });
+  const records: unknown[] = [];
+  await journal.load((record) => records.push(record), (await savedCheckpoint(dir, app)).through);
+  return { journal, records };
 }
 const fileBytes = (dir: string) => Buffer.concat(readdirSync(dir).map((name) => readFileSync(join(dir, name))));
 
@@ -111,13 +115,13 @@ describe('webhook history', () => {
     first.history.inspector.delivered('wh1', exponent);
     first.history.inspector.delivered('wh1', webhookMessage('plain', { n: 5 }));
     await first.history.close();
-    const journal = await openSavedJournal(dir, first);
-    const saved: unknown[] = [];
-    await journal.load((record) => saved.push(record));
-    expect(saved).toEqual([
-      expect.objectContaining({ m: expect.objectContaining({ id: 'exponent' }), u: true }),
-      expect.objectContaining({ m: expect.objectContaining({ id: 'plain' }), u: false }),
+    const { entries } = (await savedCheckpoint(dir, first)).state;
+    expect(entries.map(({ meta, body }) => [meta.id, body && 'text' in body && body.unplainNumber])).toEqual([
+      ['exponent', true],
+      ['plain', false],
     ]);
+    const { journal, records } = await openSavedJournal(dir, first);
+    expect(records).toEqual([]); // the checkpoint holds them
 
     // Trusted as saved (the frames are authenticated): a fact saved false is not read again, so this
     // record's 1e3 cannot be found as 1000; one saved without facts is read, and is.
@@ -173,7 +177,7 @@ describe('webhook history', () => {
     expect(allowed.history.view().storage).toBe('obfuscated');
   });
 
-  it('drops what is older than the age setting: at start, and every hour while running', async () => {
+  it('drops what is older than the age setting: at start (from the checkpoint too), and every hour while running', async () => {
     const dir = tempDir('history-age');
     const time = fakeTime();
     const first = run(dir, memoryStore(), { time });
@@ -183,12 +187,15 @@ describe('webhook history', () => {
     time.advance(DAY / 2);
     first.history.inspector.delivered('wh1', webhookMessage('newer'));
     await first.history.close();
+    const checkpointed = async () => (await savedCheckpoint(dir, first)).state.entries.map((entry) => entry.meta.id);
+    expect(await checkpointed()).toEqual(['old', 'newer']);
 
-    // Read again a day later: "old" is over a day old, "newer" is not yet.
+    // Read again a day later: "old" is over a day old, "newer" is not yet; it leaves the disk too.
     time.advance(DAY / 2 + 1000);
     const second = run(dir, first.store, { time });
     await second.history.ready;
     expect(ids(second.history.inspector)).toEqual(['wh1/newer']);
+    expect(await checkpointed()).toEqual(['newer']);
     time.advance(DAY / 2); // the hourly pruning while running
     await Promise.resolve();
     expect(ids(second.history.inspector)).toEqual([]);
@@ -222,6 +229,94 @@ describe('webhook history', () => {
     const second = run(dir, first.store);
     await second.history.ready;
     expect(ids(second.history.inspector)).toEqual(['wh1/m2']);
+  });
+
+  it('a restart reads the checkpoint written at close, then only the records written after it', async () => {
+    const dir = tempDir('history-checkpoint');
+    const first = run(dir);
+    await first.history.ready;
+    first.history.inspector.tapped('wh', tapEvent('m1', 'l1', { request: false }));
+    first.history.inspector.delivered('wh', webhookMessage('m1'));
+    first.history.inspector.delivered('wh', webhookMessage('m2'));
+    const before = listed(first.history.inspector);
+    await first.history.close();
+    expect(readdirSync(dir)).toEqual(['checkpoint']); // the segments it holds are gone
+    expect(first.history.view().bytes).toBe(statSync(join(dir, 'checkpoint')).size);
+
+    // A run that crashed after the checkpoint: its records are in a segment after it.
+    const { journal } = await openSavedJournal(dir, first);
+    journal.append({ t: 'delivery', w: 'wh', m: webhookMessage('m3') }, first.time.clock.now());
+    journal.append({ t: 'forget', w: 'gone' }, first.time.clock.now());
+    await journal.close();
+    const second = run(dir, first.store, { time: first.time });
+    await second.history.ready;
+    expect(listed(second.history.inspector).slice(1)).toEqual(before);
+    expect(ids(second.history.inspector)).toEqual(['wh/m3', 'wh/m2', 'wh/m1']);
+    await second.history.close();
+    expect(readdirSync(dir)).toEqual(['checkpoint']);
+    const third = run(dir, first.store, { time: first.time });
+    await third.history.ready;
+    expect(ids(third.history.inspector)).toEqual(['wh/m3', 'wh/m2', 'wh/m1']);
+  });
+
+  it('a checkpoint that does not open is set aside: the segments after it are read, and the log says so', async () => {
+    const dir = tempDir('history-checkpoint-damaged');
+    const first = run(dir);
+    await first.history.ready;
+    first.history.inspector.delivered('wh', webhookMessage('m1'));
+    await first.history.close();
+    const { journal } = await openSavedJournal(dir, first);
+    journal.append({ t: 'delivery', w: 'wh', m: webhookMessage('m2') }, first.time.clock.now());
+    await journal.close();
+    const file = join(dir, 'checkpoint');
+    writeFileSync(file, readFileSync(file).subarray(0, 40));
+    const second = run(dir, first.store);
+    await second.history.ready;
+    expect(ids(second.history.inspector)).toEqual(['wh/m2']);
+    expect(second.logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringContaining('checkpoint could not be read') }));
+  });
+
+  it('folds the segments into a checkpoint while running once they pass their room, and stays within the bound', async () => {
+    const dir = tempDir('history-fold');
+    const { history, store, time } = run(dir);
+    await history.ready;
+    await history.set({ boundBytes: 32 * MiB, maxAgeDays: 30 });
+    // Each 1 MiB message lands in a segment as its frame is written; the room is 16 MiB of segments.
+    let n = 0;
+    const deliver = () => history.inspector.delivered('wh', webhookMessage(`m${n++}`, { pad: `${n}`.padEnd(MiB, 'x') }));
+    for (let i = 0; i < 12; i++) deliver();
+    await vi.waitFor(
+      () => {
+        deliver();
+        expect(readdirSync(dir)).toContain('checkpoint');
+      },
+      { timeout: 60_000, interval: 20 },
+    );
+    const kept = ids(history.inspector);
+    await history.close();
+    expect(readdirSync(dir)).toEqual(['checkpoint']);
+    expect(history.view().bytes).toBe(statSync(join(dir, 'checkpoint')).size);
+    expect(history.view().bytes).toBeLessThanOrEqual(32 * MiB);
+    const again = run(dir, store, { time });
+    await again.history.ready;
+    expect(ids(again.history.inspector)).toEqual(kept);
+  });
+
+  it('clearing deletes the checkpoint as well', async () => {
+    const dir = tempDir('history-clear-checkpoint');
+    const first = run(dir);
+    await first.history.ready;
+    first.history.inspector.delivered('wh1', webhookMessage('m1'));
+    await first.history.close();
+    const second = run(dir, first.store);
+    await second.history.ready;
+    expect(ids(second.history.inspector)).toEqual(['wh1/m1']);
+    await second.history.clear();
+    expect(readdirSync(dir)).toEqual([]);
+    expect(second.history.view()).toMatchObject({ messages: 0, bytes: 0 });
+    const third = run(dir, first.store);
+    await third.history.ready;
+    expect(ids(third.history.inspector)).toEqual([]);
   });
 
   it('the settings channel takes only the offered choices, and nothing else', () => {

@@ -20,20 +20,11 @@ import {
   MAIN_INSPECTOR_BUDGET_BYTES,
   MAIN_INSPECTOR_CAPACITY,
 } from '../../../../../main/core/webhooks/webhook-inspector';
-import { tapEvent, webhookMessage } from '../fake-listen-server';
+import { listed, tapEvent, webhookMessage } from '../fake-listen-server';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-const all = (inspector: ReturnType<typeof createWebhookInspector>): WebhookEntry[] => {
-  const out: WebhookEntry[] = [];
-  let before: number | undefined;
-  for (;;) {
-    const page = inspector.snapshot(before === undefined ? { limit: INSPECTOR_PAGE_MAX_ENTRIES } : { before, limit: INSPECTOR_PAGE_MAX_ENTRIES });
-    out.push(...page.entries);
-    if (page.nextCursor === null) return out;
-    before = page.nextCursor;
-  }
-};
+const all = listed;
 /** A message whose raw body is exactly `bytes` bytes of JSON. */
 function bigMessage(id: string, bytes: number, fill = 'x'): RawWebhookMessage {
   const head = JSON.stringify({ device: { id: 'lamp-1' }, pad: '' });
