@@ -13,8 +13,11 @@
  *     long tasks over 50 ms in the page, and the host's accounted history bytes against its bound.
  * `BENCH_ONLY=history npm run bench`, or on its own: `npx tsx test/bench/inspector-history.ts`.
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Page } from '@playwright/test';
 import { Agent, fetch as undiciFetch } from 'undici';
@@ -57,8 +60,10 @@ declare const document: {
 declare function requestAnimationFrame(callback: () => void): number;
 declare const PerformanceObserver: new (callback: (list: { getEntries(): { duration: number }[] }) => void) => { observe(options: { type: string }): void };
 
+const run = promisify(execFile);
+
 /** What a user searches for: a rare and an absent text, a common one, key paths that match few, none, or most, an outcome, a method, a time range. */
-const FILTERS: Record<string, MessageFilter> = {
+export const FILTERS: Record<string, MessageFilter> = {
   'text, 1 match': { text: 'req-54321' },
   'text, no match': { text: 'no-such-thing' },
   'text, most match': { text: 'report' },
@@ -90,7 +95,7 @@ function tapOf(webhookId: string, n: number): TapEvent {
 }
 
 /** The history of a browser host profile, as the host opens it (its key file, its settings file). */
-function profileHistory(profile: string): WebhookHistory {
+export function profileHistory(profile: string): WebhookHistory {
   const logger = recordingLogger();
   const store = createJsonFileStore(join(profile, 'settings.json'), logger);
   store.set(HISTORY_SETTINGS_KEY, SETTINGS);
@@ -153,20 +158,24 @@ export async function inspectorHistory(): Promise<BenchRow[]> {
     });
     await history.close();
 
-    // The same history read back, as at a restart.
-    const reading = performance.now();
-    const restarted = profileHistory(profile);
-    await restarted.ready;
-    const readMs = performance.now() - reading;
-    const read = restarted.inspector.usage().entries;
-    await restarted.close();
+    // The same history read back, as at a restart: in a new process (this one holds the history just made).
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./history-read-back.ts', import.meta.url)), profile]);
+    const { readMs, entries: read, firstSearchMs } = JSON.parse(stdout) as { readMs: number; entries: number; firstSearchMs: number };
     rows.push({
-      figure: `${HISTORY} history read back at start (ms)`,
+      figure: `${HISTORY} history read back at start, from its checkpoint (ms)`,
       value: readMs.toFixed(0),
       baseline: `${read} messages`,
       ratio: '',
+      target: '< 1000',
+      met: read === MESSAGES && readMs < 1000,
+    });
+    rows.push({
+      figure: `${HISTORY} history: a key-path search at once after the read, the entries' parts not yet read (ms)`,
+      value: firstSearchMs.toFixed(0),
+      baseline: '',
+      ratio: '',
       target: '',
-      met: read === MESSAGES,
+      met: true,
     });
 
     // 2 and 3. The browser host on that profile, in Chromium.

@@ -5,23 +5,26 @@
  * taking it in again); a checkpoint is the state itself, each body as its own bytes.
  *
  * - The file `checkpoint` in the journal's folder: a header (`HDWC`, a version byte, the journal key's
- *   id) and frames, each a 4-byte big-endian length and an AES-256-GCM record (aes-gcm.ts) of a 4-byte
- *   length, that much JSON, and the bodies' bytes the JSON points into. The first frame is the head
- *   (how many entries, the bodies' eviction order, the forwarder's drop marks, and `through`: the last
- *   journal segment whose records the state holds); each next frame holds up to FRAME_ENTRIES entries.
+ *   id) and frames, each a 4-byte big-endian length and an AES-256-GCM record (aes-gcm.ts). The first
+ *   frame is the head, JSON (how many entries, the bodies' eviction order, the forwarder's drop marks,
+ *   and `through`: the last journal segment whose records the state holds); each next frame holds up to
+ *   FRAME_ENTRIES entries, as a binary index, texts and bodies (see INDEX_BYTES). Parsing every entry's
+ *   JSON was half of a start's time (0.52 s of JSON.parse for 100,000 entries), so an entry's parts
+ *   (meta, headers and query, cut routing, signature) stay their text until the inspector reads them.
  * - Written to `checkpoint.tmp`, synced, then renamed over the old one: a crash leaves the old or the
  *   new checkpoint, never half of one. Frames are sealed one at a time with a turn of the event loop
  *   between them, and so are they read.
- * - Read whole or not at all: a frame that does not open, or entries that do not add up, make the whole
- *   checkpoint unread (`damaged`). Its frames are authenticated with the journal's key, so only this
- *   code wrote what opens; the entries are still checked for shape before the inspector takes them.
+ * - Read whole or not at all: a frame that does not open, or lengths and counts that do not add up,
+ *   make the whole checkpoint unread (`damaged`). Its frames are authenticated with the journal's key, so
+ *   only this code wrote what opens; an entry's parts are still checked for shape when they are read
+ *   (`decodeEntryParts`), and parts that do not pass leave the entry listed by its id and time alone.
  */
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { openBytes, SEAL_OVERHEAD_BYTES, sealBytes } from '../shared';
 import { journalKeyId } from './history-journal';
-import type { InspectorState, KeptBody, SavedEntry } from './webhook-inspector';
+import type { EntryParts, InspectorState, KeptBody, SavedEntry } from './webhook-inspector';
 
 const MAGIC = Buffer.from('HDWC');
 const FORMAT_V1 = 1;
@@ -40,26 +43,6 @@ export interface Checkpoint {
 
 export type CheckpointRead = { status: 'none' } | { status: 'damaged' } | ({ status: 'read'; bytes: number } & Checkpoint);
 
-/**
- * An entry in a frame's JSON: one flat array (no object per body), its body as its kind (-1 none, 0 text,
- * 1 bytes), its length in the frame's bodies, whether its text has escapes, and whether it has a number
- * in another form (0, 1, -1 not known).
- */
-type EntryRow = [
-  arrivedAt: number,
-  meta: SavedEntry['meta'],
-  pairs: SavedEntry['pairs'],
-  fixed: SavedEntry['fixed'],
-  evicted: boolean,
-  fullRouting: SavedEntry['fullRouting'],
-  archivedSignature: SavedEntry['archivedSignature'] | null,
-  entryBytes: number,
-  bodyBytes: number,
-  bodyKind: -1 | 0 | 1,
-  bodyLength: number,
-  escaped: 0 | 1,
-  unplainNumber: 0 | 1 | -1,
-];
 interface Head {
   through: number;
   entries: number;
@@ -67,16 +50,28 @@ interface Head {
   droppedThrough: Array<[string, string]>;
 }
 
+/**
+ * An entry frame's plaintext: a 4-byte count, then per entry an INDEX_BYTES record (little-endian:
+ * arrivedAt f64; entry and body bytes accounted, key length, parts length, body length u32; flags u8),
+ * then the keys and parts' texts (UTF-8, per entry its key `webhookId\nid` then the JSON of its parts),
+ * then the bodies. No JSON is parsed to read a frame: the parts stay text until the inspector reads them.
+ */
+const INDEX_BYTES = 8 + 5 * 4 + 1;
+const EVICTED = 1;
+const AWAITING = 2;
+/** Bits 2–3: 0 no body, 1 text, 2 bytes. */
+const BODY_SHIFT = 2;
+const ESCAPED = 16;
+/** Bits 5–6: 0 not known, 1 false, 2 true. */
+const UNPLAIN_SHIFT = 5;
+
 /** Writes `checkpoint` atomically; resolves with its size in bytes. */
 export async function writeCheckpoint(dir: string, key: Buffer, { through, state }: Checkpoint): Promise<number> {
   const temporary = join(dir, TEMPORARY);
   const file = await open(temporary, 'w', 0o600);
   let bytes = 0;
-  const writeFrame = async (json: unknown, bodies: Buffer[]) => {
-    const text = Buffer.from(JSON.stringify(json));
-    const jsonLength = Buffer.alloc(4);
-    jsonLength.writeUInt32BE(text.length);
-    const sealed = sealBytes(key, Buffer.concat([jsonLength, text, ...bodies]));
+  const writeFrame = async (plain: Buffer) => {
+    const sealed = sealBytes(key, plain);
     const length = Buffer.alloc(4);
     length.writeUInt32BE(sealed.length);
     const frame = Buffer.concat(bytes === 0 ? [MAGIC, Buffer.of(FORMAT_V1), journalKeyId(key), length, sealed] : [length, sealed]);
@@ -86,25 +81,20 @@ export async function writeCheckpoint(dir: string, key: Buffer, { through, state
   };
   try {
     const head: Head = { through, entries: state.entries.length, bodyOrder: state.bodyOrder, droppedThrough: state.droppedThrough };
-    await writeFrame(head, []);
-    let rows: EntryRow[] = [];
-    let bodies: Buffer[] = [];
+    await writeFrame(Buffer.from(JSON.stringify(head)));
+    let part: SavedEntry[] = [];
     let bodyBytes = 0;
     for (const entry of state.entries) {
-      const body = entry.body && bodyBytesOf(entry.body);
-      if (rows.length === FRAME_ENTRIES || (rows.length > 0 && body && bodyBytes + body.length > FRAME_BODY_BYTES)) {
-        await writeFrame(rows, bodies);
-        rows = [];
-        bodies = [];
+      const size = entry.body?.bytes ?? 0;
+      if (part.length === FRAME_ENTRIES || (part.length > 0 && bodyBytes + size > FRAME_BODY_BYTES)) {
+        await writeFrame(entryFrame(part));
+        part = [];
         bodyBytes = 0;
       }
-      rows.push(rowOf(entry, body));
-      if (body) {
-        bodies.push(body);
-        bodyBytes += body.length;
-      }
+      part.push(entry);
+      bodyBytes += size;
     }
-    if (rows.length > 0) await writeFrame(rows, bodies);
+    if (part.length > 0) await writeFrame(entryFrame(part));
     await file.sync();
   } catch (error) {
     await file.close();
@@ -114,6 +104,61 @@ export async function writeCheckpoint(dir: string, key: Buffer, { through, state
   await file.close();
   await rename(temporary, join(dir, FILE));
   return bytes;
+}
+
+/** The plaintext of one frame of entries (see INDEX_BYTES). */
+function entryFrame(entries: readonly SavedEntry[]): Buffer {
+  const texts: Buffer[] = [];
+  const bodies: Buffer[] = [];
+  const index = Buffer.alloc(4 + entries.length * INDEX_BYTES);
+  index.writeUInt32LE(entries.length, 0);
+  entries.forEach((entry, i) => {
+    const key = Buffer.from(`${entry.webhookId}\n${entry.id}`);
+    const parts = Buffer.isBuffer(entry.parts) ? entry.parts : Buffer.from(partsJson(entry.parts));
+    const body = entry.body && ('text' in entry.body ? Buffer.from(entry.body.text, 'utf8') : entry.body.raw);
+    texts.push(key, parts);
+    if (body) bodies.push(body);
+    let flags = (entry.evicted ? EVICTED : 0) | (entry.awaitingDelivery ? AWAITING : 0);
+    if (entry.body && 'text' in entry.body) {
+      flags |= (1 << BODY_SHIFT) | (entry.body.escaped ? ESCAPED : 0);
+      if (entry.body.unplainNumber !== undefined) flags |= (entry.body.unplainNumber ? 2 : 1) << UNPLAIN_SHIFT;
+    } else if (entry.body) flags |= 2 << BODY_SHIFT;
+    let at = 4 + i * INDEX_BYTES;
+    at = index.writeDoubleLE(entry.arrivedAt, at);
+    for (const count of [entry.entryBytes, entry.bodyBytes, key.length, parts.length, body?.length ?? 0]) at = index.writeUInt32LE(count, at);
+    index.writeUInt8(flags, at);
+  });
+  return Buffer.concat([index, ...texts, ...bodies]);
+}
+
+/** The text a checkpoint keeps of an entry's parts: `[meta, pairs, fixed, fullRouting, archivedSignature]`. */
+function partsJson({ meta, pairs, fixed, fullRouting, archivedSignature }: EntryParts): string {
+  return JSON.stringify([meta, pairs, fixed, fullRouting, archivedSignature ?? null]);
+}
+
+/**
+ * The parts of an entry from their text (what `restoreState` reads them with), or null when they do
+ * not read as parts: ids and times strings, headers and query string maps.
+ */
+export function decodeEntryParts(text: Buffer): EntryParts | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 5) return null;
+  const [meta, pairs, fixed, fullRouting, archivedSignature] = parsed as unknown[];
+  if (!isRecord(meta) || typeof meta.webhookId !== 'string' || typeof meta.id !== 'string' || typeof meta.receivedAt !== 'string') return null;
+  if (!isRecord(pairs) || !isStringRecord(pairs.headers) || !isStringRecord(pairs.query)) return null;
+  if ((fixed !== null && !isRecord(fixed)) || (fullRouting !== null && !isRecord(fullRouting))) return null;
+  return {
+    meta: meta as unknown as EntryParts['meta'],
+    pairs: pairs as EntryParts['pairs'],
+    fixed: fixed as EntryParts['fixed'],
+    fullRouting: fullRouting as EntryParts['fullRouting'],
+    ...(isRecord(archivedSignature) && { archivedSignature: archivedSignature as unknown as EntryParts['archivedSignature'] }),
+  };
 }
 
 /** Reads `checkpoint`: none when there is none, damaged when any of it does not open or add up. */
@@ -134,21 +179,13 @@ export async function readCheckpoint(dir: string, key: Buffer): Promise<Checkpoi
     return frame;
   };
   const first = next();
-  const head = first && headOf(first.json);
-  if (!head || first.region.length !== 0) return { status: 'damaged' };
+  const head = first && headOf(first);
+  if (!head) return { status: 'damaged' };
   const entries: SavedEntry[] = [];
   while (offset < file.length) {
     await yieldToEventLoop();
     const frame = next();
-    if (!frame || !Array.isArray(frame.json)) return { status: 'damaged' };
-    let at = 0;
-    for (const row of frame.json as unknown[]) {
-      const entry = entryOf(row, frame.region, at);
-      if (!entry) return { status: 'damaged' };
-      at += entry.body?.bytes ?? 0;
-      entries.push(entry);
-    }
-    if (at !== frame.region.length) return { status: 'damaged' };
+    if (!frame || !readEntries(frame, entries)) return { status: 'damaged' };
   }
   if (entries.length !== head.entries || head.bodyOrder.some((index) => !entries[index]?.body)) return { status: 'damaged' };
   return {
@@ -173,40 +210,14 @@ export async function checkpointBytes(dir: string): Promise<number> {
   );
 }
 
-function bodyBytesOf(body: KeptBody): Buffer {
-  return 'text' in body ? Buffer.from(body.text, 'utf8') : body.raw;
-}
-
-function rowOf(entry: SavedEntry, body: Buffer | null): EntryRow {
-  const kept = entry.body;
-  const text = kept !== null && 'text' in kept;
-  return [
-    entry.arrivedAt,
-    entry.meta,
-    entry.pairs,
-    entry.fixed,
-    entry.evicted,
-    entry.fullRouting,
-    entry.archivedSignature ?? null,
-    entry.entryBytes,
-    entry.bodyBytes,
-    kept === null || body === null ? -1 : text ? 0 : 1,
-    body?.length ?? 0,
-    text && kept.escaped ? 1 : 0,
-    !text || kept.unplainNumber === undefined ? -1 : kept.unplainNumber ? 1 : 0,
-  ];
-}
-
-function openFrame(file: Buffer, offset: number, key: Buffer): { json: unknown; region: Buffer; end: number } | null {
+/** The plaintext of the frame at `offset` and where it ends, or null when it is cut short or does not open. */
+function openFrame(file: Buffer, offset: number, key: Buffer): { plain: Buffer; end: number } | null {
   if (offset + 4 > file.length) return null;
   const length = file.readUInt32BE(offset);
   const end = offset + 4 + length;
   if (length < SEAL_OVERHEAD_BYTES || end > file.length) return null;
   try {
-    const plain = openBytes(key, file.subarray(offset + 4, end));
-    const jsonLength = plain.readUInt32BE(0);
-    if (4 + jsonLength > plain.length) return null;
-    return { json: JSON.parse(plain.toString('utf8', 4, 4 + jsonLength)) as unknown, region: plain.subarray(4 + jsonLength), end };
+    return { plain: openBytes(key, file.subarray(offset + 4, end)), end };
   } catch {
     return null;
   }
@@ -216,7 +227,13 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const isStringRecord = (value: unknown) => isRecord(value) && Object.values(value).every((item) => typeof item === 'string');
 
-function headOf(json: unknown): Head | null {
+function headOf({ plain }: { plain: Buffer }): Head | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(plain.toString('utf8'));
+  } catch {
+    return null;
+  }
   if (!isRecord(json)) return null;
   const { through, entries, bodyOrder, droppedThrough } = json;
   if (!isCount(through) || !isCount(entries) || !Array.isArray(bodyOrder) || !bodyOrder.every(isCount)) return null;
@@ -225,34 +242,53 @@ function headOf(json: unknown): Head | null {
   return { through, entries, bodyOrder, droppedThrough: droppedThrough as Array<[string, string]> };
 }
 
-/** An entry of a frame, its body read from `region` at `at`; null when the row is not one. */
-function entryOf(row: unknown, region: Buffer, at: number): SavedEntry | null {
-  if (!Array.isArray(row) || row.length !== 13) return null;
-  const [arrivedAt, meta, pairs, fixed, evicted, fullRouting, archivedSignature, entryBytes, bodyBytes, kind, length, escaped, unplainNumber] = row as EntryRow;
-  if (typeof arrivedAt !== 'number' || !isCount(entryBytes) || !isCount(bodyBytes) || typeof evicted !== 'boolean') return null;
-  if (!isRecord(meta) || typeof meta.webhookId !== 'string' || typeof meta.id !== 'string' || typeof meta.receivedAt !== 'string') return null;
-  if (!isRecord(pairs) || !isStringRecord(pairs.headers) || !isStringRecord(pairs.query)) return null;
-  if ((fixed !== null && !isRecord(fixed)) || (fullRouting !== null && !isRecord(fullRouting))) return null;
-  const body = kind === -1 ? null : bodyOf(kind, length, region, at, escaped, unplainNumber);
-  if (body === undefined) return null;
-  return {
-    arrivedAt,
-    meta,
-    pairs,
-    fixed,
-    evicted,
-    fullRouting,
-    ...(archivedSignature !== null && { archivedSignature }),
-    entryBytes,
-    bodyBytes,
-    body,
-  };
+/** Appends the entries of a frame to `entries`; false when the frame does not add up (a length past its end). */
+function readEntries({ plain }: { plain: Buffer }, entries: SavedEntry[]): boolean {
+  if (plain.length < 4) return false;
+  const count = plain.readUInt32LE(0);
+  const indexEnd = 4 + count * INDEX_BYTES;
+  if (indexEnd > plain.length) return false;
+  let text = indexEnd;
+  let textEnd = indexEnd;
+  for (let i = 0; i < count; i++) textEnd += plain.readUInt32LE(4 + i * INDEX_BYTES + 16) + plain.readUInt32LE(4 + i * INDEX_BYTES + 20);
+  let body = textEnd;
+  for (let i = 0; i < count; i++) {
+    const at = 4 + i * INDEX_BYTES;
+    const keyLength = plain.readUInt32LE(at + 16);
+    const partsLength = plain.readUInt32LE(at + 20);
+    const bodyLength = plain.readUInt32LE(at + 24);
+    const flags = plain.readUInt8(at + 28);
+    if (textEnd > plain.length || body + bodyLength > plain.length) return false;
+    const key = plain.toString('utf8', text, text + keyLength);
+    const split = key.indexOf('\n');
+    if (split < 0) return false;
+    // A view of the frame, not a string: the frame's plaintext is kept until its entries' parts are read
+    // (a few thousand a turn after the start); 36 MB of strings made at once were a third of the start's
+    // garbage collection, every young collection copying them all again.
+    const parts = plain.subarray(text + keyLength, text + keyLength + partsLength);
+    text += keyLength + partsLength;
+    entries.push({
+      arrivedAt: plain.readDoubleLE(at),
+      webhookId: key.slice(0, split),
+      id: key.slice(split + 1),
+      awaitingDelivery: (flags & AWAITING) !== 0,
+      evicted: (flags & EVICTED) !== 0,
+      entryBytes: plain.readUInt32LE(at + 8),
+      bodyBytes: plain.readUInt32LE(at + 12),
+      body: bodyOf(flags, plain, body, bodyLength),
+      parts,
+    });
+    body += bodyLength;
+  }
+  return body === plain.length;
 }
 
-function bodyOf(kind: unknown, bytes: unknown, region: Buffer, at: number, escaped: unknown, unplainNumber: unknown): KeptBody | undefined {
-  if ((kind !== 0 && kind !== 1) || !isCount(bytes) || at + bytes > region.length) return undefined;
-  // A copy, not a view: a view would keep the frame's whole region alive as long as any of its bodies.
-  if (kind === 1) return { raw: Buffer.from(region.subarray(at, at + bytes)), bytes };
-  const text = region.toString('utf8', at, at + bytes);
-  return { text, bytes, escaped: escaped === 1, ...(unplainNumber !== -1 && { unplainNumber: unplainNumber === 1 }) };
+function bodyOf(flags: number, plain: Buffer, at: number, bytes: number): KeptBody | null {
+  const kind = (flags >> BODY_SHIFT) & 3;
+  if (kind === 0) return null;
+  // A copy, not a view: a view would keep the frame's whole plaintext alive as long as any of its bodies.
+  if (kind !== 1) return { raw: Buffer.from(plain.subarray(at, at + bytes)), bytes };
+  const unplain = (flags >> UNPLAIN_SHIFT) & 3;
+  const text = plain.toString('utf8', at, at + bytes);
+  return { text, bytes, escaped: (flags & ESCAPED) !== 0, ...(unplain !== 0 && { unplainNumber: unplain === 2 }) };
 }

@@ -15,6 +15,7 @@
  *   HISTORY_AGES are the choices; docs/security.md gives the figures).
  */
 import { randomBytes } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { z } from 'zod';
 import {
   ArchivedMessageSchema,
@@ -26,8 +27,8 @@ import {
 } from '../../../common/ipc-contract';
 import { DroppedNoticeSchema, RawWebhookMessageSchema, TapEventSchema } from '../../../common/webhook-protocol';
 import { AES_KEY_BYTES } from '../shared';
-import { checkpointBytes, readCheckpoint, removeCheckpoint, writeCheckpoint } from './history-checkpoint';
-import { type Journal, openJournal } from './history-journal';
+import { checkpointBytes, decodeEntryParts, readCheckpoint, removeCheckpoint, writeCheckpoint } from './history-checkpoint';
+import { type Journal, journalBytesOnDisk, openJournal } from './history-journal';
 import { type Clock, type KeyValueStore, type Logger, realSchedule, type Schedule } from '../shared';
 import type { SecretStore } from '../shared';
 import { createWebhookInspector, type WebhookInspector } from './webhook-inspector';
@@ -41,6 +42,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /** Segments are folded into a checkpoint past a quarter of the bound, and never below this. */
 const MIN_SEGMENTS_BEFORE_CHECKPOINT = 16 * 1024 * 1024;
+/** Checkpoints written while running are at least this far apart. */
+const CHECKPOINT_SPACING_MS = 60 * 1000;
+/** Restored entries whose parts are read per turn of the event loop after the start (about 10 ms of work). */
+const RESTORED_PER_TURN = 2_000;
 
 /** A body's facts (`BodyFacts`), saved with its message since they were; absent in older records (then read again). */
 const facts = { u: z.boolean().optional() };
@@ -98,6 +103,7 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
   const saveCheckpoint = (): Promise<void> =>
     (checkpointing ??= (async () => {
       if (!journal || !journalKey) return;
+      lastCheckpointAt = clock.now();
       const state = inner.exportState();
       const through = await journal.cut();
       const written = await writeCheckpoint(deps.dir!, journalKey, { through, state });
@@ -107,13 +113,23 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
     })()
       .catch((error: unknown) => logger.error('history: the checkpoint could not be written', { error: errorMessage(error) }))
       .finally(() => (checkpointing = null)));
-  /** Segments past this many bytes are folded into a new checkpoint (a start then reads them no more). */
-  const segmentsRoom = () => Math.max(MIN_SEGMENTS_BEFORE_CHECKPOINT, settings.boundBytes / 4);
+  let lastCheckpointAt = Number.NEGATIVE_INFINITY;
+  /**
+   * Whether the segments are to be folded into a new checkpoint while running: past their room (a
+   * quarter of the bound, at least 16 MiB: what a start after a crash replays), or with the checkpoint
+   * past the bound (the journal then deletes its oldest segments to stay within it). At most once per
+   * CHECKPOINT_SPACING_MS, since each one writes the whole state: a flood at the bound would otherwise
+   * write it again every few messages (docs/webhooks-app.md, "History").
+   */
+  const dueForCheckpoint = (open: Journal) =>
+    checkpointing === null &&
+    clock.now() - lastCheckpointAt >= CHECKPOINT_SPACING_MS &&
+    (open.segmentBytes() > Math.max(MIN_SEGMENTS_BEFORE_CHECKPOINT, settings.boundBytes / 4) || open.status().bytes > settings.boundBytes);
 
   const record = (entry: HistoryRecord) => {
     if (!journal) return;
     journal.append(entry, clock.now());
-    if (checkpointing === null && journal.segmentBytes() > segmentsRoom()) void saveCheckpoint();
+    if (dueForCheckpoint(journal)) void saveCheckpoint();
   };
   /** The facts of the body just kept, to save beside it. */
   const factsOf = (webhookId: string, id: string) => {
@@ -181,6 +197,19 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
     }, PRUNE_EVERY_MS);
   };
 
+  /** Restored entries whose parts did not read (listed by id and time alone): logged once they are all read. */
+  let unreadable = 0;
+  const readParts = (text: Buffer) => {
+    const parts = decodeEntryParts(text);
+    if (!parts) unreadable++;
+    return parts;
+  };
+  /** The restored entries' parts, read a few thousand a turn after the start, so the first search need not. */
+  const readRestoredParts = async () => {
+    while (inner.readRestored(RESTORED_PER_TURN) > 0) await yieldToEventLoop();
+    if (unreadable > 0) logger.warn('history: entries of the checkpoint could not be read; they are listed by id and time alone', { unreadable });
+  };
+
   const ready = (async () => {
     if (!persisted) return;
     try {
@@ -189,7 +218,7 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
       // The checkpoint first (the state as it was), then the records of the segments written after it.
       const checkpoint = await readCheckpoint(deps.dir!, key);
       if (checkpoint.status === 'read') {
-        inner.restoreState(checkpoint.state);
+        inner.restoreState(checkpoint.state, readParts);
         checkpointOldest = checkpoint.state.entries[0]?.arrivedAt ?? null;
         await opened.setReserved(checkpoint.bytes);
       } else if (checkpoint.status === 'damaged') {
@@ -208,6 +237,7 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
       journal = opened;
       journalKey = key;
       await prune();
+      void readRestoredParts();
     } catch (error) {
       loadError = `Hubdesk could not read the saved webhook history (${errorMessage(error)}); new messages are kept until Hubdesk quits.`;
       logger.error('history: could not be read', { error: errorMessage(error) });
@@ -262,6 +292,11 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
       await journal?.close();
     },
   };
+}
+
+/** The bytes the history takes on disk now: its journal's segments and its checkpoint (what the tests hold to the bound). */
+export async function historyBytesOnDisk(dir: string): Promise<number> {
+  return (await journalBytesOnDisk(dir)) + (await checkpointBytes(dir));
 }
 
 /** The journal's key, from the secret store; a new one when there is none (the files of an older key are then deleted when read). */

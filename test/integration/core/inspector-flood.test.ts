@@ -17,7 +17,7 @@ import { BRIDGE_MAX_MESSAGE_BYTES } from '../../../common/bridge-protocol';
 import type { InspectorPage, WebhookEntry, WebhookEntryPatch, WebhookMessageResult, WebhookStatus } from '../../../common/ipc-contract';
 import { INSPECTOR_PAGE_MAX_ENTRIES } from '../../../common/ipc-contract';
 import { DEFAULT_HISTORY_SETTINGS } from '../../../common/ipc-contract';
-import { journalBytesOnDisk } from '../../../main/core/webhooks/history-journal';
+import { historyBytesOnDisk } from '../../../main/core/webhooks/webhook-history';
 import { GONE_EVICTED } from '../../../main/core/webhooks/webhook-inspector';
 import { type RunningStack, startStack } from '../../../services/stack';
 import { type RunningProgram, startProgram } from '../../e2e/support/processes';
@@ -261,9 +261,9 @@ describe('the browser host under a flood of 256 KiB webhooks', () => {
     expect(keptBytes).toBeLessThanOrEqual(bound);
     expect(kept.length).toBeGreaterThan(400); // 128 MiB holds about 500 bodies of 256 KiB …
     expect(kept.length).toBeLessThan(520); // … not 1,100
-    // On disk too (written within 200 ms; a guard waits for the last batch).
-    await expect.poll(() => journalBytesOnDisk(`${profile}/webhook-history`), { timeout: 10_000 }).toBeGreaterThan(bound / 2);
-    expect(await journalBytesOnDisk(`${profile}/webhook-history`)).toBeLessThanOrEqual(bound);
+    // On disk too, segments and checkpoint (written within 200 ms; a guard waits for the last batch).
+    await expect.poll(() => historyBytesOnDisk(`${profile}/webhook-history`), { timeout: 10_000 }).toBeGreaterThan(bound / 2);
+    expect(await historyBytesOnDisk(`${profile}/webhook-history`)).toBeLessThanOrEqual(bound);
     expect(kept).toEqual(entries.slice(0, kept.length).map((e) => e.id));
     expect(bridge.frames.largestResult).toBeLessThan(BRIDGE_MAX_MESSAGE_BYTES);
 

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TapEvent } from '../../../../../common/webhook-protocol';
-import { readCheckpoint, removeCheckpoint, writeCheckpoint } from '../../../../../main/core/webhooks/history-checkpoint';
+import { decodeEntryParts, readCheckpoint, removeCheckpoint, writeCheckpoint } from '../../../../../main/core/webhooks/history-checkpoint';
 import { createWebhookInspector, type WebhookInspector } from '../../../../../main/core/webhooks/webhook-inspector';
 import { tempDir } from '../../../../support/temp-dir';
 import { listed, tapEvent, webhookMessage } from '../fake-listen-server';
@@ -69,7 +69,7 @@ async function roundTrip(inspector: WebhookInspector, through = 7): Promise<{ re
   if (read.status !== 'read') throw new Error(`checkpoint ${read.status}`);
   expect(read.bytes).toBe(written);
   const restored = createWebhookInspector({ capacity: 10_000, budgetBytes: 8 * 1024 * KiB });
-  restored.restoreState(read.state);
+  restored.restoreState(read.state, decodeEntryParts);
   return { restored, through: read.through, bytes: read.bytes };
 }
 
@@ -87,6 +87,39 @@ describe('the history checkpoint (docs/webhooks-app.md, "History")', () => {
     const search = (i: WebhookInspector, keyPath: string) => i.snapshot({ limit: 50, filter: { keyPath } }).entries.map((entry) => entry.id);
     expect(search(restored, 'body.n == 1000')).toEqual(search(inspector, 'body.n == 1000'));
     expect(search(restored, 'body.n == 1000')).toEqual(['exponent']);
+  });
+
+  it('saves a restored entry not read since as it was read, and reads the rest in steps', async () => {
+    const inspector = everyKind();
+    const before = seen(inspector);
+    const once = (await roundTrip(inspector)).restored;
+    const twice = (await roundTrip(once)).restored; // `once` was never read: its parts went back as their text
+    const total = before.usage.entries;
+    expect(twice.readRestored(3)).toBe(total - 3);
+    expect(twice.readRestored(total)).toBe(0);
+    expect(seen(twice)).toEqual(before);
+  });
+
+  it('an entry whose parts do not read is listed by its id and time alone, its body still there', () => {
+    const inspector = createWebhookInspector();
+    const body = { text: '{"a":1}', bytes: 7, escaped: false };
+    const entry = { arrivedAt: Date.parse('2026-01-02T03:04:05Z'), webhookId: 'wh', id: 'm1', awaitingDelivery: false, evicted: false, entryBytes: 500 };
+    inspector.restoreState(
+      {
+        entries: [
+          { ...entry, bodyBytes: 7, body, parts: Buffer.from('["not parts"]') },
+          { ...entry, id: 'm2', bodyBytes: 0, body: null, parts: Buffer.from('{') },
+        ],
+        bodyOrder: [0],
+        droppedThrough: [],
+      },
+      decodeEntryParts,
+    );
+    expect(listed(inspector).map(({ id, receivedAt, routing, preview }) => ({ id, receivedAt, routing, preview }))).toEqual([
+      { id: 'm2', receivedAt: '2026-01-02T03:04:05.000Z', routing: null, preview: '' },
+      { id: 'm1', receivedAt: '2026-01-02T03:04:05.000Z', routing: null, preview: '{"a":1}' },
+    ]);
+    expect(inspector.message('wh', 'm1')).toMatchObject({ status: 'kept', message: { rawBody: Buffer.from('{"a":1}').toString('base64') } });
   });
 
   it('goes on as the inspector would: a delivery ends the wait, a late tap event after the drop notice is marked, eviction order is kept', async () => {

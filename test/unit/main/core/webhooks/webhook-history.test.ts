@@ -116,7 +116,7 @@ describe('webhook history', () => {
     first.history.inspector.delivered('wh1', webhookMessage('plain', { n: 5 }));
     await first.history.close();
     const { entries } = (await savedCheckpoint(dir, first)).state;
-    expect(entries.map(({ meta, body }) => [meta.id, body && 'text' in body && body.unplainNumber])).toEqual([
+    expect(entries.map(({ id, body }) => [id, body && 'text' in body && body.unplainNumber])).toEqual([
       ['exponent', true],
       ['plain', false],
     ]);
@@ -187,7 +187,7 @@ describe('webhook history', () => {
     time.advance(DAY / 2);
     first.history.inspector.delivered('wh1', webhookMessage('newer'));
     await first.history.close();
-    const checkpointed = async () => (await savedCheckpoint(dir, first)).state.entries.map((entry) => entry.meta.id);
+    const checkpointed = async () => (await savedCheckpoint(dir, first)).state.entries.map((entry) => entry.id);
     expect(await checkpointed()).toEqual(['old', 'newer']);
 
     // Read again a day later: "old" is over a day old, "newer" is not yet; it leaves the disk too.

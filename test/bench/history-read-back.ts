@@ -1,0 +1,21 @@
+/**
+ * The webhook history of a browser host profile read back as a restart reads it, in a process of its
+ * own (a start's process holds nothing else yet): prints `{ readMs, entries, firstSearchMs }` as JSON.
+ * Run by inspector-history.ts: `node --import tsx test/bench/history-read-back.ts <profile>`.
+ */
+import { performance } from 'node:perf_hooks';
+import { FILTERS, profileHistory } from './inspector-history';
+
+const profile = process.argv[2];
+if (!profile) throw new Error('usage: history-read-back.ts <profile>');
+const reading = performance.now();
+const history = profileHistory(profile);
+await history.ready;
+const readMs = performance.now() - reading;
+const entries = history.inspector.usage().entries;
+// At once, while the restored entries' parts are still being read in the background (history-checkpoint.ts).
+const searching = performance.now();
+history.inspector.snapshot({ limit: 200, filter: FILTERS['key path == number, 1 match'] });
+const firstSearchMs = performance.now() - searching;
+await history.close();
+console.log(JSON.stringify({ readMs, entries, firstSearchMs }));
