@@ -32,7 +32,7 @@ import { createSecretStore } from '../shared';
 import { createSessionState, type SessionListener } from '../sign-in';
 import { createTokenEndpoint } from '../sign-in';
 import { createTokenVault } from '../sign-in';
-import { createWebhookHistory } from '../webhooks';
+import { createInspectorFace, createWebhookHistory } from '../webhooks';
 import { createWebhookCreation } from '../webhooks';
 import { createWebhookListener } from '../webhooks';
 import { createWebhookRegistrations } from '../webhooks';
@@ -67,6 +67,13 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
     schedule,
     // A registration naming a hub proves it with the signed-in account's delegation token (cloud made below; asked only once running).
     delegationToken: (hubId) => cloud.delegationToken(hubId),
+  });
+  const inspector = createInspectorFace({
+    history,
+    webhookUrl: backend.webhookUrl,
+    signingSecret: webhooks.signingSecret,
+    announce: webhooks.announce,
+    clock,
   });
   const state = createSessionState({
     backend,
@@ -214,13 +221,13 @@ export async function createHubdeskCore(deps: CoreDeps): Promise<HubdeskCore> {
       if (!backend.portalUrl) throw new AppError('invalid-argument', 'No developer portal is configured (set HUBDESK_PORTAL_URL).');
       await deps.openExternal(backend.portalUrl);
     },
-    'inspector.snapshot': (request) => afterStart(() => webhooks.inspector.snapshot(request)),
-    'inspector.message': (webhookId, id) => afterStart(() => webhooks.inspector.message(webhookId, id)),
-    'inspector.clear': () => afterStart(() => history.clear()),
-    'inspector.history': () => afterStart(() => history.view()),
-    'inspector.setHistory': (settings) => afterStart(() => history.set(settings)),
-    'inspector.replay': (request) => afterStart(() => webhooks.inspector.replay(request)),
-    'inspector.import': (messages) => afterStart(() => webhooks.inspector.import(messages)),
+    'inspector.snapshot': (request) => afterStart(() => inspector.snapshot(request)),
+    'inspector.message': (webhookId, id) => afterStart(() => inspector.message(webhookId, id)),
+    'inspector.clear': () => afterStart(() => inspector.clear()),
+    'inspector.history': () => afterStart(() => inspector.history()),
+    'inspector.setHistory': (settings) => afterStart(() => inspector.setHistory(settings)),
+    'inspector.replay': (request) => afterStart(() => inspector.replay(request)),
+    'inspector.import': (messages) => afterStart(() => inspector.import(messages)),
     'desktop.get': async () => desktop.view(),
     'desktop.set': (patch) => desktop.set(patch),
   };

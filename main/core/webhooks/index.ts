@@ -7,5 +7,6 @@ export { createWebhookCreation } from './webhook-creation';
 export { createForwarding } from './webhook-forwarding';
 export type { ForwardProgress } from './webhook-forwarding';
 export { createWebhookHistory } from './webhook-history';
+export { createInspectorFace } from './inspector-face';
 export { createWebhookListener } from './webhook-listener';
 export { createWebhookRegistrations } from './webhook-registrations';

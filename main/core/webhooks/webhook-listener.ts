@@ -6,7 +6,7 @@
  * webhook secret does not open one (the tap would show other hubs' traffic), so the inspector shows
  * this app's own deliveries only. The listener asks for messages with the raw body only, and the tap
  * names the listener as this app's own, so an intake routed here crosses the network with its body
- * once. It serves the `webhooks.*` and `inspector.*` channels and emits `webhooks.entry` (once per
+ * once. It serves the `webhooks.*` channels (the `inspector.*` ones are inspector-face.ts's) and emits `webhooks.entry` (once per
  * intake), `webhooks.entryPatch` (what the other copy changed), `webhooks.status` and `webhooks.view` (the
  * forwarder named the webhook: its name is kept with the registration, to be shown offline too) and, for a
  * registration with a Forward-to URL, `webhooks.forward` (each delivered message is also sent on to that local
@@ -17,14 +17,9 @@
  */
 import { AppError } from '../../../common/app-error';
 import {
-  type ArchivedMessage,
   type EventPayload,
-  type ReplayRequest,
-  type ReplayResult,
-  type SignatureVerdict,
   WEBHOOK_UNDO_MS,
   type WebhookConnection,
-  type WebhookMessageResult,
   type WebhookEdit,
   type WebhookRegistrationInput,
   type WebhookView,
@@ -36,10 +31,9 @@ import type { OpenWebSocket } from '../shared';
 import { type Clock, type Logger, realSchedule, type Schedule } from '../shared';
 import { openWebhookChannel, type WebhookChannel, type WebhookChannelOptions } from './webhook-channel';
 import { hubTokenSource } from './webhook-hub-token';
-import type { InspectorChange, ReceivedMessage, WebhookInspector } from './webhook-inspector';
+import type { InspectorChange, WebhookInspector } from './webhook-inspector';
 import { createForwarding, type Forwarding, type ForwardingDeps } from './webhook-forwarding';
-import { createReplayer, REPLAY_GONE } from './webhook-replay';
-import { verifySignature } from './webhook-signatures';
+import { REPLAY_GONE } from './webhook-replay';
 import type { WebhookRegistration, WebhookRegistrations } from './webhook-registrations';
 
 type WebhookEvent = 'webhooks.entry' | 'webhooks.entryPatch' | 'webhooks.status' | 'webhooks.view' | 'webhooks.forward';
@@ -62,14 +56,10 @@ export interface WebhookListener {
   edit(edit: WebhookEdit): Promise<WebhookView>;
   /** Queues a kept message for the registration's Forward-to URL again. */
   forwardAgain(webhookId: string, id: string): void;
-  /** Clearing is the history's (webhook-history.ts): it clears the files too. */
-  inspector: Pick<WebhookInspector, 'snapshot'> & {
-    /** The full message with its signature checked against the registration's signing secret. */
-    message(webhookId: string, id: string): WebhookMessageResult;
-    replay(request: ReplayRequest): Promise<ReplayResult>;
-    /** Adds messages read from a file; each new one is sent as a `webhooks.entry`. */
-    import(messages: readonly ArchivedMessage[]): { added: number; duplicates: number };
-  };
+  /** The signing secret of a running registration, if it has one (the inspector checks signatures with it). */
+  signingSecret(webhookId: string): string | undefined;
+  /** Sends a change of the inspector to the window, as the listener's own are (an import's new entries). */
+  announce(change: InspectorChange): void;
   on<E extends WebhookEvent>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
   /** The machine woke or its network changed: every channel connects again now (resuming after its last acknowledged message). */
   reconnect(): void;
@@ -167,19 +157,6 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
     run.registration = { ...run.registration, webhookName };
     registrations.setWebhookName(run.registration.id, webhookName);
     emit('webhooks.view', view(run));
-  };
-
-  /**
-   * Checked against the whole raw body as received (never a cut copy), at the time it arrived; an
-   * imported message at the time it is checked, since its arrival time is only what its file says
-   * (main/core/webhooks/webhook-signatures.ts).
-   */
-  const signatureOf = (webhookId: string, source: ReceivedMessage | undefined): SignatureVerdict => {
-    if (!source) return { status: 'unsigned' };
-    const signingSecret = running.get(webhookId)?.registration.signingSecret ?? undefined;
-    const receivedAt = Date.parse(source.receivedAt);
-    const at = source.imported || Number.isNaN(receivedAt) ? { receivedAt: clock.now(), reference: 'now' as const } : { receivedAt };
-    return verifySignature({ headers: source.headers, rawBody: Buffer.from(source.rawBody, 'base64'), ...at }, signingSecret);
   };
 
   const stop = (id: string) => {
@@ -332,24 +309,8 @@ export function createWebhookListener(deps: WebhookListenerDeps): WebhookListene
       if (!source) throw new AppError('invalid-argument', REPLAY_GONE);
       run.forwarding.forward({ id, ...source }, { again: true });
     },
-    inspector: {
-      snapshot: (request) => inspector.snapshot(request),
-      message(webhookId, id) {
-        const result = inspector.message(webhookId, id);
-        if (result.status !== 'kept') return result;
-        return { ...result, signature: signatureOf(webhookId, inspector.source(webhookId, id)) };
-      },
-      replay: createReplayer({ webhookUrl: deps.webhookUrl, source: (webhookId, id) => inspector.source(webhookId, id) }),
-      import(messages) {
-        let added = 0;
-        for (const message of messages) {
-          const change = inspector.imported(message);
-          if (change) added++;
-          emitChange(change);
-        }
-        return { added, duplicates: messages.length - added };
-      },
-    },
+    signingSecret: (webhookId) => running.get(webhookId)?.registration.signingSecret ?? undefined,
+    announce: emitChange,
     on: events.on,
     reconnect() {
       for (const run of running.values()) for (const channel of run.channels) channel.reconnect();

@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WEBHOOK_UNDO_MS, type WebhookEntry, type WebhookEntryPatch, type WebhookStatus, type WebhookView } from '../../../../../common/ipc-contract';
 import { createSecretStore } from '../../../../../main/core/shared/secret-store';
-import { createWebhookInspector } from '../../../../../main/core/webhooks/webhook-inspector';
+import { createInspectorFace } from '../../../../../main/core/webhooks/inspector-face';
+import { createWebhookHistory } from '../../../../../main/core/webhooks/webhook-history';
 import {
   createWebhookListener,
   NO_FORWARDER_REASON,
@@ -49,6 +50,9 @@ function setup(
   const store = options.store ?? memoryStore();
   const schedule = manualSchedule();
   const logger = recordingLogger();
+  const clock = { now: options.now ?? (() => 0) };
+  // In memory (no folder): the history is the inspector, as in the app.
+  const history = createWebhookHistory({ dir: null, secrets: createSecretStore({ cipher: fakeCipher('basic_text'), store, logger }), store, logger, clock });
   const listener = createWebhookListener({
     webhookUrl: options.webhookUrl === undefined ? server.url : options.webhookUrl,
     // basic_text without the user's permission: secrets are kept in memory only.
@@ -57,21 +61,28 @@ function setup(
       store,
       logger,
     }),
-    inspector: createWebhookInspector(),
+    inspector: history.inspector,
     logger,
-    clock: { now: options.now ?? (() => 0) },
+    clock,
     channelOptions: { schedule: schedule.schedule },
     schedule: schedule.schedule,
     ...(options.delegationToken && { delegationToken: options.delegationToken }),
   });
   listeners.push(listener);
+  const inspector = createInspectorFace({
+    history,
+    webhookUrl: options.webhookUrl === undefined ? server.url : options.webhookUrl,
+    signingSecret: listener.signingSecret,
+    announce: listener.announce,
+    clock,
+  });
   const entries: WebhookEntry[] = [];
   const patches: WebhookEntryPatch[] = [];
   const statuses: WebhookStatus[] = [];
   listener.on('webhooks.entry', (entry) => entries.push(entry));
   listener.on('webhooks.entryPatch', (patch) => patches.push(patch));
   listener.on('webhooks.status', (status) => statuses.push(status));
-  return { listener, store, entries, patches, statuses, schedule, logger };
+  return { listener, inspector, store, entries, patches, statuses, schedule, logger };
 }
 
 const until = async (done: () => boolean) => {
@@ -172,7 +183,7 @@ describe('webhook listener', () => {
   });
 
   it('edits the signing secret in place: the verdict follows it, the view says only whether one is set, no reconnect', async () => {
-    const { listener, entries, statuses, logger } = setup();
+    const { listener, inspector, entries, statuses, logger } = setup();
     await listener.add(input);
     await server.registered(1);
     await until(() => statuses.at(-1)?.connection.state === 'connected');
@@ -182,15 +193,15 @@ describe('webhook listener', () => {
       message: { ...webhookMessage('m1'), headers: signed, rawBody: Buffer.from('Hello, World!').toString('base64') },
     });
     await until(() => entries.length === 1);
-    expect(listener.inspector.message('wh1', 'm1')).toMatchObject({ signature: { status: 'no-secret' } });
+    expect(inspector.message('wh1', 'm1')).toMatchObject({ signature: { status: 'no-secret' } });
     const views: WebhookView[] = [];
     listener.on('webhooks.view', (view) => views.push(view));
     const edited = await listener.edit({ id: 'wh1', signingSecret: SIGNING_SECRET });
     expect(edited).toMatchObject({ hasSigningSecret: true, connection: { state: 'connected' } });
     expect(views).toEqual([edited]);
-    expect(listener.inspector.message('wh1', 'm1')).toMatchObject({ signature: { status: 'valid', scheme: 'github' } });
+    expect(inspector.message('wh1', 'm1')).toMatchObject({ signature: { status: 'valid', scheme: 'github' } });
     await listener.edit({ id: 'wh1', signingSecret: 'not the one it was signed with' });
-    expect(listener.inspector.message('wh1', 'm1')).toMatchObject({ signature: { status: 'invalid', reason: 'mismatch' } });
+    expect(inspector.message('wh1', 'm1')).toMatchObject({ signature: { status: 'invalid', reason: 'mismatch' } });
     expect((await listener.edit({ id: 'wh1', signingSecret: null })).hasSigningSecret).toBe(false);
     expect(server.registrations).toHaveLength(1);
     expect(JSON.stringify([views, listener.list(), logger.lines])).not.toContain(SIGNING_SECRET);
@@ -209,7 +220,7 @@ describe('webhook listener', () => {
   });
 
   it('checks a delivered message’s signature with the registration’s signing secret, against the raw bytes', async () => {
-    const { listener, entries } = setup();
+    const { listener, inspector, entries } = setup();
     await listener.add({ ...input, signingSecret: SIGNING_SECRET });
     await server.registered(1);
     // GitHub's published example: "Hello, World!" signed with "It's a Secret to Everybody".
@@ -218,18 +229,18 @@ describe('webhook listener', () => {
     server.send('listener', { type: 'message', message: message('good', 'Hello, World!') });
     server.send('listener', { type: 'message', message: message('tampered', 'Hello, World?') });
     await until(() => entries.length === 2);
-    expect(listener.inspector.message('wh1', 'good')).toMatchObject({ status: 'kept', signature: { status: 'valid', scheme: 'github' } });
-    expect(listener.inspector.message('wh1', 'tampered')).toMatchObject({ status: 'kept', signature: { status: 'invalid', reason: 'mismatch' } });
+    expect(inspector.message('wh1', 'good')).toMatchObject({ status: 'kept', signature: { status: 'valid', scheme: 'github' } });
+    expect(inspector.message('wh1', 'tampered')).toMatchObject({ status: 'kept', signature: { status: 'invalid', reason: 'mismatch' } });
 
     await listener.add(input); // the same webhook again, now without a signing secret
     expect(listener.list()[0]!.hasSigningSecret).toBe(false);
-    expect(listener.inspector.message('wh1', 'good')).toMatchObject({ signature: { status: 'no-secret', scheme: 'github' } });
+    expect(inspector.message('wh1', 'good')).toMatchObject({ signature: { status: 'no-secret', scheme: 'github' } });
   });
 
   it('an imported message is checked against now, not the arrival its file states: a capture an hour old is too old', async () => {
     const signedAt = Date.parse('2026-11-24T10:00:00.000Z');
     let now = signedAt + 60 * 60 * 1000;
-    const { listener } = setup({ now: () => now });
+    const { listener, inspector } = setup({ now: () => now });
     await listener.add({ ...input, signingSecret: SIGNING_SECRET });
     await server.registered(1);
     const timestamp = String(signedAt / 1000);
@@ -246,12 +257,12 @@ describe('webhook listener', () => {
       routing: null,
       delivered: true,
     };
-    await listener.inspector.import([archived]);
-    expect(listener.inspector.message('wh1', 'captured')).toMatchObject({
+    await inspector.import([archived]);
+    expect(inspector.message('wh1', 'captured')).toMatchObject({
       signature: { status: 'invalid', reason: 'timestamp-too-old', detail: 'Signed 60 minutes ago; at most 5 minutes is accepted.' },
     });
     now = signedAt + 60 * 1000; // checked a minute after it was signed, it is valid
-    expect(listener.inspector.message('wh1', 'captured')).toMatchObject({ signature: { status: 'valid', scheme: 'slack' } });
+    expect(inspector.message('wh1', 'captured')).toMatchObject({ signature: { status: 'valid', scheme: 'slack' } });
   });
 
   it('the tap names the listener as its own, so an intake routed here is tapped without its request', async () => {
@@ -265,7 +276,7 @@ describe('webhook listener', () => {
   });
 
   it('emits one inspector entry per message, then a patch: the tap event (awaiting), then the delivery', async () => {
-    const { listener, entries, patches } = setup();
+    const { listener, inspector, entries, patches } = setup();
     await listener.add(withTap);
     await server.registered(2);
     const listenerId = server.peers('listener')[0]!.register.listenerId;
@@ -295,7 +306,7 @@ describe('webhook listener', () => {
       truncated: false,
     });
     expect(entries).toHaveLength(1);
-    expect(listener.inspector.snapshot({ limit: 10 }).entries).toEqual([expect.objectContaining({ id: 'm1', delivered: true, awaitingDelivery: false })]);
+    expect(inspector.snapshot({ limit: 10 }).entries).toEqual([expect.objectContaining({ id: 'm1', delivered: true, awaitingDelivery: false })]);
     await server.acked(1);
 
     // The delivery first, then the tap: the patch is the routing and the method, and a re-delivery changes nothing.
@@ -380,19 +391,19 @@ describe('webhook listener', () => {
   });
 
   it('remove closes the sockets at once, and forgets the entries and the saved registration when the undo time is over', async () => {
-    const { listener, store, schedule } = setup();
+    const { listener, inspector, store, schedule } = setup();
     await listener.add(withTap);
     await server.registered(2);
     server.send('tap', { type: 'tap', event: tapEvent('m1') });
-    await until(() => listener.inspector.snapshot({ limit: 10 }).entries.length === 1);
+    await until(() => inspector.snapshot({ limit: 10 }).entries.length === 1);
     listener.remove('wh1');
     await until(() => server.peers().length === 0);
     expect(listener.list()).toEqual([]);
     const [forgetting] = schedule.pending(WEBHOOK_UNDO_MS);
     expect(forgetting).toBeDefined();
-    expect(listener.inspector.snapshot({ limit: 10 }).entries).toHaveLength(1);
+    expect(inspector.snapshot({ limit: 10 }).entries).toHaveLength(1);
     schedule.fire(forgetting!);
-    expect(listener.inspector.snapshot({ limit: 10 }).entries).toEqual([]);
+    expect(inspector.snapshot({ limit: 10 }).entries).toEqual([]);
     expect(() => listener.undoRemove('wh1')).toThrow(UNDO_TOO_LATE);
     const again = setup({ store });
     await again.listener.start();
@@ -400,12 +411,12 @@ describe('webhook listener', () => {
   });
 
   it('undo within the time brings the registration back as it was: same listener id, secrets, entries, connected again', async () => {
-    const { listener, store, schedule, statuses } = setup();
+    const { listener, inspector, store, schedule, statuses } = setup();
     await listener.add({ ...withTap, signingSecret: SIGNING_SECRET });
     await server.registered(2);
     const listenerId = server.registrations.find((r) => r.role === 'listener')!.listenerId;
     server.send('tap', { type: 'tap', event: tapEvent('m1') });
-    await until(() => listener.inspector.snapshot({ limit: 10 }).entries.length === 1);
+    await until(() => inspector.snapshot({ limit: 10 }).entries.length === 1);
     listener.remove('wh1');
     await until(() => server.peers().length === 0);
     const view = listener.undoRemove('wh1');
@@ -414,7 +425,7 @@ describe('webhook listener', () => {
     expect(server.registrations.filter((r) => r.role === 'listener').map((r) => r.listenerId)).toEqual([listenerId, listenerId]);
     await until(() => statuses.at(-1)?.connection.state === 'connected');
     expect(schedule.pending(WEBHOOK_UNDO_MS)).toEqual([]);
-    expect(listener.inspector.snapshot({ limit: 10 }).entries).toHaveLength(1);
+    expect(inspector.snapshot({ limit: 10 }).entries).toHaveLength(1);
     const again = setup({ store });
     await again.listener.start();
     expect(again.listener.list().map((v) => v.id)).toEqual(['wh1']);
