@@ -95,6 +95,9 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
 
   /** When the oldest entry of the checkpoint on disk arrived (null: none, or it holds no entry). */
   let checkpointOldest: number | null = null;
+  /** Whether a checkpoint is on disk, and whether anything was recorded since it was taken (a quit then need not write it again). */
+  let checkpointOnDisk = false;
+  let recordedSinceCheckpoint = false;
   let checkpointing: Promise<void> | null = null;
   /**
    * Writes the inspector's state as the checkpoint and deletes the journal's segments it holds: the
@@ -104,10 +107,12 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
     (checkpointing ??= (async () => {
       if (!journal || !journalKey) return;
       lastCheckpointAt = clock.now();
+      recordedSinceCheckpoint = false;
       const state = inner.exportState();
       const through = await journal.cut();
       const written = await writeCheckpoint(deps.dir!, journalKey, { through, state });
       checkpointOldest = state.entries[0]?.arrivedAt ?? null;
+      checkpointOnDisk = true;
       await journal.dropThrough(through);
       await journal.setReserved(written);
     })()
@@ -129,6 +134,7 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
   const record = (entry: HistoryRecord) => {
     if (!journal) return;
     journal.append(entry, clock.now());
+    recordedSinceCheckpoint = true;
     if (dueForCheckpoint(journal)) void saveCheckpoint();
   };
   /** The facts of the body just kept, to save beside it. */
@@ -220,6 +226,7 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
       if (checkpoint.status === 'read') {
         inner.restoreState(checkpoint.state, readParts);
         checkpointOldest = checkpoint.state.entries[0]?.arrivedAt ?? null;
+        checkpointOnDisk = true;
         await opened.setReserved(checkpoint.bytes);
       } else if (checkpoint.status === 'damaged') {
         logger.warn('history: the checkpoint could not be read; the journal alone is read');
@@ -252,6 +259,7 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
     if (journal) {
       await removeCheckpoint(deps.dir!);
       checkpointOldest = null;
+      checkpointOnDisk = false;
       await journal.setReserved(0);
     }
   };
@@ -286,9 +294,10 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
     async close() {
       cancelPruning();
       await ready;
-      // The next start reads this state rather than replaying every record (history-checkpoint.ts).
+      // The next start reads this state rather than replaying every record (history-checkpoint.ts); one
+      // already on disk, with nothing recorded since and no segment after it, is that state.
       await checkpointing;
-      await saveCheckpoint();
+      if (recordedSinceCheckpoint || !checkpointOnDisk || (journal?.segmentBytes() ?? 0) > 0) await saveCheckpoint();
       await journal?.close();
     },
   };

@@ -254,9 +254,13 @@ describe('webhook history', () => {
     expect(ids(second.history.inspector)).toEqual(['wh/m3', 'wh/m2', 'wh/m1']);
     await second.history.close();
     expect(readdirSync(dir)).toEqual(['checkpoint']);
+    const written = readFileSync(join(dir, 'checkpoint'));
     const third = run(dir, first.store, { time: first.time });
     await third.history.ready;
     expect(ids(third.history.inspector)).toEqual(['wh/m3', 'wh/m2', 'wh/m1']);
+    // Nothing new since it was read: quitting keeps it as it is (a new write would seal it with new IVs).
+    await third.history.close();
+    expect(readFileSync(join(dir, 'checkpoint')).equals(written)).toBe(true);
   });
 
   it('a checkpoint that does not open is set aside: the segments after it are read, and the log says so', async () => {
