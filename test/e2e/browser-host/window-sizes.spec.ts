@@ -56,9 +56,11 @@ function cardHeights(home: Locator): Promise<Record<string, number>> {
 
 test('at 1280×800 a card keeps its height as its values change', async ({ page, home, hub }) => {
   const thermostat = home.getByRole('article', { name: 'Living room thermostat', exact: true });
-  // The cards whose values change are on screen, so laid out for real rather than at their placeholder size.
-  // A skipped card is laid out in the frame after it comes on screen: two frames later it has its size.
-  await thermostat.scrollIntoViewIfNeeded();
+  // Every card laid out for real while this test measures: a card or zone off screen skips layout
+  // (content-visibility) and reads as its placeholder or last shown size, and one coming on screen takes its
+  // real size a frame or more later (on a busy machine, after two frames had passed: docs/testing.md).
+  // What is tested is the cards' own heights, which do not depend on when they are drawn.
+  const laidOut = await page.addStyleTag({ content: '.zone, .device { content-visibility: visible !important; }' });
   await afterTwoFrames(page);
   const before = await cardHeights(home);
   expect(Object.keys(before).length).toBeGreaterThanOrEqual(8);
@@ -71,6 +73,7 @@ test('at 1280×800 a card keeps its height as its values change', async ({ page,
   await hub.setCapability(lamp.id, 'onoff', !(lamp.capabilitiesObj?.onoff?.value ?? false));
   await expect.poll(async () => (await cardHeights(home))['Bedside lamp']).toBe(before['Bedside lamp']);
   expect(await cardHeights(home)).toEqual(before);
+  await laidOut.evaluate((style) => style.remove());
 });
 
 test('at 800×600 the sidebar is a rail of named icons, and the first card starts within the top 200 px', async ({ page, home }) => {
