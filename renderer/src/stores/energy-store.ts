@@ -44,7 +44,9 @@ export function createEnergyStore(bridge: Pick<Bridge, 'insights'>): EnergyStore
       const hubs: Record<string, HubEnergyState> = {};
       for (const hubId of hubIds) {
         const known = get().hubs[hubId];
-        hubs[hubId] = known?.status === 'loaded' ? known : { status: 'loading' };
+        // Shown while the same resolution is read again; another resolution's readings summarised as this
+        // period's would show wrong totals (a week's figure from three days of readings) until the answer.
+        hubs[hubId] = known?.status === 'loaded' && known.resolution === resolution ? known : { status: 'loading' };
       }
       set({ hubs });
       const settleHub = (hubId: string, state: HubEnergyState) => {

@@ -56,7 +56,7 @@ describe('the energy store', () => {
     });
   });
 
-  it("keeps a hub's readings shown while it is read again, and drops answers of an older load", async () => {
+  it("keeps a hub's readings shown while the same period is read again, never another period's, and drops answers of an older load", async () => {
     const fake = fakeBridge();
     const energy = createEnergyStore(fake.bridge);
     energy.getState().load(['h1'], 'last3Days');
@@ -67,15 +67,17 @@ describe('the energy store', () => {
     const first = energy.getState().hubs.h1;
     expect(first?.status).toBe('loaded');
 
-    energy.getState().load(['h1'], 'last14Days');
+    energy.getState().load(['h1'], 'last3Days'); // read again (the view refreshes)
     expect(energy.getState().hubs.h1).toBe(first);
+    energy.getState().load(['h1'], 'last14Days'); // another period: three days of readings are not its figures
+    expect(energy.getState().hubs.h1).toEqual({ status: 'loading' });
     energy.getState().load(['h1'], 'last3Months'); // the period changed again before the first answer
     for (const call of fake.waiting('insights.logs')) call.resolve(ok({ status: 'available', hubId: 'h1', logs: [meterLog('fridge')] }));
     await flush();
-    const [stale, fresh] = fake.waiting('insights.series');
-    fresh!.resolve(ok(series('h1', 'fridge', [7])));
+    const answers = fake.waiting('insights.series');
+    answers.at(-1)!.resolve(ok(series('h1', 'fridge', [7])));
     await flush();
-    stale!.resolve(ok(series('h1', 'fridge', [6])));
+    for (const stale of answers.slice(0, -1)) stale.resolve(ok(series('h1', 'fridge', [6])));
     await flush();
     expect(energy.getState().hubs.h1).toMatchObject({ status: 'loaded', resolution: 'last3Months', meters: [{ values: [7] }] });
   });
