@@ -22,8 +22,7 @@
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { openBytes, SEAL_OVERHEAD_BYTES, sealBytes } from '../shared';
-import { journalKeyId } from './history-journal';
+import { journalKeyId, openSealedFrame, sealedFrame } from './history-journal';
 import type { EntryParts, InspectorState, KeptBody, SavedEntry } from './webhook-inspector';
 
 const MAGIC = Buffer.from('HDWC');
@@ -71,10 +70,8 @@ export async function writeCheckpoint(dir: string, key: Buffer, { through, state
   const file = await open(temporary, 'w', 0o600);
   let bytes = 0;
   const writeFrame = async (plain: Buffer) => {
-    const sealed = sealBytes(key, plain);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(sealed.length);
-    const frame = Buffer.concat(bytes === 0 ? [MAGIC, Buffer.of(FORMAT_V1), journalKeyId(key), length, sealed] : [length, sealed]);
+    const sealed = sealedFrame(key, plain);
+    const frame = bytes === 0 ? Buffer.concat([MAGIC, Buffer.of(FORMAT_V1), journalKeyId(key), sealed]) : sealed;
     await file.write(frame);
     bytes += frame.length;
     await yieldToEventLoop();
@@ -174,7 +171,7 @@ export async function readCheckpoint(dir: string, key: Buffer): Promise<Checkpoi
   if (file.length < HEADER_BYTES || !file.subarray(0, HEADER_BYTES).equals(header)) return { status: 'damaged' };
   let offset = HEADER_BYTES;
   const next = () => {
-    const frame = openFrame(file, offset, key);
+    const frame = openSealedFrame(file, offset, key);
     if (frame) offset = frame.end;
     return frame;
   };
@@ -208,19 +205,6 @@ export async function checkpointBytes(dir: string): Promise<number> {
     (found) => found.size,
     () => 0,
   );
-}
-
-/** The plaintext of the frame at `offset` and where it ends, or null when it is cut short or does not open. */
-function openFrame(file: Buffer, offset: number, key: Buffer): { plain: Buffer; end: number } | null {
-  if (offset + 4 > file.length) return null;
-  const length = file.readUInt32BE(offset);
-  const end = offset + 4 + length;
-  if (length < SEAL_OVERHEAD_BYTES || end > file.length) return null;
-  try {
-    return { plain: openBytes(key, file.subarray(offset + 4, end)), end };
-  } catch {
-    return null;
-  }
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

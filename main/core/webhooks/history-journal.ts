@@ -147,15 +147,13 @@ export function openJournal(options: JournalOptions): Journal {
     if (batchEpoch !== epoch || batch.length === 0) return;
     const newest = batch[batch.length - 1]![0];
     const plaintext = Buffer.from(`{"newest":${newest},"records":[${batch.map(([at, json]) => `[${at},${json}]`).join(',')}]}`);
-    const sealed = sealBytes(key, plaintext);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(sealed.length);
+    const frame = sealedFrame(key, plaintext);
     if (!current || current.bytes >= segmentMax()) {
       current = { name: `${String(nextNumber++).padStart(10, '0')}.log`, bytes: 0, newest };
       segments.push(current);
     }
     const segment = current;
-    const bytes = Buffer.concat(segment.bytes === 0 ? [header, length, sealed] : [length, sealed]);
+    const bytes = segment.bytes === 0 ? Buffer.concat([header, frame]) : frame;
     try {
       await appendFile(pathOf(segment), bytes, { mode: 0o600 });
       segment.bytes += bytes.length;
@@ -291,17 +289,36 @@ export function openJournal(options: JournalOptions): Journal {
 
 type Batch = { newest: number; records: Array<[number, unknown]> };
 
-/** The frame at `offset`, or null when it is cut short, was changed, or is not one. */
-function readFrame(file: Buffer, offset: number, key: Buffer): { batch: Batch; end: number } | null {
+/** A sealed frame: a 4-byte big-endian length and the AES-256-GCM record of `plaintext` (the checkpoint's frames too). */
+export function sealedFrame(key: Buffer, plaintext: Buffer): Buffer {
+  const sealed = sealBytes(key, plaintext);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(sealed.length);
+  return Buffer.concat([length, sealed]);
+}
+
+/** The plaintext of the sealed frame at `offset` and where it ends, or null when it is cut short, was changed, or is not one. */
+export function openSealedFrame(file: Buffer, offset: number, key: Buffer): { plain: Buffer; end: number } | null {
   if (offset + 4 > file.length) return null;
   const length = file.readUInt32BE(offset);
   const end = offset + 4 + length;
   if (length < SEAL_OVERHEAD_BYTES || end > file.length) return null;
   try {
-    const batch = JSON.parse(openBytes(key, file.subarray(offset + 4, end)).toString('utf8')) as Batch;
+    return { plain: openBytes(key, file.subarray(offset + 4, end)), end };
+  } catch {
+    return null;
+  }
+}
+
+/** The journal frame at `offset`, or null when it is cut short, was changed, or is not one. */
+function readFrame(file: Buffer, offset: number, key: Buffer): { batch: Batch; end: number } | null {
+  const frame = openSealedFrame(file, offset, key);
+  if (!frame) return null;
+  try {
+    const batch = JSON.parse(frame.plain.toString('utf8')) as Batch;
     if (typeof batch?.newest !== 'number' || !Array.isArray(batch.records)) return null;
     if (!batch.records.every((entry) => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'number')) return null;
-    return { batch, end };
+    return { batch, end: frame.end };
   } catch {
     return null;
   }

@@ -99,6 +99,7 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
   let checkpointOnDisk = false;
   let recordedSinceCheckpoint = false;
   let checkpointing: Promise<void> | null = null;
+  let lastCheckpointAt = Number.NEGATIVE_INFINITY;
   /**
    * Writes the inspector's state as the checkpoint and deletes the journal's segments it holds: the
    * state and the cut are taken in the same turn, so what is appended after is in the later segments.
@@ -118,7 +119,6 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
     })()
       .catch((error: unknown) => logger.error('history: the checkpoint could not be written', { error: errorMessage(error) }))
       .finally(() => (checkpointing = null)));
-  let lastCheckpointAt = Number.NEGATIVE_INFINITY;
   /**
    * Whether the segments are to be folded into a new checkpoint while running: past their room (a
    * quarter of the bound, at least 16 MiB: what a start after a crash replays), or with the checkpoint
@@ -287,7 +287,7 @@ export function createWebhookHistory(deps: WebhookHistoryDeps): WebhookHistory {
       await journal?.setBound(next.boundBytes);
       await prune();
       // A smaller bound: the checkpoint is written again from the state within it.
-      if (journal && (await checkpointBytes(deps.dir!)) > 0) await saveCheckpoint();
+      if (checkpointOnDisk) await saveCheckpoint();
       return view();
     },
     clear,
