@@ -23,7 +23,9 @@ import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { journalKeyId, openSealedFrame, sealedFrame } from './history-journal';
-import type { EntryParts, InspectorState, KeptBody, SavedEntry } from './webhook-inspector';
+import type { KeptBody } from './inspector-body';
+import type { EntryParts, SavedEntry } from './inspector-entry';
+import type { InspectorState } from './webhook-inspector';
 
 const MAGIC = Buffer.from('HDWC');
 const FORMAT_V1 = 1;

@@ -21,35 +21,28 @@
  * message is read with `message()`.
  */
 import {
-  INSPECTOR_MESSAGE_MAX_CHARS,
-  INSPECTOR_PAGE_MAX_CHARS,
-  INSPECTOR_PAGE_MAX_ENTRIES,
-  INSPECTOR_PREVIEW_BYTES,
-  INSPECTOR_SUMMARY_MAX_PAIRS,
-  INSPECTOR_SUMMARY_VALUE_CHARS,
   type ArchivedMessage,
   DROPPED_BY_FORWARDER,
   type InspectorPage,
   type InspectorPageRequest,
-  type SignatureVerdict,
   type WebhookEntry,
   type WebhookEntryPatch,
   type WebhookFullMessage,
   type WebhookMessageResult,
 } from '../../../common/ipc-contract';
-import { AppError } from '../../../common/app-error';
 import { base64ByteLength } from '../../../common/base64';
-import type { KeyPath } from '../../../common/key-path';
-import { compileFilter, type FilterableContent, hasUnplainNumber, pairsText } from '../../../common/message-filter';
-import { bodyEncoding, type DroppedNotice, firstValues, type RawWebhookMessage, type RoutingDecision, type TapEvent } from '../../../common/webhook-protocol';
+import { hasUnplainNumber, pairsText } from '../../../common/message-filter';
+import type { DroppedNotice, RawWebhookMessage, TapEvent } from '../../../common/webhook-protocol';
 import { forwarderSequence } from '../../../common/intake-order';
+import { base64Of, bodyCost, keptBody } from './inspector-body';
+import { awaitedContent, cutRouting, keptContent, type Meta } from './inspector-content';
+import { contentOf, type EntryParts, fullMessage, partsOf, RestoredEntry, type SavedEntry, type Stored, summaryOf, textOfPairs } from './inspector-entry';
+import { rememberedValues, searchPage } from './inspector-search';
 
 export const MAIN_INSPECTOR_CAPACITY = 1000;
 export const MAIN_INSPECTOR_BUDGET_BYTES = 64 * 1024 * 1024;
 /** Accounted per entry besides its strings: the objects and the map slots. */
 const ENTRY_OVERHEAD_BYTES = 480;
-/** A routing value or reason longer than this (as JSON) is cut in a summary. */
-const ROUTING_TEXT_CHARS = 1024;
 
 export const GONE_EVICTED =
   'Hubdesk no longer keeps this message’s body: newer messages took its place (main keeps at most 64 MiB of them). The preview is all that is left.';
@@ -114,29 +107,6 @@ export interface WebhookInspector {
   readRestored(limit: number): number;
 }
 
-/** What an entry keeps besides its body and figures. */
-export interface EntryParts {
-  meta: Meta;
-  pairs: Pairs;
-  fixed: Content | null;
-  fullRouting: RoutingDecision | null;
-  archivedSignature?: SignatureVerdict;
-}
-
-/** An entry as a checkpoint keeps it: what the inspector keeps of it, its body included. */
-export interface SavedEntry {
-  arrivedAt: number;
-  webhookId: string;
-  id: string;
-  awaitingDelivery: boolean;
-  evicted: boolean;
-  entryBytes: number;
-  bodyBytes: number;
-  body: KeptBody | null;
-  /** Its parts, or their text (UTF-8) as a checkpoint keeps it when it was restored and not read since. */
-  parts: EntryParts | Buffer;
-}
-
 /** The inspector's whole state (a checkpoint's, docs/webhooks-app.md "History"): entries oldest first. */
 export interface InspectorState {
   entries: SavedEntry[];
@@ -157,43 +127,6 @@ export interface ReceivedMessage {
   imported?: boolean;
 }
 
-/** What a request (headers, query, raw body) gives a summary. */
-export type Content = Pick<WebhookEntry, 'headers' | 'query' | 'pairsCut' | 'bodyBytes' | 'preview' | 'previewKind' | 'truncated'>;
-/** An entry's summary without its content: what patches change and filters read. */
-export type Meta = Omit<WebhookEntry, keyof Content>;
-export type Pairs = { headers: Record<string, string>; query: Record<string, string> };
-/**
- * A kept body: its text when its bytes are UTF-8 (searched as it is, and one byte a character in V8
- * when it is ASCII), else its bytes. Either gives back exactly the bytes received.
- */
-export type KeptBody = { text: string; bytes: number; escaped: boolean; unplainNumber?: boolean } | { raw: Buffer; bytes: number };
-
-interface Stored {
-  seq: number;
-  /** When the entry was made here (ms). */
-  arrivedAt: number;
-  meta: Meta;
-  /** The whole headers and query as received (empty while awaiting the delivery). */
-  pairs: Pairs;
-  /** `pairs` as one text, for searches: made with them, or on the first search after a checkpoint was read (null until then). */
-  pairsText: string | null;
-  body: KeptBody | null;
-  /** The summary's content while no body is kept (awaiting the delivery, or the body dropped): made once. */
-  fixed: Content | null;
-  /**
-   * The budget dropped its body. It is not taken back from a re-delivery: the entry keeps its place
-   * among the oldest, and taking the body back would only evict a newer one.
-   */
-  evicted: boolean;
-  /** The whole routing decision when the summary had to cut it. */
-  fullRouting: RoutingDecision | null;
-  /** Imported: the signature check its file says was made. */
-  archivedSignature?: SignatureVerdict;
-  /** What the entry is accounted without its body, and with it. */
-  entryBytes: number;
-  bodyBytes: number;
-}
-
 export function createWebhookInspector(options: { capacity?: number; budgetBytes?: number } = {}): WebhookInspector {
   const capacity = options.capacity ?? MAIN_INSPECTOR_CAPACITY;
   let budget = options.budgetBytes ?? MAIN_INSPECTOR_BUDGET_BYTES;
@@ -203,7 +136,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
   const bodies = new Set<string>();
   let bytes = 0;
   let nextSeq = 1;
-  const remembered: RememberedValues = new Map();
+  const remembered = rememberedValues();
   const keyOf = (webhookId: string, id: string) => `${webhookId}\n${id}`;
   /** Keys of the entries made awaiting their delivery (some since delivered, dropped or gone: checked when read). */
   const awaiting = new Set<string>();
@@ -415,36 +348,7 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       const extra = { pairs, fixed: null, fullRouting: routing.cut ? message.routing : null, arrivedAt, archivedSignature: message.signature };
       return create(key, meta, extra, message.rawBody, facts);
     },
-    snapshot({ before, limit, filter }) {
-      const compiled = filter === undefined ? undefined : compileFilter(filter);
-      if (compiled && !compiled.ok)
-        throw new AppError('invalid-argument', `The key-path filter does not parse at ${compiled.position + 1}: ${compiled.message}.`);
-      const page: WebhookEntry[] = [];
-      let chars = 0;
-      let last: Stored | undefined;
-      const newestFirst = [...entries.values()].reverse();
-      const content = new StoredContent(remembered);
-      let more = false;
-      for (const stored of newestFirst) {
-        if (before !== undefined && stored.seq >= before) continue;
-        content.stored = stored;
-        if (compiled && !compiled.test(stored.meta, content)) continue;
-        if (page.length >= Math.min(limit, INSPECTOR_PAGE_MAX_ENTRIES)) {
-          more = true;
-          break;
-        }
-        const summary = summaryOf(stored);
-        const size = JSON.stringify(summary).length + 1;
-        if (page.length > 0 && chars + size > INSPECTOR_PAGE_MAX_CHARS) {
-          more = true;
-          break;
-        }
-        page.push(summary);
-        chars += size;
-        last = stored;
-      }
-      return { entries: page, nextCursor: more && last ? last.seq : null };
-    },
+    snapshot: (request) => searchPage(entries.values(), request, remembered),
     message(webhookId, id) {
       const stored = entries.get(keyOf(webhookId, id));
       if (!stored) return { status: 'gone', reason: GONE_UNKNOWN };
@@ -527,365 +431,4 @@ export function createWebhookInspector(options: { capacity?: number; budgetBytes
       return left;
     },
   };
-}
-
-/**
- * An entry restored from a checkpoint: its parts stay the checkpoint's text until first read (reading
- * 100,000 entries' parts at start was half of the start's time), and the rest is at hand.
- */
-class RestoredEntry implements Stored {
-  seq: number;
-  arrivedAt: number;
-  pairsText: string | null = null;
-  body: KeptBody | null;
-  evicted: boolean;
-  entryBytes: number;
-  bodyBytes: number;
-  readonly webhookId: string;
-  readonly id: string;
-  readonly awaitingDelivery: boolean;
-  private parts: EntryParts | null = null;
-  private text: Buffer | null;
-  constructor(
-    seq: number,
-    saved: SavedEntry,
-    private readonly decode: (text: Buffer) => EntryParts | null,
-  ) {
-    this.seq = seq;
-    this.arrivedAt = saved.arrivedAt;
-    this.body = saved.body;
-    this.evicted = saved.evicted;
-    this.entryBytes = saved.entryBytes;
-    this.bodyBytes = saved.bodyBytes;
-    this.webhookId = saved.webhookId;
-    this.id = saved.id;
-    this.awaitingDelivery = saved.awaitingDelivery;
-    if (Buffer.isBuffer(saved.parts)) this.text = saved.parts;
-    else {
-      this.text = null;
-      this.parts = saved.parts;
-    }
-  }
-  /** Its parts, read from their text the first time. */
-  read(): EntryParts {
-    if (this.parts) return this.parts;
-    this.parts = this.decode(this.text!) ?? this.unreadable();
-    this.text = null;
-    return this.parts;
-  }
-  /** What it is known by, without reading its parts (they may have changed it since: then theirs). */
-  identity(): Pick<Meta, 'webhookId' | 'id' | 'awaitingDelivery'> {
-    return this.parts?.meta ?? this;
-  }
-  /** Its parts, or their text while they were never read. */
-  saved(): EntryParts | Buffer {
-    return this.parts ?? this.text!;
-  }
-  /** Parts that do not read: the entry is listed by its id and time, with nothing else. */
-  private unreadable(): EntryParts {
-    const receivedAt = new Date(this.arrivedAt).toISOString();
-    const meta: Meta = { webhookId: this.webhookId, id: this.id, receivedAt, method: null, size: 0, routing: null, delivered: false, awaitingDelivery: false };
-    return { meta, pairs: { headers: {}, query: {} }, fixed: this.body ? null : awaitedContent(0), fullRouting: null };
-  }
-  get meta(): Meta {
-    return this.read().meta;
-  }
-  set meta(meta: Meta) {
-    this.read().meta = meta;
-  }
-  get pairs(): Pairs {
-    return this.read().pairs;
-  }
-  set pairs(pairs: Pairs) {
-    this.read().pairs = pairs;
-  }
-  get fixed(): Content | null {
-    return this.read().fixed;
-  }
-  set fixed(fixed: Content | null) {
-    this.read().fixed = fixed;
-  }
-  get fullRouting(): RoutingDecision | null {
-    return this.read().fullRouting;
-  }
-  set fullRouting(routing: RoutingDecision | null) {
-    this.read().fullRouting = routing;
-  }
-  get archivedSignature(): SignatureVerdict | undefined {
-    return this.read().archivedSignature;
-  }
-}
-
-/** What an entry keeps besides its body and figures, as a checkpoint saves it. */
-function partsOf(stored: Stored): EntryParts | Buffer {
-  if (stored instanceof RestoredEntry) return stored.saved();
-  const { meta, pairs, fixed, fullRouting, archivedSignature } = stored;
-  return { meta, pairs, fixed, fullRouting, ...(archivedSignature && { archivedSignature }) };
-}
-
-/** The entry's headers and query as one text, made when first needed. */
-function textOfPairs(stored: Stored): string {
-  return (stored.pairsText ??= pairsText(stored.pairs.headers, stored.pairs.query));
-}
-
-/** The summary sent to the window: the meta and the content (made from the kept body, or the fixed one). */
-function summaryOf(stored: Stored): WebhookEntry {
-  return { ...stored.meta, ...contentOf(stored) };
-}
-
-function contentOf(stored: Stored): Content {
-  return stored.body ? keptContent(stored.pairs, stored.body) : stored.fixed!;
-}
-
-/**
- * What the filters read of an entry: the whole headers and query, and the body as text or decoded, each
- * only when asked. One reader is pointed at each entry in turn: nothing is made per entry.
- */
-class StoredContent implements FilterableContent {
-  stored!: Stored;
-  constructor(private readonly remembered: RememberedValues) {}
-  get headers() {
-    return this.stored.pairs.headers;
-  }
-  get query() {
-    return this.stored.pairs.query;
-  }
-  pairsText(): string {
-    return textOfPairs(this.stored);
-  }
-  bodyEscaped(): boolean {
-    const { body } = this.stored;
-    return !body || !('text' in body) || body.escaped;
-  }
-  bodyHasUnplainNumber(): boolean {
-    const { body } = this.stored;
-    if (!body || !('text' in body)) return true;
-    body.unplainNumber ??= hasUnplainNumber(body.text);
-    return body.unplainNumber;
-  }
-  body(): unknown {
-    const { body, pairs } = this.stored;
-    return body ? decodeBody(body, pairs.headers['content-type']) : undefined;
-  }
-  /**
-   * Kept per path (the last REMEMBERED_PATHS paths) and body: a new or dropped body is a new key, so a
-   * value is never older than its body. Only numbers, booleans, null, nothing, and strings of at most
-   * REMEMBERED_STRING_CHARS are kept, so the cache costs a few dozen bytes an entry and a path (a few
-   * hundred at most), and goes with the body.
-   */
-  recall(path: KeyPath): { value: unknown } | undefined {
-    const { body } = this.stored;
-    if (!body) return undefined;
-    const values = this.valuesOf(path.source);
-    return values.has(body) ? { value: values.get(body) } : undefined;
-  }
-  keep(path: KeyPath, value: unknown): void {
-    const { body } = this.stored;
-    if (body && (typeof value === 'string' ? value.length <= REMEMBERED_STRING_CHARS : value === null || typeof value !== 'object'))
-      this.valuesOf(path.source).set(body, value);
-  }
-  private path: { source: string; values: WeakMap<KeptBody, unknown> } | null = null;
-  /** The values of a path: looked up once per search, and made the most recent path. */
-  private valuesOf(source: string): WeakMap<KeptBody, unknown> {
-    if (this.path?.source === source) return this.path.values;
-    const values = this.remembered.get(source) ?? new WeakMap<KeptBody, unknown>();
-    this.remembered.delete(source);
-    this.remembered.set(source, values);
-    if (this.remembered.size > REMEMBERED_PATHS) this.remembered.delete(this.remembered.keys().next().value!);
-    this.path = { source, values };
-    return values;
-  }
-  bodyText(): string {
-    const { body, fixed } = this.stored;
-    if (!body) return fixed?.preview ?? '';
-    return 'text' in body ? body.text : lenientUtf8.decode(body.raw);
-  }
-}
-
-function fullMessage(stored: Stored, kept: KeptBody): WebhookFullMessage {
-  const { meta, pairs } = stored;
-  const rawBody = base64Of(kept);
-  const message: WebhookFullMessage = {
-    webhookId: meta.webhookId,
-    id: meta.id,
-    receivedAt: meta.receivedAt,
-    method: meta.method,
-    size: meta.size,
-    headers: pairs.headers,
-    query: pairs.query,
-    body: decodeBody(kept, pairs.headers['content-type']),
-    bodyOmitted: false,
-    rawBody,
-    rawTruncated: false,
-    routing: stored.fullRouting ?? meta.routing,
-    delivered: meta.delivered,
-    ...(meta.rejected && { rejected: meta.rejected }),
-    ...(stored.archivedSignature && { archivedSignature: stored.archivedSignature }),
-  };
-  // Keep the answer within one frame: first leave out the parsed body, then cut the raw body.
-  if (serialisedLength(message) <= INSPECTOR_MESSAGE_MAX_CHARS) return message;
-  const withoutBody: WebhookFullMessage = { ...message, body: undefined, bodyOmitted: true };
-  const rest = serialisedLength(withoutBody);
-  if (rest <= INSPECTOR_MESSAGE_MAX_CHARS) return withoutBody;
-  const room = Math.max(0, INSPECTOR_MESSAGE_MAX_CHARS - (rest - rawBody.length));
-  return { ...withoutBody, rawBody: rawBody.slice(0, room - (room % 4)), rawTruncated: true };
-}
-
-/** The bytes of a base64 body, kept as text when they are UTF-8 (a BOM included: it is a character of the text). */
-function keptBody(rawBody: string): KeptBody {
-  const raw = Buffer.from(rawBody, 'base64');
-  try {
-    const text = exactUtf8.decode(raw);
-    return { text, bytes: raw.length, escaped: text.includes('\\') };
-  } catch {
-    return { raw, bytes: raw.length };
-  }
-}
-
-/** What a kept body is accounted: V8 keeps an ASCII string one byte a character, any other text two. */
-function bodyCost(body: KeptBody): number {
-  if ('raw' in body) return body.bytes + BUFFER_OVERHEAD_BYTES;
-  return body.text.length === body.bytes ? body.bytes : body.text.length * 2;
-}
-
-function base64Of(body: KeptBody): string {
-  return ('text' in body ? Buffer.from(body.text, 'utf8') : body.raw).toString('base64');
-}
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-const lenientUtf8 = new TextDecoder('utf-8');
-/** Keeps a leading BOM as a character, so the text encodes back to exactly the bytes received. */
-const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-/** Values at a key path (by its text), per kept body. */
-type RememberedValues = Map<string, WeakMap<KeptBody, unknown>>;
-/** Key paths whose values are kept between searches, and the longest string value kept. */
-const REMEMBERED_PATHS = 2;
-const REMEMBERED_STRING_CHARS = 256;
-
-/** What a Buffer costs besides its bytes. */
-const BUFFER_OVERHEAD_BYTES = 96;
-
-/**
- * The parsed body (docs/interface.md §2.7 `body`) of a raw body, decoded as the forwarder decodes it (bodyEncoding):
- * JSON, form fields (name → first value) or text; `null` when empty. JSON that does not parse (never
- * from the reference forwarder, which refuses it with 400) is shown as text.
- */
-export function decodeRawBody(rawBody: string, contentType: string | undefined): unknown {
-  return decodeBody(keptBody(rawBody), contentType);
-}
-
-function decodeBody(kept: KeptBody, contentType: string | undefined): unknown {
-  if (kept.bytes === 0) return null;
-  const encoding = bodyEncoding(contentType);
-  const text = 'text' in kept ? withoutBom(kept.text) : undefined;
-  if (encoding === 'json' && text !== undefined) {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      // not JSON after all: the text below
-    }
-  }
-  const shown = text ?? lenientUtf8.decode((kept as { raw: Buffer }).raw);
-  return encoding === 'form' ? firstValues(new URLSearchParams(shown)) : shown;
-}
-
-/** A decoder drops a leading BOM; the kept text has it, so it is dropped here where the text is read. */
-const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-
-/** A length that never throws: an unserialisable (or absurdly large) value counts as too large. */
-function serialisedLength(value: unknown): number {
-  try {
-    return JSON.stringify(value)?.length ?? 0;
-  } catch {
-    return Number.POSITIVE_INFINITY;
-  }
-}
-
-/** What a kept body and the whole pairs give an entry's summary: never the body, only a preview of at most INSPECTOR_PREVIEW_BYTES. */
-function keptContent(pairs: Pairs, body: KeptBody): Content {
-  const headers = cutPairs(pairs.headers);
-  const query = cutPairs(pairs.query);
-  return {
-    headers: headers.pairs,
-    query: query.pairs,
-    pairsCut: headers.cut || query.cut,
-    bodyBytes: body.bytes,
-    ...preview(body),
-    truncated: body.bytes > INSPECTOR_PREVIEW_BYTES,
-  };
-}
-
-/** An entry made from a tap event without the request: nothing of it is known but its size, until the delivery. */
-function awaitedContent(size: number): Content {
-  return { headers: {}, query: {}, pairsCut: false, bodyBytes: size, preview: '', previewKind: 'text', truncated: size > 0 };
-}
-
-function cutPairs(pairs: Record<string, string>): { pairs: Record<string, string>; cut: boolean } {
-  const out: Record<string, string> = {};
-  let cut = false;
-  let count = 0;
-  for (const [name, value] of Object.entries(pairs)) {
-    if (count++ >= INSPECTOR_SUMMARY_MAX_PAIRS) {
-      cut = true;
-      break;
-    }
-    const shortName = name.slice(0, INSPECTOR_SUMMARY_VALUE_CHARS);
-    const shortValue = value.length > INSPECTOR_SUMMARY_VALUE_CHARS ? `${value.slice(0, INSPECTOR_SUMMARY_VALUE_CHARS)}…` : value;
-    cut ||= shortName !== name || shortValue !== value;
-    Object.defineProperty(out, shortName, { value: shortValue, enumerable: true, writable: true, configurable: true });
-  }
-  return { pairs: out, cut };
-}
-
-function cutRouting(routing: RoutingDecision | null): { routing: RoutingDecision | null; cut: boolean } {
-  if (!routing) return { routing, cut: false };
-  let cut = false;
-  const out: RoutingDecision = { ...routing, matched: routing.matched.slice(0, INSPECTOR_SUMMARY_MAX_PAIRS) };
-  if (out.matched.length < routing.matched.length) cut = true;
-  if (routing.value !== undefined) {
-    const json = serialisedLength(routing.value) <= ROUTING_TEXT_CHARS ? null : safeJson(routing.value);
-    if (json !== null) {
-      out.value = `${json.slice(0, ROUTING_TEXT_CHARS)}…`;
-      cut = true;
-    }
-  }
-  if (routing.reason !== undefined && routing.reason.length > ROUTING_TEXT_CHARS) {
-    out.reason = `${routing.reason.slice(0, ROUTING_TEXT_CHARS)}…`;
-    cut = true;
-  }
-  if (routing.keyPath !== undefined && routing.keyPath.length > ROUTING_TEXT_CHARS) {
-    out.keyPath = `${routing.keyPath.slice(0, ROUTING_TEXT_CHARS)}…`;
-    cut = true;
-  }
-  return { routing: out, cut };
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return '(not shown: too large)';
-  }
-}
-
-/**
- * The first INSPECTOR_PREVIEW_BYTES of the body: UTF-8 text when those bytes decode (a character cut at
- * the end is dropped), else base64 of the first bytes (at most INSPECTOR_PREVIEW_BYTES characters).
- */
-function preview(body: KeptBody): Pick<WebhookEntry, 'preview' | 'previewKind'> {
-  const whole = body.bytes <= INSPECTOR_PREVIEW_BYTES;
-  // ASCII: a copy of the first characters (a slice would be a view that keeps the whole body alive once the body is dropped).
-  if ('text' in body && body.text.length === body.bytes)
-    return { preview: Buffer.from(body.text.slice(0, INSPECTOR_PREVIEW_BYTES), 'latin1').toString('latin1'), previewKind: 'text' };
-  // Encode only a prefix of the text: the whole body is never copied.
-  const head = ('text' in body ? Buffer.from(body.text.slice(0, INSPECTOR_PREVIEW_BYTES), 'utf8') : body.raw).subarray(0, INSPECTOR_PREVIEW_BYTES);
-  for (let drop = 0; drop <= (whole ? 0 : 3) && drop < head.length + 1; drop++) {
-    try {
-      return { preview: strictUtf8.decode(head.subarray(0, head.length - drop)), previewKind: 'text' };
-    } catch {
-      // a character cut at the end: try one byte shorter
-    }
-  }
-  const bytes = head.subarray(0, Math.floor((INSPECTOR_PREVIEW_BYTES * 3) / 4));
-  return { preview: bytes.toString('base64'), previewKind: 'base64' };
 }

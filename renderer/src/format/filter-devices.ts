@@ -3,6 +3,7 @@
  * first in their own group, then the rest by zone (see `groupByZone`). Pure, so every rule is tested.
  */
 import type { Device } from '../../../common/wire';
+import { compareNames } from './compare-names';
 import { compareDevices, groupByZone, OTHER_ZONE } from './group-devices';
 
 /** What the grid needs to place a device; its capability values are read by the card itself. */
@@ -62,11 +63,9 @@ export function groupWithFavourites(devices: readonly DeviceSummary[], favourite
 
 /** The zones and classes present, sorted, for the filter choices. */
 export function filterChoices(devices: readonly DeviceSummary[]): { zones: string[]; classes: string[] } {
-  const sorted = (values: Iterable<string>) => [...new Set(values)].sort(byName.compare);
+  const sorted = (values: Iterable<string>) => [...new Set(values)].sort(compareNames);
   return { zones: sorted(devices.map(zoneOf)), classes: sorted(devices.map((device) => device.class)) };
 }
-
-const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 function fold(text: string): string {
   return text

@@ -1,5 +1,6 @@
 /** Devices grouped by zone for display: zones alphabetically, "Other" (no zone) last, devices by name. */
 import type { Device } from '../../../common/wire';
+import { compareNames } from './compare-names';
 
 export const OTHER_ZONE = 'Other';
 
@@ -10,10 +11,8 @@ export interface ZoneGroup<T extends Placed = Device> {
   devices: T[];
 }
 
-const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
-
 /** By name as people sort (case-insensitive, "Lamp 2" before "Lamp 10"), then by id so the order is stable. */
-export const compareDevices = (a: Placed, b: Placed): number => byName.compare(a.name, b.name) || a.id.localeCompare(b.id);
+export const compareDevices = (a: Placed, b: Placed): number => compareNames(a.name, b.name) || a.id.localeCompare(b.id);
 
 export function groupByZone<T extends Placed>(devices: readonly T[]): ZoneGroup<T>[] {
   const zones = new Map<string, T[]>();
@@ -24,6 +23,6 @@ export function groupByZone<T extends Placed>(devices: readonly T[]): ZoneGroup<
     zones.set(zone, members);
   }
   return [...zones.entries()]
-    .sort(([a], [b]) => (a === OTHER_ZONE ? 1 : b === OTHER_ZONE ? -1 : byName.compare(a, b)))
+    .sort(([a], [b]) => (a === OTHER_ZONE ? 1 : b === OTHER_ZONE ? -1 : compareNames(a, b)))
     .map(([zone, members]) => ({ zone, devices: members.sort(compareDevices) }));
 }

@@ -11,7 +11,6 @@ import {
 import type { RawWebhookMessage, TapEvent } from '../../../../../common/webhook-protocol';
 import {
   createWebhookInspector,
-  decodeRawBody,
   GONE_AWAITING,
   GONE_DROPPED,
   GONE_EVICTED,
@@ -20,6 +19,7 @@ import {
   MAIN_INSPECTOR_BUDGET_BYTES,
   MAIN_INSPECTOR_CAPACITY,
 } from '../../../../../main/core/webhooks/webhook-inspector';
+import { decodeRawBody } from '../../../../../main/core/webhooks/inspector-body';
 import { listed, tapEvent, webhookMessage } from '../fake-listen-server';
 
 const KiB = 1024;
