@@ -9,7 +9,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ForwardQueue, ForwardState } from '../../../common/forward-target';
 import type { Bridge } from '../../../common/ipc-contract';
 import { settle, type UiError } from './settle';
-import { entryKey, RENDERER_INSPECTOR_CAPACITY } from './webhooks-store';
+import { entryKey, RENDERER_INSPECTOR_CAPACITY } from './webhook-entry-list';
 
 export const RENDERER_FORWARD_STATES = RENDERER_INSPECTOR_CAPACITY;
 

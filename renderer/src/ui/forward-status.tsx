@@ -5,7 +5,8 @@
 import { useStore } from 'zustand';
 import type { WebhookView } from '../../../common/ipc-contract';
 import { forwardChip, forwardQueueLabel, forwardSentence } from '../format/forward-labels';
-import { entryKey, registrationViews } from '../stores/webhooks-store';
+import { entryKey } from '../stores/webhook-entry-list';
+import { registrationViews } from '../stores/webhook-registrations-slice';
 import { useLinked, useStores } from './stores-context';
 import { useNow } from './use-now';
 

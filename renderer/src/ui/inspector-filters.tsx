@@ -9,7 +9,8 @@ import { type Ref, useEffect, useId, useState } from 'react';
 import { useStore } from 'zustand';
 import { type MessageFilter, OUTCOME_KINDS, type OutcomeKind, parseKeyPathCondition } from '../../../common/message-filter';
 import { OUTCOME_LABELS } from '../format/webhook-labels';
-import { isFiltering, registrationViews } from '../stores/webhooks-store';
+import { isFiltering } from '../stores/inspector-search-slice';
+import { registrationViews } from '../stores/webhook-registrations-slice';
 import { useStores } from './stores-context';
 import { useWebhookTitles } from './use-webhook-titles';
 

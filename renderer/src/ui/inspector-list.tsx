@@ -16,7 +16,7 @@ import type { WebhookEntry } from '../../../common/ipc-contract';
 import { formatRowTime } from '../format/date-time';
 import { routingWords } from '../format/routing-words';
 import { formatSize, outcomeOf, requestPath } from '../format/webhook-labels';
-import { entryKey } from '../stores/webhooks-store';
+import { entryKey } from '../stores/webhook-entry-list';
 import { ForwardChip } from './forward-status';
 import { scrollParent } from './scroll-parent';
 import { useToday } from './use-today';

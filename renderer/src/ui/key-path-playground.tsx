@@ -8,7 +8,7 @@ import { useId, useState } from 'react';
 import { useStore } from 'zustand';
 import type { WebhookFullMessage } from '../../../common/ipc-contract';
 import { canonicalKeyValue, evaluateKeyPath, KeyPathError, parseKeyPath } from '../../../common/key-path';
-import { registrationViews } from '../stores/webhooks-store';
+import { registrationViews } from '../stores/webhook-registrations-slice';
 import { useStores } from './stores-context';
 
 export function KeyPathPlayground({ message }: { message: WebhookFullMessage }) {

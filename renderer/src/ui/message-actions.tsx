@@ -11,7 +11,7 @@ import { curlCommand } from '../../../common/curl-command';
 import { bodyEncoding } from '../../../common/webhook-protocol';
 import { base64Bytes, bytesBase64 } from '../../../common/base64';
 import { rawBodyText } from '../format/webhook-labels';
-import type { ReplayOptions, ReplayState } from '../stores/webhooks-store';
+import type { ReplayOptions, ReplayState } from '../stores/webhooks-state';
 import { httpUrlProblem, jsonProblem, parseHeaderLines } from '../format/replay-input';
 import { CopyButton, type CopyHandle } from './copy-button';
 import { FormDialog } from './form-dialog';

@@ -10,7 +10,7 @@ import { base64ByteLength, base64Bytes } from '../../../common/base64';
 import { formatFullTime } from '../format/date-time';
 import { decisionSentence, matchedWords, type RoutingNames } from '../format/routing-words';
 import { formatSize, hexDump, jsonErrorExcerpt, prettyJson, rawBodyText, refusedBodyNote, requestPath, signatureLabel } from '../format/webhook-labels';
-import type { MessageDetailsState } from '../stores/webhooks-store';
+import type { MessageDetailsState } from '../stores/webhooks-state';
 import { JsonTree } from './json-tree';
 import { KeyPathPlayground } from './key-path-playground';
 import { MessageActions } from './message-actions';

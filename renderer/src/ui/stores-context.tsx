@@ -10,7 +10,7 @@ import { isConnected, type LinkStore } from '../stores/link-store';
 import type { OpenHubStore } from '../stores/open-hub-store';
 import type { PreferencesStore } from '../stores/preferences-store';
 import type { SessionStore } from '../stores/session-store';
-import type { WebhooksStore } from '../stores/webhooks-store';
+import type { WebhooksStore } from '../stores/webhooks-state';
 
 export interface Stores {
   session: SessionStore;

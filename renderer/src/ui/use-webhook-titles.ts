@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import { webhookTitle } from '../format/webhook-labels';
 import type { RoutingNames } from '../format/routing-words';
-import { registrationViews } from '../stores/webhooks-store';
+import { registrationViews } from '../stores/webhook-registrations-slice';
 import { useStores } from './stores-context';
 
 export function useWebhookTitles(): (webhookId: string) => string {

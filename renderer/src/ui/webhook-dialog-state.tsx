@@ -1,7 +1,7 @@
 /** What the add and the edit dialogs of a webhook share: the hubs to choose from, and main's answer once the dialog has asked. */
 import { useState } from 'react';
 import { useStore } from 'zustand';
-import type { WebhooksState } from '../stores/webhooks-store';
+import type { WebhooksState } from '../stores/webhooks-state';
 import { useStores } from './stores-context';
 
 export function useWebhookDialog() {

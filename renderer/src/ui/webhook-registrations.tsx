@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { routedIntakeUrl } from '../../../common/first-message';
 import { WEBHOOK_UNDO_MS, type WebhookConnection, type WebhookView } from '../../../common/ipc-contract';
 import { connectionLabel, routingLabel, webhookSubtitle, webhookTitle } from '../format/webhook-labels';
-import { connectionOf } from '../stores/webhooks-store';
+import { connectionOf } from '../stores/webhook-registrations-slice';
 import { CopyButton } from './copy-button';
 import { FormDialog } from './form-dialog';
 import { ForwardToLine } from './forward-status';

@@ -7,7 +7,9 @@
 import { type CSSProperties, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { WebhookConnection } from '../../../common/ipc-contract';
-import { connectionOf, entryKey, type WebhooksState } from '../stores/webhooks-store';
+import { connectionOf } from '../stores/webhook-registrations-slice';
+import { entryKey } from '../stores/webhook-entry-list';
+import type { WebhooksState } from '../stores/webhooks-state';
 import { ArchiveControls } from './archive-controls';
 import { ClearHistoryButton, HistoryBound } from './history-settings';
 import { InspectorFilters } from './inspector-filters';

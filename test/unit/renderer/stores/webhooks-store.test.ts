@@ -1,17 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_HISTORY_SETTINGS, WEBHOOK_UNDO_MS, type WebhookEntryPatch, type WebhookFullMessage } from '../../../../common/ipc-contract';
+import { createWebhooksStore, HISTORY_REFRESH_MS } from '../../../../renderer/src/stores/webhooks-store';
 import {
-  createWebhooksStore,
   entryBytes,
   entryKey,
-  HISTORY_REFRESH_MS,
   RENDERER_INSPECTOR_BUDGET_BYTES,
   RENDERER_INSPECTOR_CAPACITY,
   RENDERER_PREVIEW_MAX_CHARS,
-  REQUERY_MS,
-  registrationViews,
   SNAPSHOT_PAGE_ENTRIES,
-} from '../../../../renderer/src/stores/webhooks-store';
+} from '../../../../renderer/src/stores/webhook-entry-list';
+import { REQUERY_MS } from '../../../../renderer/src/stores/inspector-search-slice';
+import { registrationViews } from '../../../../renderer/src/stores/webhook-registrations-slice';
 import { flush, ok } from '../fake-bridge';
 import { entry, fakeWebhooksBridge, webhookView } from '../fake-webhooks-bridge';
 
@@ -337,6 +336,10 @@ describe('webhooks store', () => {
     expect(ids(store.getState().entries)).toEqual(['m2']);
     expect(store.getState().selectedKey).toBeNull();
     expect(store.getState().removed).toBeNull();
+    // The dropped selection's full message, still on its way then, is not shown when it arrives.
+    fake.waiting('inspector.message')[0]!.resolve(ok({ status: 'gone', reason: 'cleared' }));
+    await flush();
+    expect(store.getState().details).toEqual({ status: 'idle' });
   });
 
   it('undo brings the registration back and keeps its entries', async () => {
