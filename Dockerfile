@@ -1,22 +1,26 @@
 # The webhook forwarder as a container image (docs/services.md, "Deployment example"). No container
 # runtime runs on the project's machines: this file has not been built there. What has been run is what
-# it runs: `npm run build:services`, and the bundle under `node` with only `npm ci --omit=dev` modules.
+# it runs: `npm run build:services`, and the bundle under `node` with only the modules of
+# `npm ci --omit=dev --workspace services` (the services' own dependencies, services/package.json).
 
 # Build: the dev dependencies (esbuild) bundle the programs into out/services.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY services/package.json ./services/
 # No install scripts: the only one the build would want is Electron's binary download, not needed here.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN npm run build:services
 
-# Run: the runtime dependencies and the bundle, nothing else (no tsx, no sources).
+# Run: the services' runtime dependencies and the bundle, nothing else (no tsx, no sources, none of the
+# app's packages: React, Electron's, uPlot).
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY services/package.json ./services/
+RUN npm ci --omit=dev --workspace services --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/out/services ./out/services
 USER node
 # 8080: intake and /listen (public, through the balancer); 8081: the developer portal. 8082, the admin

@@ -12,8 +12,16 @@ const electronOnlyInHost = {
 const restrictImports = (...patterns) => ['error', { ...electronOnlyInHost, patterns: [...electronOnlyInHost.patterns, ...patterns] }];
 
 const servicesOnlyFromBackend = {
-  group: ['**/services/**'],
+  group: ['**/services/**', '@hubdesk/services', '@hubdesk/services/*'],
   message: 'Only main/backend.ts starts the reference stack; the app talks to the services over HTTP.',
+};
+/**
+ * The packages only the reference services depend on (services/package.json; docs/dependencies.md): the
+ * app's code never imports them, so the app's own `dependencies` stay what it needs.
+ */
+const servicesPackages = {
+  group: ['fastify', 'ioredis', 'prom-client', 'raw-body', 'selfsigned', 'socket.io', 'jose', 'quickjs-emscripten-core', '@jitl/*'],
+  message: 'A package of the reference services (services/package.json), not of the app: the app does not depend on it.',
 };
 const coreThroughFaces = {
   regex: '(^|/)core/[a-z-]+/',
@@ -40,6 +48,7 @@ const coreSectionRules = Object.entries(CORE_SECTIONS).map(([section, mayImport]
     rules: {
       'no-restricted-imports': restrictImports(
         servicesOnlyFromBackend,
+        servicesPackages,
         { regex: '^\\.\\./[a-z-]+/', message: 'Import another main/core section through its index (../<section>), never its files.' },
         ...(others.length > 0
           ? [
@@ -84,17 +93,17 @@ export default tseslint.config(
   {
     // The app reaches the reference services only to start the embedded demo stack, in one module
     // (before the block below, which lifts every import restriction from the Electron host's files).
-    files: ['main/**/*.ts', 'preload/**/*.ts'],
+    files: ['main/**/*.ts', 'preload/**/*.ts', 'common/**/*.ts'],
     ignores: ['main/backend.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(servicesOnlyFromBackend, coreThroughFaces),
+      'no-restricted-imports': restrictImports(servicesOnlyFromBackend, coreThroughFaces, servicesPackages),
     },
   },
   ...coreSectionRules,
   {
     // The Electron host and the preload bridge are the only places that may touch electron.
     files: ['main/electron/**', 'preload/**', 'main/index.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [servicesOnlyFromBackend, coreThroughFaces] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [servicesOnlyFromBackend, coreThroughFaces, servicesPackages] }] },
   },
   {
     files: ['test/unit/main/electron/**', 'test/e2e/electron/**'],
@@ -115,7 +124,10 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': restrictImports({ group: ['**/main/**', '**/services/**'], message: 'The renderer talks to main only through the bridge.' }),
+      'no-restricted-imports': restrictImports(
+        { group: ['**/main/**', '**/services/**', '@hubdesk/services', '@hubdesk/services/*'], message: 'The renderer talks to main only through the bridge.' },
+        servicesPackages,
+      ),
     },
   },
 );

@@ -102,8 +102,9 @@ export async function resolveBackend(env: NodeJS.ProcessEnv, redirectUri: string
   }
   const configuredWebhookUrl = readWebhookUrl(env); // before starting anything: bad configuration fails fast
   const configuredPortalUrl = readPortalUrl(env);
-  // Imported lazily: a configured app never loads the reference services.
-  const { startStack, DEMO_WEBHOOK_KEY_PATH } = await import('../services/stack');
+  // Imported lazily: a configured app never loads the reference services (their own package, services/package.json;
+  // docs/dependencies.md, "What the app ships").
+  const { startStack, DEMO_WEBHOOK_KEY_PATH } = await import('@hubdesk/services/stack');
   // The demo home lives (thermostats drift, sensors trip) so the view moves as a real home would.
   const stack = await startStack({ simulate: true });
   log.info('backend: started the built-in demo cloud', { authUrl: stack.info.auth_url });

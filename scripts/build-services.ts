@@ -4,7 +4,8 @@
  * reaches the program that drains (docs/services.md, "Running the built services").
  *
  * esbuild bundles the project's own code; the dependencies stay external and resolve from node_modules,
- * as `npm ci --omit=dev` installs them: the build fails when a runtime import is not in `dependencies`.
+ * as `npm ci --omit=dev --workspace services` installs them: the build fails when a runtime import is not
+ * in services/package.json's `dependencies`.
  * What the services load at run time by a URL beside their module (`new URL(…, import.meta.url)`: the
  * legacy sandbox's worker, the legacy fixtures) is put beside the bundles, where those URLs point from
  * there.
@@ -27,7 +28,7 @@ const FIXTURES = 'services/forwarder/legacy/fixtures';
 /** Written last: the build is complete, and when (for `buildServicesWhenStale`). */
 const STAMP = '.built';
 /** What the build reads: a change to any of these makes the output stale. */
-const SOURCES = ['services', 'common', 'scripts/build-services.ts', 'package.json'];
+const SOURCES = ['services', 'common', 'scripts/build-services.ts'];
 
 const common = {
   bundle: true,
@@ -75,9 +76,12 @@ function newestChange(path: string): number {
   return readdirSync(path).reduce((newest, name) => Math.max(newest, newestChange(join(path, name))), stat.mtimeMs);
 }
 
-/** Every package the bundles import must be a runtime dependency: `npm ci --omit=dev` installs nothing else. */
+/**
+ * Every package the bundles import must be a runtime dependency of the services' own package
+ * (services/package.json): `npm ci --omit=dev --workspace services` installs nothing else.
+ */
 function checkRuntimeDependencies(metafiles: Metafile[]): void {
-  const { dependencies = {} } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const { dependencies = {} } = JSON.parse(readFileSync(join(root, 'services', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
   const missing = new Set<string>();
   for (const metafile of metafiles) {
     for (const output of Object.values(metafile.outputs)) {
@@ -88,7 +92,7 @@ function checkRuntimeDependencies(metafiles: Metafile[]): void {
       }
     }
   }
-  if (missing.size > 0) throw new Error(`the services import ${[...missing].join(', ')} at run time, not in package.json "dependencies"`);
+  if (missing.size > 0) throw new Error(`the services import ${[...missing].join(', ')} at run time, not in services/package.json "dependencies"`);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

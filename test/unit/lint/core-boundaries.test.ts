@@ -47,4 +47,20 @@ describe('main/core boundaries', () => {
     expect(await refusals('main/core/host/planted.ts', "import { x } from '../../../services/stack';")).toHaveLength(1);
     expect(await refusals('main/electron/planted.ts', "import { x } from '../../services/stack';")).toHaveLength(1);
   });
+
+  it("keeps the services' own package apart: only main/backend.ts loads it, and no app code imports its dependencies", async () => {
+    expect(await refusals('main/backend.ts', "const stack = await import('@hubdesk/services/stack');")).toEqual([]);
+    expect(await refusals('main/core/host/planted.ts', "import { x } from '@hubdesk/services/stack';")).toEqual([
+      expect.stringMatching(/Only main\/backend.ts/),
+    ]);
+    expect(await refusals('renderer/src/planted.ts', "import { x } from '@hubdesk/services/stack';")).toEqual([expect.stringMatching(/through the bridge/)]);
+    const servicesPackage = expect.stringMatching(/services\/package.json/);
+    expect(await refusals('main/browser-host/planted.ts', "import { x } from 'fastify';")).toEqual([servicesPackage]);
+    expect(await refusals('main/core/webhooks/planted.ts', "import { x } from 'ioredis';")).toEqual([servicesPackage]);
+    expect(await refusals('main/electron/planted.ts', "import { x } from 'jose';")).toEqual([servicesPackage]);
+    expect(await refusals('common/planted.ts', "import { x } from 'prom-client';")).toEqual([servicesPackage]);
+    expect(await refusals('renderer/src/planted.ts', "import { x } from '@jitl/quickjs-wasmfile-release-sync';")).toEqual([servicesPackage]);
+    // What the app does depend on stays allowed.
+    expect(await refusals('main/browser-host/planted.ts', "import { x } from 'ws';\nimport { y } from 'zod';")).toEqual([]);
+  });
 });
