@@ -8,7 +8,8 @@
  * Each call in a script costs a few microseconds (measured in docs/benchmarks.md), so the scripts make
  * as few as they can: counts come from the replies of the writes (INCRBY, ZINCRBY), not from reads after.
  */
-import type { Redis } from 'ioredis';
+import { createHash } from 'node:crypto';
+import { type Redis, ReplyError } from 'ioredis';
 import {
   ALIVE_PREFIX,
   CHANGES_MAX_LENGTH,
@@ -21,6 +22,7 @@ import {
   webhookSlotsKey,
 } from './redis-keys';
 import { FRAME_BEFORE_ID } from '../message-frame';
+import { errorMessage } from '../../../common/error-message';
 
 const COMMON = `
 local queueBytes, pendingBytes = '${KEYS.queueBytes}', '${KEYS.pendingBytes}'
@@ -294,6 +296,11 @@ const SCRIPTS = {
   fwPending: PENDING,
 };
 type ScriptName = keyof typeof SCRIPTS;
+/** Each script's SHA-1, the name EVALSHA runs it by from Redis's script cache. */
+const SHAS = Object.fromEntries(Object.entries(SCRIPTS).map(([name, lua]) => [name, createHash('sha1').update(lua).digest('hex')])) as Record<
+  ScriptName,
+  string
+>;
 
 /** One intake for the INTAKE script: its target queues, the frame around the id in both forms, and each target's form. */
 export interface IntakeToStore {
@@ -323,15 +330,22 @@ export function parseQueueDrops(text: string): QueueDrops | undefined {
 }
 type Reply = string | number | null | Reply[];
 
-/** The scripts on one connection (ioredis sends EVALSHA, and the script itself the first time). */
+/** The scripts on one connection. */
 export class ForwarderScripts {
-  constructor(private readonly redis: Redis) {
-    for (const [name, lua] of Object.entries(SCRIPTS)) redis.defineCommand(name, { lua });
-  }
+  constructor(private readonly redis: Redis) {}
 
+  /**
+   * EVALSHA, and EVAL (which caches the script) when Redis answers NOSCRIPT: the script's first run on this
+   * Redis, or after a restart or SCRIPT FLUSH emptied its cache. Not ioredis's `defineCommand`, which does
+   * the same: under load its wrapper of each call made about 450 KB of objects outlive each young-generation
+   * collection and fill the old generation, so major collections came six times as often
+   * (docs/benchmarks.md, "Redis-mode latency, 2026-11-29 (11:00 UTC)").
+   */
   private run(name: ScriptName, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<Reply> {
-    const command = (this.redis as unknown as Record<ScriptName, (...values: Array<string | number>) => Promise<Reply>>)[name];
-    return command.call(this.redis, keys.length, ...keys, ...args);
+    return (this.redis.evalsha(SHAS[name], keys.length, ...keys, ...args) as Promise<Reply>).catch((error: unknown) => {
+      if (!(error instanceof ReplyError) || !errorMessage(error).startsWith('NOSCRIPT')) throw error;
+      return this.redis.eval(SCRIPTS[name], keys.length, ...keys, ...args) as Promise<Reply>;
+    });
   }
 
   /**

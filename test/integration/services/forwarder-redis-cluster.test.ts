@@ -290,6 +290,29 @@ describe('readiness follows the intake', () => {
   });
 });
 
+describe("Redis's script cache", () => {
+  it('emptied (SCRIPT FLUSH, as after a restart): the next intake sends its script again and is delivered, and so is an ack', async () => {
+    const { infos } = await instances(1);
+    const [info] = infos as [ForwarderInfo];
+    const { id: webhookId, secret } = info.webhook;
+    const listener = await TestListener.connect({ forwarderUrl: info.webhook_url, webhookId, secret, listenerId: 'flushed', data: { $key: 'flushed' } });
+    const admin = new Redis(redis.url);
+    try {
+      const first = await post(info.webhook_url, webhookId, { device: { id: 'flushed' }, n: 1 });
+      expect((await listener.messages.next()).id).toBe(first);
+      expect(await admin.script('FLUSH')).toBe('OK');
+      const id = await post(info.webhook_url, webhookId, { device: { id: 'flushed' }, n: 2 });
+      expect(id).toBeDefined();
+      expect((await listener.messages.next()).id).toBe(id);
+      // Acknowledged since (the listener acks each message): nothing of the listener's is left in its queue.
+      await vi.waitFor(async () => expect(await admin.xlen(slotKey(webhookId, 'flushed'))).toBe(0));
+    } finally {
+      admin.disconnect();
+      await listener.close();
+    }
+  });
+});
+
 describe("Redis's records are checked", () => {
   it('a webhook or listener slot that fails its schema, or is stored under another id, is skipped and logged; the valid ones load', async () => {
     const client = new Redis(redis.url);
