@@ -26,6 +26,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { Envelope } from '../../../common/app-error';
+import type { WebhookEntry } from '../../../common/ipc-contract';
 import { realSchedule, type Schedule } from '../../../common/schedule';
 import { atMostEvery, type ScheduleFlush } from './frame-scheduler';
 import { type SelectionSlice, selectionSlice } from './inspector-selection-slice';
@@ -66,6 +67,7 @@ export function createWebhooksStore(
   const lists = { generation: 0 };
   let historyRequest = 0;
   let cancelHistoryRefresh: (() => void) | undefined;
+  const withBounds: WebhooksContext['withBounds'] = (held, entries) => withinBounds(held, entries, capacity, budget);
 
   // The store's parts, made by its initializer (which runs at once, in createStore).
   let selection!: SelectionSlice;
@@ -84,9 +86,9 @@ export function createWebhooksStore(
         set({ pending: null, actionError: result.ok ? null : result.error });
         return result.ok;
       },
-      withBounds: (held, entries) => withinBounds(held, entries, capacity, budget),
+      withBounds,
     };
-    const { run, withBounds } = context;
+    const { run } = context;
     selection = selectionSlice(context);
     registrations = registrationsSlice(context, {
       edited: (id) => selection.refetchIfOf(id), // a new signing secret changes the selected message's verdict
@@ -190,12 +192,12 @@ export function createWebhooksStore(
   /** Takes a forgotten registration's messages out of the list (and the selection, when it was one of them). */
   const dropEntriesOf = (id: string) => {
     const { getState: get, setState: set } = store;
-    const keep = (entry: WebhookEntryLike) => entry.webhookId !== id;
+    const keep = (entry: WebhookEntry) => entry.webhookId !== id;
     const selected = get().selectedKey;
     const entries = get().entries.filter(keep);
     const held = get().held.filter(keep);
     const lostSelection = selected !== null && selected.startsWith(`${id}/`);
-    set({ entries, held, bytes: withinBounds([...held], [...entries], capacity, budget).bytes, ...(lostSelection && selection.forget()) });
+    set({ entries, held, bytes: withBounds([...held], [...entries]).bytes, ...(lostSelection && selection.forget()) });
     refreshHistorySoon();
   };
 
@@ -205,7 +207,7 @@ export function createWebhooksStore(
     if (batch.length === 0) return;
     const state = store.getState();
     const { held, entries, refetch } = applyBatch(batch, state);
-    store.setState(withinBounds(held, entries, capacity, budget));
+    store.setState(withBounds(held, entries));
     if (refetch) selection.fetchDetails(state.selectedKey);
   };
 
@@ -238,5 +240,3 @@ export function createWebhooksStore(
     },
   };
 }
-
-type WebhookEntryLike = { webhookId: string };
