@@ -1,4 +1,6 @@
 // @ts-check
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -16,11 +18,14 @@ const servicesOnlyFromBackend = {
   message: 'Only main/backend.ts starts the reference stack; the app talks to the services over HTTP.',
 };
 /**
- * The packages only the reference services depend on (services/package.json; docs/dependencies.md): the
- * app's code never imports them, so the app's own `dependencies` stay what it needs.
+ * The packages only the reference services depend on (services/package.json, less what the app's
+ * package.json also lists; docs/dependencies.md): the app's code never imports them, so the app's own
+ * `dependencies` stay what it needs.
  */
+const dependenciesOf = (file) => Object.keys(JSON.parse(readFileSync(join(import.meta.dirname, file), 'utf8')).dependencies);
+const appDependencies = new Set(dependenciesOf('./package.json'));
 const servicesPackages = {
-  group: ['fastify', 'ioredis', 'prom-client', 'raw-body', 'selfsigned', 'socket.io', 'jose', 'quickjs-emscripten-core', '@jitl/*'],
+  group: dependenciesOf('./services/package.json').flatMap((name) => (appDependencies.has(name) ? [] : [name, `${name}/*`])),
   message: 'A package of the reference services (services/package.json), not of the app: the app does not depend on it.',
 };
 const coreThroughFaces = {
