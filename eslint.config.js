@@ -78,7 +78,7 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx}'],
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['test/bench/chart-page.ts'], defaultProject: 'tsconfig.web.json' },
+        projectService: { allowDefaultProject: ['test/bench/chart-page.ts', 'test/bench/react-floor-page.tsx'], defaultProject: 'tsconfig.web.json' },
         tsconfigRootDir: import.meta.dirname,
       },
     },
