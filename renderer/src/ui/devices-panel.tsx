@@ -19,6 +19,7 @@ import { type NotLive, NotLiveContext } from './not-live-context';
 import { useMediaQuery } from './use-media-query';
 import { useLinked, useStores } from './stores-context';
 import { useProgressiveLimit } from './use-progressive-limit';
+import { useZonesLaidOutAhead } from './use-zones-laid-out-ahead';
 import { WhatsOnDialog } from './whats-on-dialog';
 
 /** Cards drawn per frame while a hub's grid first fills: each step is a short task, not one long one. */
@@ -229,6 +230,7 @@ function LiveDeviceGroups({ hubName }: { hubName: string }) {
   const hubId = useStore(openHub, (s) => s.hubId);
   const limit = useProgressiveLimit(shown.length, CARDS_PER_FRAME, hubId);
   const groups = useMemo(() => (limit >= shown.length ? allGroups : firstCards(allGroups, limit)), [allGroups, limit, shown.length]);
+  const trackZone = useZonesLaidOutAhead(limit >= shown.length ? groups : null);
 
   if (summaries !== latest && summaries.length === 0) return null; // the grid follows in a moment
   if (summaries.length === 0) return <p>There are no devices on {hubName} yet.</p>;
@@ -237,7 +239,7 @@ function LiveDeviceGroups({ hubName }: { hubName: string }) {
       <DeviceFilters filter={filter} zones={choices.zones} classes={choices.classes} shown={shown.length} total={summaries.length} onChange={setFilter} />
       {allGroups.length === 0 && <p className="muted">No device matches.</p>}
       {groups.map((group) => (
-        <section key={group.key} className="zone" aria-label={group.title}>
+        <section key={group.key} ref={trackZone} className="zone" aria-label={group.title}>
           <h2>{group.title}</h2>
           <div className="device-grid">
             {group.ids.map((id) => (

@@ -14,6 +14,7 @@ import { appPerFile } from '../support/fixtures';
 // The page functions run in Chromium; tests are type-checked without the DOM library.
 declare const requestAnimationFrame: (callback: () => void) => number;
 declare const document: { scrollingElement: { scrollTop: number; scrollLeft: number; scrollWidth: number; clientWidth: number } | null };
+declare const window: { innerHeight: number };
 interface ScrollBox {
   scrollTop: number;
   scrollHeight: number;
@@ -60,7 +61,7 @@ test('at 1280×800 a card keeps its height as its values change', async ({ page,
   // (content-visibility) and reads as its placeholder or last shown size, and one coming on screen takes its
   // real size a frame or more later (on a busy machine, after two frames had passed: docs/testing.md).
   // What is tested is the cards' own heights, which do not depend on when they are drawn.
-  const laidOut = await page.addStyleTag({ content: '.zone, .device { content-visibility: visible !important; }' });
+  const laidOut = await page.addStyleTag({ content: '.zone, .device { content-visibility: visible !important; contain: layout style paint; }' });
   await afterTwoFrames(page);
   const before = await cardHeights(home);
   expect(Object.keys(before).length).toBeGreaterThanOrEqual(8);
@@ -74,6 +75,35 @@ test('at 1280×800 a card keeps its height as its values change', async ({ page,
   await expect.poll(async () => (await cardHeights(home))['Bedside lamp']).toBe(before['Bedside lamp']);
   expect(await cardHeights(home)).toEqual(before);
   await laidOut.evaluate((style) => style.remove());
+});
+
+/** Every zone's height by name, as laid out now (a zone not shown yet reads as its placeholder). */
+function zoneHeights(home: Locator): Promise<Record<string, number>> {
+  return home.evaluate((region) => {
+    const heights: Record<string, number> = {};
+    for (const zone of region.querySelectorAll('section.zone'))
+      heights[zone.getAttribute('aria-label') ?? ''] = Math.round(zone.getBoundingClientRect().height);
+    return heights;
+  });
+}
+
+test('at 1280×800 zones off screen are as tall as they will be, so nothing moves as they come into view', async ({ page, home }) => {
+  // A fresh document: no zone remembers a size from an earlier test's layout.
+  await page.reload();
+  const zones = home.locator('section.zone');
+  await expect(zones.first()).toBeVisible();
+  // Each zone is laid out once in idle time after the grid is drawn (docs/device-controls.md, "Zones keep their place").
+  await expect.poll(async () => (await zones.count()) > 0 && (await home.locator('section.zone:not([data-laid-out])').count()) === 0).toBe(true);
+  const asShown = await zoneHeights(home);
+  // Some zones were off screen, so they were never shown: their height is the one laid out ahead.
+  const offScreen = await zones.evaluateAll((all) => all.filter((zone) => zone.getBoundingClientRect().top > window.innerHeight).length);
+  expect(offScreen).toBeGreaterThan(0);
+  // Every zone as it is when shown: laid out, with the containment `content-visibility: auto` gives it on screen.
+  const laidOut = await page.addStyleTag({ content: '.zone, .device { content-visibility: visible !important; contain: layout style paint; }' });
+  await afterTwoFrames(page);
+  const real = await zoneHeights(home);
+  await laidOut.evaluate((style) => style.remove());
+  expect(asShown).toEqual(real);
 });
 
 test('at 800×600 the sidebar is a rail of named icons, and the first card starts within the top 200 px', async ({ page, home }) => {
