@@ -28,9 +28,9 @@ export interface SearchSlice {
  * are not the filter's.
  */
 export function searchSlice(
-  { bridge, get, set, schedule, withBounds }: WebhooksContext,
+  { bridge, get, set, schedule, capacity, withBounds }: WebhooksContext,
   lists: { generation: number },
-  hooks: { showEverything(): Promise<void>; dropQueuedEntries(): void; capacity: number },
+  hooks: { showEverything(): Promise<void>; dropQueuedEntries(): void },
 ): SearchSlice {
   let cancelRequery: (() => void) | undefined;
 
@@ -50,7 +50,7 @@ export function searchSlice(
       if (lists.generation !== started) return; // another filter, or cleared, since
       if (!page.ok) return set({ searching: false, filterError: page.error.message });
       found.push(...page.value.entries.map(clampPreview));
-      if (page.value.nextCursor === null || found.length >= hooks.capacity) break;
+      if (page.value.nextCursor === null || found.length >= capacity) break;
       before = page.value.nextCursor;
     }
     const state = get();

@@ -43,12 +43,15 @@ export function registrationsSlice(
     set({ registrations: { status: 'loaded', views: result.value }, connections });
   };
 
+  /** Makes the first webhook, then keeps what main made of it (`first`: its URL and example). */
   const make = async (action: WebhookAction, call: () => Promise<Envelope<FirstWebhook>>) => {
-    set({ pending: action, actionError: null });
-    const result = await settle(call);
-    set({ pending: null, actionError: result.ok ? null : result.error, ...(result.ok && { first: result.value }) });
-    if (result.ok) await reload();
-    return result.ok;
+    const ok = await run(action, async () => {
+      const result = await call();
+      if (result.ok) set({ first: result.value });
+      return result;
+    });
+    if (ok) await reload();
+    return ok;
   };
 
   const state: RegistrationsPart = {

@@ -120,6 +120,8 @@ export interface WebhooksContext {
   schedule: Schedule;
   /** Runs an action on main: `pending` while it runs, `actionError` when it fails; true when it did. */
   run(action: WebhookAction, call: () => Promise<Envelope<unknown>>): Promise<boolean>;
+  /** How many entries the list shows at most (one of `withBounds`' two bounds, with the bytes). */
+  capacity: number;
   /** The shown and held lists cut to their bounds (webhook-entry-list.ts `withinBounds`). */
   withBounds(held: WebhookEntry[], entries: WebhookEntry[]): { held: WebhookEntry[]; entries: WebhookEntry[]; bytes: number };
 }

@@ -86,6 +86,7 @@ export function createWebhooksStore(
         set({ pending: null, actionError: result.ok ? null : result.error });
         return result.ok;
       },
+      capacity,
       withBounds,
     };
     const { run } = context;
@@ -95,7 +96,6 @@ export function createWebhooksStore(
       forgetMessagesOf: (id) => dropEntriesOf(id),
     });
     search = searchSlice(context, lists, {
-      capacity,
       showEverything: () => get().load(),
       dropQueuedEntries: () => (queued = queued.filter((item) => item.kind === 'patch')),
     });
