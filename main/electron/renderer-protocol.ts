@@ -26,10 +26,12 @@ export const RENDERER_INDEX_URL = `${RENDERER_ORIGIN}/index.html`;
 /**
  * `standard`: parsed like http (relative URLs, a real origin, web storage); `secure`: a secure context
  * like https. `supportFetchAPI`: the page may fetch its own files (its CSP allows `connect-src 'self'`).
- * Deliberately not set: `bypassCSP` (the CSP must apply), `corsEnabled` (it would let other origins read
- * our files), `allowServiceWorkers`, `stream`.
+ * `codeCache`: V8 keeps the compiled renderer between starts, as Chromium does for http(s) (Electron
+ * allows it only on a standard scheme); parsing and compiling the bundle is most of the page's start
+ * (docs/benchmarks.md, "The inspector on a large history"). Deliberately not set: `bypassCSP` (the CSP
+ * must apply), `corsEnabled` (it would let other origins read our files), `allowServiceWorkers`, `stream`.
  */
-export const RENDERER_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true } as const;
+export const RENDERER_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, codeCache: true } as const;
 
 /** Call before `app` is ready (Electron allows it only then, and only once). */
 export function registerRendererScheme(): void {
