@@ -66,10 +66,11 @@ function serve() {
 describe('the app:// scheme', () => {
   beforeEach(() => resetFakeElectron());
 
-  it('is declared standard and secure, never CSP-bypassing or readable cross-origin, and differs from the OAuth scheme', () => {
+  it('is declared standard and secure with V8 code cache, never CSP-bypassing or readable cross-origin, and differs from the OAuth scheme', () => {
     registerRendererScheme();
     expect(protocol.registerSchemesAsPrivileged).toHaveBeenCalledTimes(1);
-    expect(protocol.privileged).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+    // codeCache works only on a standard scheme (Electron's protocol docs), so the two go together.
+    expect(protocol.privileged).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }]);
     const privileges = protocol.privileged[0]?.privileges ?? {};
     expect(privileges.bypassCSP).toBeUndefined();
     expect(privileges.corsEnabled).toBeUndefined();
