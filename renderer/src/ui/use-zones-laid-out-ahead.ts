@@ -28,7 +28,8 @@ export function useZonesLaidOutAhead(drawn: object | null): (zone: HTMLElement |
     let frame = 0;
     let step: HTMLElement[] = [];
     const next = () => {
-      const zone = [...zones.current].find((candidate) => !('laidOut' in candidate.dataset));
+      // A zone is laid out again once its cards are not those it was laid out with (a device added, removed or moved to another zone).
+      const zone = [...zones.current].find((candidate) => candidate.dataset.laidOut !== cardCount(candidate));
       if (!zone) return;
       // A few of its cards at a time (each then remembers its size); last the zone alone, its cards skipping at their remembered sizes.
       const cards = [...zone.querySelectorAll<HTMLElement>('.device:not([data-laid-out])')].slice(0, CARDS_PER_STEP);
@@ -39,7 +40,7 @@ export function useZonesLaidOutAhead(drawn: object | null): (zone: HTMLElement |
         frame = requestAnimationFrame(() => {
           for (const element of step) delete element.dataset.layingOut;
           for (const card of cards) card.dataset.laidOut = '';
-          if (cards.length === 0) zone.dataset.laidOut = '';
+          if (cards.length === 0) zone.dataset.laidOut = cardCount(zone);
           step = [];
           idle = requestIdleCallback(next);
         });
@@ -55,3 +56,5 @@ export function useZonesLaidOutAhead(drawn: object | null): (zone: HTMLElement |
 
   return track;
 }
+
+const cardCount = (zone: HTMLElement) => String(zone.querySelectorAll('.device').length);
