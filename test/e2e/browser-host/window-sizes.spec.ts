@@ -93,7 +93,10 @@ test('at 1280×800 zones off screen are as tall as they will be, so nothing move
   const zones = home.locator('section.zone');
   await expect(zones.first()).toBeVisible();
   // Each zone is laid out once in idle time after the grid is drawn (docs/device-controls.md, "Zones keep their place").
-  await expect.poll(async () => (await zones.count()) > 0 && (await home.locator('section.zone:not([data-laid-out])').count()) === 0).toBe(true);
+  // Idle time comes later on a busy machine: the wait is long, nothing here is timed.
+  await expect
+    .poll(async () => (await zones.count()) > 0 && (await home.locator('section.zone:not([data-laid-out])').count()) === 0, { timeout: 30_000 })
+    .toBe(true);
   const asShown = await zoneHeights(home);
   // Some zones were off screen, so they were never shown: their height is the one laid out ahead.
   const offScreen = await zones.evaluateAll((all) => all.filter((zone) => zone.getBoundingClientRect().top > window.innerHeight).length);
